@@ -1,0 +1,23 @@
+// Lint rules that protect the architecture: core runs outside VS Code, so it must never import it.
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', '.rag-inspector/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-exports': ['error', { restrictDefaultExports: { direct: true } }],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/core and src/cli run outside VS Code: keep vscode imports in src/extension.' }],
+        patterns: [{ group: ['**/extension/**', '**/webview/**'], message: 'core/cli may not depend on the extension or webview layers.' }],
+      }],
+    },
+  },
+);

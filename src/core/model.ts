@@ -1,0 +1,135 @@
+// The data every layer shares: cases, the documents a model saw, scores and results.
+// Plain JSON-serialisable shapes, because they travel through run logs, the CLI reports and the webview.
+
+/** What a document is to the case: the answer-bearing passage, noise, a counterfactual rewrite, or haystack filler. */
+export type DocumentRole = 'positive' | 'negative' | 'counterfactual' | 'haystack';
+
+/** A known region of a document (or of a response) the inspector highlights. */
+export type SpanKind = 'answer' | 'needle' | 'counterfactual' | 'evidence' | 'citation';
+
+export interface Span {
+  kind: SpanKind;
+  /** UTF-16 offsets into the text, end exclusive (what JavaScript's String.slice uses). */
+  start: number;
+  end: number;
+  /** The matched text, kept so a reader of the log need not slice. */
+  text: string;
+  /** Optional label, e.g. the answer alternative or the needle number. */
+  label?: string;
+}
+
+export interface CaseDocument {
+  /** Stable within the case, e.g. "d0"; what judges and citations refer to. */
+  id: string;
+  role: DocumentRole;
+  text: string;
+  spans: Span[];
+  /** Where the passage came from in the dataset row, e.g. "positive[2]". */
+  source?: string;
+}
+
+/** Points at the dataset row a case was built from, for "open dataset row" and diagnostics. */
+export interface RowRef {
+  file: string;
+  /** 1-based line where the row starts. */
+  line: number;
+  /** 0-based index of the row among the file's rows. */
+  index: number;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** One unit of work: a rendered prompt plus everything needed to score and explain it. */
+export interface EvalCase {
+  /** Deterministic from the spec and the row, so reruns, the cache and --resume line up: "rgb-noise/17/noise=0.4". */
+  id: string;
+  /** The suite entry in the eval file that produced it. */
+  suiteId: string;
+  /** The method: "rgb", "needle", "ifrag", "ragas", "llm-eval"… */
+  method: string;
+  /** Method-specific sub-kind, e.g. "noise_robustness". */
+  testbed?: string;
+  row: RowRef;
+  question: string;
+  documents: CaseDocument[];
+  /** Method-specific expected answer(s), e.g. RGB's answer parts. */
+  expected: unknown;
+  /** The parameters and effective values that produced the case (noise ratio requested and effective…). */
+  params: Record<string, unknown>;
+  seed?: number;
+  /** Variables the template is rendered with. */
+  variables: Record<string, unknown>;
+  /** The messages exactly as sent (filled in when the template is rendered). */
+  messages: ChatMessage[];
+  /** Template file the messages came from, for "open template". */
+  template?: string;
+}
+
+export interface Evidence {
+  documentId: string;
+  start: number;
+  end: number;
+  text?: string;
+}
+
+/**
+ * One metric's verdict on one case. `value` is null when there was nothing to judge (NaN in the
+ * reference); a judge that answered out of format sets `judgeError` instead of a value — never a silent 0.
+ */
+export interface Score {
+  metric: string;
+  value: number | null;
+  pass?: boolean;
+  /** Short machine-readable label, e.g. "rejected", "correct", "factual-error-detected". */
+  label?: string;
+  explanation?: string;
+  evidence?: Evidence[];
+  judgeError?: string;
+  /** Raw per-part details a method keeps (RGB labels, per-statement verdicts…). */
+  details?: unknown;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ResponseRecord {
+  text: string;
+  usage: Usage;
+  latencyMs: number;
+  cached: boolean;
+  costUsd?: number;
+  finishReason?: string;
+}
+
+export interface CaseError {
+  /** Where it failed: building/rendering the prompt, calling the model, or scoring. */
+  stage: 'render' | 'model' | 'score';
+  kind: string;
+  message: string;
+  status?: number;
+}
+
+/** The result of one case against one model, as appended to the run log. */
+export interface CaseResult {
+  caseId: string;
+  /** "provider:model", e.g. "openai:gpt-4o-mini". */
+  modelKey: string;
+  status: 'success' | 'error';
+  response?: ResponseRecord;
+  scores: Score[];
+  /** Overall pass: every score that has a pass verdict passed. Undefined when none has one. */
+  pass?: boolean;
+  error?: CaseError;
+  attempts: number;
+  /** Judge calls made for this case (counted and costed apart from the model under test). */
+  judgeUsage?: Usage & { calls: number; costUsd?: number };
+  startedAt: string;
+  finishedAt: string;
+}
+
+export type RunStatus = 'started' | 'success' | 'error' | 'cancelled';

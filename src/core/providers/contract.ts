@@ -1,0 +1,97 @@
+// The one contract every model provider implements (see CONTRACT.md beside this file).
+import type { ChatMessage, ResponseRecord, Usage } from '../model.js';
+
+/** A JSON schema the provider should constrain its output to (OpenAI response_format, Anthropic tool use). */
+export interface StructuredOutput {
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+export interface CompletionRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  stop?: string[];
+  seed?: number;
+  /** Stream the response (the result is the same; streaming lets long answers survive proxies' idle timeouts). */
+  stream?: boolean;
+  structuredOutput?: StructuredOutput;
+  /** Vendor-specific extras passed through unchanged (and part of the cache key). */
+  extra?: Record<string, unknown>;
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+}
+
+/** What went wrong on a call, in terms the scheduler can act on. */
+export type ProviderErrorKind =
+  | 'rate_limit'    // 429: back off, honour Retry-After
+  | 'server'        // 5xx
+  | 'timeout'       // no answer in time
+  | 'network'       // connection refused / reset / dropped
+  | 'bad_response'  // the body could not be understood
+  | 'auth'          // 401/403: retrying will not help
+  | 'bad_request'   // 400/404/422: retrying will not help
+  | 'cancelled';    // the caller aborted
+
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'server', 'timeout', 'network', 'bad_response']);
+
+/** A vendor failure. Usage is kept when the vendor reported any (a failed call may still cost). */
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly status?: number;
+  /** From Retry-After / retry-after-ms when the server sent one. */
+  readonly retryAfterMs?: number;
+  readonly usage?: Usage;
+
+  constructor(kind: ProviderErrorKind, message: string, options: { status?: number; retryAfterMs?: number; usage?: Usage; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'ProviderError';
+    this.kind = kind;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+    this.usage = options.usage;
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE.has(this.kind);
+  }
+}
+
+/** Misconfiguration (no key, bad base URL…): thrown, not retried, with a message that says how to fix it. */
+export class ProviderConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderConfigError';
+  }
+}
+
+export interface Provider {
+  /** "openai", "anthropic", "extractive"… */
+  readonly id: string;
+  /** Shown to users; a baseline says so. */
+  readonly label: string;
+  /** Identity of the endpoint for the cache key (e.g. base URL), never a secret. */
+  readonly endpoint: string;
+  complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord>;
+}
+
+export interface EmbeddingRequest {
+  model: string;
+  input: string[];
+}
+
+export interface EmbeddingResult {
+  vectors: number[][];
+  usage: Usage;
+  latencyMs: number;
+}
+
+export interface EmbeddingProvider {
+  readonly id: string;
+  readonly endpoint: string;
+  embed(request: EmbeddingRequest, options: CallOptions): Promise<EmbeddingResult>;
+}

@@ -1,0 +1,67 @@
+// The eval file (`*.eval.yaml`) after loading: paths resolved, defaults applied.
+import type { Usage } from '../model.js';
+
+export interface ModelSpec {
+  /** "openai" | "anthropic" | "extractive" | "openai-compatible" names registered in providers/registry.ts. */
+  provider: string;
+  model: string;
+  /** Shown in tables instead of provider:model when set. */
+  label?: string;
+  /** Overrides OPENAI_BASE_URL / the provider default. */
+  baseUrl?: string;
+  /** Name of the environment variable holding the key (CLI); the extension reads SecretStorage instead. */
+  apiKeyEnv?: string;
+  /** Decoding and provider parameters: temperature, maxTokens, topP, seed, stream, refusal (extractive)… */
+  parameters: Record<string, unknown>;
+}
+
+export interface RateLimitSpec {
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+}
+
+export interface ThresholdSpec {
+  /** Metric name as the suite reports it, e.g. "accuracy" or "rej_star". */
+  metric: string;
+  min?: number;
+  max?: number;
+}
+
+export interface SuiteSpec {
+  /** Unique within the file; used in case ids and reports. */
+  id: string;
+  /** "rgb" | "needle" | "ifrag" | "ragas" | "llm-eval". */
+  method: string;
+  /** Absolute path; undefined means the method's built-in template. */
+  template?: string;
+  /** Absolute path. */
+  dataset?: string;
+  /** Method parameters, validated by the suite's parseParams. */
+  params: Record<string, unknown>;
+  thresholds: ThresholdSpec[];
+  /** Only the first N rows (after skipping bad ones); handy for quick iterations. */
+  limit?: number;
+}
+
+export interface EvalSpec {
+  version: 1;
+  /** Absolute path of the eval file. */
+  file: string;
+  /** sha256 of the file's bytes. */
+  hash: string;
+  name: string;
+  description?: string;
+  models: ModelSpec[];
+  judge?: ModelSpec;
+  embeddings?: ModelSpec;
+  suites: SuiteSpec[];
+  concurrency: number;
+  rateLimit: RateLimitSpec;
+  timeoutMs: number;
+  maxRetries: number;
+  seed: number;
+  /** USD per million tokens, keyed "provider:model" or "model"; merged over the built-in price table. */
+  prices: Record<string, { input: number; output: number }>;
+}
+
+export type { Usage };

@@ -1,0 +1,94 @@
+// The contract every method (rgb, needle, ifrag, ragas, llm-eval) implements; see CONTRACT.md beside this file.
+import type { CaseResult, ChatMessage, EvalCase, ResponseRecord, RowRef, Score } from '../model.js';
+import type { StructuredOutput } from '../providers/contract.js';
+
+/** One record read from a dataset file, with where it came from. */
+export interface DatasetRow {
+  ref: RowRef;
+  data: Record<string, unknown>;
+}
+
+/** A model call that already goes through the run's scheduler, retries and cache. */
+export interface ModelClient {
+  /** "provider:model". */
+  readonly key: string;
+  complete(request: {
+    messages: ChatMessage[];
+    temperature?: number;
+    maxTokens?: number;
+    structuredOutput?: StructuredOutput;
+  }, signal: AbortSignal): Promise<ClientResponse>;
+}
+
+/** A response plus how many attempts the scheduler needed (1 when it came from the cache). */
+export interface ClientResponse extends ResponseRecord {
+  attempts: number;
+}
+
+export interface ScoreContext {
+  /** The judge model from the eval file, when one is configured. */
+  judge?: ModelClient;
+  signal: AbortSignal;
+}
+
+/** One table of a report, shaped like the paper's (rows × columns), each cell with an optional interval. */
+export interface ReportCell {
+  value: number | string | null;
+  /** 95% interval for proportions/means, when meaningful. */
+  low?: number;
+  high?: number;
+  /** Denominator for proportions ("3/20"). */
+  n?: number;
+  /** Cases that could not be scored (NaN kept apart from 0). */
+  undetermined?: number;
+}
+
+export interface ReportTable {
+  id: string;
+  title: string;
+  columns: string[];
+  rows: { label: string; cells: ReportCell[] }[];
+  notes?: string[];
+}
+
+/** A named number per model, which eval-file thresholds test ("accuracy", "rej_star"…). */
+export interface ReportMetric {
+  suiteId: string;
+  modelKey: string;
+  name: string;
+  value: number | null;
+  n: number;
+}
+
+export interface SuiteReport {
+  suiteId: string;
+  method: string;
+  tables: ReportTable[];
+  metrics: ReportMetric[];
+  notes: string[];
+}
+
+export interface SuiteBuildContext {
+  suiteId: string;
+  /** The run's seed; suites derive per-case seeds from it and the case id. */
+  seed: number;
+}
+
+export interface Suite<Params = Record<string, unknown>> {
+  /** The method id used in eval files: "rgb". */
+  readonly method: string;
+  /** Validate and default the suite's `params` from the eval file; throw InputError naming the key. */
+  parseParams(raw: unknown, where: { file: string }): Params;
+  /**
+   * Expand one dataset row into its cases (e.g. one per noise ratio). Messages are left empty: the engine
+   * renders them from the template with `variables`. Throw InputError for a row the method cannot use;
+   * the engine reports it with the row's file:line and goes on with the other rows.
+   */
+  expandRow(row: DatasetRow, params: Params, context: SuiteBuildContext): EvalCase[];
+  /** Score one response. Judge failures become scores with `judgeError`, never thrown away silently. */
+  score(evalCase: EvalCase, responseText: string, params: Params, context: ScoreContext): Promise<Score[]>;
+  /** Aggregate finished results the way the method's paper reports them. */
+  report(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[], params: Params, suiteId: string): SuiteReport;
+  /** The built-in template used when the eval file names none (a path under prompts/). */
+  defaultTemplate(params: Params): string;
+}
