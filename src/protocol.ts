@@ -1,0 +1,131 @@
+// Typed messages between the extension host and the inspector webview; imported by both bundles (so: no node, no vscode).
+import type { CaseResult, EvalCase, RunStatus } from './core/model.js';
+import type { SuiteReport } from './core/suites/contract.js';
+import type { RunTotals, ThresholdOutcome, InputProblem } from './core/engine/events.js';
+
+/** Bumped when a message changes shape; the ready handshake checks it. */
+export const PROTOCOL_VERSION = 1;
+
+interface Envelope {
+  kind: 'notification' | 'request' | 'response' | 'command';
+  method: string;
+  id?: number;
+  params?: unknown;
+  result?: unknown;
+  error?: ProtocolError;
+}
+
+export interface ProtocolError {
+  code: 'not-found' | 'bad-request' | 'internal' | 'cancelled';
+  message: string;
+}
+
+/** host → webview, fire and forget. */
+export class Notification<P> {
+  constructor(readonly method: string) {}
+  create(params: P): Envelope { return { kind: 'notification', method: this.method, params }; }
+  is(message: unknown): message is Envelope & { params: P } {
+    return isEnvelope(message) && message.kind === 'notification' && message.method === this.method;
+  }
+}
+
+/** webview → host, fire and forget (user intents: open a file, rerun a case). */
+export class Command<P> {
+  constructor(readonly method: string) {}
+  create(params: P): Envelope { return { kind: 'command', method: this.method, params }; }
+  is(message: unknown): message is Envelope & { params: P } {
+    return isEnvelope(message) && message.kind === 'command' && message.method === this.method;
+  }
+}
+
+/** webview → host with a typed response matched by id; failures come back as {code, message}. */
+export class Request<P, R> {
+  constructor(readonly method: string) {}
+  create(id: number, params: P): Envelope { return { kind: 'request', method: this.method, id, params }; }
+  is(message: unknown): message is Envelope & { id: number; params: P } {
+    return isEnvelope(message) && message.kind === 'request' && message.method === this.method && typeof message.id === 'number';
+  }
+  respond(id: number, result: R): Envelope { return { kind: 'response', method: this.method, id, result }; }
+  fail(id: number, error: ProtocolError): Envelope { return { kind: 'response', method: this.method, id, error }; }
+}
+
+export function isEnvelope(message: unknown): message is Envelope {
+  return typeof message === 'object' && message !== null && typeof (message as Envelope).method === 'string'
+    && ['notification', 'request', 'response', 'command'].includes((message as Envelope).kind);
+}
+
+export function isResponse(message: unknown): message is Envelope & { kind: 'response'; id: number } {
+  return isEnvelope(message) && message.kind === 'response' && typeof message.id === 'number';
+}
+
+// ---- Shapes -------------------------------------------------------------------------------------------
+
+/** A run as listed: enough for a picker and the status line, without reading every case. */
+export interface RunListing {
+  runId: string;
+  name: string;
+  createdAt: string;
+  status: RunStatus;
+  models: string[];
+  totals?: RunTotals;
+}
+
+/** One row of the case list: small, because a run may hold 100,000 of them. */
+export interface CaseListItem {
+  /** `${caseId}\u0000${modelKey}` — unique within a run. */
+  key: string;
+  caseId: string;
+  suiteId: string;
+  testbed?: string;
+  modelKey: string;
+  status: 'success' | 'error';
+  pass?: boolean;
+  /** e.g. "noise 0.6 — wrong answer". */
+  summary: string;
+  question: string;
+  /** Document roles present, for the role filter. */
+  roles: string[];
+  /** Primary score value for sorting. */
+  score?: number | null;
+}
+
+export interface RunDetail {
+  listing: RunListing;
+  reports: SuiteReport[];
+  thresholds: ThresholdOutcome[];
+  problems: InputProblem[];
+  cases: CaseListItem[];
+}
+
+export interface CaseDetail {
+  runId: string;
+  evalCase: EvalCase;
+  result: CaseResult;
+}
+
+export interface CompareRow {
+  caseId: string;
+  before: CaseListItem;
+  after: CaseListItem;
+  beforeText: string;
+  afterText: string;
+}
+
+// ---- Messages -----------------------------------------------------------------------------------------
+
+export const Ready = new Command<{ protocolVersion: number }>('webview/ready');
+export const ListRuns = new Request<Record<string, never>, RunListing[]>('runs/list');
+export const GetRun = new Request<{ runId: string }, RunDetail>('run/get');
+export const GetCase = new Request<{ runId: string; key: string }, CaseDetail>('case/get');
+export const CompareRuns = new Request<{ before: string; after: string }, CompareRow[]>('runs/compare');
+
+export const OpenDatasetRow = new Command<{ file: string; line: number }>('open/datasetRow');
+export const OpenTemplate = new Command<{ file: string }>('open/template');
+export const RerunCase = new Command<{ runId: string; key: string }>('case/rerun');
+export const CancelRun = new Command<{ runId: string }>('run/cancel');
+
+export const RunStarted = new Notification<{ runId: string; total: number; listing: RunListing }>('run/started');
+export const CaseFinished = new Notification<{ runId: string; item: CaseListItem; done: number; total: number }>('run/caseFinished');
+export const RunFinished = new Notification<{ runId: string; detail: RunDetail }>('run/finished');
+/** Ask the view to show a run and optionally one case (from a CodeLens, a diagnostic, Test Explorer). */
+export const Reveal = new Notification<{ runId: string; key?: string }>('view/reveal');
