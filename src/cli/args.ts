@@ -1,0 +1,110 @@
+// Parses the command line into a typed request, with messages that say how to fix a wrong flag.
+import { parseArgs } from 'node:util';
+import type { ModelSpec } from '../core/spec/types.js';
+import { REPORT_FORMATS, parseFormats } from '../core/report/writeReports.js';
+import type { ReportFormat } from '../core/report/writeReports.js';
+
+export const USAGE = `Usage:
+  rag-inspector run <file.eval.yaml> [options]    run an evaluation and write its reports
+  rag-inspector report <run-log.jsonl> [options]  write reports again from a finished run log
+  rag-inspector runs [folder]                     list the runs under <folder>/.rag-inspector/runs
+
+Options for run:
+  --model <provider:model>   model under test (repeatable); replaces the eval file's models
+  --provider <name>          provider for --model values given without one (openai, anthropic, openai-compatible, extractive)
+  --concurrency <n>          calls in flight per model
+  --no-cache                 call the models even when an identical request is cached
+  --resume <run>             finish an interrupted run: a run log path, a run id, or "latest"
+  --out <folder>             where reports go (default .rag-inspector/reports/<run-id>)
+  --format <list>            report formats, comma-separated: ${REPORT_FORMATS.join(', ')} (default all)
+  --quiet                    no progress output
+
+Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY; OPENAI_BASE_URL points the openai provider at any
+OpenAI-compatible server. Exit codes: 0 thresholds pass, 1 a threshold failed, 2 an error.`;
+
+export interface RunCommand {
+  command: 'run';
+  specFile: string;
+  models: ModelSpec[];
+  concurrency?: number;
+  noCache: boolean;
+  resume?: string;
+  out?: string;
+  formats: ReportFormat[];
+  quiet: boolean;
+}
+
+export interface ReportCommand {
+  command: 'report';
+  logFile: string;
+  out?: string;
+  formats: ReportFormat[];
+}
+
+export interface RunsCommand {
+  command: 'runs';
+  folder: string;
+}
+
+export type CliCommand = RunCommand | ReportCommand | RunsCommand | { command: 'help' };
+
+export class UsageError extends Error {}
+
+export function parseCommandLine(argv: string[]): CliCommand {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      model: { type: 'string', multiple: true },
+      provider: { type: 'string' },
+      concurrency: { type: 'string' },
+      'no-cache': { type: 'boolean', default: false },
+      resume: { type: 'string' },
+      out: { type: 'string' },
+      format: { type: 'string' },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, target] = positionals;
+  if (values.help || !command || command === 'help') return { command: 'help' };
+  const formats = values.format ? parseFormats(values.format) : [...REPORT_FORMATS];
+
+  switch (command) {
+    case 'run': {
+      if (!target) throw new UsageError('run needs an eval file: rag-inspector run <file.eval.yaml>');
+      return {
+        command: 'run',
+        specFile: target,
+        models: (values.model ?? []).map((m) => parseModel(m, values.provider)),
+        concurrency: values.concurrency === undefined ? undefined : positiveInteger('--concurrency', values.concurrency),
+        noCache: values['no-cache'] ?? false,
+        resume: values.resume,
+        out: values.out,
+        formats,
+        quiet: values.quiet ?? false,
+      };
+    }
+    case 'report':
+      if (!target) throw new UsageError('report needs a run log: rag-inspector report .rag-inspector/runs/<run-id>.jsonl');
+      return { command: 'report', logFile: target, out: values.out, formats };
+    case 'runs':
+      return { command: 'runs', folder: target ?? '.' };
+    default:
+      throw new UsageError(`unknown command '${command}': use run, report or runs (rag-inspector --help)`);
+  }
+}
+
+/** "openai:gpt-4o-mini", or "gpt-4o-mini" with --provider openai. */
+export function parseModel(text: string, provider: string | undefined): ModelSpec {
+  const colon = text.indexOf(':');
+  if (colon > 0) return { provider: text.slice(0, colon), model: text.slice(colon + 1), parameters: {} };
+  if (provider) return { provider, model: text, parameters: {} };
+  throw new UsageError(`--model ${text}: say which provider, as "openai:${text}", or add --provider <name>`);
+}
+
+function positiveInteger(flag: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number of at least 1, got '${text}'`);
+  return value;
+}

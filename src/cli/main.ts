@@ -1,0 +1,136 @@
+// `rag-inspector`: the command line over core, for CI and terminals; same eval files as the extension.
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { describeError, InputErrors } from '../core/errors.js';
+import { runEvaluation } from '../core/engine/runEvaluation.js';
+import type { RunEvent } from '../core/engine/events.js';
+import { envCredentials } from '../core/providers/registry.js';
+import { runDataFromLog, runDataFromOutcome } from '../core/report/runData.js';
+import type { RunData } from '../core/report/runData.js';
+import { writeReports } from '../core/report/writeReports.js';
+import { listRuns } from '../core/run/runLog.js';
+import { parseCommandLine, USAGE, UsageError } from './args.js';
+import type { RunCommand } from './args.js';
+import { createProgress } from './progress.js';
+import { formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
+
+const EXIT_OK = 0;
+const EXIT_THRESHOLD_FAILED = 1;
+const EXIT_ERROR = 2;
+const EXIT_CANCELLED = 130;
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const command = parseCommandLine(argv);
+    switch (command.command) {
+      case 'help':
+        process.stdout.write(`${USAGE}\n`);
+        return EXIT_OK;
+      case 'run':
+        return await runCommand(command);
+      case 'report': {
+        const run = await runDataFromLog(command.logFile);
+        const out = command.out ?? defaultReportDir(path.dirname(path.dirname(path.dirname(path.resolve(command.logFile)))), run.runId);
+        printRun(run, await writeReports(run, out, command.formats));
+        return exitCodeFor(run);
+      }
+      case 'runs': {
+        const runs = await listRuns(path.join(command.folder, '.rag-inspector', 'runs'));
+        for (const run of runs) process.stdout.write(`${run.runId}  ${run.status.padEnd(9)}  ${run.name}  ${run.file}\n`);
+        if (runs.length === 0) process.stdout.write('no runs yet\n');
+        return EXIT_OK;
+      }
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`rag-inspector: ${error.message}\n\n${USAGE}\n`);
+    } else if (error instanceof InputErrors) {
+      for (const e of error.errors) process.stderr.write(`${e.format()}\n`);
+    } else {
+      process.stderr.write(`rag-inspector: ${describeError(error)}\n`);
+    }
+    return EXIT_ERROR;
+  }
+}
+
+async function runCommand(command: RunCommand): Promise<number> {
+  const specFile = path.resolve(command.specFile);
+  const workspaceDir = path.dirname(specFile);
+  const controller = new AbortController();
+  const progress = createProgress(process.stderr, command.quiet);
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT_CANCELLED); // a second Ctrl-C means now; finished cases are already on disk
+    progress.note('cancelling: finishing the log (Ctrl-C again to quit at once)…');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    let failed = 0;
+    const outcome = await runEvaluation(specFile, {
+      signal: controller.signal,
+      credentials: envCredentials(process.env),
+      workspaceDir,
+      noCache: command.noCache,
+      resume: command.resume ? await resolveResume(command.resume, workspaceDir) : undefined,
+      overrides: { models: command.models, concurrency: command.concurrency },
+      onEvent: (event: RunEvent) => {
+        if (event.type === 'input-problem') progress.note(`warning: ${formatProblem(event.problem)}`);
+        if (event.type === 'run-started') progress.note(`run ${event.runId}: ${event.total} case runs on ${event.models.join(', ')}${event.resumed ? ` (${event.resumed} already done)` : ''}\nlog: ${event.logFile}`);
+        if (event.type === 'case-finished') {
+          if (event.result.pass === false || event.result.status === 'error') failed += 1;
+          progress.update(event.done, event.total, failed);
+        }
+      },
+    });
+    progress.finish();
+    const run = runDataFromOutcome(outcome);
+    const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
+    printRun(run, await writeReports(run, out, command.formats));
+    if (outcome.status === 'cancelled') {
+      process.stderr.write(`cancelled: finish it with  rag-inspector run ${command.specFile} --resume ${run.runId}\n`);
+      return EXIT_CANCELLED;
+    }
+    return exitCodeFor(run);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+function defaultReportDir(workspaceDir: string, runId: string): string {
+  return path.join(workspaceDir, '.rag-inspector', 'reports', runId);
+}
+
+/** --resume takes a log path, a run id, or "latest". */
+async function resolveResume(value: string, workspaceDir: string): Promise<string> {
+  const runsDir = path.join(workspaceDir, '.rag-inspector', 'runs');
+  if (value === 'latest') {
+    const [newest] = await listRuns(runsDir);
+    if (!newest) throw new UsageError(`--resume latest: there are no runs under ${runsDir}`);
+    return newest.file;
+  }
+  if (existsSync(value)) return path.resolve(value);
+  const byId = path.join(runsDir, `${value}.jsonl`);
+  if (existsSync(byId)) return byId;
+  throw new UsageError(`--resume ${value}: no such run log or run id under ${runsDir} (rag-inspector runs lists them)`);
+}
+
+function printRun(run: RunData, written: string[]): void {
+  const out = process.stdout;
+  out.write(`\n${formatReports(run.reports)}\n\n`);
+  const thresholds = formatThresholds(run.thresholds);
+  if (thresholds) out.write(`${thresholds}\n\n`);
+  if (run.problems.length) out.write(`Input problems (${run.problems.length}):\n${run.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n\n`);
+  out.write(`${formatTotals(run.totals)}\nStatus: ${run.status}\nReports: ${written.join(', ')}\n`);
+}
+
+function exitCodeFor(run: RunData): number {
+  if (run.status === 'error' || run.totals.error > 0 || run.problems.length > 0) return EXIT_ERROR;
+  if (run.thresholds.some((t) => !t.passed)) return EXIT_THRESHOLD_FAILED;
+  return EXIT_OK;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+}

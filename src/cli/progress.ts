@@ -1,0 +1,61 @@
+// Progress on stderr: a redrawn bar on a terminal, plain periodic lines in CI logs.
+
+export interface Progress {
+  update(done: number, total: number, failed: number): void;
+  note(line: string): void;
+  finish(): void;
+}
+
+export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Progress {
+  if (quiet) return { update() {}, note() {}, finish() {} };
+  return stream.isTTY && !process.env.CI ? new TerminalBar(stream) : new PlainLines(stream);
+}
+
+class TerminalBar implements Progress {
+  private lastDraw = 0;
+  private started = Date.now();
+  private drawn = false;
+  constructor(private readonly stream: NodeJS.WriteStream) {}
+
+  update(done: number, total: number, failed: number): void {
+    const now = Date.now();
+    if (now - this.lastDraw < 80 && done < total) return; // redraw at most ~12 times a second
+    this.lastDraw = now;
+    const width = Math.max(10, Math.min(40, (this.stream.columns ?? 80) - 50));
+    const filled = total === 0 ? width : Math.round((done / total) * width);
+    const rate = done / Math.max(0.001, (now - this.started) / 1000);
+    this.stream.write(`\r[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${done}/${total}  ${failed} failed  ${rate.toFixed(1)}/s `);
+    this.drawn = true;
+  }
+
+  note(line: string): void {
+    if (this.drawn) this.stream.write('\r\x1b[K');
+    this.stream.write(`${line}\n`);
+  }
+
+  finish(): void {
+    if (this.drawn) this.stream.write('\n');
+  }
+}
+
+class PlainLines implements Progress {
+  private lastPercent = -1;
+  private lastTime = 0;
+  constructor(private readonly stream: NodeJS.WriteStream) {}
+
+  update(done: number, total: number, failed: number): void {
+    const percent = total === 0 ? 100 : Math.floor((done / total) * 10) * 10;
+    const now = Date.now();
+    // One line per 10% or every 10 s, whichever comes first: readable in CI logs, never silent for long.
+    if (percent === this.lastPercent && now - this.lastTime < 10_000 && done < total) return;
+    this.lastPercent = percent;
+    this.lastTime = now;
+    this.stream.write(`progress: ${done}/${total} cases (${failed} failed)\n`);
+  }
+
+  note(line: string): void {
+    this.stream.write(`${line}\n`);
+  }
+
+  finish(): void {}
+}

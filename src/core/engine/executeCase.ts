@@ -1,0 +1,109 @@
+// Runs one case against one model: the call, then the suite's scorers; every failure ends as a recorded result.
+import type { CaseError, CaseResult, EvalCase, Score, Usage } from '../model.js';
+import { ProviderConfigError, ProviderError } from '../providers/contract.js';
+import type { ClientResponse, ModelClient, ScoreContext, Suite } from '../suites/contract.js';
+
+export interface CaseRun {
+  evalCase: EvalCase;
+  suite: Suite<unknown>;
+  params: unknown;
+  modelKey: string;
+  client: ModelClient;
+  judge?: ModelClient;
+  /** Decoding parameters from the template's front matter; the model's own parameters win over them. */
+  templateParameters: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+export async function executeCase(run: CaseRun): Promise<CaseResult> {
+  const startedAt = new Date().toISOString();
+  const judgeUsage = { inputTokens: 0, outputTokens: 0, calls: 0, costUsd: 0 as number | undefined };
+
+  let response: ClientResponse;
+  try {
+    response = await run.client.complete({
+      messages: run.evalCase.messages,
+      temperature: numberParam(run.templateParameters, 'temperature'),
+      maxTokens: numberParam(run.templateParameters, 'maxTokens'),
+    }, run.signal);
+  } catch (error) {
+    return {
+      caseId: run.evalCase.id, modelKey: run.modelKey, status: 'error', scores: [],
+      error: caseErrorOf('model', error), attempts: attemptsOf(error), startedAt, finishedAt: new Date().toISOString(),
+    };
+  }
+
+  const context: ScoreContext = { signal: run.signal, judge: run.judge ? countingJudge(run.judge, judgeUsage) : undefined };
+  let scores: Score[];
+  try {
+    scores = await run.suite.score(run.evalCase, response.text, run.params, context);
+  } catch (error) {
+    return {
+      caseId: run.evalCase.id, modelKey: run.modelKey, status: 'error', response: withoutAttempts(response), scores: [],
+      error: caseErrorOf('score', error), attempts: response.attempts, startedAt, finishedAt: new Date().toISOString(),
+      judgeUsage: judgeUsage.calls ? judgeUsage : undefined,
+    };
+  }
+
+  return {
+    caseId: run.evalCase.id,
+    modelKey: run.modelKey,
+    status: 'success',
+    response: withoutAttempts(response),
+    scores,
+    pass: overallPass(scores),
+    attempts: response.attempts,
+    judgeUsage: judgeUsage.calls ? judgeUsage : undefined,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+  };
+}
+
+/** A case passes when every score that gives a verdict passed; a judge error is not a pass. */
+export function overallPass(scores: readonly Score[]): boolean | undefined {
+  const verdicts = scores.filter((s) => s.pass !== undefined || s.judgeError !== undefined);
+  if (verdicts.length === 0) return undefined;
+  return verdicts.every((s) => s.pass === true && s.judgeError === undefined);
+}
+
+function countingJudge(judge: ModelClient, usage: Usage & { calls: number; costUsd?: number }): ModelClient {
+  return {
+    key: judge.key,
+    async complete(request, signal) {
+      const response = await judge.complete(request, signal);
+      usage.calls += 1;
+      usage.inputTokens += response.usage.inputTokens;
+      usage.outputTokens += response.usage.outputTokens;
+      // An unknown price makes the whole sum unknown rather than quietly low.
+      usage.costUsd = usage.costUsd === undefined || response.costUsd === undefined ? undefined : usage.costUsd + response.costUsd;
+      return response;
+    },
+  };
+}
+
+function withoutAttempts(response: ClientResponse) {
+  const { attempts: _attempts, ...record } = response;
+  return record;
+}
+
+function numberParam(parameters: Record<string, unknown>, name: string): number | undefined {
+  const value = parameters[name];
+  return typeof value === 'number' ? value : undefined;
+}
+
+function attemptsOf(error: unknown): number {
+  const attempts = (error as { attempts?: unknown })?.attempts;
+  return typeof attempts === 'number' ? attempts : 1;
+}
+
+export function caseErrorOf(stage: CaseError['stage'], error: unknown): CaseError {
+  if (error instanceof ProviderError) {
+    return { stage, kind: error.kind, message: error.message, status: error.status };
+  }
+  const cause = (error as { lastError?: unknown })?.lastError;
+  if (cause instanceof ProviderError) {
+    return { stage, kind: cause.kind, message: (error as Error).message, status: cause.status };
+  }
+  if (error instanceof ProviderConfigError) return { stage, kind: 'config', message: error.message };
+  return { stage, kind: 'internal', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,43 @@
+// The CSV report: one row per case and model, one column per metric, for spreadsheets.
+import { stringify } from 'csv-stringify/sync';
+import { failureMessage } from './runData.js';
+import type { RunData } from './runData.js';
+
+/** Spreadsheets run cells that start like a formula; model output is untrusted, so such cells get a leading quote. */
+function defuseFormula(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+export function renderCsvReport(run: RunData): string {
+  const metrics = [...new Set(run.results.flatMap((r) => r.scores.map((s) => s.metric)))].sort();
+  const header = ['suite', 'case_id', 'model', 'testbed', 'dataset_file', 'dataset_line', 'status', 'pass', ...metrics, 'message', 'question', 'response', 'input_tokens', 'output_tokens', 'latency_ms', 'cost_usd', 'cached'];
+  const rows = run.results.map((result) => {
+    const evalCase = run.cases.get(result.caseId);
+    const byMetric = new Map(result.scores.map((s) => [s.metric, s]));
+    return [
+      evalCase?.suiteId ?? '',
+      result.caseId,
+      result.modelKey,
+      evalCase?.testbed ?? '',
+      evalCase?.row.file ?? '',
+      evalCase?.row.line ?? '',
+      result.status,
+      result.pass === undefined ? '' : String(result.pass),
+      ...metrics.map((m) => {
+        const score = byMetric.get(m);
+        if (!score) return '';
+        if (score.judgeError) return 'judge_error';
+        return score.value === null ? 'undetermined' : String(score.value);
+      }),
+      defuseFormula(result.pass === true ? '' : failureMessage(result)),
+      defuseFormula(evalCase?.question ?? ''),
+      defuseFormula(result.response?.text ?? ''),
+      result.response?.usage.inputTokens ?? '',
+      result.response?.usage.outputTokens ?? '',
+      result.response?.latencyMs ?? '',
+      result.response?.costUsd ?? '',
+      result.response ? String(result.response.cached) : '',
+    ];
+  });
+  return stringify([header, ...rows]);
+}

@@ -1,0 +1,15 @@
+// The one place methods are registered: eval files name a method, the engine looks it up here.
+import type { Suite } from './contract.js';
+import { rgbSuite } from './rgb/suite.js';
+
+const SUITES: ReadonlyMap<string, Suite<unknown>> = new Map<string, Suite<unknown>>([
+  [rgbSuite.method, rgbSuite as Suite<unknown>],
+]);
+
+export function knownMethods(): string[] {
+  return [...SUITES.keys()];
+}
+
+export function suiteFor(method: string): Suite<unknown> | undefined {
+  return SUITES.get(method);
+}
