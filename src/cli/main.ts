@@ -5,7 +5,7 @@ import { describeError, InputErrors } from '../core/errors.js';
 import { runEvaluation } from '../core/engine/runEvaluation.js';
 import type { RunEvent } from '../core/engine/events.js';
 import { envCredentials } from '../core/providers/registry.js';
-import { runDataFromLog, runDataFromOutcome } from '../core/report/runData.js';
+import { runDataFromLog, runDataFromOutcome } from '../core/report/runDataSources.js';
 import type { RunData } from '../core/report/runData.js';
 import { writeReports } from '../core/report/writeReports.js';
 import { listRuns } from '../core/run/runLog.js';

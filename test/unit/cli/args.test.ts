@@ -1,0 +1,29 @@
+// The CLI's flags: models with and without a provider, formats, and messages for mistakes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseCommandLine, UsageError } from '../../../src/cli/args.js';
+
+test('run takes models as provider:model or with --provider', () => {
+  const parsed = parseCommandLine(['run', 'x.eval.yaml', '--model', 'openai:gpt-4o-mini', '--model', 'llama3', '--provider', 'openai-compatible', '--concurrency', '16', '--no-cache', '--format', 'json,junit']);
+  assert.equal(parsed.command, 'run');
+  if (parsed.command !== 'run') return;
+  assert.deepEqual(parsed.models.map((m) => `${m.provider}:${m.model}`), ['openai:gpt-4o-mini', 'openai-compatible:llama3']);
+  assert.equal(parsed.concurrency, 16);
+  assert.equal(parsed.noCache, true);
+  assert.deepEqual(parsed.formats, ['json', 'junit']);
+});
+
+test('a model without a provider says how to name one', () => {
+  assert.throws(() => parseCommandLine(['run', 'x.eval.yaml', '--model', 'gpt-4o']), (e: unknown) => e instanceof UsageError && /openai:gpt-4o/.test(e.message));
+});
+
+test('bad concurrency, unknown format and unknown command are usage errors', () => {
+  assert.throws(() => parseCommandLine(['run', 'x.eval.yaml', '--concurrency', '0']), /at least 1/);
+  assert.throws(() => parseCommandLine(['run', 'x.eval.yaml', '--format', 'pdf']), /unknown report format 'pdf'/);
+  assert.throws(() => parseCommandLine(['evaluate']), /unknown command 'evaluate'/);
+  assert.throws(() => parseCommandLine(['run']), /needs an eval file/);
+});
+
+test('no arguments prints help', () => {
+  assert.deepEqual(parseCommandLine([]), { command: 'help' });
+});
