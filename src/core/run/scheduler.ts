@@ -1,0 +1,417 @@
+// Runs model calls under the run's limits: bounded concurrency, RPM/TPM budgets, retries, adaptive concurrency on 429, timeouts, cancellation.
+import { ProviderError } from '../providers/contract.js';
+import { AbortFanout } from './abortFanout.js';
+import { retryDelay } from './backoff.js';
+import type { BackoffPolicy } from './backoff.js';
+import { systemClock } from './clock.js';
+import type { Clock } from './clock.js';
+import { RateLimiter } from './rateLimiter.js';
+
+export interface SchedulerOptions {
+  /** Max calls in flight. */
+  concurrency: number;
+  requestsPerMinute?: number;
+  /** Charged with each call's `estimatedTokens`. */
+  tokensPerMinute?: number;
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** Per attempt. */
+  timeoutMs: number;
+  /** Default 500. */
+  baseDelayMs?: number;
+  /** Default 60000. */
+  maxDelayMs?: number;
+  /** Jitter source, uniform in [0, 1); tests inject. */
+  random?: () => number;
+  /** Tests inject a fake clock. */
+  clock?: Clock;
+}
+
+export interface RetryInfo {
+  /** The attempt that failed, 1-based. */
+  attempt: number;
+  error: ProviderError;
+  /** How long the scheduler waits before the next attempt. */
+  delayMs: number;
+}
+
+export interface ScheduleOptions {
+  signal: AbortSignal;
+  /** Prompt + expected completion tokens, charged to the tokens-per-minute budget. */
+  estimatedTokens?: number;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface Scheduled<T> {
+  value: T;
+  /** Attempts made, 1 when the first one succeeded. */
+  attempts: number;
+}
+
+export interface SchedulerStats {
+  inFlight: number;
+  /** Waiting for a slot, a rate-limit budget or the end of a 429 pause (fresh calls and retries). */
+  queued: number;
+  /** Sleeping between attempts. */
+  backingOff: number;
+  /** Calls that succeeded. */
+  completed: number;
+  /** Calls that ended in an error (including cancelled). */
+  failed: number;
+  retries: number;
+  /** 429 responses seen. */
+  rateLimited: number;
+  /** The current adaptive concurrency limit (≤ the configured concurrency). */
+  concurrencyLimit: number;
+}
+
+/**
+ * The final rejection of a call that used up its retries: the last ProviderError (same kind, status,
+ * Retry-After and usage), with the attempt count, so a case can record "failed after 5 attempts: 503 …".
+ */
+export class RetriesExhaustedError extends ProviderError {
+  readonly attempts: number;
+  readonly lastError: ProviderError;
+
+  constructor(lastError: ProviderError, attempts: number) {
+    super(lastError.kind, `failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${lastError.message}`, {
+      status: lastError.status,
+      retryAfterMs: lastError.retryAfterMs,
+      usage: lastError.usage,
+      cause: lastError,
+    });
+    this.name = 'RetriesExhaustedError';
+    this.attempts = attempts;
+    this.lastError = lastError;
+  }
+}
+
+// Errors that are rethrown unchanged (non-retryable, config errors) keep their identity, so their attempt
+// count is kept beside them rather than written onto an object the scheduler does not own.
+const attemptCounts = new WeakMap<object, number>();
+
+/** How many attempts a call made before `error` ended it; undefined for an error that did not come from schedule(). */
+export function attemptsOf(error: unknown): number | undefined {
+  if (error instanceof RetriesExhaustedError) return error.attempts;
+  return typeof error === 'object' && error !== null ? attemptCounts.get(error) : undefined;
+}
+
+function cancelledError(signal: AbortSignal): ProviderError {
+  return new ProviderError('cancelled', 'cancelled', { cause: signal.reason });
+}
+
+interface Waiter {
+  readonly tokens: number;
+  settled: boolean;
+  start(): void;
+}
+
+/** FIFO with lazy removal: a cancelled waiter is marked and skipped, so cancelling 10,000 queued calls stays linear. */
+class WaitQueue {
+  private items: Waiter[] = [];
+  private head = 0;
+  live = 0;
+
+  push(waiter: Waiter): void {
+    this.items.push(waiter);
+    this.live++;
+  }
+
+  first(): Waiter | undefined {
+    while (this.head < this.items.length && this.items[this.head]!.settled) this.head++;
+    this.compact();
+    return this.items[this.head];
+  }
+
+  /** Marks a waiter as no longer queued (dispatched or cancelled). */
+  remove(waiter: Waiter): void {
+    if (waiter.settled) return;
+    waiter.settled = true;
+    this.live--;
+  }
+
+  private compact(): void {
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/** Runs `start` and settles with it, or rejects with the signal's reason as soon as it aborts, whichever comes first. */
+function settleOrAbort<T>(start: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    let pending: Promise<T>;
+    try {
+      pending = Promise.resolve(start());
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    // A provider that ignores its signal must not keep the caller waiting; its late settlement is absorbed here.
+    void pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * Bounded-concurrency FIFO scheduler for model calls.
+ *
+ * Adaptive concurrency on 429 (AIMD, as TCP congestion control):
+ * - Multiplicative decrease: a 429 halves the current limit (never below 1) and pauses every new dispatch
+ *   until its Retry-After has passed (the base delay when the server sent none). A 429 from an attempt that
+ *   was dispatched before the latest cut does not cut again: it reflects the load that cut already answered,
+ *   and counting it would collapse the limit to 1 after a single burst of simultaneous 429s.
+ * - Additive increase: after as many successes as the current limit (one "window" of calls) the limit
+ *   grows by 1, up to the configured concurrency.
+ *
+ * Waiting is split: a call waits in the queue for a slot, for the rate budget and for a 429 pause WITHOUT
+ * holding a concurrency slot. The limit models load on the server, which is what AIMD adapts; a call idling
+ * for budget puts no load there, and letting it hold a slot would leave slots idle for up to a minute.
+ * Retries queue ahead of fresh calls (they were admitted first), FIFO among themselves.
+ */
+export class Scheduler {
+  private readonly maxConcurrency: number;
+  private readonly maxRetries: number;
+  private readonly timeoutMs: number;
+  private readonly backoff: BackoffPolicy;
+  private readonly clock: Clock;
+  private readonly limiter: RateLimiter;
+  private readonly aborts = new AbortFanout();
+  private readonly fresh = new WaitQueue();
+  private readonly retrying = new WaitQueue();
+  private limit: number;
+  private inFlight = 0;
+  private backingOff = 0;
+  private completed = 0;
+  private failed = 0;
+  private retries = 0;
+  private rateLimited = 0;
+  private pausedUntil = -Infinity;
+  /** Bumped on each multiplicative decrease; an attempt remembers the epoch it was dispatched in. */
+  private epoch = 0;
+  private successesSinceChange = 0;
+  private wake?: { at: number; controller: AbortController };
+
+  constructor(options: SchedulerOptions) {
+    checkOptions(options);
+    this.maxConcurrency = options.concurrency;
+    this.limit = options.concurrency;
+    this.maxRetries = options.maxRetries;
+    this.timeoutMs = options.timeoutMs;
+    this.backoff = {
+      baseDelayMs: options.baseDelayMs ?? 500,
+      maxDelayMs: options.maxDelayMs ?? 60_000,
+      random: options.random ?? Math.random,
+    };
+    this.clock = options.clock ?? systemClock;
+    this.limiter = new RateLimiter(options, this.clock.now());
+  }
+
+  get stats(): SchedulerStats {
+    return {
+      inFlight: this.inFlight,
+      queued: this.fresh.live + this.retrying.live,
+      backingOff: this.backingOff,
+      completed: this.completed,
+      failed: this.failed,
+      retries: this.retries,
+      rateLimited: this.rateLimited,
+      concurrencyLimit: this.limit,
+    };
+  }
+
+  /**
+   * Runs `call` under the limits, retrying retryable ProviderErrors. Rejects with: the error itself when it
+   * is not retryable (auth, bad_request, ProviderConfigError, any non-ProviderError); RetriesExhaustedError
+   * after the last retry; ProviderError('cancelled') when `signal` aborts, at whatever stage the call is.
+   */
+  async schedule<T>(call: (signal: AbortSignal) => Promise<T>, options: ScheduleOptions): Promise<Scheduled<T>> {
+    // A private controller per call: its signal carries the 'cancelled' error, and the caller's (shared)
+    // signal gets one listener through the fan-out instead of one per call and stage.
+    const cancel = new AbortController();
+    const unsubscribe = this.aborts.subscribe(options.signal, () => cancel.abort(cancelledError(options.signal)));
+    const tokens = options.estimatedTokens ?? 0;
+    let attempts = 0;
+    try {
+      for (;;) {
+        await this.acquire(tokens, cancel.signal, attempts > 0);
+        attempts++;
+        const dispatchedEpoch = this.epoch;
+        let value: T;
+        try {
+          value = await this.runAttempt(call, cancel.signal);
+        } catch (error) {
+          const verdict = this.judgeFailure(error, attempts, dispatchedEpoch);
+          this.release();
+          if (!verdict.retry) throw verdict.error;
+          await this.backOff(verdict.error, attempts, options, cancel.signal);
+          continue;
+        }
+        this.recordSuccess();
+        this.release();
+        return { value, attempts };
+      }
+    } catch (error) {
+      this.failed++;
+      if (typeof error === 'object' && error !== null) attemptCounts.set(error, attempts);
+      throw error;
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  /** Waits in the queue until the call may start; the slot and rate budget are taken when it resolves. */
+  private acquire(tokens: number, signal: AbortSignal, retry: boolean): Promise<void> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const queue = retry ? this.retrying : this.fresh;
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        // Rejected here and now, not when the waiter would have reached the head of the queue.
+        queue.remove(waiter);
+        reject(signal.reason);
+        this.pump();
+      };
+      const waiter: Waiter = {
+        tokens,
+        settled: false,
+        start: () => {
+          queue.remove(waiter);
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      queue.push(waiter);
+      this.pump();
+    });
+  }
+
+  /** Starts as many queued calls as the slots, the 429 pause and the rate budgets allow. */
+  private pump(): void {
+    for (;;) {
+      const queue = this.retrying.first() ? this.retrying : this.fresh;
+      const waiter = queue.first();
+      if (!waiter) {
+        this.cancelWake();
+        return;
+      }
+      // A finishing call pumps again, so a full house needs no timer.
+      if (this.inFlight >= this.limit) return;
+      const now = this.clock.now();
+      const wait = Math.max(this.pausedUntil - now, this.limiter.waitFor(waiter.tokens, now));
+      if (wait > 0) {
+        this.armWake(now + wait, wait);
+        return;
+      }
+      this.limiter.take(waiter.tokens, now);
+      this.inFlight++;
+      waiter.start();
+    }
+  }
+
+  /** One timer for the whole queue, re-armed only when an earlier wake-up is needed. */
+  private armWake(at: number, wait: number): void {
+    if (this.wake && this.wake.at <= at) return;
+    this.cancelWake();
+    const wake = { at, controller: new AbortController() };
+    this.wake = wake;
+    this.clock.sleep(wait, wake.controller.signal).then(
+      () => {
+        if (this.wake !== wake) return;
+        this.wake = undefined;
+        this.pump();
+      },
+      () => undefined,
+    );
+  }
+
+  private cancelWake(): void {
+    this.wake?.controller.abort();
+    this.wake = undefined;
+  }
+
+  private release(): void {
+    this.inFlight--;
+    this.pump();
+  }
+
+  /**
+   * One attempt with its own signal, aborted by the caller's cancel or after timeoutMs. A provider that
+   * fails because of the timeout abort (whatever it throws) reports 'timeout', which is retryable.
+   */
+  private async runAttempt<T>(call: (signal: AbortSignal) => Promise<T>, cancelSignal: AbortSignal): Promise<T> {
+    if (cancelSignal.aborted) throw cancelSignal.reason;
+    const attempt = new AbortController();
+    const timer = new AbortController();
+    let timedOut = false;
+    const onCancel = (): void => attempt.abort(cancelSignal.reason);
+    cancelSignal.addEventListener('abort', onCancel, { once: true });
+    this.clock.sleep(this.timeoutMs, timer.signal).then(
+      () => {
+        timedOut = true;
+        attempt.abort(new ProviderError('timeout', `no answer within ${this.timeoutMs} ms`));
+      },
+      () => undefined,
+    );
+    try {
+      return await settleOrAbort(() => call(attempt.signal), attempt.signal);
+    } catch (error) {
+      if (cancelSignal.aborted) throw cancelSignal.reason;
+      if (timedOut) throw new ProviderError('timeout', `no answer within ${this.timeoutMs} ms`, { cause: error });
+      throw error;
+    } finally {
+      timer.abort();
+      cancelSignal.removeEventListener('abort', onCancel);
+    }
+  }
+
+  /** Decides whether a failed attempt is retried; feeds 429s to the adaptive limit. */
+  private judgeFailure(error: unknown, attempts: number, dispatchedEpoch: number): { retry: boolean; error: unknown } {
+    if (!(error instanceof ProviderError) || !error.retryable) return { retry: false, error };
+    if (error.kind === 'rate_limit') this.onRateLimited(error, dispatchedEpoch);
+    if (attempts > this.maxRetries) return { retry: false, error: new RetriesExhaustedError(error, attempts) };
+    return { retry: true, error };
+  }
+
+  private async backOff(error: unknown, attempts: number, options: ScheduleOptions, signal: AbortSignal): Promise<void> {
+    const providerError = error as ProviderError;
+    const delayMs = retryDelay(providerError, attempts, this.backoff);
+    this.retries++;
+    options.onRetry?.({ attempt: attempts, error: providerError, delayMs });
+    this.backingOff++;
+    try {
+      await this.clock.sleep(delayMs, signal);
+    } finally {
+      this.backingOff--;
+    }
+  }
+
+  private onRateLimited(error: ProviderError, dispatchedEpoch: number): void {
+    this.rateLimited++;
+    const pause = error.retryAfterMs ?? this.backoff.baseDelayMs;
+    this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + pause);
+    if (dispatchedEpoch !== this.epoch) return;
+    this.epoch++;
+    this.limit = Math.max(1, Math.floor(this.limit / 2));
+    this.successesSinceChange = 0;
+  }
+
+  private recordSuccess(): void {
+    this.completed++;
+    if (this.limit >= this.maxConcurrency) return;
+    this.successesSinceChange++;
+    if (this.successesSinceChange < this.limit) return;
+    this.limit++;
+    this.successesSinceChange = 0;
+  }
+}
+
+function checkOptions(options: SchedulerOptions): void {
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new RangeError(`concurrency must be a whole number ≥ 1, got ${options.concurrency}`);
+  if (!Number.isInteger(options.maxRetries) || options.maxRetries < 0) throw new RangeError(`maxRetries must be a whole number ≥ 0, got ${options.maxRetries}`);
+  if (!(options.timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${options.timeoutMs}`);
+}

@@ -1,0 +1,61 @@
+// A manual clock for scheduler tests: time moves only when a test advances it, so timing logic is checked without waiting.
+import type { Clock } from '../../../src/core/run/clock.js';
+
+interface Timer {
+  at: number;
+  resolve: () => void;
+}
+
+/** Lets every promise continuation that is already due run (several turns, for chains of awaits). */
+export async function settle(turns = 5): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+export class FakeClock implements Clock {
+  private current = 0;
+  private timers = new Set<Timer>();
+
+  now(): number {
+    return this.current;
+  }
+
+  sleep(ms: number, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer: Timer = {
+        at: this.current + ms,
+        resolve: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      const onAbort = (): void => {
+        this.timers.delete(timer);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.timers.add(timer);
+    });
+  }
+
+  /** Deadlines of the sleeps still pending, soonest first; empty means nothing was left behind. */
+  get pending(): number[] {
+    return [...this.timers].map((t) => t.at).sort((a, b) => a - b);
+  }
+
+  /** Moves time forward by `ms`, firing each due timer in order and letting its continuations run. */
+  async advance(ms: number): Promise<void> {
+    const target = this.current + ms;
+    for (;;) {
+      await settle();
+      const due = [...this.timers].filter((t) => t.at <= target).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      this.timers.delete(due);
+      this.current = due.at;
+      due.resolve();
+    }
+    this.current = target;
+    await settle();
+  }
+}
