@@ -1,0 +1,17 @@
+// The RGB suite (Chen et al., "Benchmarking LLMs in RAG", chen700564/RGB): the Suite contract wired to its steps.
+import { builtinPrompt } from '../../assets.js';
+import type { Suite } from '../contract.js';
+import { RGB_METHOD, expandRgbRow } from './cases.js';
+import { parseRgbParams } from './params.js';
+import type { RgbParams } from './params.js';
+import { rgbReport } from './report.js';
+import { scoreRgbCase } from './score.js';
+
+export const rgbSuite: Suite<RgbParams> = {
+  method: RGB_METHOD,
+  parseParams: (raw, where) => parseRgbParams(raw, where),
+  expandRow: (row, params, context) => expandRgbRow(row, params, context),
+  score: (evalCase, responseText, params, context) => scoreRgbCase(evalCase, responseText, params, context),
+  report: (cases, results, params, suiteId) => rgbReport(cases, results, params, suiteId),
+  defaultTemplate: (params) => builtinPrompt(params.language === 'zh' ? 'rgb/zh.prompt' : 'rgb/en.prompt'),
+};
