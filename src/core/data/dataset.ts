@@ -1,0 +1,96 @@
+// Reads any supported dataset file into rows with their file:line, picking the reader by extension and content.
+import { stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { InputError } from '../errors.js';
+import type { DatasetRow } from '../suites/contract.js';
+import { readCsv, readTsv } from './csv.js';
+import { readJsonArray } from './jsonArray.js';
+import { readJsonl } from './jsonl.js';
+import { readLines } from './lines.js';
+import type { FormatReader, RawItem } from './reader.js';
+import { isRecord } from './reader.js';
+import { readYamlDataset } from './yamlDataset.js';
+
+export type DatasetItem = { ok: true; row: DatasetRow } | { ok: false; error: InputError };
+
+export type DatasetFormat = 'jsonl' | 'json-array' | 'csv' | 'tsv' | 'yaml';
+
+const SUPPORTED = '.jsonl, .ndjson, .json, .csv, .tsv, .yaml or .yml';
+
+const READERS: Record<DatasetFormat, FormatReader> = {
+  'jsonl': readJsonl,
+  'json-array': readJsonArray,
+  'csv': readCsv,
+  'tsv': readTsv,
+  'yaml': readYamlDataset,
+};
+
+/**
+ * Every row of `file` in order. Problems come as `{ok: false}` items naming file:line and the reading goes
+ * on where the format allows, so one bad line never hides the rest. `index` counts error items too, so a
+ * row keeps its index when a line before it is fixed.
+ */
+export async function* readDataset(file: string, options: { signal?: AbortSignal } = {}): AsyncGenerator<DatasetItem> {
+  const absolute = path.resolve(file);
+  const format = await datasetFormat(absolute, options.signal);
+  if (format instanceof InputError) {
+    yield { ok: false, error: format };
+    return;
+  }
+  let index = 0;
+  for await (const item of READERS[format](absolute, options.signal)) {
+    options.signal?.throwIfAborted();
+    yield toDatasetItem(absolute, item, index);
+    index += 1;
+  }
+}
+
+function toDatasetItem(file: string, item: RawItem, index: number): DatasetItem {
+  if (item instanceof InputError) return { ok: false, error: item };
+  return { ok: true, row: { ref: { file, line: item.line, index }, data: item.data } };
+}
+
+/** The reader for `file`, or an InputError when it is missing, a folder, or of an unknown kind. */
+export async function datasetFormat(file: string, signal?: AbortSignal): Promise<DatasetFormat | InputError> {
+  const problem = await fileProblem(file);
+  if (problem) return problem;
+  switch (path.extname(file).toLowerCase()) {
+    case '.jsonl':
+    case '.ndjson':
+      return 'jsonl';
+    case '.json':
+      return (await firstLineIsObject(file, signal)) ? 'jsonl' : 'json-array';
+    case '.csv':
+      return 'csv';
+    case '.tsv':
+      return 'tsv';
+    case '.yaml':
+    case '.yml':
+      return 'yaml';
+    default:
+      return new InputError({ file }, `unsupported dataset file type '${path.extname(file) || '(none)'}'`, `use a ${SUPPORTED} file`);
+  }
+}
+
+async function fileProblem(file: string): Promise<InputError | undefined> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return new InputError({ file }, 'the dataset path is a folder, not a file', `point it at a ${SUPPORTED} file`);
+    return undefined;
+  } catch {
+    return new InputError({ file }, 'dataset file not found', 'check the path (in an eval file it is relative to the eval file\'s folder)');
+  }
+}
+
+/** RGB ships JSON Lines named .json: a first line that is a whole JSON object means JSONL. */
+async function firstLineIsObject(file: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    for await (const { text } of readLines(file, signal)) {
+      if (text.trim() === '') continue;
+      return isRecord(JSON.parse(text));
+    }
+  } catch {
+    // Not JSON on its own, or not UTF-8: the whole-file reader reports it with a position.
+  }
+  return false;
+}
