@@ -1,0 +1,102 @@
+// Turns whatever a vendor SDK or the network threw into a ProviderError the scheduler can act on, with no secret in its message.
+import * as Anthropic from '@anthropic-ai/sdk';
+import * as OpenAI from 'openai';
+import { ProviderError } from './contract.js';
+import type { ProviderErrorKind } from './contract.js';
+import { redactSecrets } from './secrets.js';
+
+const MAX_MESSAGE = 500;
+
+interface HttpFailure {
+  status: number;
+  headers?: Headers;
+  message: string;
+}
+
+/**
+ * Maps a failure to a ProviderError. `signal` decides first: once the caller has aborted, whatever the SDK threw
+ * (its own abort error, a silently ended stream, a reset socket) is the caller's cancellation — or a timeout, when
+ * the abort reason says so (AbortSignal.timeout), because the scheduler owns per-call timeouts through the signal.
+ */
+export function toProviderError(error: unknown, context: { vendor: string; signal?: AbortSignal; secrets?: (string | undefined)[] }): ProviderError {
+  const redact = (text: string) => redactSecrets(text, context.secrets ?? []);
+  if (error instanceof ProviderError) return new ProviderError(error.kind, redact(error.message), { status: error.status, retryAfterMs: error.retryAfterMs, usage: error.usage });
+  if (context.signal?.aborted) return abortError(context.vendor, context.signal);
+
+  const http = httpFailureOf(error);
+  if (http) {
+    const kind = kindOfStatus(http.status);
+    const retryAfterMs = http.headers ? retryAfterMsFrom(http.headers) : undefined;
+    return new ProviderError(kind, redact(`${context.vendor} answered HTTP ${http.status}: ${http.message}`), { status: http.status, retryAfterMs });
+  }
+  const [kind, message] = classifyRaw(error);
+  return new ProviderError(kind, redact(`${context.vendor}: ${message}`));
+}
+
+/** A ProviderError for a call whose signal fired: a timeout when the reason says so, else a cancellation. */
+export function abortError(vendor: string, signal: AbortSignal): ProviderError {
+  const reason: unknown = signal.reason;
+  const isTimeout = reason instanceof Error && reason.name === 'TimeoutError';
+  return isTimeout ? new ProviderError('timeout', `${vendor}: no answer before the call's time limit`) : new ProviderError('cancelled', `${vendor}: call cancelled`);
+}
+
+function httpFailureOf(error: unknown): HttpFailure | undefined {
+  const isApiError = error instanceof OpenAI.APIError || error instanceof Anthropic.APIError;
+  if (!isApiError || typeof error.status !== 'number') return undefined;
+  return { status: error.status, headers: error.headers, message: apiMessageOf(error) };
+}
+
+/** The vendor's own message from the error body when there is one; the SDK's message repeats the status and body. */
+function apiMessageOf(error: OpenAI.APIError | Anthropic.APIError): string {
+  const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
+  const fromBody = body?.error?.message ?? body?.message;
+  const message = typeof fromBody === 'string' && fromBody ? fromBody : error.message;
+  // A proxy's HTML error page can be kilobytes long; the start says enough.
+  return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
+}
+
+export function kindOfStatus(status: number): ProviderErrorKind {
+  if (status === 429) return 'rate_limit';
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 408) return 'timeout';
+  if (status >= 500) return 'server';
+  return 'bad_request';
+}
+
+/** Classifies failures that carry no HTTP status: SDK connection errors, fetch's TypeErrors, JSON that did not parse. */
+function classifyRaw(error: unknown): [ProviderErrorKind, string] {
+  if (error instanceof OpenAI.APIConnectionTimeoutError || error instanceof Anthropic.APIConnectionTimeoutError) return ['timeout', 'the request timed out'];
+  if (error instanceof OpenAI.APIUserAbortError || error instanceof Anthropic.APIUserAbortError) return ['cancelled', 'call cancelled'];
+  if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) return ['network', `connection failed (${describeCause(error)})`];
+  if (error instanceof SyntaxError) return ['bad_response', `the response could not be parsed (${error.message})`];
+  if (error instanceof Error && error.name === 'AbortError') return ['cancelled', 'call cancelled'];
+  if (error instanceof TypeError) return ['network', `the connection failed mid-response (${describeCause(error)})`];
+  // A stream that ended in the middle of an event, or an APIError without a status (an error event inside a stream).
+  if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) return ['bad_response', error.message];
+  if (error instanceof Error) return ['network', error.message];
+  return ['network', String(error)];
+}
+
+function describeCause(error: Error): string {
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
+  return detail ? `${error.message}: ${detail}` : error.message;
+}
+
+/**
+ * Milliseconds to wait from `retry-after-ms` (OpenAI's precise form) or `Retry-After` (seconds or an HTTP date).
+ * Undefined when neither is present or readable; a date in the past means "now" (0).
+ */
+export function retryAfterMsFrom(headers: Headers, now = Date.now()): number | undefined {
+  const precise = headers.get('retry-after-ms');
+  if (precise !== null && precise.trim() !== '') {
+    const ms = Number(precise);
+    if (Number.isFinite(ms) && ms >= 0) return ms;
+  }
+  const retryAfter = headers.get('retry-after');
+  if (retryAfter === null || retryAfter.trim() === '') return undefined;
+  const seconds = Number(retryAfter);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(retryAfter);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

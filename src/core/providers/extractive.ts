@@ -1,0 +1,165 @@
+// The built-in offline baseline reader: answers with the prompt's sentence that best matches the question (BM25), no model.
+import type { ChatMessage, ResponseRecord } from '../model.js';
+import { bestIndex, bm25Scores } from './bm25.js';
+import type { CallOptions, CompletionRequest, Provider } from './contract.js';
+import { abortError } from './errors.js';
+
+export const EXTRACTIVE_LABEL = 'Extractive baseline (BM25, no model)';
+
+export interface ExtractiveOptions {
+  /** Answered when no sentence shares a term with the question (e.g. RGB's "I can not answer…" refusal). */
+  refusal?: string;
+}
+
+/** What the reader takes from the rendered messages: the question and the text its answer is looked for in. */
+export interface PromptReading {
+  question: string;
+  context: string;
+}
+
+/**
+ * Reads only the rendered messages, like a model would. Deterministic and offline; `usage` holds approximate
+ * counts (word segments, not a model tokenizer). The refusal comes from the model's parameters (`refusal`),
+ * and a request's `extra.refusal` overrides it.
+ */
+export class ExtractiveProvider implements Provider {
+  readonly id = 'extractive';
+  readonly label = EXTRACTIVE_LABEL;
+  readonly endpoint = 'local:bm25';
+  private readonly refusal: string | undefined;
+
+  constructor(options: ExtractiveOptions = {}) {
+    this.refusal = options.refusal;
+  }
+
+  async complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord> {
+    const started = performance.now();
+    if (options.signal.aborted) throw abortError(EXTRACTIVE_LABEL, options.signal);
+    const extraRefusal = request.extra?.refusal;
+    const refusal = typeof extraRefusal === 'string' ? extraRefusal : this.refusal;
+    const text = extractAnswer(readPrompt(request.messages), refusal);
+    const prompt = request.messages.map((message) => message.content).join('\n');
+    return {
+      text,
+      usage: { inputTokens: approximateTokens(prompt), outputTokens: approximateTokens(text) },
+      latencyMs: performance.now() - started,
+      cached: false,
+      finishReason: 'stop',
+    };
+  }
+}
+
+/** The top-ranked sentence (earliest on a tie); the refusal when no sentence shares a term with the question. */
+export function extractAnswer(reading: PromptReading, refusal?: string): string {
+  const sentences = splitSentences(reading.context);
+  const scores = bm25Scores(termsOf(reading.question), sentences.map(termsOf));
+  const best = bestIndex(scores);
+  const nothingShared = best === -1 || (scores[best] ?? 0) === 0;
+  if (nothingShared && refusal !== undefined) return refusal;
+  return sentences[best] ?? '';
+}
+
+/** "Question:" in English, Chinese (simplified, traditional) and Japanese, with an ASCII or full-width colon. */
+const QUESTION_MARKER = /(?:question|问题|問題|質問)\s*[:：]/giu;
+
+/**
+ * The question is what follows the last question marker in the last user message (up to a blank line), else that
+ * message's last line; the context is the rest of that message. A template that puts the documents elsewhere
+ * (e.g. in the system message) leaves no context there, and then the other messages are read instead.
+ */
+export function readPrompt(messages: ChatMessage[]): PromptReading {
+  const lastUser = [...messages].reverse().find((message) => message.role === 'user');
+  const content = lastUser?.content ?? '';
+  const split = splitAtQuestionMarker(content) ?? splitAtLastLine(content);
+  if (splitSentences(split.context).length > 0) return split;
+  const others = messages.filter((message) => message !== lastUser && message.role !== 'assistant').map((message) => message.content);
+  return { question: split.question, context: [...others, split.context].join('\n') };
+}
+
+function splitAtQuestionMarker(content: string): PromptReading | undefined {
+  const last = [...content.matchAll(QUESTION_MARKER)].at(-1);
+  if (last?.index === undefined) return undefined;
+  const after = content.slice(last.index + last[0].length).replace(/^\s+/, '');
+  const blankLine = after.search(/\n\s*\n/);
+  return { question: (blankLine >= 0 ? after.slice(0, blankLine) : after).trim(), context: content.slice(0, last.index) };
+}
+
+function splitAtLastLine(content: string): PromptReading {
+  const lines = content.trimEnd().split('\n');
+  const question = lines.pop() ?? '';
+  return { question: question.trim(), context: lines.join('\n') };
+}
+
+const CJK_TERMINATORS = new Set(['。', '！', '？']);
+const ASCII_TERMINATORS = new Set(['.', '!', '?']);
+/** Closing quotes and brackets that belong to the sentence they end. */
+const CLOSERS = new Set(['"', "'", '”', '’', ')', ']', '」', '』', '）']);
+
+/**
+ * Whole sentences, split at newlines, at 。！？ and at . ! ? followed by a space or the end (so "3.5" and
+ * "v1.2" stay whole). Empty pieces are dropped.
+ */
+export function splitSentences(text: string): string[] {
+  const sentences: string[] = [];
+  let start = 0;
+  let i = 0;
+  while (i < text.length) {
+    const end = sentenceEndAt(text, i);
+    if (end === undefined) {
+      i += 1;
+      continue;
+    }
+    const sentence = text.slice(start, end).trim();
+    if (sentence) sentences.push(sentence);
+    start = end;
+    i = Math.max(end, i + 1);
+  }
+  const rest = text.slice(start).trim();
+  if (rest) sentences.push(rest);
+  return sentences;
+}
+
+/** Where the sentence containing the character at `i` ends, if that character ends one. */
+function sentenceEndAt(text: string, i: number): number | undefined {
+  const char = text[i] ?? '';
+  if (char === '\n') return i;
+  if (CJK_TERMINATORS.has(char)) return skipClosers(text, i + 1);
+  if (!ASCII_TERMINATORS.has(char)) return undefined;
+  let end = i + 1;
+  while (ASCII_TERMINATORS.has(text[end] ?? '')) end += 1;
+  end = skipClosers(text, end);
+  return end >= text.length || /\s/u.test(text[end] ?? '') ? end : undefined;
+}
+
+function skipClosers(text: string, from: number): number {
+  let end = from;
+  while (CLOSERS.has(text[end] ?? '')) end += 1;
+  return end;
+}
+
+/** Function words that would otherwise make every sentence look relevant (English, Chinese, Japanese). */
+const STOP_WORDS = new Set([
+  ...'a an the of in on at to for by with from and or but not is are was were be been being do does did what which who whom whose when where why how that this these those it its as about into than there their they he she his her has have had will would can could'.split(' '),
+  ...'的 了 是 在 和 与 及 或 吗 呢 吧 啊 什么 哪 哪里 哪个 哪一 谁 怎么 如何 为什么 多少 这 那 也 都 就 被 把'.split(' '),
+  ...'の は が を に へ と で も や か です ます した さ れ ま いつ どこ 誰 何'.split(' '),
+]);
+
+const WORDS = new Intl.Segmenter(undefined, { granularity: 'word' });
+
+/** Lower-cased word segments minus stop words; Intl.Segmenter's dictionaries split Chinese and Japanese into words. */
+export function termsOf(text: string): string[] {
+  const terms: string[] = [];
+  for (const segment of WORDS.segment(text.normalize('NFKC').toLowerCase())) {
+    if (segment.isWordLike && !STOP_WORDS.has(segment.segment)) terms.push(segment.segment);
+  }
+  return terms;
+}
+
+/** Approximate token count: word and punctuation segments. Good enough for usage columns; not a model tokenizer. */
+export function approximateTokens(text: string): number {
+  let count = 0;
+  for (const segment of WORDS.segment(text)) {
+    if (segment.segment.trim() !== '') count += 1;
+  }
+  return count;
+}
