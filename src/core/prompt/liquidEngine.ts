@@ -1,0 +1,119 @@
+// The LiquidJS engine templates render with: plain-text output, strict variables, file access only inside the template's folder.
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { Liquid, LiquidError } from 'liquidjs';
+import type { FS } from 'liquidjs';
+import { InputError } from '../errors.js';
+import type { SourcePosition } from '../errors.js';
+
+// Generous limits that still stop a template from an untrusted workspace hanging the extension host.
+const RENDER_LIMIT_MS = 10_000;
+const PARSE_LIMIT_CHARS = 50_000_000;
+
+/**
+ * An engine whose include/render/layout tags can read only files inside `folder`. LiquidJS runs no
+ * JavaScript, so file access is its one way out; the sandboxed FS checks real paths (symlinks resolved) on
+ * every lookup and read, and has no `fallback` (the default one resolves Node module paths).
+ */
+export function createEngine(folder: string): Liquid {
+  return new Liquid({
+    root: [folder],
+    partials: [folder],
+    layouts: [folder],
+    relativeReference: true,
+    fs: sandboxedFs(folder),
+    strictVariables: true,
+    strictFilters: true,
+    ownPropertyOnly: true,
+    // Prompts are plain text: never HTML-escape what a template outputs.
+    outputEscape: undefined,
+    renderLimit: RENDER_LIMIT_MS,
+    parseLimit: PARSE_LIMIT_CHARS,
+  });
+}
+
+export function sandboxedFs(folder: string): FS {
+  // Resolved on first use: a template being edited may not be saved into an existing folder yet.
+  let prefix: string | undefined;
+  const inside = (real: string) => {
+    if (prefix === undefined) {
+      const realFolder = realpathSync(folder);
+      prefix = realFolder.endsWith(path.sep) ? realFolder : realFolder + path.sep;
+    }
+    return real.startsWith(prefix);
+  };
+  const containsSync = (_root: string, file: string) => {
+    try {
+      return inside(realpathSync(file));
+    } catch {
+      return false;
+    }
+  };
+  const guard = (file: string) => {
+    if (!containsSync(folder, file)) throw new Error(`ENOENT: "${file}" is outside the template folder "${folder}"`);
+  };
+  return {
+    resolve: (dir, file, ext) => path.resolve(dir, path.extname(file) ? file : file + ext),
+    dirname: (file) => path.dirname(file),
+    sep: path.sep,
+    containsSync,
+    contains: async (_root, file) => {
+      try {
+        return inside(await realpath(file));
+      } catch {
+        return false;
+      }
+    },
+    existsSync: (file) => existsSync(file),
+    exists: async (file) => (await stat(file).catch(() => undefined))?.isFile() ?? false,
+    readFileSync: (file) => {
+      guard(file);
+      return readFileSync(file, 'utf8');
+    },
+    readFile: async (file) => {
+      guard(file);
+      return readFile(file, 'utf8');
+    },
+  };
+}
+
+/** Where a template section starts in its file, to turn LiquidJS's section-relative positions into file positions. */
+export interface SectionOrigin {
+  file: string;
+  /** 1-based file line of the section's first line. */
+  line: number;
+}
+
+/**
+ * A LiquidJS parse or render error as an InputError at the file position it points to. Tokens from the
+ * section itself count lines from the section start; tokens inside an included file carry that file's lines.
+ */
+export function toInputError(error: unknown, origin: SectionOrigin, hint?: string): InputError {
+  if (error instanceof InputError) return error;
+  if (!(error instanceof LiquidError)) {
+    return new InputError({ file: origin.file, line: origin.line }, error instanceof Error ? error.message : String(error), hint);
+  }
+  const [line, column] = error.token.getPosition();
+  const tokenFile = error.token.file;
+  const inSection = tokenFile === undefined || tokenFile === origin.file;
+  const position: SourcePosition = inSection
+    ? { file: origin.file, line: (line ?? 1) + origin.line - 1, column }
+    : { file: tokenFile, line, column };
+  return new InputError(position, liquidMessage(error), hint ?? lookupHint(error, origin.file));
+}
+
+/** LiquidJS appends ", file:…, line:…, col:…" to its messages; the position is reported apart. */
+function liquidMessage(error: LiquidError): string {
+  const message = error.originalError?.message ?? error.message;
+  return message.replace(/(, file:.*?)?, line:\d+, col:\d+$/s, '').replace(/^ENOENT: Failed to lookup/, 'cannot read');
+}
+
+function lookupHint(error: LiquidError, templateFile: string): string | undefined {
+  if (!/ENOENT/.test(error.message)) return undefined;
+  return includeHint(templateFile);
+}
+
+export function includeHint(templateFile: string): string {
+  return `include, render and layout read only files inside the template's folder (${path.dirname(templateFile)}); use a relative name such as 'partials/docs.liquid'`;
+}

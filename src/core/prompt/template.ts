@@ -1,0 +1,177 @@
+// Prompt templates: load (front matter, role sections, LiquidJS parse), list the variables they read, render to chat messages.
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Liquid, Template } from 'liquidjs';
+import { UndefinedVariableError } from 'liquidjs';
+import { InputError } from '../errors.js';
+import type { SourcePosition } from '../errors.js';
+import type { ChatMessage, RowRef } from '../model.js';
+import { decodeUtf8 } from '../data/lines.js';
+import { splitFrontMatter } from './frontMatter.js';
+import type { TemplateFrontMatter } from './frontMatter.js';
+import { createEngine, includeHint, toInputError } from './liquidEngine.js';
+import { splitSections } from './sections.js';
+import type { SectionSource } from './sections.js';
+
+export interface TemplateSection extends SectionSource {
+  /** The section parsed once by LiquidJS; rendered for every case. */
+  readonly templates: Template[];
+}
+
+export interface PromptTemplate {
+  /** Absolute path. */
+  readonly file: string;
+  readonly frontMatter: TemplateFrontMatter;
+  readonly sections: readonly TemplateSection[];
+  /** Top-level variables the template reads, in order of first use. */
+  readonly variables: readonly string[];
+  /** Where each variable is first read (in the template or a file it includes). */
+  readonly variableUses: Readonly<Record<string, SourcePosition>>;
+  readonly engine: Liquid;
+}
+
+/** Reads and parses a template file; throws InputError at the file:line:col of a front-matter or Liquid syntax error. */
+export async function loadTemplate(file: string): Promise<PromptTemplate> {
+  const absolute = path.resolve(file);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(absolute);
+  } catch {
+    throw new InputError({ file: absolute }, 'template file not found', 'check the path (in an eval file it is relative to the eval file\'s folder)');
+  }
+  return parseTemplate(absolute, decodeUtf8(absolute, bytes));
+}
+
+/** Parses template text as if it were the file `file` (includes resolve from its folder); for unsaved editors too. */
+export function parseTemplate(file: string, text: string): PromptTemplate {
+  // One line-ending convention, so a template saved on Windows sends the same prompt.
+  const normalized = text.replaceAll('\r\n', '\n');
+  const { frontMatter, body, bodyLine } = splitFrontMatter(file, normalized);
+  const engine = createEngine(path.dirname(file));
+  const sections = splitSections(file, body, bodyLine).map((section) => parseSection(engine, file, section));
+  const variableUses = collectVariables(engine, file, sections);
+  return { file, frontMatter, sections, variables: Object.keys(variableUses), variableUses, engine };
+}
+
+export function templateVariables(template: PromptTemplate): string[] {
+  return [...template.variables];
+}
+
+/**
+ * The error for a case whose variables lack something the template reads, found before any model call.
+ * Positioned at the dataset row; the message names the template line that reads the variable.
+ */
+export function checkVariables(template: PromptTemplate, variables: Record<string, unknown>, where: RowRef): InputError | undefined {
+  const missing = template.variables.filter((name) => !Object.hasOwn(variables, name) || variables[name] === undefined);
+  if (missing.length === 0) return undefined;
+  const uses = missing.map((name) => `'${name}' (read at ${formatUse(template.variableUses[name])})`);
+  const available = Object.keys(variables).filter((name) => variables[name] !== undefined);
+  return new InputError(
+    { file: where.file, line: where.line },
+    `row ${where.index + 1} does not provide template variable${missing.length > 1 ? 's' : ''} ${uses.join(', ')}`,
+    `this row has: ${available.length > 0 ? available.join(', ') : '(nothing)'} — rename the variable in the template or add the field to the dataset`,
+  );
+}
+
+/** Renders every section; sections that render to whitespace are dropped (e.g. a system message with no documents). */
+export async function renderTemplate(template: PromptTemplate, variables: Record<string, unknown>): Promise<ChatMessage[]> {
+  const messages: ChatMessage[] = [];
+  for (const section of template.sections) {
+    let output: unknown;
+    try {
+      output = await template.engine.render(section.templates, variables);
+    } catch (error) {
+      throw renderError(template, section, variables, error);
+    }
+    pushMessage(messages, section, output);
+  }
+  return messages;
+}
+
+/** Same as renderTemplate without promises, for the engine's case-building loop over thousands of rows. */
+export function renderTemplateSync(template: PromptTemplate, variables: Record<string, unknown>): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  for (const section of template.sections) {
+    let output: unknown;
+    try {
+      output = template.engine.renderSync(section.templates, variables);
+    } catch (error) {
+      throw renderError(template, section, variables, error);
+    }
+    pushMessage(messages, section, output);
+  }
+  return messages;
+}
+
+function parseSection(engine: Liquid, file: string, section: SectionSource): TemplateSection {
+  try {
+    return { ...section, templates: engine.parse(section.source, file) };
+  } catch (error) {
+    throw toInputError(error, { file, line: section.line }, 'check the {{ … }} and {% … %} tags on this line (LiquidJS syntax)');
+  }
+}
+
+/**
+ * First use of every global variable, by LiquidJS static analysis. Sections render apart, so each is
+ * analysed alone (an assign in one section does not define a variable for the next). Included files are
+ * analysed too, which is also where a missing or out-of-folder include is caught at load time.
+ */
+function collectVariables(engine: Liquid, file: string, sections: readonly TemplateSection[]): Record<string, SourcePosition> {
+  const uses: Record<string, SourcePosition> = {};
+  for (const section of sections) {
+    let globals;
+    try {
+      globals = engine.analyzeSync(section.templates, { partials: true }).globals;
+    } catch (error) {
+      throw includeError(file, section, error);
+    }
+    for (const [name, found] of Object.entries(globals)) {
+      const location = found[0]?.location;
+      if (uses[name] || !location) continue;
+      const inSection = location.file === undefined || location.file === file;
+      uses[name] = inSection
+        ? { file, line: location.row + section.line - 1, column: location.col }
+        : { file: location.file!, line: location.row, column: location.col };
+    }
+  }
+  return uses;
+}
+
+/** Static analysis throws a bare Error for an include it cannot read; find the tag that names it. */
+function includeError(file: string, section: TemplateSection, error: unknown): InputError {
+  const message = error instanceof Error ? error.message : String(error);
+  const name = /Failed to lookup "(.*?)"/.exec(message)?.[1];
+  if (name === undefined) return toInputError(error, { file, line: section.line });
+  const tag = new RegExp(`\\{%-?\\s*(?:include|render|layout)\\s+['"]?${escapeRegExp(name)}`).exec(section.source);
+  const position = tag ? offsetPosition(file, section, tag.index) : { file, line: section.line };
+  return new InputError(position, `cannot read '${name}': it is not a file inside the template's folder`, includeHint(file));
+}
+
+function renderError(template: PromptTemplate, section: TemplateSection, variables: Record<string, unknown>, error: unknown): InputError {
+  const hint = error instanceof UndefinedVariableError
+    ? `the case provides: ${Object.keys(variables).join(', ') || '(nothing)'}`
+    : undefined;
+  return toInputError(error, { file: template.file, line: section.line }, hint);
+}
+
+/** Drops leading blank lines and trailing whitespace; a section left empty gives no message. */
+function pushMessage(messages: ChatMessage[], section: TemplateSection, output: unknown): void {
+  const content = String(output).replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+  if (content !== '') messages.push({ role: section.role, content });
+}
+
+function offsetPosition(file: string, section: TemplateSection, offset: number): SourcePosition {
+  const before = section.source.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const linesBefore = before.length - before.replaceAll('\n', '').length;
+  return { file, line: section.line + linesBefore, column: offset - lineStart + 1 };
+}
+
+function formatUse(use: SourcePosition | undefined): string {
+  if (!use) return 'the template';
+  return `${use.file}:${use.line}${use.column === undefined ? '' : `:${use.column}`}`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
