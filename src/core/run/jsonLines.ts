@@ -1,0 +1,74 @@
+// Byte-level reading of JSON Lines files: streaming lines with their numbers, the first line, the last complete line.
+import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+
+const NEWLINE = 0x0a;
+const CHUNK = 64 * 1024;
+
+export interface TextLine {
+  /** 1-based. */
+  number: number;
+  text: string;
+  /** False for a final fragment with no newline: a write cut short by a crash. */
+  complete: boolean;
+}
+
+/** Streams a file's lines without holding more than one line and one chunk in memory. */
+export async function* readLines(file: string): AsyncGenerator<TextLine> {
+  let pending: Buffer[] = [];
+  let number = 0;
+  for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+    let start = 0;
+    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      pending.push(chunk.subarray(start, end));
+      yield { number: ++number, text: Buffer.concat(pending).toString('utf8'), complete: true };
+      pending = [];
+      start = end + 1;
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  }
+  if (pending.length > 0) yield { number: ++number, text: Buffer.concat(pending).toString('utf8'), complete: false };
+}
+
+/** Offset of the last `byte` before `before`, or -1; reads backwards a chunk at a time. */
+export async function findLastByte(handle: FileHandle, byte: number, before: number): Promise<number> {
+  const buffer = Buffer.alloc(CHUNK);
+  let end = before;
+  while (end > 0) {
+    const start = Math.max(0, end - CHUNK);
+    const { bytesRead } = await handle.read(buffer, 0, end - start, start);
+    const found = buffer.subarray(0, bytesRead).lastIndexOf(byte);
+    if (found !== -1) return start + found;
+    end = start;
+  }
+  return -1;
+}
+
+/** The first line (without its newline), and whether it was complete; undefined for an empty file. */
+export async function readFirstLine(handle: FileHandle): Promise<{ text: string; complete: boolean } | undefined> {
+  const parts: Buffer[] = [];
+  let position = 0;
+  for (;;) {
+    const buffer = Buffer.alloc(CHUNK);
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
+    if (bytesRead === 0) break;
+    const newline = buffer.subarray(0, bytesRead).indexOf(NEWLINE);
+    if (newline !== -1) {
+      parts.push(buffer.subarray(0, newline));
+      return { text: Buffer.concat(parts).toString('utf8'), complete: true };
+    }
+    parts.push(buffer.subarray(0, bytesRead));
+    position += bytesRead;
+  }
+  return parts.length === 0 ? undefined : { text: Buffer.concat(parts).toString('utf8'), complete: false };
+}
+
+/** The last newline-terminated line of a file of `size` bytes (a trailing fragment is skipped), or undefined. */
+export async function readLastCompleteLine(handle: FileHandle, size: number): Promise<string | undefined> {
+  const end = await findLastByte(handle, NEWLINE, size);
+  if (end === -1) return undefined;
+  const start = (await findLastByte(handle, NEWLINE, end)) + 1;
+  const buffer = Buffer.alloc(end - start);
+  await handle.read(buffer, 0, buffer.length, start);
+  return buffer.toString('utf8');
+}

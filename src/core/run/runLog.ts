@@ -1,0 +1,379 @@
+// The run log `.rag-inspector/runs/<run-id>.jsonl`: a versioned header, one line per finished (case, model), a summary; written so a crash loses nothing finished.
+import { randomBytes } from 'node:crypto';
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { mkdir, open, readdir } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
+import { InputError } from '../errors.js';
+import type { CaseResult, EvalCase, RunStatus } from '../model.js';
+import { findLastByte, readFirstLine, readLastCompleteLine, readLines } from './jsonLines.js';
+import { stringifyRedacted } from './redact.js';
+
+export const RUN_LOG_FORMAT = 1;
+
+export interface RunHeader {
+  type: 'header';
+  format: 1;
+  runId: string;
+  createdAt: string;
+  status: 'started';
+  tool: { name: 'rag-inspector'; version: string };
+  spec: { file: string; hash: string; name: string };
+  inputs: { kind: 'template' | 'dataset'; file: string; hash: string }[];
+  models: string[];
+  judge?: string;
+  embeddings?: string;
+  seed: number;
+}
+
+export interface CaseLine {
+  type: 'case';
+  case: EvalCase;
+  result: CaseResult;
+}
+
+/** Appended by --resume: what follows was run by a later process. */
+export interface ResumeLine {
+  type: 'resume';
+  at: string;
+}
+
+/** Calls and tokens of the whole run (the model under test and the judge). */
+export interface RunUsage {
+  modelCalls: number;
+  cacheHits: number;
+  judgeCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd?: number;
+}
+
+export interface SummaryLine {
+  type: 'summary';
+  status: RunStatus;
+  finishedAt: string;
+  counts: { cases: number; success: number; error: number; passed: number; failed: number };
+  usage: RunUsage;
+  reports: unknown[];
+  thresholds: unknown[];
+}
+
+export type RunLogLine = RunHeader | CaseLine | ResumeLine | SummaryLine;
+
+export interface RunLogProblem {
+  /** A warning leaves the log usable (a line cut short by a crash); an error means a line was lost. */
+  severity: 'warning' | 'error';
+  /** 1-based. */
+  line: number;
+  message: string;
+}
+
+export interface RunLogContents {
+  file: string;
+  header: RunHeader;
+  /** One per (case, model) in the order first finished; a later line for the same pair replaces the earlier. */
+  cases: CaseLine[];
+  resumes: ResumeLine[];
+  /** The latest summary, unless a resume came after it. */
+  summary?: SummaryLine;
+  /** From the summary; 'started' when there is none (still running, or interrupted). */
+  status: RunStatus;
+  /** finishedKey(caseId, modelKey) of every case line, for --resume. */
+  finished: Set<string>;
+  problems: RunLogProblem[];
+}
+
+export interface RunListEntry {
+  file: string;
+  runId: string;
+  header?: RunHeader;
+  /** 'unreadable' when the header could not be read; see `problem`. */
+  status: RunStatus | 'unreadable';
+  summary?: SummaryLine;
+  problem?: string;
+}
+
+export interface RunLogWriterOptions {
+  /**
+   * fdatasync after every line: survives power loss too, at the price of one disk flush per case
+   * (hundreds of lines/s instead of tens of thousands). Off by default; see RunLogWriter.
+   */
+  syncEachLine?: boolean;
+}
+
+/** Header fields the writer fills in itself. */
+export type NewRunHeader = Omit<RunHeader, 'type' | 'format' | 'status'> & Partial<Pick<RunHeader, 'type' | 'format' | 'status'>>;
+
+const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const LOG_EXTENSION = '.jsonl';
+
+/** The key --resume skips on: unique per (case, model) within a run. */
+export function finishedKey(caseId: string, modelKey: string): string {
+  return `${caseId}\u0000${modelKey}`;
+}
+
+/**
+ * "2026-11-22T12-43-05Z-3f9a1c": UTC time to the second, so ids sort by start time as plain strings, with
+ * ':' replaced (Windows forbids it in file names) and 24 random bits so runs started in the same second differ.
+ */
+export function newRunId(date: Date = new Date(), suffix: string = randomBytes(3).toString('hex')): string {
+  const stamp = date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+  return `${stamp}-${suffix}`;
+}
+
+export function runLogPath(dir: string, runId: string): string {
+  if (!RUN_ID_PATTERN.test(runId) || runId.includes('..')) throw new TypeError(`not a valid run id: ${JSON.stringify(runId)}`);
+  return path.join(dir, `${runId}${LOG_EXTENSION}`);
+}
+
+/**
+ * Appends to one run log through a file descriptor opened once in append mode.
+ *
+ * Durability trade-off: each line is handed to the kernel with a synchronous write before appendCase
+ * returns, so a crash of the process (an exception, a kill, VS Code closing the extension host) loses no
+ * finished case — the data is in the OS page cache, which outlives the process. What it does not cover
+ * is a power loss or kernel panic before the OS flushes (seconds); fdatasync per line would, but costs a
+ * disk flush per case, two orders of magnitude in throughput. The file is fdatasync'ed at the summary and
+ * on close; `syncEachLine` opts into the per-line flush. Lines that a power loss drops are simply rerun by
+ * --resume (and usually answered from the response cache).
+ */
+export class RunLogWriter {
+  private fd: number | undefined;
+  private size: number;
+
+  private constructor(readonly file: string, fd: number, private readonly options: RunLogWriterOptions) {
+    this.fd = fd;
+    this.size = fstatSync(fd).size;
+  }
+
+  /** Starts a new log `<dir>/<runId>.jsonl`; refuses to overwrite an existing one. */
+  static async create(dir: string, header: NewRunHeader, options: RunLogWriterOptions = {}): Promise<RunLogWriter> {
+    const file = runLogPath(dir, header.runId);
+    await mkdir(dir, { recursive: true });
+    const writer = new RunLogWriter(file, openSync(file, 'wx'), options);
+    const full: RunHeader = { ...header, type: 'header', format: RUN_LOG_FORMAT, status: 'started' };
+    writer.appendLine(full);
+    return writer;
+  }
+
+  /**
+   * Reopens a log for --resume. A line cut short by a crash is truncated away first (appending after it
+   * would glue two records into one corrupt line), then a ResumeLine marks where the new process begins.
+   */
+  static async reopen(file: string, options: RunLogWriterOptions = {}): Promise<RunLogWriter> {
+    const handle = await open(file, 'r+');
+    try {
+      await checkHeader(file, handle);
+      await truncatePartialLine(file, handle);
+    } finally {
+      await handle.close();
+    }
+    const writer = new RunLogWriter(file, openSync(file, 'a'), options);
+    writer.appendLine({ type: 'resume', at: new Date().toISOString() } satisfies ResumeLine);
+    return writer;
+  }
+
+  /** On disk (in the OS's hands) when this returns. */
+  appendCase(line: Omit<CaseLine, 'type'> & { type?: 'case' }): void {
+    this.appendLine({ type: 'case', case: line.case, result: line.result } satisfies CaseLine);
+  }
+
+  appendSummary(summary: Omit<SummaryLine, 'type'> & { type?: 'summary' }): void {
+    this.appendLine({ ...summary, type: 'summary' } satisfies SummaryLine);
+    fdatasyncSync(this.openFd());
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    try {
+      fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private appendLine(line: RunLogLine): void {
+    const fd = this.openFd();
+    const bytes = Buffer.from(`${stringifyRedacted(line)}\n`, 'utf8');
+    try {
+      writeFully(fd, bytes);
+    } catch (error) {
+      // A failed write (disk full) may have landed half a line; cut it off so the next line starts clean.
+      try {
+        ftruncateSync(fd, this.size);
+      } catch {
+        // The original error says more than this one.
+      }
+      throw error;
+    }
+    this.size += bytes.length;
+    if (this.options.syncEachLine) fdatasyncSync(fd);
+  }
+
+  private openFd(): number {
+    if (this.fd === undefined) throw new Error(`run log ${this.file} is closed`);
+    return this.fd;
+  }
+}
+
+function writeFully(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+async function truncatePartialLine(file: string, handle: FileHandle): Promise<void> {
+  const { size } = await handle.stat();
+  const lastNewline = await findLastByte(handle, 0x0a, size);
+  if (lastNewline === -1) throw new InputError({ file, line: 1 }, 'the run log header was cut short; the run cannot be resumed', 'start a new run');
+  if (lastNewline + 1 < size) await handle.truncate(lastNewline + 1);
+}
+
+async function checkHeader(file: string, handle: FileHandle): Promise<RunHeader> {
+  const first = await readFirstLine(handle);
+  if (!first) throw new InputError({ file, line: 1 }, 'the run log is empty', 'it was not written by a finished start of RAG Inspector; delete it or start a new run');
+  if (!first.complete) throw new InputError({ file, line: 1 }, 'the run log header was cut short', 'start a new run');
+  return parseHeader(file, first.text);
+}
+
+/** Checks line 1: a RAG Inspector header in a format this version reads. */
+function parseHeader(file: string, text: string): RunHeader {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw notARunLog(file);
+  }
+  const header = value as Partial<RunHeader> | null;
+  if (typeof header !== 'object' || header === null || header.type !== 'header' || typeof header.format !== 'number') throw notARunLog(file);
+  if (header.format > RUN_LOG_FORMAT) {
+    throw new InputError({ file, line: 1 }, `this run log has format ${header.format}, written by a newer RAG Inspector; this version reads format ${RUN_LOG_FORMAT}`, 'update RAG Inspector to open it');
+  }
+  if (header.format !== RUN_LOG_FORMAT || typeof header.runId !== 'string') {
+    throw new InputError({ file, line: 1 }, `unsupported run log format ${JSON.stringify(header.format)}`, `this version reads format ${RUN_LOG_FORMAT}`);
+  }
+  return header as RunHeader;
+}
+
+function notARunLog(file: string): InputError {
+  return new InputError({ file, line: 1 }, 'not a RAG Inspector run log: line 1 must be its header', 'run logs are written by RAG Inspector under .rag-inspector/runs/');
+}
+
+function isCaseLine(value: Partial<CaseLine>): value is CaseLine {
+  return typeof value.case?.id === 'string' && typeof value.result?.caseId === 'string' && typeof value.result.modelKey === 'string';
+}
+
+/** Accumulates the lines after the header. */
+class RunLogReader {
+  readonly cases = new Map<string, CaseLine>();
+  readonly resumes: ResumeLine[] = [];
+  readonly problems: RunLogProblem[] = [];
+  summary?: SummaryLine;
+
+  accept(number: number, text: string): void {
+    if (text.trim() === '') return;
+    let value: Partial<RunLogLine> | null;
+    try {
+      value = JSON.parse(text) as Partial<RunLogLine> | null;
+    } catch {
+      this.problem('error', number, 'not valid JSON; the line was skipped');
+      return;
+    }
+    switch (value?.type) {
+      case 'case':
+        if (!isCaseLine(value)) return this.problem('error', number, 'a case line without case.id, result.caseId and result.modelKey; skipped');
+        this.cases.set(finishedKey(value.result.caseId, value.result.modelKey), value);
+        return;
+      case 'resume':
+        this.resumes.push(value as ResumeLine);
+        // A summary before a resume described the earlier process; the resumed run has not finished yet.
+        this.summary = undefined;
+        return;
+      case 'summary':
+        this.summary = value as SummaryLine;
+        return;
+      default:
+        this.problem('warning', number, `unknown line type ${JSON.stringify(value?.type)}; skipped`);
+    }
+  }
+
+  problem(severity: RunLogProblem['severity'], line: number, message: string): void {
+    this.problems.push({ severity, line, message });
+  }
+}
+
+/**
+ * Reads a run log as a stream. A last line cut short by a crash is a warning (the log is still usable and
+ * --resume reruns that case); a missing or foreign header, or a newer format, is an InputError naming the file.
+ */
+export async function readRunLog(file: string): Promise<RunLogContents> {
+  let header: RunHeader | undefined;
+  const reader = new RunLogReader();
+  for await (const line of readLines(file)) {
+    if (!line.complete) {
+      if (!header) throw new InputError({ file, line: 1 }, 'the run log header was cut short', 'start a new run');
+      reader.problem('warning', line.number, 'the last line was cut short (the run was interrupted while writing it); ignored');
+      continue;
+    }
+    if (!header) {
+      header = parseHeader(file, line.text);
+      continue;
+    }
+    reader.accept(line.number, line.text);
+  }
+  if (!header) throw new InputError({ file, line: 1 }, 'the run log is empty', 'delete it or start a new run');
+  const cases = [...reader.cases.values()];
+  return {
+    file,
+    header,
+    cases,
+    resumes: reader.resumes,
+    summary: reader.summary,
+    status: reader.summary?.status ?? 'started',
+    finished: new Set(reader.cases.keys()),
+    problems: reader.problems,
+  };
+}
+
+/**
+ * The runs in `dir`, newest first. Cheap: reads each log's first line and its last complete line only,
+ * never the case lines in between. A log whose last complete line is not a summary is 'started'.
+ */
+export async function listRuns(dir: string): Promise<RunListEntry[]> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((name) => name.endsWith(LOG_EXTENSION));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const entries = await Promise.all(names.map((name) => listEntry(path.join(dir, name))));
+  return entries.sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));
+}
+
+async function listEntry(file: string): Promise<RunListEntry> {
+  const runId = path.basename(file, LOG_EXTENSION);
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, 'r');
+    const header = await checkHeader(file, handle);
+    const summary = parseSummary(await readLastCompleteLine(handle, (await handle.stat()).size));
+    return { file, runId, header, status: summary?.status ?? 'started', ...(summary ? { summary } : {}) };
+  } catch (error) {
+    const problem = error instanceof InputError ? error.format() : `${file}: ${(error as Error).message}`;
+    return { file, runId, status: 'unreadable', problem };
+  } finally {
+    await handle?.close();
+  }
+}
+
+function parseSummary(text: string | undefined): SummaryLine | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<RunLogLine>;
+    return value.type === 'summary' ? (value as SummaryLine) : undefined;
+  } catch {
+    return undefined;
+  }
+}
