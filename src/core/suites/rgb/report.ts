@@ -178,7 +178,13 @@ function rejectionTable(entries: Entry[], models: string[], suiteId: string): Bu
     ],
     notes: ['Rej* cells keep judge errors apart as undetermined; they are never counted as 0.'],
   };
-  const metrics = models.flatMap((model, i) => [metric(suiteId, model, 'rej', rej[i] as Tally), metric(suiteId, model, 'rej_star', rejStar[i] as Tally)]);
+  const metrics = models.flatMap((model, i) => {
+    const star = rejStar[i] as Tally;
+    const list = [metric(suiteId, model, 'rej', rej[i] as Tally)];
+    // No judge configured: no rej_star metric, so a threshold on it fails loudly instead of reading an empty number.
+    if (star.present) list.push(metric(suiteId, model, 'rej_star', star));
+    return list;
+  });
   return { tables: [table], metrics, notes: [judgeNote(rejStar, 'Rej*')].filter((n): n is string => n !== undefined) };
 }
 
