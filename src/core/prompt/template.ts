@@ -58,10 +58,16 @@ export function templateVariables(template: PromptTemplate): string[] {
 }
 
 /**
- * The error for a case whose variables lack something the template reads, found before any model call.
- * Positioned at the dataset row; the message names the template line that reads the variable.
+ * Throws the InputError for a case whose variables lack something the template reads, so it is found
+ * before any model call. Positioned at the dataset row; the message names the template line reading it.
  */
-export function checkVariables(template: PromptTemplate, variables: Record<string, unknown>, where: RowRef): InputError | undefined {
+export function checkVariables(template: PromptTemplate, variables: Record<string, unknown>, where: RowRef): void {
+  const problem = missingVariables(template, variables, where);
+  if (problem) throw problem;
+}
+
+/** The error checkVariables would throw, or undefined when every variable the template reads is there. */
+export function missingVariables(template: PromptTemplate, variables: Record<string, unknown>, where: RowRef): InputError | undefined {
   const missing = template.variables.filter((name) => !Object.hasOwn(variables, name) || variables[name] === undefined);
   if (missing.length === 0) return undefined;
   const uses = missing.map((name) => `'${name}' (read at ${formatUse(template.variableUses[name])})`);

@@ -4,8 +4,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { readDataset } from '../../../src/core/data/dataset.js';
-import type { DatasetItem } from '../../../src/core/data/dataset.js';
+import { readDataset } from '../../../src/core/data/readDataset.js';
+import type { DatasetItem } from '../../../src/core/data/readDataset.js';
 import { collect, tempFile } from './tempFiles.js';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/bad-inputs');

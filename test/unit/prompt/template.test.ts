@@ -4,7 +4,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { InputError } from '../../../src/core/errors.js';
-import { checkVariables, loadTemplate, parseTemplate, renderTemplate, renderTemplateSync, templateVariables } from '../../../src/core/prompt/template.js';
+import { checkVariables, loadTemplate, missingVariables, parseTemplate, renderTemplate, renderTemplateSync, templateVariables } from '../../../src/core/prompt/template.js';
 import { tempDir, tempFile } from '../data/tempFiles.js';
 
 const RAG_TEMPLATE = [
@@ -123,9 +123,10 @@ test('templateVariables lists what the template reads from outside, not loop or 
 test('checkVariables names the missing variable, the template line using it and the row, before any rendering', async () => {
   const template = await ragTemplate();
   const row = { file: '/data/rgb.jsonl', line: 7, index: 6 };
-  assert.equal(checkVariables(template, { documents: [], question: 'q' }, row), undefined);
-  const error = checkVariables(template, { documents: [], query: 'q', answer: 'a' }, row);
-  assert.ok(error);
+  assert.equal(missingVariables(template, { documents: [], question: 'q' }, row), undefined);
+  assert.doesNotThrow(() => checkVariables(template, { documents: [], question: 'q' }, row));
+  const error = syncFailure(() => checkVariables(template, { documents: [], query: 'q', answer: 'a' }, row));
+  assert.deepEqual(missingVariables(template, { documents: [], query: 'q', answer: 'a' }, row), error);
   assert.deepEqual(error.position, { file: '/data/rgb.jsonl', line: 7 });
   assert.equal(
     error.format(),
