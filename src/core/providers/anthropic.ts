@@ -37,7 +37,8 @@ export class AnthropicProvider implements Provider {
     this.endpoint = publicEndpoint(options.baseURL);
     this.apiKey = options.apiKey;
     // The key is passed explicitly so the SDK never falls back to its credential chain (config files, env).
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: options.defaultHeaders });
+    // Providers never log (logLevel off): what went wrong travels in the ProviderError.
+    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS, logLevel: 'off', defaultHeaders: options.defaultHeaders });
   }
 
   async complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord> {

@@ -51,7 +51,8 @@ export class ExtractiveProvider implements Provider {
 
 /** The top-ranked sentence (earliest on a tie); the refusal when no sentence shares a term with the question. */
 export function extractAnswer(reading: PromptReading, refusal?: string): string {
-  const sentences = splitSentences(reading.context);
+  // A line ending in a colon ("Document:", "文档：") introduces what follows; it is never the answer.
+  const sentences = splitSentences(reading.context).filter((sentence) => !/[:：]$/u.test(sentence));
   const scores = bm25Scores(termsOf(reading.question), sentences.map(termsOf));
   const best = bestIndex(scores);
   const nothingShared = best === -1 || (scores[best] ?? 0) === 0;

@@ -32,6 +32,8 @@ export function createOpenAIClient(options: OpenAIProviderOptions): OpenAI {
     baseURL: options.baseURL,
     maxRetries: 0,
     timeout: SDK_TIMEOUT_MS,
+    // Providers never log: what went wrong travels in the ProviderError (the SDK would print bad stream chunks).
+    logLevel: 'off',
     defaultHeaders: { ...options.defaultHeaders, ...(keyless ? { Authorization: null } : {}) },
   });
 }
