@@ -1,0 +1,55 @@
+// What the inspector UI needs from wherever runs live: the VS Code host (vscodeApi) or data embedded in the page (staticApi).
+import type { CaseDetail, CompareRow, ProtocolError, RunDetail, RunListing } from '../../src/protocol.js';
+import type { CaseFinished, Notification, Reveal, RunFinished, RunStarted } from '../../src/protocol.js';
+
+type ParamsOf<N> = N extends Notification<infer P> ? P : never;
+
+/** Host → view events, as a union the app can switch on. */
+export type InspectorNotification =
+  | { type: 'runStarted'; params: ParamsOf<typeof RunStarted> }
+  | { type: 'caseFinished'; params: ParamsOf<typeof CaseFinished> }
+  | { type: 'runFinished'; params: ParamsOf<typeof RunFinished> }
+  | { type: 'reveal'; params: ParamsOf<typeof Reveal> };
+
+export interface InspectorApi {
+  /** "static" has no host: no files to open, nothing to rerun or cancel; the UI hides those actions. */
+  readonly kind: 'vscode' | 'static';
+  readonly canRunCommands: boolean;
+
+  /** Call once the UI listens for notifications: the VS Code implementation sends Ready then. */
+  start(): void;
+
+  listRuns(): Promise<RunListing[]>;
+  getRun(runId: string): Promise<RunDetail>;
+  getCase(runId: string, key: string): Promise<CaseDetail>;
+  compareRuns(before: string, after: string): Promise<CompareRow[]>;
+
+  openDatasetRow(file: string, line: number): void;
+  openTemplate(file: string): void;
+  rerunCase(runId: string, key: string): void;
+  cancelRun(runId: string): void;
+
+  /** Returns an unsubscribe function. */
+  onNotification(listener: (notification: InspectorNotification) => void): () => void;
+
+  /** Navigation/view state only (see viewState.ts); never run data, which is fetched again. */
+  getViewState(): unknown;
+  setViewState(state: unknown): void;
+}
+
+/** A failed request, keeping the protocol's code so the view can word it. */
+export class InspectorError extends Error {
+  readonly code: ProtocolError['code'];
+  constructor(error: ProtocolError) {
+    super(error.message);
+    this.name = 'InspectorError';
+    this.code = error.code;
+  }
+}
+
+/** A message for any rejection, including ones that are not InspectorErrors. */
+export function describeError(error: unknown): string {
+  if (error instanceof InspectorError) return `${error.message} (${error.code})`;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

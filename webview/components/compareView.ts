@@ -1,0 +1,137 @@
+// Two runs side by side: the cases whose outcome flipped, with a word-level diff of the two responses.
+import { LitElement, css, html, nothing } from 'lit';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import type { CompareRow, RunListing } from '../../src/protocol.js';
+import { outcomeOf } from '../state/caseQuery.js';
+import type { Outcome } from '../state/caseQuery.js';
+import { diffWords, sideParts } from '../text/diff.js';
+import type { DiffPart } from '../text/diff.js';
+import { baseStyles, outcomeStyles } from './sharedStyles.js';
+
+export interface CompareSelection { before: string; after: string }
+
+/** Diffs are computed as rows are shown; a few hundred at a time keeps a run with thousands of flips responsive. */
+const PAGE = 100;
+
+const OUTCOME_LABEL: Record<Outcome, string> = { pass: '✓ passed', fail: '✗ failed', error: '⚠ error', none: '– no verdict' };
+
+export class CompareView extends LitElement {
+  static override properties = {
+    runs: { attribute: false },
+    selection: { attribute: false },
+    rows: { attribute: false },
+    loading: { type: Boolean },
+    error: { type: String },
+    shown: { state: true },
+  };
+
+  runs: RunListing[] = [];
+  selection: CompareSelection | undefined;
+  rows: CompareRow[] | undefined;
+  loading = false;
+  error = '';
+  shown = PAGE;
+
+  private diffs = new WeakMap<CompareRow, DiffPart[]>();
+
+  static override styles = [baseStyles, outcomeStyles, css`
+    :host { display: block; padding: 0.75em 1.25em 3em; height: 100%; overflow: auto; }
+    .pickers { display: flex; flex-wrap: wrap; gap: 0.75em; align-items: center; margin-bottom: 1em; }
+    vscode-single-select { min-width: 16em; }
+    .summary { margin-bottom: 1em; }
+    article {
+      margin-bottom: 1em; border: 1px solid var(--vscode-widget-border, transparent); border-radius: 3px;
+    }
+    article > header {
+      display: flex; flex-wrap: wrap; gap: 0.75em; align-items: baseline; padding: 0.35em 0.75em;
+      border-bottom: 1px solid var(--vscode-widget-border, transparent);
+    }
+    .sides { display: grid; grid-template-columns: 1fr 1fr; }
+    .side { padding: 0.5em 0.75em; min-width: 0; }
+    .side + .side { border-inline-start: 1px solid var(--vscode-widget-border, transparent); }
+    .side h4 { margin-bottom: 0.3em; color: var(--vscode-descriptionForeground); }
+    .text { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; unicode-bidi: plaintext; line-height: 1.5; max-height: 20em; overflow: auto; }
+    del {
+      background: var(--vscode-diffEditor-removedTextBackground); text-decoration: line-through;
+      outline: var(--ri-hc-border) dashed var(--vscode-diffEditor-removedTextBorder, transparent);
+    }
+    ins {
+      background: var(--vscode-diffEditor-insertedTextBackground); text-decoration: underline;
+      outline: var(--ri-hc-border) solid var(--vscode-diffEditor-insertedTextBorder, transparent);
+    }
+    .arrow { color: var(--vscode-descriptionForeground); }
+  `];
+
+  override render() {
+    return html`
+      <div class="pickers">
+        ${this.picker('before', 'Before')}
+        <span class="arrow" aria-hidden="true">→</span>
+        ${this.picker('after', 'After')}
+      </div>
+      ${this.runs.length < 2 ? html`<p class="muted">Comparing needs two runs; this view has ${this.runs.length}.</p>` : nothing}
+      ${this.error ? html`<p class="error-text" role="alert">${this.error}</p>` : nothing}
+      ${this.loading ? html`<p class="muted">Comparing…</p>` : nothing}
+      ${this.rows && !this.loading ? this.renderRows(this.rows) : nothing}
+    `;
+  }
+
+  private picker(side: 'before' | 'after', label: string) {
+    const value = this.selection?.[side] ?? '';
+    return html`<label class="muted">${label}</label>
+      <vscode-single-select aria-label=${`${label} run`} data-side=${side} .value=${value}
+        @change=${(e: Event) => this.choose(side, (e.target as HTMLSelectElement).value)}>
+        ${this.runs.map((run) => html`<vscode-option value=${run.runId} ?selected=${run.runId === value}>${run.name} · ${new Date(run.createdAt).toLocaleString()}</vscode-option>`)}
+      </vscode-single-select>`;
+  }
+
+  private renderRows(rows: CompareRow[]) {
+    const fixed = rows.filter((r) => outcomeOf(r.after) === 'pass').length;
+    const broke = rows.filter((r) => outcomeOf(r.before) === 'pass').length;
+    return html`
+      <p class="summary" role="status"><strong>${rows.length}</strong> case${rows.length === 1 ? '' : 's'} changed outcome:
+        ${fixed} now pass, ${broke} no longer pass, ${rows.length - fixed - broke} other changes.</p>
+      ${rows.slice(0, this.shown).map((row) => this.renderRow(row))}
+      ${rows.length > this.shown ? html`<vscode-button secondary @click=${() => { this.shown += PAGE; }}>Show ${Math.min(PAGE, rows.length - this.shown)} more</vscode-button>` : nothing}
+    `;
+  }
+
+  private renderRow(row: CompareRow) {
+    let parts = this.diffs.get(row);
+    if (!parts) { parts = diffWords(row.beforeText, row.afterText).parts; this.diffs.set(row, parts); }
+    const before = outcomeOf(row.before);
+    const after = outcomeOf(row.after);
+    return html`<article data-key=${row.after.key}>
+      <header>
+        <button class="link mono" title="Open this case in the later run"
+          @click=${() => this.dispatchEvent(new CustomEvent('ri-compare-open', { detail: { key: row.after.key }, bubbles: true, composed: true }))}>${row.caseId}</button>
+        <span class="badge">${row.after.modelKey}</span>
+        <span class="outcome ${before}">${OUTCOME_LABEL[before]}</span><span class="arrow" aria-label="became">→</span><span class="outcome ${after}">${OUTCOME_LABEL[after]}</span>
+        <span class="muted">${row.after.summary}</span>
+      </header>
+      <div class="sides">
+        <div class="side"><h4>Before</h4><p class="text before">${renderParts(sideParts(parts, 'before'))}</p></div>
+        <div class="side"><h4>After</h4><p class="text after">${renderParts(sideParts(parts, 'after'))}</p></div>
+      </div>
+    </article>`;
+  }
+
+  private choose(side: 'before' | 'after', runId: string): void {
+    const current = this.selection ?? { before: '', after: '' };
+    const selection = { ...current, [side]: runId };
+    this.shown = PAGE;
+    this.dispatchEvent(new CustomEvent<CompareSelection>('ri-compare-select', { detail: selection, bubbles: true, composed: true }));
+  }
+}
+
+function renderParts(parts: readonly DiffPart[]) {
+  return parts.map((p) => p.op === 'equal' ? p.text : p.op === 'delete' ? html`<del>${p.text}</del>` : html`<ins>${p.text}</ins>`);
+}
+
+customElements.define('ri-compare-view', CompareView);
+
+declare global {
+  interface HTMLElementTagNameMap { 'ri-compare-view': CompareView }
+}

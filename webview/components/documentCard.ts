@@ -1,0 +1,100 @@
+// One document the model saw, as a card marked by its role, with its known spans and any evidence highlighted.
+import { LitElement, css, html, nothing } from 'lit';
+import type { CaseDocument } from '../../src/core/model.js';
+import type { MarkSpan } from '../text/segments.js';
+import { flashMarks, highlighted } from './highlight.js';
+import { baseStyles, markStyles, roleStyles } from './sharedStyles.js';
+
+export const ROLE_WORDS: Record<string, string> = {
+  positive: 'answer-bearing',
+  negative: 'noise',
+  counterfactual: 'counterfactual',
+  haystack: 'haystack',
+};
+
+/** Past this size a document starts collapsed to a scrollable box, so one haystack does not bury the rest. */
+const LONG_DOCUMENT = 4000;
+
+export class DocumentCard extends LitElement {
+  static override properties = {
+    document: { attribute: false },
+    evidence: { attribute: false },
+    expanded: { type: Boolean, reflect: true },
+  };
+
+  document?: CaseDocument;
+  /** Evidence regions pointing into this document, with ids the score list uses to find them. */
+  evidence: MarkSpan[] = [];
+  expanded = false;
+
+  static override styles = [baseStyles, roleStyles, markStyles, css`
+    :host { display: block; }
+    article {
+      border: 1px solid var(--vscode-widget-border, transparent);
+      border-inline-start: 4px solid var(--ri-role-colour, var(--vscode-widget-border));
+      border-radius: 3px;
+      background: var(--vscode-editor-background);
+    }
+    article.positive { --ri-role-colour: var(--vscode-charts-green); }
+    article.negative { --ri-role-colour: var(--vscode-charts-orange); }
+    article.counterfactual { --ri-role-colour: var(--vscode-charts-red); }
+    article.haystack { --ri-role-colour: var(--vscode-charts-lines); }
+    header {
+      display: flex; flex-wrap: wrap; gap: 0.75em; align-items: baseline; padding: 0.35em 0.75em;
+      border-bottom: 1px solid var(--vscode-widget-border, transparent);
+    }
+    .id { font-weight: 600; }
+    .spacer { flex: 1; }
+    .text {
+      margin: 0; padding: 0.5em 0.75em; white-space: pre-wrap; overflow-wrap: anywhere;
+      /* Each paragraph takes its direction from its own first strong character: RTL passages read right,
+         and cannot reorder the card around them. */
+      unicode-bidi: plaintext;
+      line-height: 1.5;
+    }
+    :host(:not([expanded])) .text.long { max-height: 18em; overflow: auto; }
+  `];
+
+  /** Scrolls to the evidence with this id and flashes it. */
+  flash(id: string): boolean {
+    return this.renderRoot ? flashMarks(this.renderRoot, id) : false;
+  }
+
+  override render() {
+    const doc = this.document;
+    if (!doc) return nothing;
+    const spans: MarkSpan[] = [
+      ...doc.spans.map((s) => ({ kind: s.kind, start: s.start, end: s.end, ...(s.label ? { label: s.label } : {}) })),
+      ...this.evidence,
+    ];
+    const long = doc.text.length > LONG_DOCUMENT;
+    const counts = countKinds(doc);
+    return html`
+      <article class=${doc.role} aria-label=${`Document ${doc.id}, ${ROLE_WORDS[doc.role] ?? doc.role}`}>
+        <header>
+          <span class="id mono">${doc.id}</span>
+          <span class="role ${doc.role}">${ROLE_WORDS[doc.role] ?? doc.role}</span>
+          ${doc.source ? html`<span class="muted mono">${doc.source}</span>` : nothing}
+          <span class="muted">${counts}</span>
+          <span class="spacer"></span>
+          <span class="muted">${doc.text.length.toLocaleString()} chars</span>
+          ${long ? html`<button class="link" @click=${() => { this.expanded = !this.expanded; }} aria-expanded=${String(this.expanded)}>
+            ${this.expanded ? 'Collapse' : 'Expand'}</button>` : nothing}
+        </header>
+        <div class="text ${long ? 'long' : ''}" tabindex=${long ? '0' : '-1'}>${highlighted(doc.text, spans)}</div>
+      </article>
+    `;
+  }
+}
+
+function countKinds(doc: CaseDocument): string {
+  const counts = new Map<string, number>();
+  for (const s of doc.spans) counts.set(s.kind, (counts.get(s.kind) ?? 0) + 1);
+  return [...counts].map(([kind, n]) => `${n} ${kind}${n > 1 ? 's' : ''}`).join(' · ');
+}
+
+customElements.define('ri-document-card', DocumentCard);
+
+declare global {
+  interface HTMLElementTagNameMap { 'ri-document-card': DocumentCard }
+}

@@ -1,0 +1,426 @@
+// The inspector shell: run picker, views (summary, cases, compare), global shortcuts, live updates, view state.
+import { LitElement, css, html, nothing } from 'lit';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../../src/protocol.js';
+import type { InspectorApi, InspectorNotification } from '../api/inspectorApi.js';
+import { describeError } from '../api/inspectorApi.js';
+import { isFailure } from '../state/caseQuery.js';
+import { INITIAL_VIEW_STATE, VIEW_STATE_VERSION, restoreViewState } from '../state/viewState.js';
+import type { ViewName, ViewState } from '../state/viewState.js';
+import type { CaseList } from './caseList.js';
+import type { FiltersChangedDetail } from './caseFilters.js';
+import type { CompareSelection } from './compareView.js';
+import { baseStyles, outcomeStyles } from './sharedStyles.js';
+import { formatCount } from './format.js';
+import './caseList.js';
+import './caseView.js';
+import './runSummary.js';
+import './compareView.js';
+
+const VIEWS: { name: ViewName; label: string }[] = [
+  { name: 'summary', label: 'Summary' },
+  { name: 'cases', label: 'Cases' },
+  { name: 'compare', label: 'Compare' },
+];
+
+/** Elements in which a letter typed is text, not a shortcut. */
+const TYPING_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT', 'VSCODE-TEXTFIELD', 'VSCODE-TEXTAREA', 'VSCODE-SINGLE-SELECT', 'VSCODE-MULTI-SELECT']);
+
+export class InspectorApp extends LitElement {
+  static override properties = {
+    runs: { state: true },
+    detail: { state: true },
+    items: { state: true },
+    state: { state: true },
+    caseDetail: { state: true },
+    caseLoading: { state: true },
+    caseError: { state: true },
+    compareRows: { state: true },
+    compareLoading: { state: true },
+    compareError: { state: true },
+    progress: { state: true },
+    error: { state: true },
+    loading: { state: true },
+  };
+
+  api!: InspectorApi;
+  runs: RunListing[] = [];
+  detail: RunDetail | undefined;
+  /** The run's case rows; replaced (never mutated) when live results arrive so the list notices. */
+  items: CaseListItem[] = [];
+  state: ViewState = INITIAL_VIEW_STATE;
+  caseDetail: CaseDetail | undefined;
+  caseLoading = false;
+  caseError = '';
+  compareRows: CompareRow[] | undefined;
+  compareLoading = false;
+  compareError = '';
+  progress: { done: number; total: number } | undefined;
+  error = '';
+  loading = true;
+
+  private caseRequest = 0;
+  private compareKey = '';
+  private pendingItems: CaseListItem[] = [];
+  private flushFrame = 0;
+  private firstRowsMarked = false;
+  private unsubscribe: (() => void) | undefined;
+
+  static override styles = [baseStyles, outcomeStyles, css`
+    :host { display: grid; grid-template-rows: auto 1fr; height: 100vh; min-height: 0; }
+    header.bar {
+      display: flex; flex-wrap: wrap; align-items: center; gap: 0.5em 1em; padding: 0.4em 0.75em;
+      border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent));
+    }
+    .brand { font-weight: 600; }
+    vscode-single-select.run { min-width: 18em; max-width: 32em; }
+    [role='tablist'] { display: flex; gap: 0.25em; margin-inline-start: auto; }
+    [role='tab'] {
+      font: inherit; color: var(--vscode-foreground); background: none; cursor: pointer;
+      border: none; border-bottom: 2px solid transparent; padding: 0.3em 0.6em;
+    }
+    [role='tab'][aria-selected='true'] { border-bottom-color: var(--vscode-focusBorder); font-weight: 600; }
+    [role='tab']:hover { background: var(--vscode-list-hoverBackground); }
+    .progress { font-variant-numeric: tabular-nums; }
+    main { min-height: 0; overflow: hidden; }
+    .cases { display: grid; grid-template-columns: minmax(280px, 36%) 1fr; height: 100%; min-height: 0; }
+    ri-case-list {
+      border-inline-end: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent));
+      background: var(--vscode-sideBar-background, var(--vscode-editor-background));
+    }
+    .case-pane { overflow: auto; min-height: 0; }
+    .banner {
+      margin: 0.5em 0.75em; padding: 0.5em 0.75em; color: var(--vscode-errorForeground);
+      background: var(--vscode-inputValidation-errorBackground); border: 1px solid var(--vscode-inputValidation-errorBorder);
+    }
+    .placeholder { padding: 2em; }
+    kbd {
+      font-family: var(--vscode-editor-font-family); padding: 0 0.3em; border-radius: 3px;
+      border: 1px solid var(--vscode-widget-border, var(--vscode-descriptionForeground));
+    }
+  `];
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('keydown', this.onGlobalKey);
+    this.addEventListener('ri-open-case', (e) => void this.openCase((e as CustomEvent<{ key: string }>).detail.key));
+    this.addEventListener('ri-compare-open', (e) => { this.setView('cases'); void this.openCase((e as CustomEvent<{ key: string }>).detail.key, true); });
+    this.addEventListener('ri-filters-changed', (e) => {
+      const { filters, sort } = (e as CustomEvent<FiltersChangedDetail>).detail;
+      this.saveState({ ...this.state, filters, sort });
+    });
+    this.addEventListener('ri-compare-select', (e) => this.saveState({ ...this.state, compare: (e as CustomEvent<CompareSelection>).detail }));
+    this.addEventListener('ri-open-dataset-row', (e) => {
+      const { file, line } = (e as CustomEvent<{ file: string; line: number }>).detail;
+      this.api.openDatasetRow(file, line);
+    });
+    this.addEventListener('ri-open-template', (e) => this.api.openTemplate((e as CustomEvent<{ file: string }>).detail.file));
+    this.addEventListener('ri-rerun', () => { if (this.state.runId && this.state.caseKey) this.api.rerunCase(this.state.runId, this.state.caseKey); });
+    this.addEventListener('ri-case-shown', () => {
+      if (performance.getEntriesByName('ri-case-open', 'mark').length === 0) return;
+      performance.measure('ri-case-switch', 'ri-case-open');
+      performance.clearMarks('ri-case-open');
+    });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('keydown', this.onGlobalKey);
+    this.unsubscribe?.();
+  }
+
+  /** Wires the API, restores the saved navigation and loads the first run. */
+  async start(api: InspectorApi): Promise<void> {
+    this.api = api;
+    this.state = restoreViewState(api.getViewState());
+    this.unsubscribe = api.onNotification((n) => this.onNotification(n));
+    api.start();
+    try {
+      this.runs = sortRuns(await api.listRuns());
+      const runId = this.runs.some((r) => r.runId === this.state.runId) ? this.state.runId : this.runs[0]?.runId;
+      if (runId) await this.selectRun(runId, true);
+    } catch (error) {
+      this.error = `Could not list runs: ${describeError(error)}`;
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  override render() {
+    const listing = this.detail?.listing;
+    const failures = this.failureCount();
+    return html`
+      <header class="bar">
+        <span class="brand">RAG Inspector</span>
+        ${this.runs.length ? html`<vscode-single-select class="run" aria-label="Run" .value=${this.state.runId ?? ''}
+            @change=${(e: Event) => void this.selectRun((e.target as HTMLSelectElement).value, false)}>
+          ${this.runs.map((r) => html`<vscode-option value=${r.runId} ?selected=${r.runId === this.state.runId}>${r.name} · ${r.status} · ${new Date(r.createdAt).toLocaleString()}</vscode-option>`)}
+        </vscode-single-select>` : nothing}
+        ${listing ? html`<span class="badge" title="Run status">${listing.status}</span>` : nothing}
+        ${this.progress && listing?.status === 'started' ? html`<span class="progress muted" role="status">${formatCount(this.progress.done)} / ${formatCount(this.progress.total)} cases</span>` : nothing}
+        ${listing?.status === 'started' && this.api?.canRunCommands
+          ? html`<vscode-button secondary @click=${() => this.api.cancelRun(listing.runId)}>Cancel run</vscode-button>` : nothing}
+        <div role="tablist" aria-label="Views">
+          ${VIEWS.map((v) => html`<button role="tab" id=${`tab-${v.name}`} aria-selected=${String(this.state.view === v.name)}
+              tabindex=${this.state.view === v.name ? '0' : '-1'} @click=${() => this.setView(v.name)} @keydown=${this.onTabKey}>
+            ${v.label}${v.name === 'cases' && this.detail ? ` (${formatCount(this.items.length)}${failures ? `, ${formatCount(failures)} failed` : ''})` : ''}
+          </button>`)}
+        </div>
+      </header>
+      <main role="tabpanel" aria-labelledby=${`tab-${this.state.view}`}>
+        ${this.error ? html`<div class="banner" role="alert">${this.error}</div>` : nothing}
+        ${this.renderView()}
+      </main>
+    `;
+  }
+
+  private renderView() {
+    if (this.loading) return html`<p class="muted placeholder">Loading…</p>`;
+    if (this.runs.length === 0) return html`<p class="muted placeholder">No runs yet. Run an evaluation (“RAG Inspector: Run Evaluation”) and it will appear here.</p>`;
+    switch (this.state.view) {
+      case 'summary':
+        return html`<ri-run-summary .detail=${this.detail} ?can-run-commands=${this.api.canRunCommands}></ri-run-summary>`;
+      case 'compare':
+        return html`<ri-compare-view .runs=${this.runs} .selection=${this.compareSelection()} .rows=${this.compareRows}
+          ?loading=${this.compareLoading} .error=${this.compareError}></ri-compare-view>`;
+      default:
+        return html`<div class="cases">
+          <ri-case-list .items=${this.items} .filters=${this.state.filters} .sort=${this.state.sort} .openKey=${this.state.caseKey}></ri-case-list>
+          <div class="case-pane">
+            <ri-case-view .detail=${this.caseDetail} ?loading=${this.caseLoading} .error=${this.caseError}
+              ?can-run-commands=${this.api.canRunCommands}></ri-case-view>
+          </div>
+        </div>`;
+    }
+  }
+
+  override updated(): void {
+    if (this.state.view === 'compare') void this.loadCompare();
+    if (!this.firstRowsMarked && this.state.view === 'cases' && this.items.length > 0) {
+      const list = this.caseList();
+      if (list) {
+        this.firstRowsMarked = true;
+        void list.updateComplete.then(() => performance.mark('ri-first-rows'));
+      }
+    }
+  }
+
+  // ——— navigation ———
+
+  private async selectRun(runId: string, restoring: boolean): Promise<void> {
+    if (!runId) return;
+    const keepCase = restoring ? this.state.caseKey : undefined;
+    this.saveState({ ...this.state, runId, caseKey: keepCase });
+    this.caseDetail = undefined;
+    this.caseError = '';
+    this.error = '';
+    try {
+      const detail = await this.api.getRun(runId);
+      if (this.state.runId !== runId) return;
+      this.detail = detail;
+      this.items = detail.cases;
+      this.progress = undefined;
+      if (keepCase && detail.cases.some((c) => c.key === keepCase)) {
+        await this.openCase(keepCase, true);
+      } else if (keepCase) {
+        this.saveState({ ...this.state, caseKey: undefined });
+      }
+    } catch (error) {
+      this.error = `Could not load run ${runId}: ${describeError(error)}`;
+    }
+  }
+
+  private setView(view: ViewName): void {
+    if (this.state.view === view) return;
+    this.saveState({ ...this.state, view });
+    if (view === 'cases' && this.state.caseKey) {
+      const key = this.state.caseKey;
+      void this.updateComplete.then(() => this.caseList()?.revealKey(key));
+    }
+  }
+
+  private async openCase(key: string, reveal = false): Promise<void> {
+    const runId = this.state.runId;
+    if (!runId) return;
+    performance.clearMarks('ri-case-open');
+    performance.mark('ri-case-open');
+    const request = ++this.caseRequest;
+    this.saveState({ ...this.state, caseKey: key });
+    this.caseLoading = true;
+    this.caseError = '';
+    if (reveal) void this.updateComplete.then(() => this.caseList()?.revealKey(key));
+    try {
+      const detail = await this.api.getCase(runId, key);
+      // A later click wins over a slower earlier answer.
+      if (request !== this.caseRequest) return;
+      this.caseDetail = detail;
+    } catch (error) {
+      if (request !== this.caseRequest) return;
+      this.caseDetail = undefined;
+      this.caseError = `Could not load the case: ${describeError(error)}`;
+    } finally {
+      if (request === this.caseRequest) this.caseLoading = false;
+    }
+  }
+
+  private compareSelection(): CompareSelection | undefined {
+    if (this.state.compare) return this.state.compare;
+    // Default: the selected run against the run before it.
+    const index = this.runs.findIndex((r) => r.runId === this.state.runId);
+    const after = this.runs[index >= 0 ? index : 0];
+    const before = this.runs.find((r, i) => i > (index >= 0 ? index : 0)) ?? this.runs.find((r) => r !== after);
+    return after && before ? { before: before.runId, after: after.runId } : undefined;
+  }
+
+  private async loadCompare(): Promise<void> {
+    const selection = this.compareSelection();
+    const key = selection ? `${selection.before}\u0000${selection.after}` : '';
+    if (key === this.compareKey) return;
+    this.compareKey = key;
+    this.compareRows = undefined;
+    this.compareError = '';
+    if (!selection) return;
+    if (selection.before === selection.after) { this.compareError = 'Choose two different runs.'; return; }
+    this.compareLoading = true;
+    try {
+      const rows = await this.api.compareRuns(selection.before, selection.after);
+      if (this.compareKey === key) this.compareRows = rows;
+    } catch (error) {
+      if (this.compareKey === key) this.compareError = `Could not compare: ${describeError(error)}`;
+    } finally {
+      if (this.compareKey === key) this.compareLoading = false;
+    }
+  }
+
+  // ——— live updates ———
+
+  private onNotification(n: InspectorNotification): void {
+    switch (n.type) {
+      case 'runStarted': {
+        this.runs = sortRuns([n.params.listing, ...this.runs.filter((r) => r.runId !== n.params.runId)]);
+        if (!this.state.runId) void this.selectRun(n.params.runId, false);
+        if (this.state.runId === n.params.runId) this.progress = { done: 0, total: n.params.total };
+        break;
+      }
+      case 'caseFinished': {
+        if (n.params.runId !== this.state.runId) break;
+        this.progress = { done: n.params.done, total: n.params.total };
+        this.pendingItems.push(n.params.item);
+        // Results can arrive hundreds per second; the list is rebuilt at most once per frame.
+        if (!this.flushFrame) this.flushFrame = requestAnimationFrame(() => this.flushItems());
+        break;
+      }
+      case 'runFinished': {
+        const listing = n.params.detail.listing;
+        this.runs = sortRuns(this.runs.map((r) => (r.runId === n.params.runId ? listing : r)));
+        if (n.params.runId === this.state.runId) {
+          this.pendingItems = [];
+          this.detail = n.params.detail;
+          this.items = n.params.detail.cases;
+          this.progress = undefined;
+        }
+        // A rerun may have changed the case on screen: fetch it again.
+        if (n.params.runId === this.state.runId && this.state.caseKey) void this.openCase(this.state.caseKey);
+        break;
+      }
+      case 'reveal': {
+        const { runId, key } = n.params;
+        void (async () => {
+          if (runId !== this.state.runId) await this.selectRun(runId, false);
+          this.saveState({ ...this.state, view: key ? 'cases' : this.state.view });
+          if (key) await this.openCase(key, true);
+        })();
+        break;
+      }
+    }
+  }
+
+  private flushItems(): void {
+    this.flushFrame = 0;
+    if (this.pendingItems.length === 0) return;
+    const incoming = new Map(this.pendingItems.map((item) => [item.key, item]));
+    this.pendingItems = [];
+    // A rerun replaces its row in place; a new case is appended.
+    const merged = this.items.map((item) => {
+      const replacement = incoming.get(item.key);
+      if (replacement) incoming.delete(item.key);
+      return replacement ?? item;
+    });
+    this.items = [...merged, ...incoming.values()];
+  }
+
+  // ——— keyboard ———
+
+  private onGlobalKey = (event: KeyboardEvent): void => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (isTyping(event)) return;
+    if (event.key === '/') {
+      event.preventDefault();
+      this.setView('cases');
+      void this.updateComplete.then(() => this.caseList()?.focusSearch());
+    } else if (event.key === 'n' || event.key === 'p') {
+      event.preventDefault();
+      this.setView('cases');
+      void this.updateComplete.then(() => {
+        const list = this.caseList();
+        if (!list) return;
+        void list.updateComplete.then(() => {
+          list.openFailure(event.key === 'n' ? 1 : -1);
+          list.focusList();
+        });
+      });
+    }
+  };
+
+  private onTabKey = (event: KeyboardEvent): void => {
+    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+    const index = VIEWS.findIndex((v) => v.name === this.state.view);
+    const next = VIEWS[(index + (event.key === 'ArrowRight' ? 1 : VIEWS.length - 1)) % VIEWS.length]!;
+    this.setView(next.name);
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#tab-${next.name}`)?.focus());
+  };
+
+  // ——— helpers ———
+
+  private saveState(state: ViewState): void {
+    this.state = { ...state, v: VIEW_STATE_VERSION };
+    const { caseKey, runId, compare, ...rest } = this.state;
+    // Only defined keys are stored: setState round-trips through JSON.
+    this.api.setViewState({ ...rest, ...(runId ? { runId } : {}), ...(caseKey ? { caseKey } : {}), ...(compare ? { compare } : {}) });
+  }
+
+  private caseList(): CaseList | null {
+    return this.renderRoot.querySelector('ri-case-list');
+  }
+
+  private failuresOf: CaseListItem[] | undefined;
+  private failures = 0;
+  private failureCount(): number {
+    if (this.failuresOf !== this.items) {
+      this.failuresOf = this.items;
+      this.failures = 0;
+      for (const item of this.items) if (isFailure(item)) this.failures++;
+    }
+    return this.failures;
+  }
+}
+
+function isTyping(event: KeyboardEvent): boolean {
+  return event.composedPath().some((target) => {
+    const element = target as HTMLElement;
+    return TYPING_TAGS.has(element.tagName) || element.isContentEditable === true;
+  });
+}
+
+/** Newest first, which is what the picker and the default comparison want. */
+function sortRuns(runs: RunListing[]): RunListing[] {
+  return [...runs].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+customElements.define('rag-inspector-app', InspectorApp);
+
+declare global {
+  interface HTMLElementTagNameMap { 'rag-inspector-app': InspectorApp }
+}

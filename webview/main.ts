@@ -1,0 +1,29 @@
+// Entry of the inspector webview bundle: picks the VS Code or the static API and mounts the app.
+import { StaticApi } from './api/staticApi.js';
+import { VsCodeApi } from './api/vscodeApi.js';
+import type { InspectorApi } from './api/inspectorApi.js';
+import { installDocumentStyles, installFallbackTheme } from './theme/documentStyles.js';
+import { InspectorApp } from './components/inspectorApp.js';
+
+function createApi(): InspectorApi {
+  // Inside a VS Code webview the host supplies acquireVsCodeApi; anywhere else the data is in the page.
+  if (typeof acquireVsCodeApi === 'function') return new VsCodeApi(acquireVsCodeApi());
+  installFallbackTheme();
+  return StaticApi.fromDocument();
+}
+
+function showFatal(message: string): void {
+  const p = document.createElement('p');
+  p.setAttribute('role', 'alert');
+  p.textContent = message;
+  document.body.append(p);
+}
+
+installDocumentStyles();
+try {
+  const api = createApi();
+  const app = document.querySelector('rag-inspector-app') ?? document.body.appendChild(new InspectorApp());
+  void (app as InspectorApp).start(api);
+} catch (error) {
+  showFatal(`RAG Inspector could not start: ${error instanceof Error ? error.message : String(error)}`);
+}
