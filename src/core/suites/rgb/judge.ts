@@ -1,6 +1,7 @@
 // The judge passes of RGB (Rej*, ED*, and the optional failure label): prompt files rendered, one call, a rule.
 import { builtinPrompt } from '../../assets.js';
 import type { ChatMessage, EvalCase, Score } from '../../model.js';
+import { loadTemplate, renderTemplate } from '../../prompt/template.js';
 import type { ModelClient } from '../contract.js';
 import type { Testbed } from './params.js';
 import type { AnswerParts } from './rows.js';
@@ -14,18 +15,8 @@ export const JUDGE_PROMPTS = {
   failureLabel: 'rgb/judge-failure-label.prompt',
 } as const;
 
-// The prompt module is written in parallel with this suite; importing it through a computed specifier keeps this
-// file compiling until it lands, and keeps the dependency in this one function.
-const TEMPLATE_MODULE = '../../prompt/template.js';
-
-/** Load and render a prompt file with the engine's template renderer. */
-export const renderJudgePrompt: JudgePromptRenderer = async (file, variables) => {
-  const { loadTemplate, renderTemplate } = await import(TEMPLATE_MODULE) as {
-    loadTemplate(file: string): Promise<unknown>;
-    renderTemplate(template: unknown, variables: Record<string, unknown>): Promise<ChatMessage[]>;
-  };
-  return renderTemplate(await loadTemplate(file), variables);
-};
+/** Load and render a prompt file with the engine's template renderer (the one place the judge prompts meet it). */
+export const renderJudgePrompt: JudgePromptRenderer = async (file, variables) => renderTemplate(await loadTemplate(file), variables);
 
 export interface JudgeCall {
   judge: ModelClient;
