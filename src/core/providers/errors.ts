@@ -71,10 +71,22 @@ function classifyRaw(error: unknown): [ProviderErrorKind, string] {
   if (error instanceof SyntaxError) return ['bad_response', `the response could not be parsed (${error.message})`];
   if (error instanceof Error && error.name === 'AbortError') return ['cancelled', 'call cancelled'];
   if (error instanceof TypeError) return ['network', `the connection failed mid-response (${describeCause(error)})`];
-  // A stream that ended in the middle of an event, or an APIError without a status (an error event inside a stream).
-  if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) return ['bad_response', error.message];
+  // An APIError without a status is an error event inside a stream that had already started with a 200.
+  if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) return [kindOfStreamError(error), `error inside the stream: ${apiMessageOf(error)}`];
   if (error instanceof Error) return ['network', error.message];
   return ['network', String(error)];
+}
+
+/** Error events carry no status, only the vendor's error type (Anthropic's error.type, OpenAI's code or type). */
+function kindOfStreamError(error: OpenAI.APIError | Anthropic.APIError): ProviderErrorKind {
+  const body = error.error as { type?: unknown; code?: unknown; error?: { type?: unknown } } | undefined;
+  const type = [body?.error?.type, body?.code, body?.type].find((value): value is string => typeof value === 'string' && value !== 'error');
+  if (type === undefined) return 'bad_response';
+  if (/rate_limit|^requests$|^tokens$/.test(type)) return 'rate_limit';
+  if (/overloaded|api_error|server_error/.test(type)) return 'server';
+  if (/authentication|permission|invalid_api_key/.test(type)) return 'auth';
+  if (/invalid_request|not_found|request_too_large/.test(type)) return 'bad_request';
+  return 'bad_response';
 }
 
 function describeCause(error: Error): string {

@@ -103,6 +103,16 @@ describe('fault mapping through both SDKs', () => {
       });
     }
 
+    it(`${vendor}: an error event inside a started stream maps by its error type`, async () => {
+      server.addRule({ fault: { kind: 'stream_error' }, times: 1 });
+      server.addRule({ fault: { kind: 'stream_error', errorType: vendor === 'anthropic' ? 'rate_limit_error' : 'rate_limit_exceeded' }, times: 1 });
+      server.addRule({ fault: { kind: 'stream_error', errorType: 'invalid_request_error' }, times: 1 });
+      const kinds = [];
+      for (let i = 0; i < 3; i += 1) kinds.push((await failureOf(provider(), { stream: true })).kind);
+      assert.deepEqual(kinds, ['server', 'rate_limit', 'bad_request']);
+      assert.equal(server.requests.at(-1)?.reply?.status, 200, 'the stream had started with 200');
+    });
+
     it(`${vendor}: a hang cut by AbortSignal.timeout is a timeout, which the scheduler may retry`, async () => {
       server.addRule({ fault: { kind: 'hang' } });
       const error = await failureOf(provider(), { signal: AbortSignal.timeout(100) });
