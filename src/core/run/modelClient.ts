@@ -1,7 +1,7 @@
 // The ModelClient suites call: builds the request from the model's parameters, answers from the cache, else calls the provider through the scheduler.
 import type { ChatMessage, ResponseRecord, Usage } from '../model.js';
-import { ProviderConfigError } from '../providers/contract.js';
-import type { CompletionRequest, Provider, ProviderError } from '../providers/contract.js';
+import { ProviderConfigError, ProviderError } from '../providers/contract.js';
+import type { CompletionRequest, Provider } from '../providers/contract.js';
 import type { ClientResponse, ModelClient } from '../suites/contract.js';
 import { cacheKey } from './cache.js';
 import type { ResponseCache } from './cache.js';
@@ -112,6 +112,8 @@ export function createModelClient(options: ModelClientOptions): CountingModelCli
     key: options.key,
     counters,
     async complete(call, signal): Promise<ClientResponse> {
+      // Even a cache hit is refused once cancelled: a cancelled run must not keep producing results.
+      if (signal.aborted) throw new ProviderError('cancelled', 'cancelled', { cause: signal.reason });
       const request: CompletionRequest = {
         ...decoding,
         model: options.model,

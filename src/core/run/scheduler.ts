@@ -340,29 +340,23 @@ export class Scheduler {
   }
 
   /**
-   * One attempt with its own signal, aborted by the caller's cancel or after timeoutMs. A provider that
-   * fails because of the timeout abort (whatever it throws) reports 'timeout', which is retryable.
+   * One attempt with its own signal, aborted by the caller's cancel or after timeoutMs. The attempt settles
+   * with the abort reason the moment the signal aborts (settleOrAbort listens before the provider even has
+   * the signal), so whatever the provider throws because of the abort, a timeout is ProviderError('timeout'),
+   * which is retryable, and a cancel is ProviderError('cancelled'), which is not.
    */
   private async runAttempt<T>(call: (signal: AbortSignal) => Promise<T>, cancelSignal: AbortSignal): Promise<T> {
     if (cancelSignal.aborted) throw cancelSignal.reason;
     const attempt = new AbortController();
     const timer = new AbortController();
-    let timedOut = false;
     const onCancel = (): void => attempt.abort(cancelSignal.reason);
     cancelSignal.addEventListener('abort', onCancel, { once: true });
     this.clock.sleep(this.timeoutMs, timer.signal).then(
-      () => {
-        timedOut = true;
-        attempt.abort(new ProviderError('timeout', `no answer within ${this.timeoutMs} ms`));
-      },
+      () => attempt.abort(new ProviderError('timeout', `no answer within ${this.timeoutMs} ms`)),
       () => undefined,
     );
     try {
       return await settleOrAbort(() => call(attempt.signal), attempt.signal);
-    } catch (error) {
-      if (cancelSignal.aborted) throw cancelSignal.reason;
-      if (timedOut) throw new ProviderError('timeout', `no answer within ${this.timeoutMs} ms`, { cause: error });
-      throw error;
     } finally {
       timer.abort();
       cancelSignal.removeEventListener('abort', onCancel);

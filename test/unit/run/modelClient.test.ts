@@ -135,6 +135,17 @@ describe('createModelClient: cache', () => {
     await busy;
   });
 
+  it('refuses a call whose signal is already aborted, even when the cache could answer', async () => {
+    const cache = new ResponseCache(path.join(root, 'aborted'));
+    const provider = new EchoProvider();
+    const c = client(provider, { cache });
+    await c.complete({ messages: question('q') }, signal);
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(c.complete({ messages: question('q') }, controller.signal), (e: unknown) => e instanceof ProviderError && e.kind === 'cancelled');
+    assert.equal(c.counters.cacheHits, 0);
+  });
+
   it('never caches a failure: the next call asks the provider again', async () => {
     const cache = new ResponseCache(path.join(root, 'failure'));
     const provider = new EchoProvider();

@@ -87,6 +87,23 @@ describe('Scheduler: concurrency and order', () => {
     assert.deepEqual(order, [0, 1, 2, 3, 4]);
   });
 
+  it('runs a retry before fresh calls that were queued after it was first admitted', async () => {
+    const s = scheduler({ concurrency: 1 });
+    const calls = new ManualCalls();
+    const signal = new AbortController().signal;
+    const all = [0, 1, 2].map((id) => s.schedule(calls.call(id), { signal }));
+    await settle();
+    calls.started[0]!.reject(new ProviderError('server', '500'));
+    await settle();
+    calls.started[1]!.resolve('one');
+    await settle();
+    calls.started[2]!.resolve('zero');
+    await settle();
+    calls.started[3]!.resolve('two');
+    await Promise.all(all);
+    assert.deepEqual(calls.started.map((c) => c.id), [0, 1, 0, 2]);
+  });
+
   it('reports queued and in-flight calls in its stats', async () => {
     const s = scheduler({ concurrency: 2 });
     const calls = new ManualCalls();
