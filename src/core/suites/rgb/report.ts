@@ -132,7 +132,7 @@ function effectiveRateNotes(cases: ReadonlyMap<string, EvalCase>, suiteId: strin
 
 function judgeNote(tally: Tally[], name: string): string | undefined {
   if (tally.some((t) => t.present)) return undefined;
-  return `${name} needs a judge model: set judge in the eval file (cells left empty).`;
+  return `${name} need${name.includes(' and ') ? '' : 's'} a judge model: set judge in the eval file (cells left empty).`;
 }
 
 // ——— tables per testbed ———
