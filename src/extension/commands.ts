@@ -1,0 +1,93 @@
+// The run commands (Run Evaluation, Rerun Failed/Case, Cancel Run, Compare Runs, Export Report), routed to the RunController.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { describeError, InputErrors } from '../core/errors.js';
+import type { Logger } from './outputChannel.js';
+import type { RunController, RunSummary } from './runController.js';
+
+export const COMMAND_IDS = {
+  runEvaluation: 'ragInspector.runEvaluation',
+  rerunFailed: 'ragInspector.rerunFailed',
+  rerunCase: 'ragInspector.rerunCase',
+  cancelRun: 'ragInspector.cancelRun',
+  openInspector: 'ragInspector.openInspector',
+  compareRuns: 'ragInspector.compareRuns',
+  setApiKey: 'ragInspector.setApiKey',
+  exportReport: 'ragInspector.exportReport',
+} as const;
+
+/** What a command handler reports back to executeCommand callers (tests, other commands). */
+export type CommandOutcome = 'started' | 'cancelled' | 'nothing-to-cancel' | 'no-eval-file' | 'engine-unavailable' | 'failed' | RunSummary;
+
+export function engineUnavailable(title: string): CommandOutcome {
+  void vscode.window.showErrorMessage(`RAG Inspector: ${title} cannot start — the evaluation engine is not available in this build yet.`);
+  return 'engine-unavailable';
+}
+
+export function cancelRun(controller: Pick<RunController, 'cancel'>, logger: Logger): CommandOutcome {
+  if (!controller.cancel()) {
+    void vscode.window.showInformationMessage('RAG Inspector: no evaluation is running.');
+    return 'nothing-to-cancel';
+  }
+  // Finished cases are already in the run log; the engine closes it with status "cancelled".
+  logger.info('Cancel requested: the run stops after the calls in flight.');
+  return 'cancelled';
+}
+
+/** The eval file to run: the one passed (explorer, CodeLens), the active editor's, or one picked from the workspace. */
+export async function resolveEvalFile(arg: unknown): Promise<string | undefined> {
+  if (arg instanceof vscode.Uri) return arg.fsPath;
+  const active = vscode.window.activeTextEditor?.document.uri;
+  if (active && active.scheme === 'file' && active.fsPath.endsWith('.eval.yaml')) return active.fsPath;
+  const found = await vscode.workspace.findFiles('**/*.eval.yaml', '**/node_modules/**', 50);
+  if (found.length === 1) return found[0]!.fsPath;
+  if (found.length === 0) return undefined;
+  const picked = await vscode.window.showQuickPick(
+    found.map((uri) => ({ label: path.basename(uri.fsPath), description: vscode.workspace.asRelativePath(uri), uri })),
+    { title: 'RAG Inspector: Run Evaluation', placeHolder: 'Which eval file?' },
+  );
+  return picked?.uri.fsPath;
+}
+
+export async function runEvaluation(controller: RunController, logger: Logger, arg: unknown): Promise<CommandOutcome> {
+  if (!controller.available) return engineUnavailable('Run Evaluation');
+  const file = await resolveEvalFile(arg);
+  if (!file) {
+    void vscode.window.showErrorMessage('RAG Inspector: open or select an *.eval.yaml file to run.');
+    return 'no-eval-file';
+  }
+  const concurrency = vscode.workspace.getConfiguration('ragInspector').get<number>('concurrency');
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath;
+  logger.info(`Run Evaluation: ${file}`);
+  void vscode.commands.executeCommand(COMMAND_IDS.openInspector);
+  try {
+    const summary = await controller.start(file, { workspaceDir: folder, overrides: { concurrency } });
+    logger.info(`Run ${summary.runId} ended: ${summary.status}.`);
+    return summary;
+  } catch (error) {
+    reportRunError(error, logger);
+    return 'failed';
+  }
+}
+
+function reportRunError(error: unknown, logger: Logger): void {
+  if (error instanceof InputErrors) {
+    for (const e of error.errors) logger.error(e.format());
+    void vscode.window.showErrorMessage(`RAG Inspector: the eval file has ${error.errors.length} problem(s); see the RAG Inspector output.`);
+    return;
+  }
+  logger.error(error instanceof Error ? error : String(error));
+  void vscode.window.showErrorMessage(`RAG Inspector: ${describeError(error)}`);
+}
+
+export function activateRunCommands(context: vscode.ExtensionContext, controller: RunController, logger: Logger): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(COMMAND_IDS.runEvaluation, (arg?: unknown) => runEvaluation(controller, logger, arg)),
+    vscode.commands.registerCommand(COMMAND_IDS.cancelRun, () => cancelRun(controller, logger)),
+    // Wired to the engine next: each needs the run-log reader to know what failed or what to compare/export.
+    vscode.commands.registerCommand(COMMAND_IDS.rerunFailed, () => engineUnavailable('Rerun Failed Cases')),
+    vscode.commands.registerCommand(COMMAND_IDS.rerunCase, () => engineUnavailable('Rerun Case')),
+    vscode.commands.registerCommand(COMMAND_IDS.compareRuns, () => engineUnavailable('Compare Runs')),
+    vscode.commands.registerCommand(COMMAND_IDS.exportReport, () => engineUnavailable('Export Report')),
+  );
+}

@@ -1,0 +1,352 @@
+// The inspector panel host: a locked-down webview running dist/webview.js, the protocol's ready handshake, request routing and notifications.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { RunEvent } from '../core/engine/events.js';
+import {
+  CancelRun, CaseFinished, CompareRuns, GetCase, GetRun, isEnvelope, ListRuns, OpenDatasetRow, OpenTemplate,
+  PROTOCOL_VERSION, Ready, RerunCase, Reveal, RunFinished, RunStarted,
+} from '../protocol.js';
+import type { Notification, ProtocolError } from '../protocol.js';
+import type { Logger } from './outputChannel.js';
+import type { RunController } from './runController.js';
+import { caseKey, InspectorDataError } from './sessionRuns.js';
+import type { InspectorData, SessionRuns } from './sessionRuns.js';
+
+export const INSPECTOR_VIEW_TYPE = 'ragInspector.inspector';
+const TITLE = 'RAG Inspector';
+
+type Envelope = ReturnType<Notification<unknown>['create']>;
+
+export interface InspectorDeps {
+  extensionUri: vscode.Uri;
+  data: InspectorData;
+  controller: Pick<RunController, 'cancel'>;
+  logger: Logger;
+}
+
+/** Fresh per render: a nonce reused across loads would let an injected script replay it. */
+export function makeNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/**
+ * Extension-resource sources narrowed to one folder. `webview.cspSource` allows every resource the webview may
+ * load; adding the folder's path keeps styles and fonts to the built assets even if roots are widened later.
+ */
+function folderSources(webview: vscode.Webview, folder: vscode.Uri): string {
+  const folderPath = `${webview.asWebviewUri(folder).path.replace(/\/+$/, '')}/`;
+  return webview.cspSource
+    .split(/\s+/)
+    .filter((source) => source !== '' && !source.startsWith("'"))
+    .map((source) => `${source.replace(/\/+$/, '')}${folderPath}`)
+    .join(' ');
+}
+
+export function contentSecurityPolicy(webview: vscode.Webview, extensionUri: vscode.Uri, nonce: string): string {
+  const assets = [folderSources(webview, vscode.Uri.joinPath(extensionUri, 'dist')), folderSources(webview, vscode.Uri.joinPath(extensionUri, 'media'))].join(' ');
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${assets}`,
+    `font-src ${assets}`,
+    `img-src ${assets} data:`,
+  ].join('; ');
+}
+
+export function inspectorHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce: string): string {
+  const dist = vscode.Uri.joinPath(extensionUri, 'dist');
+  const csp = contentSecurityPolicy(webview, extensionUri, nonce);
+  const script = vscode.Uri.joinPath(dist, 'webview.js');
+  if (!existsSync(script.fsPath)) return missingBundleHtml(csp, nonce, script.fsPath);
+  const stylesheet = vscode.Uri.joinPath(dist, 'webview.css');
+  const styleLink = existsSync(stylesheet.fsPath) ? `<link rel="stylesheet" href="${webview.asWebviewUri(stylesheet).toString()}">` : '';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+${styleLink}
+<title>${TITLE}</title>
+</head>
+<body>
+<div id="app"></div>
+<script type="module" nonce="${nonce}" src="${webview.asWebviewUri(script).toString()}"></script>
+</body>
+</html>`;
+}
+
+/**
+ * Shown when the UI bundle was not built. Says so in plain text, and still does the protocol handshake and one
+ * request, so a broken host is told apart from a missing bundle (and the integration test can check the host).
+ */
+function missingBundleHtml(csp: string, nonce: string, scriptPath: string): string {
+  const ready = JSON.stringify(Ready.create({ protocolVersion: PROTOCOL_VERSION }));
+  const list = JSON.stringify(ListRuns.create(1, {}));
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<title>${TITLE}</title>
+</head>
+<body>
+<h1 id="missing-title">The inspector UI bundle is missing</h1>
+<p id="missing-detail">${escapeHtml(scriptPath)} was not found. Build it with <code>npm run build</code>, then reopen the panel.</p>
+<p id="host-status">Extension host: waiting for an answer…</p>
+<script nonce="${nonce}">
+const vscode = acquireVsCodeApi();
+const status = document.getElementById('host-status');
+window.addEventListener('message', (event) => {
+  const m = event.data;
+  if (!m || m.kind !== 'response' || m.id !== 1) return;
+  status.textContent = m.error
+    ? 'Extension host: answered with an error (' + m.error.code + '): ' + m.error.message
+    : 'Extension host: connected (protocol ${PROTOCOL_VERSION}), ' + m.result.length + ' run(s) in this window.';
+});
+vscode.postMessage(${ready});
+vscode.postMessage(${list});
+</script>
+</body>
+</html>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    // The UI keeps its navigation in setState and refetches data, so it need not stay alive when hidden.
+    retainContextWhenHidden: false,
+    enableFindWidget: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+class ProtocolFailure extends Error {
+  constructor(readonly code: ProtocolError['code'], message: string) {
+    super(message);
+  }
+}
+
+export class InspectorPanel implements vscode.Disposable {
+  private ready = false;
+  private queue: Envelope[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly closeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidClose = this.closeEmitter.event;
+
+  constructor(readonly panel: vscode.WebviewPanel, private readonly deps: InspectorDeps) {
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((message: unknown) => void this.onMessage(message)),
+      panel.onDidDispose(() => this.dispose()),
+      // The webview reloads when it becomes visible again (no retained context): it must say ready again.
+      panel.onDidChangeViewState(() => { if (!panel.visible) this.ready = false; }),
+    );
+    this.render();
+  }
+
+  /** Reloads the page; the webview restores its navigation from setState and asks for data again. */
+  render(): void {
+    this.ready = false;
+    this.panel.webview.html = inspectorHtml(this.panel.webview, this.deps.extensionUri, makeNonce());
+  }
+
+  /** Sent at once when the webview has said ready, else kept in order until it does. */
+  notify<P>(notification: Notification<P>, params: P): void {
+    const message = notification.create(params);
+    if (this.ready) void this.panel.webview.postMessage(message);
+    else this.queue.push(message);
+  }
+
+  /** Turns a recorded engine event into the notification the UI renders incrementally. */
+  onRunEvent(event: RunEvent, runId: string, sessions: SessionRuns): void {
+    if (event.type === 'run-started') {
+      const listing = sessions.listing(runId);
+      if (listing) this.notify(RunStarted, { runId, total: event.total, listing });
+    } else if (event.type === 'case-finished') {
+      const item = sessions.item(runId, caseKey(event.evalCase.id, event.result.modelKey));
+      if (item) this.notify(CaseFinished, { runId, item, done: event.done, total: event.total });
+    } else if (event.type === 'run-finished') {
+      void sessions.getRun(runId).then((detail) => this.notify(RunFinished, { runId, detail }), () => undefined);
+    }
+  }
+
+  private async onMessage(message: unknown): Promise<void> {
+    if (Ready.is(message)) return this.onReady(message.params?.protocolVersion);
+    if (!isEnvelope(message)) {
+      this.deps.logger.warn('Inspector: ignored a message that is not a protocol envelope.');
+      return;
+    }
+    if (message.kind === 'request' && typeof message.id === 'number') return this.answer(message.method, message.id, message.params);
+    if (message.kind === 'command') return this.runCommand(message.method, message.params);
+    this.deps.logger.warn(`Inspector: ignored a ${message.kind} "${message.method}" from the webview.`);
+  }
+
+  private onReady(version: unknown): void {
+    if (version !== PROTOCOL_VERSION) {
+      // Messages of another shape would be misread, so nothing is flushed; rebuilding both bundles fixes it.
+      const text = `The inspector UI speaks protocol ${String(version)} but the extension speaks ${PROTOCOL_VERSION}. Rebuild with "npm run build" and reopen the panel.`;
+      this.deps.logger.error(`Inspector: ${text}`);
+      void vscode.window.showErrorMessage(`RAG Inspector: ${text}`);
+      return;
+    }
+    this.ready = true;
+    this.deps.logger.info(`Inspector webview ready (protocol ${PROTOCOL_VERSION}); ${this.queue.length} queued notification(s) sent.`);
+    const queued = this.queue;
+    this.queue = [];
+    for (const message of queued) void this.panel.webview.postMessage(message);
+  }
+
+  private async answer(method: string, id: number, params: unknown): Promise<void> {
+    const started = Date.now();
+    let response: Envelope;
+    try {
+      response = { kind: 'response', method, id, result: await this.handle(method, params) };
+      this.deps.logger.debug(`Inspector: ${method} #${id} answered in ${Date.now() - started} ms.`);
+    } catch (error) {
+      const failure = toProtocolError(error);
+      if (failure.code === 'internal') this.deps.logger.error(error instanceof Error ? error : String(error));
+      this.deps.logger.debug(`Inspector: ${method} #${id} failed (${failure.code}): ${failure.message}`);
+      response = { kind: 'response', method, id, error: failure };
+    }
+    void this.panel.webview.postMessage(response);
+  }
+
+  private handle(method: string, params: unknown): Promise<unknown> {
+    const data = this.deps.data;
+    switch (method) {
+      case ListRuns.method: return data.listRuns();
+      case GetRun.method: return data.getRun(stringParam(params, 'runId'));
+      case GetCase.method: return data.getCase(stringParam(params, 'runId'), stringParam(params, 'key'));
+      case CompareRuns.method: return data.compare(stringParam(params, 'before'), stringParam(params, 'after'));
+      default: return Promise.reject(new ProtocolFailure('bad-request', `unknown request "${method}"`));
+    }
+  }
+
+  private async runCommand(method: string, params: unknown): Promise<void> {
+    try {
+      switch (method) {
+        case OpenDatasetRow.method: {
+          const line = numberParam(params, 'line');
+          const position = new vscode.Position(Math.max(0, line - 1), 0);
+          await vscode.window.showTextDocument(vscode.Uri.file(stringParam(params, 'file')), { selection: new vscode.Range(position, position), preview: true });
+          return;
+        }
+        case OpenTemplate.method:
+          await vscode.window.showTextDocument(vscode.Uri.file(stringParam(params, 'file')), { preview: true });
+          return;
+        case RerunCase.method:
+          await vscode.commands.executeCommand('ragInspector.rerunCase', { runId: stringParam(params, 'runId'), key: stringParam(params, 'key') });
+          return;
+        case CancelRun.method:
+          this.deps.controller.cancel();
+          return;
+        default:
+          this.deps.logger.warn(`Inspector: ignored unknown command "${method}".`);
+      }
+    } catch (error) {
+      this.deps.logger.error(`Inspector: ${method} failed: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(`RAG Inspector: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  dispose(): void {
+    this.queue = [];
+    this.ready = false;
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+    this.closeEmitter.fire();
+    this.closeEmitter.dispose();
+  }
+}
+
+function toProtocolError(error: unknown): ProtocolError {
+  if (error instanceof ProtocolFailure || error instanceof InspectorDataError) return { code: error.code, message: error.message };
+  if (error instanceof Error && error.name === 'AbortError') return { code: 'cancelled', message: error.message };
+  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}
+
+function stringParam(params: unknown, name: string): string {
+  const value = (params as Record<string, unknown> | undefined)?.[name];
+  if (typeof value !== 'string' || value === '') throw new ProtocolFailure('bad-request', `"${name}" must be a non-empty string`);
+  return value;
+}
+
+function numberParam(params: unknown, name: string): number {
+  const value = (params as Record<string, unknown> | undefined)?.[name];
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ProtocolFailure('bad-request', `"${name}" must be a number`);
+  return value;
+}
+
+/** The single inspector panel of this window, opened on demand or revived by the serializer after a reload. */
+export class InspectorPanels implements vscode.Disposable {
+  private current: InspectorPanel | undefined;
+
+  constructor(private readonly deps: InspectorDeps, private readonly sessions: SessionRuns) {}
+
+  get panel(): InspectorPanel | undefined {
+    return this.current;
+  }
+
+  show(reveal?: { runId: string; key?: string }): InspectorPanel {
+    if (!this.current) {
+      const panel = vscode.window.createWebviewPanel(INSPECTOR_VIEW_TYPE, TITLE, vscode.ViewColumn.Active, panelOptions(this.deps.extensionUri));
+      this.adopt(panel);
+    } else {
+      this.current.panel.reveal();
+    }
+    if (reveal) this.current!.notify(Reveal, reveal);
+    return this.current!;
+  }
+
+  /** For the serializer: VS Code recreated the panel after a reload; give it our options and content again. */
+  revive(panel: vscode.WebviewPanel): void {
+    panel.webview.options = panelOptions(this.deps.extensionUri);
+    this.current?.dispose();
+    this.adopt(panel);
+  }
+
+  onRunEvent(event: RunEvent, runId: string): void {
+    this.current?.onRunEvent(event, runId, this.sessions);
+  }
+
+  private adopt(panel: vscode.WebviewPanel): void {
+    const inspector = new InspectorPanel(panel, this.deps);
+    inspector.onDidClose(() => { if (this.current === inspector) this.current = undefined; });
+    this.current = inspector;
+  }
+
+  dispose(): void {
+    this.current?.dispose();
+  }
+}
+
+export function activateInspectorPanel(
+  context: vscode.ExtensionContext,
+  deps: Omit<InspectorDeps, 'extensionUri' | 'data'>,
+  sessions: SessionRuns,
+): InspectorPanels {
+  const panels = new InspectorPanels({ ...deps, extensionUri: context.extensionUri, data: sessions }, sessions);
+  context.subscriptions.push(
+    panels,
+    vscode.window.registerWebviewPanelSerializer(INSPECTOR_VIEW_TYPE, {
+      // The webview's own setState holds what it was showing; the host only has to bring it back to life.
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel) {
+        deps.logger.info('Inspector panel restored after reload.');
+        panels.revive(panel);
+      },
+    }),
+    sessions.onDidRecord(({ event, runId }) => panels.onRunEvent(event, runId)),
+    vscode.commands.registerCommand('ragInspector.openInspector', (reveal?: { runId?: unknown; key?: unknown }) => {
+      const target = reveal && typeof reveal.runId === 'string'
+        ? { runId: reveal.runId, key: typeof reveal.key === 'string' ? reveal.key : undefined }
+        : undefined;
+      panels.show(target);
+    }),
+  );
+  return panels;
+}

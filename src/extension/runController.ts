@@ -1,0 +1,122 @@
+// Owns the one evaluation run at a time: starts it through the engine, fans out its events, cancels it by its AbortController.
+import * as vscode from 'vscode';
+import type { RunEvent, RunTotals } from '../core/engine/events.js';
+import type { RunStatus } from '../core/model.js';
+import type { ModelSpec } from '../core/spec/types.js';
+import type { Credentials } from './secrets.js';
+
+export interface StartOptions {
+  /** Run only these (case, model) pairs: rerun failed, rerun one case, rerun what a template change affects. */
+  caseFilter?: (caseId: string, modelKey: string) => boolean;
+  overrides?: { models?: ModelSpec[]; concurrency?: number };
+  /** Folder holding `.rag-inspector/`; the eval file's folder when unset. */
+  workspaceDir?: string;
+}
+
+/** What the engine reports back; a structural subset of core's RunOutcome. */
+export interface RunSummary {
+  runId: string;
+  status: RunStatus;
+  totals: RunTotals;
+}
+
+/**
+ * The engine entry point, shaped like core's `runEvaluation(specFile, options)` so it can be passed as is.
+ * Kept as a parameter (not an import) so the extension builds while the engine's loaders are still landing.
+ */
+export type EngineRun = (specFile: string, options: StartOptions & {
+  signal: AbortSignal;
+  onEvent?: (event: RunEvent) => void;
+  credentials: Credentials;
+}) => Promise<RunSummary>;
+
+export interface ActiveRun {
+  specFile: string;
+  runId?: string;
+  done: number;
+  total: number;
+}
+
+export interface RunController {
+  /** False while this build has no engine; commands that need it say so instead of starting. */
+  readonly available: boolean;
+  readonly active: ActiveRun | undefined;
+  readonly onEvent: vscode.Event<RunEvent>;
+  /** Resolves when the run ends (including cancelled); rejects on engine errors and when a run is already going. */
+  start(specFile: string, options?: StartOptions): Promise<RunSummary>;
+  /** Aborts the active run; false when nothing was running. */
+  cancel(): boolean;
+}
+
+export class EngineUnavailableError extends Error {
+  constructor() {
+    super('the evaluation engine is not available in this build of RAG Inspector yet');
+    this.name = 'EngineUnavailableError';
+  }
+}
+
+export class RunInProgressError extends Error {
+  constructor(specFile: string) {
+    super(`a run of ${specFile} is still in progress — cancel it (RAG Inspector: Cancel Run) or wait for it to finish`);
+    this.name = 'RunInProgressError';
+  }
+}
+
+/** The context key that shows "Cancel Run" only while something can be cancelled. */
+export const RUNNING_CONTEXT_KEY = 'ragInspector.running';
+
+export class EngineRunController implements RunController, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<RunEvent>();
+  private current: { run: ActiveRun; abort: AbortController } | undefined;
+  readonly onEvent = this.emitter.event;
+
+  constructor(
+    private readonly engine: EngineRun | undefined,
+    private readonly credentials: Credentials,
+    private readonly setContext: (running: boolean) => void = (running) =>
+      void vscode.commands.executeCommand('setContext', RUNNING_CONTEXT_KEY, running),
+  ) {}
+
+  get available(): boolean {
+    return this.engine !== undefined;
+  }
+
+  get active(): ActiveRun | undefined {
+    return this.current ? { ...this.current.run } : undefined;
+  }
+
+  async start(specFile: string, options: StartOptions = {}): Promise<RunSummary> {
+    if (!this.engine) throw new EngineUnavailableError();
+    if (this.current) throw new RunInProgressError(this.current.run.specFile);
+    const abort = new AbortController();
+    const current = { run: { specFile, done: 0, total: 0 } as ActiveRun, abort };
+    this.current = current;
+    this.setContext(true);
+    try {
+      return await this.engine(specFile, {
+        ...options,
+        signal: abort.signal,
+        credentials: this.credentials,
+        onEvent: (event) => {
+          if (event.type === 'run-started') Object.assign(current.run, { runId: event.runId, total: event.total });
+          if (event.type === 'case-finished') Object.assign(current.run, { done: event.done, total: event.total });
+          this.emitter.fire(event);
+        },
+      });
+    } finally {
+      if (this.current === current) this.current = undefined;
+      this.setContext(false);
+    }
+  }
+
+  cancel(): boolean {
+    if (!this.current || this.current.abort.signal.aborted) return false;
+    this.current.abort.abort();
+    return true;
+  }
+
+  dispose(): void {
+    this.cancel();
+    this.emitter.dispose();
+  }
+}

