@@ -1,0 +1,68 @@
+// Checks beyond the schema: unique suite ids, files that exist, thresholds whose min is not above max.
+import { stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { InputError } from '../errors.js';
+import type { PathSegment, YamlLocator } from './yamlPositions.js';
+
+type Raw = Record<string, unknown>;
+
+const asRecord = (value: unknown): Raw | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Raw) : undefined;
+
+/** The eval file's suites as records (anything else is already a schema error). */
+function suitesOf(data: Raw): Array<[number, Raw]> {
+  const suites = Array.isArray(data.suites) ? data.suites : [];
+  return suites.flatMap((suite, index) => {
+    const record = asRecord(suite);
+    return record ? [[index, record] as [number, Raw]] : [];
+  });
+}
+
+export function duplicateSuiteIds(data: Raw, locator: YamlLocator): InputError[] {
+  const firstLine = new Map<string, number | undefined>();
+  const errors: InputError[] = [];
+  for (const [index, suite] of suitesOf(data)) {
+    if (typeof suite.id !== 'string') continue;
+    const position = locator.valueAt(['suites', index, 'id']);
+    if (!firstLine.has(suite.id)) {
+      firstLine.set(suite.id, position.line);
+      continue;
+    }
+    errors.push(new InputError(position, `duplicate suite id '${suite.id}'`, `it is already used on line ${firstLine.get(suite.id)}; suite ids must be unique`));
+  }
+  return errors;
+}
+
+export function thresholdRanges(data: Raw, locator: YamlLocator): InputError[] {
+  const errors: InputError[] = [];
+  for (const [index, suite] of suitesOf(data)) {
+    for (const [metric, bounds] of Object.entries(asRecord(suite.thresholds) ?? {})) {
+      const { min, max } = asRecord(bounds) ?? {};
+      if (typeof min === 'number' && typeof max === 'number' && min > max) {
+        errors.push(new InputError(locator.valueAt(['suites', index, 'thresholds', metric]), `threshold '${metric}' has min ${min} above max ${max}`, 'swap them, or drop one bound'));
+      }
+    }
+  }
+  return errors;
+}
+
+/** Every dataset/template path in the file, where it is written, resolved against the eval file's folder. */
+export async function missingFiles(data: Raw, folder: string, locator: YamlLocator): Promise<InputError[]> {
+  const paths: Array<{ segments: PathSegment[]; kind: 'dataset' | 'template'; value: string }> = [];
+  const collect = (segments: PathSegment[], record: Raw) => {
+    for (const kind of ['dataset', 'template'] as const) {
+      const value = record[kind];
+      if (typeof value === 'string' && value !== '') paths.push({ segments: [...segments, kind], kind, value });
+    }
+  };
+  collect([], data);
+  for (const [index, suite] of suitesOf(data)) collect(['suites', index], suite);
+  const problems = await Promise.all(paths.map(async ({ segments, kind, value }) => {
+    const absolute = path.resolve(folder, value);
+    const isFile = await stat(absolute).then((info) => info.isFile(), () => undefined);
+    if (isFile) return undefined;
+    const message = isFile === false ? `${kind} path is a folder, not a file: ${absolute}` : `${kind} file not found: ${absolute}`;
+    return new InputError(locator.valueAt(segments), message, `paths are relative to the eval file's folder (${folder})`);
+  }));
+  return problems.filter((problem): problem is InputError => problem !== undefined);
+}

@@ -1,0 +1,15 @@
+// Writes media/eval.schema.json from schema.ts: `node --import tsx src/core/spec/emitSchema.ts`.
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { evalSchemaJson } from './schema.js';
+
+export const SCHEMA_FILE = path.resolve(__dirname, '../../../media/eval.schema.json');
+
+export function emitSchema(target = SCHEMA_FILE): void {
+  writeFileSync(target, evalSchemaJson());
+}
+
+if (require.main === module) {
+  emitSchema();
+  console.log(`wrote ${path.relative(process.cwd(), SCHEMA_FILE)}`);
+}

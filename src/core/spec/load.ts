@@ -1,0 +1,148 @@
+// Loads an eval file (`*.eval.yaml`): YAML → schema and semantic checks with file:line errors → EvalSpec with paths resolved and defaults applied.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import Ajv from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { LineCounter, parseDocument } from 'yaml';
+import type { Document } from 'yaml';
+import { InputError, InputErrors } from '../errors.js';
+import { decodeUtf8 } from '../data/lines.js';
+import { duplicateSuiteIds, missingFiles, thresholdRanges } from './checks.js';
+import { DEFAULTS, evalSchema } from './schema.js';
+import { schemaErrors } from './schemaErrors.js';
+import type { EvalSpec, ModelSpec, SuiteSpec, ThresholdSpec } from './types.js';
+import { YamlLocator } from './yamlPositions.js';
+
+type Raw = Record<string, unknown>;
+
+let validator: ValidateFunction | undefined;
+
+/** Compiled once per process: ajv compilation is the slow part. */
+function validate(data: unknown): ValidateFunction['errors'] {
+  validator ??= new Ajv({ allErrors: true, verbose: true, strict: true }).compile(evalSchema);
+  return validator(data) ? null : validator.errors;
+}
+
+/** Reads, checks and normalises an eval file. Throws InputErrors listing every problem found, each at its line:column. */
+export async function loadEvalSpec(file: string): Promise<EvalSpec> {
+  const absolute = path.resolve(file);
+  const bytes = await readEvalFile(absolute);
+  const text = decodeOrThrow(absolute, bytes);
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const locator = new YamlLocator(absolute, doc, lineCounter);
+  const data = parsedData(absolute, doc, lineCounter);
+  const schemaProblems = schemaErrors(validate(data) ?? [], locator);
+  const problems = [
+    ...schemaProblems,
+    ...duplicateSuiteIds(data, locator),
+    ...thresholdRanges(data, locator),
+    ...(await missingFiles(data, path.dirname(absolute), locator)),
+  ];
+  if (problems.length > 0) throw new InputErrors(sortByPosition(problems));
+  return toEvalSpec(absolute, sha256(bytes), data);
+}
+
+async function readEvalFile(file: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch {
+    throw new InputErrors([new InputError({ file }, 'eval file not found', 'check the path, or create it with "RAG Inspector: Run Evaluation" and save the choices')]);
+  }
+}
+
+function decodeOrThrow(file: string, bytes: Buffer): string {
+  try {
+    return decodeUtf8(file, bytes);
+  } catch (error) {
+    throw new InputErrors([error as InputError]);
+  }
+}
+
+/** The document as plain data, or InputErrors for YAML syntax problems (nothing else is checked then). */
+function parsedData(file: string, doc: Document, lineCounter: LineCounter): Raw {
+  if (doc.errors.length > 0) {
+    throw new InputErrors(doc.errors.map((error) => {
+      const { line, col } = lineCounter.linePos(error.pos[0]);
+      return new InputError({ file, line, column: col }, `invalid YAML: ${error.message}`, 'check the indentation and quoting on this line');
+    }));
+  }
+  const data = doc.toJS() as unknown;
+  if (data === null || data === undefined) {
+    throw new InputErrors([new InputError({ file, line: 1, column: 1 }, 'the eval file is empty', 'start with "version: 1", models and suites')]);
+  }
+  return data as Raw;
+}
+
+function toEvalSpec(file: string, hash: string, data: Raw): EvalSpec {
+  const folder = path.dirname(file);
+  const resolve = (value: unknown) => (typeof value === 'string' ? path.resolve(folder, value) : undefined);
+  return {
+    version: 1,
+    file,
+    hash,
+    name: typeof data.name === 'string' ? data.name : defaultName(file),
+    description: data.description as string | undefined,
+    models: (data.models as unknown[]).map(toModelSpec),
+    judge: data.judge === undefined ? undefined : toModelSpec(data.judge),
+    embeddings: data.embeddings === undefined ? undefined : toModelSpec(data.embeddings),
+    suites: (data.suites as Raw[]).map((suite) => toSuiteSpec(suite, resolve(suite.dataset ?? data.dataset), resolve(suite.template ?? data.template))),
+    concurrency: (data.concurrency as number | undefined) ?? DEFAULTS.concurrency,
+    rateLimit: (data.rateLimit as EvalSpec['rateLimit'] | undefined) ?? {},
+    timeoutMs: (data.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs,
+    maxRetries: (data.maxRetries as number | undefined) ?? DEFAULTS.maxRetries,
+    seed: (data.seed as number | undefined) ?? DEFAULTS.seed,
+    prices: (data.prices as EvalSpec['prices'] | undefined) ?? {},
+  };
+}
+
+/** "provider:model" (split at the first colon: "openai-compatible:llama3:8b") or the mapping form. */
+export function toModelSpec(raw: unknown): ModelSpec {
+  if (typeof raw === 'string') {
+    const colon = raw.indexOf(':');
+    return { provider: raw.slice(0, colon), model: raw.slice(colon + 1), parameters: {} };
+  }
+  const { provider, model, label, baseUrl, apiKeyEnv, parameters } = raw as Raw;
+  return withoutUndefined({
+    provider: provider as string,
+    model: model as string,
+    label: label as string | undefined,
+    baseUrl: baseUrl as string | undefined,
+    apiKeyEnv: apiKeyEnv as string | undefined,
+    parameters: (parameters as Record<string, unknown> | undefined) ?? {},
+  });
+}
+
+function toSuiteSpec(suite: Raw, dataset: string | undefined, template: string | undefined): SuiteSpec {
+  const thresholds = Object.entries((suite.thresholds as Record<string, { min?: number; max?: number }> | undefined) ?? {}).map(
+    ([metric, bounds]): ThresholdSpec => withoutUndefined({ metric, min: bounds.min, max: bounds.max }),
+  );
+  return withoutUndefined({
+    id: suite.id as string,
+    method: suite.method as string,
+    dataset,
+    template,
+    params: (suite.params as Record<string, unknown> | undefined) ?? {},
+    thresholds,
+    limit: suite.limit as number | undefined,
+  });
+}
+
+/** "rgb-example.eval.yaml" → "rgb-example". */
+function defaultName(file: string): string {
+  return path.basename(file).replace(/(\.eval)?\.ya?ml$/i, '');
+}
+
+function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function sortByPosition(errors: InputError[]): InputError[] {
+  return [...errors].sort((a, b) => (a.position.line ?? 0) - (b.position.line ?? 0) || (a.position.column ?? 0) - (b.position.column ?? 0));
+}
+
+/** Optional fields left out rather than set to undefined, so specs compare and serialise cleanly. */
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}

@@ -1,0 +1,179 @@
+// The JSON Schema of `*.eval.yaml`: validates eval files on load and, emitted to media/eval.schema.json, drives editor completion.
+
+/** The subset of draft-07 this schema uses, so the const below is checked as it is written. */
+export interface JsonSchema {
+  $schema?: string;
+  $id?: string;
+  $ref?: string;
+  title?: string;
+  description?: string;
+  type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean | JsonSchema;
+  required?: string[];
+  minProperties?: number;
+  items?: JsonSchema;
+  minItems?: number;
+  oneOf?: JsonSchema[];
+  enum?: string[];
+  const?: unknown;
+  pattern?: string;
+  minLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  default?: unknown;
+  examples?: unknown[];
+  definitions?: Record<string, JsonSchema>;
+}
+
+/** The methods an eval file may name; each has a folder under src/core/suites. */
+export const SUITE_METHODS = ['rgb', 'needle', 'ifrag', 'ragas', 'llm-eval'] as const;
+
+export const DEFAULTS = {
+  concurrency: 4,
+  timeoutMs: 60_000,
+  maxRetries: 4,
+  seed: 2333,
+} as const;
+
+const MODEL_SHORTHAND = '^[A-Za-z0-9_.-]+:\\S.*$';
+
+const modelParameters: JsonSchema = {
+  type: 'object',
+  description: 'Decoding and provider parameters sent with every request to this model. Unknown keys are passed to the provider.',
+  properties: {
+    temperature: { type: 'number', minimum: 0, maximum: 2, description: 'Sampling temperature (0 = most deterministic).' },
+    maxTokens: { type: 'integer', minimum: 1, description: 'Upper bound on the tokens of each response.' },
+    topP: { type: 'number', minimum: 0, maximum: 1, description: 'Nucleus sampling: keep the smallest token set whose probability reaches topP.' },
+    seed: { type: 'integer', description: 'Sampling seed, for providers that support reproducible sampling.' },
+    stream: { type: 'boolean', description: 'Stream the response (lets the panel show it as it arrives).' },
+  },
+  additionalProperties: true,
+};
+
+const modelMapping: JsonSchema = {
+  type: 'object',
+  description: 'A model with options.',
+  properties: {
+    provider: {
+      type: 'string',
+      minLength: 1,
+      description: 'Provider name: openai, anthropic, openai-compatible (Ollama, vLLM, LM Studio…) or extractive (the offline baseline).',
+      examples: ['openai', 'anthropic', 'openai-compatible', 'extractive'],
+    },
+    model: { type: 'string', minLength: 1, description: 'Model name as the provider knows it, e.g. gpt-4o-mini or llama3:8b.' },
+    label: { type: 'string', description: 'Shown in tables instead of provider:model.' },
+    baseUrl: { type: 'string', description: 'API base URL, e.g. http://localhost:11434/v1 for Ollama; overrides the provider default.' },
+    apiKeyEnv: { type: 'string', description: 'Environment variable holding the API key (CLI). VS Code keeps keys in its secret storage instead.' },
+    parameters: modelParameters,
+  },
+  required: ['provider', 'model'],
+  additionalProperties: false,
+};
+
+const modelRef: JsonSchema = {
+  description: 'A model: "provider:model" (e.g. openai:gpt-4o-mini, extractive:bm25) or a mapping with provider, model and options.',
+  oneOf: [
+    { type: 'string', pattern: MODEL_SHORTHAND, description: '"provider:model", e.g. openai:gpt-4o-mini.' },
+    modelMapping,
+  ],
+};
+
+const threshold: JsonSchema = {
+  type: 'object',
+  description: 'Bounds the metric must meet for the suite to pass (CLI exit code, Test Explorer).',
+  properties: {
+    min: { type: 'number', description: 'The metric must be at least this.' },
+    max: { type: 'number', description: 'The metric must be at most this.' },
+  },
+  minProperties: 1,
+  additionalProperties: false,
+};
+
+const suite: JsonSchema = {
+  type: 'object',
+  description: 'One evaluation: a method run over a dataset with a template.',
+  properties: {
+    id: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_.-]+$',
+      description: 'Unique name of this suite, used in case ids and reports. Letters, digits, "_", "." and "-".',
+    },
+    method: {
+      type: 'string',
+      enum: [...SUITE_METHODS],
+      description: 'The evaluation method: rgb (RGB benchmark), needle (needle in a haystack), ifrag (IF-RAG), ragas (RAGAS metrics) or llm-eval (LLM-judged criteria).',
+    },
+    dataset: { type: 'string', minLength: 1, description: 'Dataset file (JSONL, JSON, CSV, TSV or YAML), relative to this file. Defaults to the top-level dataset.' },
+    template: { type: 'string', minLength: 1, description: "Prompt template file, relative to this file. Defaults to the top-level template, then the method's built-in prompt." },
+    limit: { type: 'integer', minimum: 1, description: 'Use only the first N good rows of the dataset (quick iterations).' },
+    params: { type: 'object', description: 'Method parameters (noise ratios, grid sizes…); each method checks its own.' },
+    thresholds: {
+      type: 'object',
+      description: 'Metric name → bounds, e.g. accuracy: { min: 0.5 }.',
+      additionalProperties: { $ref: '#/definitions/threshold' },
+    },
+  },
+  required: ['id', 'method'],
+  additionalProperties: false,
+};
+
+export const evalSchema: JsonSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://rag-inspector.invalid/eval.schema.json',
+  title: 'RAG Inspector eval file',
+  description: 'Which suites to run, on which datasets and templates, with which models. Paths are relative to this file.',
+  type: 'object',
+  properties: {
+    version: { const: 1, description: 'Format version of this eval file; 1.' },
+    name: { type: 'string', description: 'Shown in reports and the panel. Defaults to the file name.' },
+    description: { type: 'string', description: 'Free text shown with the run.' },
+    models: {
+      type: 'array',
+      minItems: 1,
+      items: { $ref: '#/definitions/modelRef' },
+      description: 'The models under test; every suite runs on each.',
+    },
+    judge: { $ref: '#/definitions/modelRef', description: 'The model that grades answers for judge-based metrics; kept apart from the models under test.' },
+    embeddings: { $ref: '#/definitions/modelRef', description: 'The embedding model for metrics that compare meanings (e.g. RAGAS answer relevancy).' },
+    concurrency: { type: 'integer', minimum: 1, default: DEFAULTS.concurrency, description: 'Model calls in flight at once.' },
+    rateLimit: {
+      type: 'object',
+      description: 'Client-side limits, shared by all calls of the run.',
+      properties: {
+        requestsPerMinute: { type: 'number', exclusiveMinimum: 0, description: 'At most this many requests per minute.' },
+        tokensPerMinute: { type: 'number', exclusiveMinimum: 0, description: 'At most this many (estimated) tokens per minute.' },
+      },
+      additionalProperties: false,
+    },
+    timeoutMs: { type: 'integer', minimum: 1, default: DEFAULTS.timeoutMs, description: 'Per-attempt time limit of a model call, in milliseconds.' },
+    maxRetries: { type: 'integer', minimum: 0, default: DEFAULTS.maxRetries, description: 'Retries of a failed call (429, 5xx, timeouts) before the case fails.' },
+    seed: { type: 'integer', default: DEFAULTS.seed, description: 'Seed for every random choice (document sampling, haystack building), so runs repeat.' },
+    prices: {
+      type: 'object',
+      description: 'USD per million tokens, keyed "provider:model" or "model"; merged over the built-in price table.',
+      additionalProperties: {
+        type: 'object',
+        description: 'Prices of one model.',
+        properties: {
+          input: { type: 'number', minimum: 0, description: 'USD per million input (prompt) tokens.' },
+          output: { type: 'number', minimum: 0, description: 'USD per million output (completion) tokens.' },
+        },
+        required: ['input', 'output'],
+        additionalProperties: false,
+      },
+    },
+    template: { type: 'string', minLength: 1, description: 'Default prompt template for suites that name none, relative to this file.' },
+    dataset: { type: 'string', minLength: 1, description: 'Default dataset for suites that name none, relative to this file.' },
+    suites: { type: 'array', minItems: 1, items: { $ref: '#/definitions/suite' }, description: 'The evaluations to run.' },
+  },
+  required: ['version', 'models', 'suites'],
+  additionalProperties: false,
+  definitions: { modelRef, threshold, suite },
+};
+
+/** The schema file's exact text (media/eval.schema.json), so a test can tell when it drifts. */
+export function evalSchemaJson(): string {
+  return `${JSON.stringify(evalSchema, null, 2)}\n`;
+}
