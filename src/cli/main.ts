@@ -36,7 +36,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'runs': {
         const runs = await listRuns(path.join(command.folder, '.rag-inspector', 'runs'));
-        for (const run of runs) process.stdout.write(`${run.runId}  ${run.status.padEnd(9)}  ${run.name}  ${run.file}\n`);
+        for (const run of runs) process.stdout.write(`${run.runId}  ${run.status.padEnd(10)}  ${run.header?.spec.name ?? run.problem ?? ''}  ${run.file}\n`);
         if (runs.length === 0) process.stdout.write('no runs yet\n');
         return EXIT_OK;
       }

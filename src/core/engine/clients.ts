@@ -6,16 +6,11 @@ import { ResponseCache } from '../run/cache.js';
 import { createModelClient } from '../run/modelClient.js';
 import { Scheduler } from '../run/scheduler.js';
 import type { EvalSpec, ModelSpec } from '../spec/types.js';
-import type { ModelClient } from '../suites/contract.js';
-
-export interface CallCounter {
-  calls: number;
-  cacheHits: number;
-}
+import type { CountingModelClient } from '../run/modelClient.js';
 
 export interface RunClients {
-  models: { key: string; spec: ModelSpec; client: ModelClient; counter: CallCounter; concurrency: number }[];
-  judge?: { key: string; client: ModelClient; counter: CallCounter };
+  models: { key: string; spec: ModelSpec; client: CountingModelClient; concurrency: number }[];
+  judge?: { key: string; client: CountingModelClient };
 }
 
 export function modelKeyOf(spec: ModelSpec): string {
@@ -34,7 +29,6 @@ export async function createRunClients(spec: EvalSpec, credentials: Credentials,
       maxRetries: spec.maxRetries,
       timeoutMs: spec.timeoutMs,
     });
-    const counter: CallCounter = { calls: 0, cacheHits: 0 };
     const client = createModelClient({
       key,
       provider,
@@ -43,12 +37,8 @@ export async function createRunClients(spec: EvalSpec, credentials: Credentials,
       scheduler,
       cache,
       prices: (usage) => costOf(key, usage, spec.prices),
-      onCall: (event) => {
-        if (event.cached) counter.cacheHits += 1;
-        else counter.calls += 1;
-      },
     });
-    return { key, client, counter };
+    return { key, client };
   };
 
   const models = [];

@@ -181,14 +181,14 @@ function summaryLine(status: RunStatus, results: readonly CaseResult[], reports:
     error: results.filter((r) => r.status === 'error').length,
     passed: results.filter((r) => r.pass === true).length,
     failed: results.filter((r) => r.pass === false).length,
-    modelCalls: clients.models.reduce((n, m) => n + m.counter.calls, 0),
-    cacheHits: clients.models.reduce((n, m) => n + m.counter.cacheHits, 0) + (clients.judge?.counter.cacheHits ?? 0),
-    judgeCalls: clients.judge?.counter.calls ?? 0,
+    modelCalls: clients.models.reduce((n, m) => n + m.client.counters.providerCalls, 0),
+    cacheHits: clients.models.reduce((n, m) => n + m.client.counters.cacheHits, 0) + (clients.judge?.client.counters.cacheHits ?? 0),
+    judgeCalls: clients.judge?.client.counters.providerCalls ?? 0,
     inputTokens: sum(results, (r) => (r.response?.cached ? 0 : r.response?.usage.inputTokens ?? 0) + (r.judgeUsage?.inputTokens ?? 0)),
     outputTokens: sum(results, (r) => (r.response?.cached ? 0 : r.response?.usage.outputTokens ?? 0) + (r.judgeUsage?.outputTokens ?? 0)),
     costUsd: totalCost(results),
   };
-  return { type: 'summary' as const, status, finishedAt: new Date().toISOString(), counts: totals, totals, usage: { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, costUsd: totals.costUsd }, reports, thresholds, problems: plan.problems };
+  return { type: 'summary' as const, status, finishedAt: new Date().toISOString(), totals, reports, thresholds, problems: plan.problems };
 }
 
 function sum<T>(items: readonly T[], of: (item: T) => number): number {

@@ -5,7 +5,9 @@ import { mkdir, open, readdir } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../errors.js';
+import type { InputProblem, RunTotals, ThresholdOutcome } from '../engine/events.js';
 import type { CaseResult, EvalCase, RunStatus } from '../model.js';
+import type { SuiteReport } from '../suites/contract.js';
 import { findLastByte, readFirstLine, readLastCompleteLine, readLines } from './jsonLines.js';
 import { stringifyRedacted } from './redact.js';
 
@@ -38,24 +40,17 @@ export interface ResumeLine {
   at: string;
 }
 
-/** Calls and tokens of the whole run (the model under test and the judge). */
-export interface RunUsage {
-  modelCalls: number;
-  cacheHits: number;
-  judgeCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd?: number;
-}
-
 export interface SummaryLine {
   type: 'summary';
   status: RunStatus;
   finishedAt: string;
-  counts: { cases: number; success: number; error: number; passed: number; failed: number };
-  usage: RunUsage;
-  reports: unknown[];
-  thresholds: unknown[];
+  /** Counts, calls and tokens over every case line of the log (earlier sessions of a resumed run included). */
+  totals: RunTotals;
+  /** The suites' tables as computed at the end of the run, so a report can be rewritten without rescoring. */
+  reports: SuiteReport[];
+  thresholds: ThresholdOutcome[];
+  /** Rows and cases that could not be built (bad lines, missing variables). */
+  problems: InputProblem[];
 }
 
 export type RunLogLine = RunHeader | CaseLine | ResumeLine | SummaryLine;

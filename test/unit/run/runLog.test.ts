@@ -39,8 +39,8 @@ function result(caseId: string, modelKey = 'openai:gpt-4o-mini', text = 'Paris')
 
 function summary(status: SummaryLine['status'] = 'success'): Omit<SummaryLine, 'type'> {
   return {
-    status, finishedAt: '2026-11-22T12:50:00.000Z', counts: { cases: 2, success: 2, error: 0, passed: 2, failed: 0 },
-    usage: { modelCalls: 2, cacheHits: 0, judgeCalls: 0, inputTokens: 100, outputTokens: 4 }, reports: [], thresholds: [],
+    status, finishedAt: '2026-11-22T12:50:00.000Z', totals: { cases: 2, success: 2, error: 0, passed: 2, failed: 0, modelCalls: 2, cacheHits: 0, judgeCalls: 0, inputTokens: 100, outputTokens: 4 },
+    reports: [], thresholds: [], problems: [],
   };
 }
 
@@ -231,7 +231,7 @@ describe('listRuns', () => {
       ['2026-11-19T00-00-00Z-dddddd', 'unreadable'],
     ]);
     assert.equal(runs[0]!.header?.spec.name, 'RGB smoke');
-    assert.equal(runs[2]!.summary?.counts.cases, 2);
+    assert.equal(runs[2]!.summary?.totals.cases, 2);
     assert.match(runs[3]!.problem ?? '', /dddddd\.jsonl:1: not a RAG Inspector run log/);
   });
 
