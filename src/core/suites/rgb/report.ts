@@ -298,6 +298,7 @@ export function rgbReport(cases: ReadonlyMap<string, EvalCase>, results: readonl
   const built = buildForTestbed(entries, models, params, suiteId);
   const labels = failureLabelTable(entries, models, params);
   const notes = [modeNote(params), ...effectiveRateNotes(cases, suiteId, params), ...built.notes];
+  if (params.judge.failureLabels && !labels) notes.push('No failure labels: they need a judge model (set judge in the eval file) and at least one wrong answer.');
   const errors = entries.filter((e) => e.result.status !== 'success').length;
   if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined, not as wrong.`);
   if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
