@@ -12,7 +12,7 @@ export interface TextLine {
   text: string;
 }
 
-export function notUtf8Error(file: string, line: number): InputError {
+function notUtf8Error(file: string, line: number): InputError {
   return new InputError({ file, line }, 'file is not UTF-8', 're-save it as UTF-8');
 }
 

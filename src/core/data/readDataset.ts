@@ -86,8 +86,10 @@ async function fileProblem(file: string): Promise<InputError | undefined> {
 async function firstLineIsObject(file: string, signal?: AbortSignal): Promise<boolean> {
   try {
     for await (const { text } of readLines(file, signal)) {
-      if (text.trim() === '') continue;
-      return isRecord(JSON.parse(text));
+      const start = text.trimStart();
+      if (start === '') continue;
+      // Only an object can make it JSONL; a one-line array is parsed once, by the array reader.
+      return start.startsWith('{') && isRecord(JSON.parse(text));
     }
   } catch {
     // Not JSON on its own, or not UTF-8: the whole-file reader reports it with a position.

@@ -180,3 +180,13 @@ test('hashFile is the sha256 of the bytes', async () => {
   const file = tempFile('hash.jsonl', content);
   assert.equal(await hashFile(file), createHash('sha256').update(content).digest('hex'));
 });
+
+test('a one-line JSON array in a .json file is read as an array', async () => {
+  const file = tempFile('oneline.json', '[{"q": 1}, {"q": 2}]');
+  assert.deepEqual(summary(await collect(readDataset(file))), [[1, 0, { q: 1 }], [1, 1, { q: 2 }]]);
+});
+
+test('a YAML file that is not UTF-8 names the bad line', async () => {
+  const file = tempFile('latin1.yaml', Buffer.concat([Buffer.from('- q: ok\n- q: caf'), Buffer.from([0xe9, 0x0a])]));
+  assert.deepEqual(summary(await collect(readDataset(file))), [`${file}:2: file is not UTF-8 — re-save it as UTF-8`]);
+});
