@@ -139,7 +139,7 @@ function applyOverrides(spec: EvalSpec, overrides: RunOptions['overrides']): Eva
 
 /** Front-matter parameters apply unless the eval file set the same parameter on the model. */
 function templateParametersFor(suitePlan: SuitePlan, model: ModelSpec): Record<string, unknown> {
-  const fromTemplate = suitePlan.template.parameters ?? {};
+  const fromTemplate = suitePlan.template.frontMatter.parameters ?? {};
   return Object.fromEntries(Object.entries(fromTemplate).filter(([name]) => !(name in model.parameters)));
 }
 
