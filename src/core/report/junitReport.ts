@@ -39,7 +39,6 @@ export function renderJunitReport(run: RunData): string {
 /** Escapes for attributes and text, and drops characters XML 1.0 cannot carry at all (model output may hold them). */
 function xml(text: string): string {
   return text
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
     .replace(/&/g, '&amp;')
