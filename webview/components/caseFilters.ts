@@ -57,7 +57,7 @@ export class CaseFiltersBar extends LitElement {
         .value=${f.search} @input=${(e: Event) => this.onSearch((e.target as HTMLInputElement).value)}
         @keydown=${this.onSearchKey}></vscode-textfield>
       <div class="row">
-        <vscode-checkbox label="Failed only" .checked=${f.failedOnly}
+        <vscode-checkbox .checked=${f.failedOnly}
           @change=${(e: Event) => this.change({ failedOnly: (e.target as HTMLInputElement).checked })}>Failed only</vscode-checkbox>
         <span class="count muted" aria-live="polite">${formatCount(this.shown)} of ${formatCount(this.total)}</span>
       </div>

@@ -151,7 +151,7 @@ export class CaseList extends LitElement {
   private renderRow(item: CaseListItem, index: number, count: number) {
     const outcome = outcomeOf(item);
     const classes = `row${index === this.cursor ? ' cursor' : ''}${item.key === this.openKey ? ' open' : ''}`;
-    return html`<div class=${classes} id=${`row-${index}`} role="option" data-key=${item.key} data-outcome=${outcome}
+    return html`<div class=${classes} id=${`row-${index}`} role="option" data-key=${item.key} data-case=${item.caseId} data-model=${item.modelKey} data-outcome=${outcome}
         aria-selected=${String(item.key === this.openKey)} aria-posinset=${index + 1} aria-setsize=${count}
         ${styleProps({ transform: `translateY(${index * ROW_HEIGHT}px)` })}
         @click=${() => { this.moveCursor(index); this.open(index); }}>

@@ -103,7 +103,7 @@ export class CompareView extends LitElement {
     if (!parts) { parts = diffWords(row.beforeText, row.afterText).parts; this.diffs.set(row, parts); }
     const before = outcomeOf(row.before);
     const after = outcomeOf(row.after);
-    return html`<article data-key=${row.after.key}>
+    return html`<article data-key=${row.after.key} data-case=${row.caseId} data-model=${row.after.modelKey}>
       <header>
         <button class="link mono" title="Open this case in the later run"
           @click=${() => this.dispatchEvent(new CustomEvent('ri-compare-open', { detail: { key: row.after.key }, bubbles: true, composed: true }))}>${row.caseId}</button>

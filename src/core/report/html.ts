@@ -1,0 +1,89 @@
+// The standalone HTML report: one file holding the inspector webview bundle and the run's data, readable offline.
+import { createHash } from 'node:crypto';
+import type { CaseDetail, RunDetail } from '../../protocol.js';
+
+/**
+ * The data element the webview's staticApi reads. Same shape as webview/api/staticData.ts, kept as a copy
+ * because core may not import the webview; test/webview/report.test.ts opens a real report in Chromium.
+ */
+export const REPORT_DATA_ELEMENT_ID = 'rag-inspector-data';
+const REPORT_DATA_FORMAT = 'rag-inspector/static';
+const REPORT_DATA_VERSION = 1;
+
+/**
+ * Builds the report. `webviewBundleJs` is dist/webview.js; `css` is optional extra styling (the bundle
+ * styles itself and falls back to VS Code's default colours, light or dark after the reader's system).
+ */
+export function renderHtmlReport(detail: RunDetail, cases: CaseDetail[], webviewBundleJs: string, css?: string): string {
+  const data = { format: REPORT_DATA_FORMAT, version: REPORT_DATA_VERSION, runs: [{ detail, cases }] };
+  const json = escapeJsonForHtml(JSON.stringify(data));
+  const script = escapeScriptText(stripSourceMapComment(webviewBundleJs));
+  const style = css ? escapeStyleText(css) : undefined;
+  // Hashes rather than 'unsafe-inline': the only code the page may run is the bundle written here.
+  const csp = [
+    "default-src 'none'",
+    `script-src '${sha256(script)}'`,
+    style ? `style-src '${sha256(style)}'` : "style-src 'none'",
+    'img-src data:',
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
+<meta name="generator" content="RAG Inspector">
+<title>RAG Inspector — ${escapeText(detail.listing.name)}</title>
+${style === undefined ? '' : `<style>${style}</style>\n`}<script type="application/json" id="${REPORT_DATA_ELEMENT_ID}">${json}</script>
+</head>
+<body>
+<noscript>This report is an interactive page: open it in a browser with JavaScript enabled.</noscript>
+<script type="module">${script}</script>
+</body>
+</html>
+`;
+}
+
+/**
+ * JSON inside <script> ends at the first "</script" whatever the JSON means, and "<!--" changes how the
+ * parser looks for it; escaping every "<", ">" and "&" as \u003c etc. keeps the text valid JSON that no
+ * document or model output can break out of. U+2028/2029 are escaped for older JavaScript parsers.
+ */
+export function escapeJsonForHtml(json: string): string {
+  return json
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * The bundle is code we built, but a library may hold a string such as "</script>" or "<!--". "\x3C" is "<" in
+ * JavaScript strings, template literals and regular expressions (with or without the u flag), so replacing
+ * that one character keeps the code's meaning while the HTML parser no longer sees a tag or a comment.
+ */
+export function escapeScriptText(js: string): string {
+  return js.replace(/<(\/script|!--)/gi, '\\x3C$1');
+}
+
+function escapeStyleText(css: string): string {
+  return css.replace(/<\/(style)/gi, '<\\/$1');
+}
+
+function stripSourceMapComment(js: string): string {
+  // The map file is not shipped with the report, and a dangling URL only produces console noise.
+  return js.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+}
+
+function sha256(text: string): string {
+  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function escapeAttribute(text: string): string {
+  return escapeText(text).replace(/"/g, '&quot;');
+}
