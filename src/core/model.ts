@@ -66,6 +66,11 @@ export interface EvalCase {
   messages: ChatMessage[];
   /** Template file the messages came from, for "open template". */
   template?: string;
+  /**
+   * A response the dataset already holds (RAGAS scores answers produced elsewhere). When set, the engine
+   * scores it as the response of every model under test without calling them, and says so in the result.
+   */
+  givenResponse?: string;
 }
 
 export interface Evidence {
@@ -99,6 +104,8 @@ export interface Usage {
 
 export interface ResponseRecord {
   text: string;
+  /** True when the text came from the dataset (EvalCase.givenResponse), not from a model call. */
+  given?: boolean;
   usage: Usage;
   latencyMs: number;
   cached: boolean;

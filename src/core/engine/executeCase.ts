@@ -21,11 +21,13 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
 
   let response: ClientResponse;
   try {
-    response = await run.client.complete({
-      messages: run.evalCase.messages,
-      temperature: numberParam(run.templateParameters, 'temperature'),
-      maxTokens: numberParam(run.templateParameters, 'maxTokens'),
-    }, run.signal);
+    response = run.evalCase.givenResponse !== undefined
+      ? givenResponse(run.evalCase.givenResponse)
+      : await run.client.complete({
+        messages: run.evalCase.messages,
+        temperature: numberParam(run.templateParameters, 'temperature'),
+        maxTokens: numberParam(run.templateParameters, 'maxTokens'),
+      }, run.signal);
   } catch (error) {
     return {
       caseId: run.evalCase.id, modelKey: run.modelKey, status: 'error', scores: [],
@@ -57,6 +59,11 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
     startedAt,
     finishedAt: new Date().toISOString(),
   };
+}
+
+/** The dataset's own answer, scored as it is: no call, no tokens, no cost. */
+function givenResponse(text: string): ClientResponse {
+  return { text, given: true, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, cached: false, costUsd: 0, attempts: 0 };
 }
 
 /** A case passes when every score that gives a verdict passed; a judge error is not a pass. */

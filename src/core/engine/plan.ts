@@ -46,15 +46,34 @@ async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, problems: InputPr
     throw new InputError({ file: spec.file }, `suite '${suiteSpec.id}' uses unknown method '${suiteSpec.method}'`, `use one of: ${knownMethods().join(', ')}`);
   }
   const params = suite.parseParams(suiteSpec.params, { file: spec.file });
-  if (!suiteSpec.dataset) {
-    throw new InputError({ file: spec.file }, `suite '${suiteSpec.id}' has no dataset`, "add 'dataset: <file>' to the suite or at the top level");
-  }
   const templateFile = suiteSpec.template ?? suite.defaultTemplate(params);
   const template = await loadTemplate(templateFile);
   const cases: EvalCase[] = [];
   const reporter = problemReporter(problems, suiteSpec.id);
-  let rows = 0;
+  const context = { suiteId: suiteSpec.id, seed: spec.seed };
 
+  const render = async (evalCase: EvalCase): Promise<void> => {
+    try {
+      checkVariables(template, evalCase.variables, evalCase.row);
+      evalCase.messages = await renderTemplate(template, evalCase.variables);
+      evalCase.template = templateFile;
+      cases.push(evalCase);
+    } catch (error) {
+      reporter.add('render', asInputError(error, evalCase.row.file, evalCase.row.line));
+    }
+  };
+
+  if (!suiteSpec.dataset) {
+    if (!suite.generateCases) {
+      throw new InputError({ file: spec.file }, `suite '${suiteSpec.id}' has no dataset`, "add 'dataset: <file>' to the suite or at the top level");
+    }
+    const generated = await suite.generateCases(params, { ...context, specFile: spec.file });
+    for (const evalCase of suiteSpec.limit === undefined ? generated : generated.slice(0, suiteSpec.limit)) await render(evalCase);
+    reporter.flush();
+    return { spec: suiteSpec, suite, params, template, templateFile, cases };
+  }
+
+  let rows = 0;
   for await (const item of readDataset(suiteSpec.dataset, { signal })) {
     if (!item.ok) {
       reporter.add('row', item.error);
@@ -64,21 +83,12 @@ async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, problems: InputPr
     rows += 1;
     let expanded: EvalCase[];
     try {
-      expanded = suite.expandRow(item.row, params, { suiteId: suiteSpec.id, seed: spec.seed });
+      expanded = suite.expandRow(item.row, params, context);
     } catch (error) {
       reporter.add('row', asInputError(error, item.row.ref.file, item.row.ref.line));
       continue;
     }
-    for (const evalCase of expanded) {
-      try {
-        checkVariables(template, evalCase.variables, evalCase.row);
-        evalCase.messages = await renderTemplate(template, evalCase.variables);
-        evalCase.template = templateFile;
-        cases.push(evalCase);
-      } catch (error) {
-        reporter.add('render', asInputError(error, evalCase.row.file, evalCase.row.line));
-      }
-    }
+    for (const evalCase of expanded) await render(evalCase);
   }
   reporter.flush();
   return { spec: suiteSpec, suite, params, template, templateFile, cases };

@@ -25,9 +25,18 @@ export interface ClientResponse extends ResponseRecord {
   attempts: number;
 }
 
+/** Embeddings through the run's scheduler and cache (answer relevancy needs them). */
+export interface EmbeddingClient {
+  /** "provider:model". */
+  readonly key: string;
+  embed(texts: string[], signal: AbortSignal): Promise<number[][]>;
+}
+
 export interface ScoreContext {
   /** The judge model from the eval file, when one is configured. */
   judge?: ModelClient;
+  /** The embeddings model from the eval file, when one is configured. */
+  embeddings?: EmbeddingClient;
   signal: AbortSignal;
 }
 
@@ -85,6 +94,11 @@ export interface Suite<Params = Record<string, unknown>> {
    * the engine reports it with the row's file:line and goes on with the other rows.
    */
   expandRow(row: DatasetRow, params: Params, context: SuiteBuildContext): EvalCase[];
+  /**
+   * For methods that build their cases from parameters rather than dataset rows (Needle in a Haystack builds
+   * a grid from a haystack folder). Used when the suite entry names no dataset. May throw InputError.
+   */
+  generateCases?(params: Params, context: SuiteBuildContext & { specFile: string }): Promise<EvalCase[]>;
   /** Score one response. Judge failures become scores with `judgeError`, never thrown away silently. */
   score(evalCase: EvalCase, responseText: string, params: Params, context: ScoreContext): Promise<Score[]>;
   /** Aggregate finished results the way the method's paper reports them. */
