@@ -2,8 +2,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeError, InputErrors } from '../core/errors.js';
+import { loadEvalSpec } from '../core/spec/load.js';
 import type { Logger } from './outputChannel.js';
-import type { RunController, RunSummary } from './runController.js';
+import type { RunController, RunSummary, StartOptions } from './runController.js';
 
 export const COMMAND_IDS = {
   runEvaluation: 'ragInspector.runEvaluation',
@@ -17,11 +18,17 @@ export const COMMAND_IDS = {
 } as const;
 
 /** What a command handler reports back to executeCommand callers (tests, other commands). */
-export type CommandOutcome = 'started' | 'cancelled' | 'nothing-to-cancel' | 'no-eval-file' | 'engine-unavailable' | 'failed' | RunSummary;
+export type CommandOutcome = 'cancelled' | 'nothing-to-cancel' | 'no-eval-file' | 'engine-unavailable' | 'not-available' | 'failed' | RunSummary;
 
 export function engineUnavailable(title: string): CommandOutcome {
-  void vscode.window.showErrorMessage(`RAG Inspector: ${title} cannot start — the evaluation engine is not available in this build yet.`);
+  void vscode.window.showErrorMessage(`RAG Inspector: ${title} cannot start — the evaluation engine is not available in this build.`);
   return 'engine-unavailable';
+}
+
+/** For commands registered ahead of their implementation: say so rather than do nothing. */
+export function notAvailableYet(title: string): CommandOutcome {
+  void vscode.window.showErrorMessage(`RAG Inspector: ${title} is not available in this version yet.`);
+  return 'not-available';
 }
 
 export function cancelRun(controller: Pick<RunController, 'cancel'>, logger: Logger): CommandOutcome {
@@ -49,6 +56,18 @@ export async function resolveEvalFile(arg: unknown): Promise<string | undefined>
   return picked?.uri.fsPath;
 }
 
+/** Settings that change a run started from VS Code; the eval file decides everything else. */
+export async function settingsOverrides(file: string): Promise<StartOptions['overrides']> {
+  const config = vscode.workspace.getConfiguration('ragInspector');
+  const concurrency = config.get<number | null>('concurrency') ?? undefined;
+  const baseUrl = config.get<string>('openaiBaseUrl')?.trim();
+  if (!baseUrl) return { concurrency };
+  // Models that name no endpoint get the configured one; whether a stored key may go there is the Credentials' call.
+  const spec = await loadEvalSpec(file);
+  const models = spec.models.map((m) => (!m.baseUrl && (m.provider === 'openai' || m.provider === 'openai-compatible') ? { ...m, baseUrl } : m));
+  return { concurrency, models };
+}
+
 export async function runEvaluation(controller: RunController, logger: Logger, arg: unknown): Promise<CommandOutcome> {
   if (!controller.available) return engineUnavailable('Run Evaluation');
   const file = await resolveEvalFile(arg);
@@ -56,14 +75,19 @@ export async function runEvaluation(controller: RunController, logger: Logger, a
     void vscode.window.showErrorMessage('RAG Inspector: open or select an *.eval.yaml file to run.');
     return 'no-eval-file';
   }
-  const concurrency = vscode.workspace.getConfiguration('ragInspector').get<number>('concurrency');
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath;
   logger.info(`Run Evaluation: ${file}`);
-  void vscode.commands.executeCommand(COMMAND_IDS.openInspector);
   try {
-    const summary = await controller.start(file, { workspaceDir: folder, overrides: { concurrency } });
-    logger.info(`Run ${summary.runId} ended: ${summary.status}.`);
-    return summary;
+    const overrides = await settingsOverrides(file);
+    void vscode.commands.executeCommand(COMMAND_IDS.openInspector);
+    const summary = await controller.start(file, { workspaceDir: folder, overrides });
+    const t = summary.totals;
+    const line = `run ${summary.runId} ${summary.status}: ${t.passed} passed, ${t.failed} failed, ${t.error} errors.`;
+    logger.info(line);
+    if (summary.status === 'success' && t.error === 0) void vscode.window.showInformationMessage(`RAG Inspector: ${line}`);
+    else void vscode.window.showWarningMessage(`RAG Inspector: ${line}`);
+    // Just the summary: the engine's outcome holds the whole plan, too much to hand to executeCommand callers.
+    return { runId: summary.runId, status: summary.status, totals: summary.totals };
   } catch (error) {
     reportRunError(error, logger);
     return 'failed';
@@ -84,10 +108,10 @@ export function activateRunCommands(context: vscode.ExtensionContext, controller
   context.subscriptions.push(
     vscode.commands.registerCommand(COMMAND_IDS.runEvaluation, (arg?: unknown) => runEvaluation(controller, logger, arg)),
     vscode.commands.registerCommand(COMMAND_IDS.cancelRun, () => cancelRun(controller, logger)),
-    // Wired to the engine next: each needs the run-log reader to know what failed or what to compare/export.
-    vscode.commands.registerCommand(COMMAND_IDS.rerunFailed, () => engineUnavailable('Rerun Failed Cases')),
-    vscode.commands.registerCommand(COMMAND_IDS.rerunCase, () => engineUnavailable('Rerun Case')),
-    vscode.commands.registerCommand(COMMAND_IDS.compareRuns, () => engineUnavailable('Compare Runs')),
-    vscode.commands.registerCommand(COMMAND_IDS.exportReport, () => engineUnavailable('Export Report')),
+    // Not implemented yet (they read past runs from .rag-inspector/runs); registered so menus and keybindings resolve.
+    vscode.commands.registerCommand(COMMAND_IDS.rerunFailed, () => notAvailableYet('Rerun Failed Cases')),
+    vscode.commands.registerCommand(COMMAND_IDS.rerunCase, () => notAvailableYet('Rerun Case')),
+    vscode.commands.registerCommand(COMMAND_IDS.compareRuns, () => notAvailableYet('Compare Runs')),
+    vscode.commands.registerCommand(COMMAND_IDS.exportReport, () => notAvailableYet('Export Report')),
   );
 }

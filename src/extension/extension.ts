@@ -1,5 +1,6 @@
 // Entry point of the VS Code extension: composes the pieces, each of which registers its own disposables.
 import * as vscode from 'vscode';
+import { runEvaluation } from '../core/engine/runEvaluation.js';
 import { activateRunCommands } from './commands.js';
 import { activateOutputChannel } from './outputChannel.js';
 import type { RedactingLogger } from './outputChannel.js';
@@ -26,8 +27,7 @@ export interface TestingApi {
 export function activate(context: vscode.ExtensionContext): { testing: TestingApi } | undefined {
   const logger = activateOutputChannel(context);
   const secrets = activateSecrets(context, logger);
-  // No engine yet: Run Evaluation and the rerun commands report that instead of starting (see commands.ts).
-  const controller = new EngineRunController(undefined, secrets.credentials);
+  const controller = new EngineRunController(runEvaluation, secrets.credentials);
   const sessions = new SessionRuns();
   context.subscriptions.push(controller, sessions, controller.onEvent((event) => sessions.record(event, controller.active?.specFile)));
   const statusBar = activateStatusBar(context, controller.onEvent);

@@ -1,17 +1,12 @@
 // Owns the one evaluation run at a time: starts it through the engine, fans out its events, cancels it by its AbortController.
 import * as vscode from 'vscode';
 import type { RunEvent, RunTotals } from '../core/engine/events.js';
+import type { RunOptions } from '../core/engine/runEvaluation.js';
 import type { RunStatus } from '../core/model.js';
-import type { ModelSpec } from '../core/spec/types.js';
-import type { Credentials } from './secrets.js';
+import type { Credentials } from '../core/providers/registry.js';
 
-export interface StartOptions {
-  /** Run only these (case, model) pairs: rerun failed, rerun one case, rerun what a template change affects. */
-  caseFilter?: (caseId: string, modelKey: string) => boolean;
-  overrides?: { models?: ModelSpec[]; concurrency?: number };
-  /** Folder holding `.rag-inspector/`; the eval file's folder when unset. */
-  workspaceDir?: string;
-}
+/** What a command chooses about a run (caseFilter for reruns, overrides from settings); the controller adds the rest. */
+export type StartOptions = Omit<RunOptions, 'signal' | 'onEvent' | 'credentials'>;
 
 /** What the engine reports back; a structural subset of core's RunOutcome. */
 export interface RunSummary {
@@ -20,15 +15,8 @@ export interface RunSummary {
   totals: RunTotals;
 }
 
-/**
- * The engine entry point, shaped like core's `runEvaluation(specFile, options)` so it can be passed as is.
- * Kept as a parameter (not an import) so the extension builds while the engine's loaders are still landing.
- */
-export type EngineRun = (specFile: string, options: StartOptions & {
-  signal: AbortSignal;
-  onEvent?: (event: RunEvent) => void;
-  credentials: Credentials;
-}) => Promise<RunSummary>;
+/** The engine entry point: core's `runEvaluation`, or a scripted stand-in in tests. */
+export type EngineRun = (specFile: string, options: RunOptions) => Promise<RunSummary>;
 
 export interface ActiveRun {
   specFile: string;
@@ -38,7 +26,7 @@ export interface ActiveRun {
 }
 
 export interface RunController {
-  /** False while this build has no engine; commands that need it say so instead of starting. */
+  /** False when constructed without an engine; commands that need one say so instead of starting. */
   readonly available: boolean;
   readonly active: ActiveRun | undefined;
   readonly onEvent: vscode.Event<RunEvent>;

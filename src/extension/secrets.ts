@@ -1,15 +1,8 @@
 // API keys: "Set API Key" stores them in SecretStorage only; the Credentials adapter hands them to providers, refusing workspace-chosen endpoints in untrusted workspaces.
 import * as vscode from 'vscode';
+import type { Credentials } from '../core/providers/registry.js';
 import type { ModelSpec } from '../core/spec/types.js';
 import type { Logger } from './outputChannel.js';
-
-/**
- * What the core provider registry asks for a key (mirrors `Credentials` in src/core/providers/registry.ts;
- * switch to importing it once that file exists).
- */
-export interface Credentials {
-  apiKey(provider: string, spec: ModelSpec): Promise<string | undefined>;
-}
 
 /** The key slots a user can fill. OpenAI-compatible servers (Azure, vLLM, LM Studio, gateways) get their own. */
 export type KeySlot = 'openai' | 'anthropic' | 'openai-compatible';
@@ -17,7 +10,7 @@ export type KeySlot = 'openai' | 'anthropic' | 'openai-compatible';
 export const KEY_SLOTS: readonly { slot: KeySlot; label: string; detail: string }[] = [
   { slot: 'openai', label: 'OpenAI', detail: 'api.openai.com — models with provider: openai' },
   { slot: 'anthropic', label: 'Anthropic', detail: 'api.anthropic.com — models with provider: anthropic' },
-  { slot: 'openai-compatible', label: 'OpenAI-compatible endpoint', detail: 'Azure OpenAI, vLLM, LM Studio, Ollama, gateways — models with provider: openai-compatible' },
+  { slot: 'openai-compatible', label: 'OpenAI-compatible endpoint', detail: 'Azure, vLLM, LM Studio, Ollama, gateways — provider: openai-compatible' },
 ];
 
 const SECRET_PREFIX = 'ragInspector.apiKey.';

@@ -55,6 +55,8 @@ export async function startCodeServer(label) {
     'update.mode': 'none',
     'chat.disableAIFeatures': true,
     'security.workspace.trust.enabled': false,
+    // The empty secondary side bar (chat) would take a third of every screenshot.
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
   }, null, 2));
   const port = await freePort();
   const config = path.join(runDir, 'config.yaml');

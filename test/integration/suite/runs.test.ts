@@ -1,7 +1,7 @@
 // Runs through the RunController with a scripted engine: events, the status bar, Cancel Run, and the commands that wait for the engine.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { runEvaluation } from '../../../src/extension/commands.js';
+import { runEvaluation, settingsOverrides } from '../../../src/extension/commands.js';
 import type { Logger } from '../../../src/extension/outputChannel.js';
 import { EngineRunController, EngineUnavailableError, RunInProgressError } from '../../../src/extension/runController.js';
 import { SessionRuns } from '../../../src/extension/sessionRuns.js';
@@ -90,16 +90,63 @@ suite('runs', () => {
     }
   });
 
-  test('without an engine, start() refuses and the run commands say the engine is not available', async function () {
+  test('without an engine, start() refuses and Run Evaluation says the engine is not available', async () => {
     const controller = new EngineRunController(undefined, noCredentials, () => undefined);
     assert.equal(controller.available, false);
     await assert.rejects(controller.start('/ws/smoke.eval.yaml'), EngineUnavailableError);
-    const { testing } = await activatedExtension();
-    // Once the engine is wired in, these commands start real runs and are tested as such instead.
-    if (testing.controller.available) this.skip();
-    for (const command of ['runEvaluation', 'rerunFailed', 'rerunCase', 'compareRuns', 'exportReport']) {
-      assert.equal(await vscode.commands.executeCommand(`ragInspector.${command}`), 'engine-unavailable', command);
+    assert.equal(await runEvaluation(controller, silent, undefined), 'engine-unavailable');
+  });
+
+  test('the commands not implemented yet say so instead of doing nothing', async () => {
+    await activatedExtension();
+    for (const command of ['rerunFailed', 'rerunCase', 'compareRuns', 'exportReport']) {
+      assert.equal(await vscode.commands.executeCommand(`ragInspector.${command}`), 'not-available', command);
     }
+  });
+
+  test('Run Evaluation runs the workspace eval file with the real engine, offline, and logs every case', async () => {
+    const { testing } = await activatedExtension();
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const summary = await vscode.commands.executeCommand<{ runId: string; status: string; totals: { cases: number; passed: number; failed: number } }>(
+      'ragInspector.runEvaluation', vscode.Uri.joinPath(folder, 'smoke.eval.yaml'));
+    assert.equal(typeof summary, 'object', `Run Evaluation returned ${String(summary)}`);
+    assert.equal(summary.status, 'success');
+    // 3 rows × 5 noise ratios on the extractive baseline.
+    assert.equal(summary.totals.cases, 15);
+    assert.equal(summary.totals.passed + summary.totals.failed, 15);
+    const log = vscode.Uri.joinPath(folder, '.rag-inspector', 'runs', `${summary.runId}.jsonl`);
+    const lines = new TextDecoder().decode(await vscode.workspace.fs.readFile(log)).trim().split('\n');
+    assert.equal(lines.length, 1 + 15 + 1, 'header, one line per case, summary');
+    const run = await testing.sessions.getRun(summary.runId);
+    assert.equal(run.cases.length, 15);
+    assert.equal(run.listing.name, 'smoke');
+    assert.match(testing.statusBar.current?.text ?? '', /RAG \d+%/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('ragInspector.openaiBaseUrl fills in the endpoint of OpenAI-family models that name none', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const file = vscode.Uri.joinPath(folder, 'openai.eval.yaml');
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode([
+      'version: 1', 'name: endpoints',
+      'models: [ "openai:gpt-4o-mini", { provider: openai, model: gpt-4o, baseUrl: "https://own.example/v1" }, "extractive:bm25" ]',
+      'suites:', '  - { id: noise-en, method: rgb, dataset: questions.jsonl, params: { testbed: noise_robustness, language: en } }', '',
+    ].join('\n')));
+    const config = vscode.workspace.getConfiguration('ragInspector');
+    await config.update('openaiBaseUrl', 'http://127.0.0.1:9/v1', vscode.ConfigurationTarget.Global);
+    await config.update('concurrency', 2, vscode.ConfigurationTarget.Global);
+    try {
+      const overrides = await settingsOverrides(file.fsPath);
+      assert.equal(overrides?.concurrency, 2);
+      assert.deepEqual(overrides?.models?.map((m) => `${m.provider}:${m.model}@${m.baseUrl ?? ''}`), [
+        'openai:gpt-4o-mini@http://127.0.0.1:9/v1', 'openai:gpt-4o@https://own.example/v1', 'extractive:bm25@',
+      ]);
+    } finally {
+      await config.update('openaiBaseUrl', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('concurrency', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.fs.delete(file);
+    }
+    assert.deepEqual(await settingsOverrides(file.fsPath), { concurrency: undefined }, 'no settings: the eval file decides');
   });
 
   test('Cancel Run with nothing running says so', async () => {
