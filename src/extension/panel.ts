@@ -143,8 +143,7 @@ export class InspectorPanel implements vscode.Disposable {
     this.disposables.push(
       panel.webview.onDidReceiveMessage((message: unknown) => void this.onMessage(message)),
       panel.onDidDispose(() => this.dispose()),
-      // The webview reloads when it becomes visible again (no retained context): it must say ready again.
-      panel.onDidChangeViewState(() => { if (!panel.visible) this.ready = false; }),
+      panel.onDidChangeViewState(() => { if (!panel.visible) this.onHidden(); }),
     );
     this.render();
   }
@@ -155,11 +154,20 @@ export class InspectorPanel implements vscode.Disposable {
     this.panel.webview.html = inspectorHtml(this.panel.webview, this.deps.extensionUri, makeNonce());
   }
 
-  /** Sent at once when the webview has said ready, else kept in order until it does. */
+  /**
+   * A hidden panel loses its page (no retained context) and reloads when shown, saying ready again and fetching runs
+   * afresh; run progress queued meanwhile would arrive twice, so only a pending Reveal is kept.
+   */
+  private onHidden(): void {
+    this.ready = false;
+    this.queue = this.queue.filter((message) => Reveal.is(message));
+  }
+
+  /** Sent at once when the webview has said ready, else kept in order until it does (see onHidden). */
   notify<P>(notification: Notification<P>, params: P): void {
     const message = notification.create(params);
     if (this.ready) void this.panel.webview.postMessage(message);
-    else this.queue.push(message);
+    else if (this.panel.visible || Reveal.is(message)) this.queue.push(message);
   }
 
   /** Turns a recorded engine event into the notification the UI renders incrementally. */

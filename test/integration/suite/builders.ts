@@ -124,6 +124,11 @@ export function recordingPanel(extensionUri: vscode.Uri) {
     panel: panel as unknown as vscode.WebviewPanel,
     extensionUri,
     posted,
+    /** Hides or shows the panel, as switching editor tabs does. */
+    setVisible(visible: boolean): void {
+      panel.visible = visible;
+      viewState.fire({ webviewPanel: panel as unknown as vscode.WebviewPanel });
+    },
     /** Plays a message from the webview and waits until the host has posted `count` more messages. */
     async send(message: unknown, count = 0): Promise<void> {
       const target = posted.length + count;

@@ -99,6 +99,21 @@ suite('inspector protocol (host side)', () => {
     inspector.dispose();
   });
 
+  test('a hidden panel reloads: it must say ready again, and only a pending Reveal survives (the rest is refetched)', async () => {
+    const { webview, inspector, sessions } = setUp();
+    await webview.send(Ready.create({ protocolVersion: PROTOCOL_VERSION }));
+    webview.setVisible(false);
+    const event: RunEvent = { type: 'run-started', runId: 'run-3', logFile: '/ws/.rag-inspector/runs/run-3.jsonl', total: 1, models: ['extractive:baseline'], suites: ['rgb-noise'], resumed: 0 };
+    sessions.record(event, '/ws/smoke.eval.yaml');
+    inspector.onRunEvent(event, 'run-3', sessions);
+    inspector.notify(Reveal, { runId: 'run-3' });
+    assert.deepEqual(webview.posted, [], 'nothing goes to a page that is gone');
+    webview.setVisible(true);
+    await webview.send(Ready.create({ protocolVersion: PROTOCOL_VERSION }), 1);
+    assert.deepEqual(webview.posted, [Reveal.create({ runId: 'run-3' })]);
+    inspector.dispose();
+  });
+
   test('a webview speaking another protocol version gets nothing', async () => {
     const { webview, inspector } = setUp();
     inspector.notify(Reveal, { runId: 'r1' });
