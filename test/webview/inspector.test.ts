@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { HOSTILE_TEXT, JUDGE_ERROR_CASE, MEGABYTE_LINE, MODELS, rgbRun } from './builders.js';
 import { collectPageErrors, computedStyle, cspViolations, launch, seedViewState, serve, waitFor } from './harness.js';
 import type { PageGlobals, TestServer } from './harness.js';
+import { RENDER_LIMIT } from '../../webview/text/limits.js';
 
 let browser: Browser;
 let server: TestServer;
@@ -198,8 +199,14 @@ test('hostile documents render as text: no script runs, no <img> exists, RTL, ze
   for (const tag of ['IMG', 'SCRIPT', 'B']) assert.ok(!tags.includes(tag), `no <${tag.toLowerCase()}> rendered from data`);
   assert.equal(await page.locator('img').count(), 0);
   assert.equal(await page.evaluate('window.__xss'), undefined);
-  const big = await page.locator('ri-document-card[data-doc-id="d5"] .text').evaluate((el) => el.textContent?.length);
-  assert.equal(big, MEGABYTE_LINE.length);
+  // The 1 MB line shows its start at once and all of it on request.
+  const bigCard = page.locator('ri-document-card[data-doc-id="d5"]');
+  assert.equal(await bigCard.locator('.text').evaluate((el) => el.textContent?.length), RENDER_LIMIT);
+  const expandStarted = Date.now();
+  await bigCard.locator('button.show-all').click();
+  await waitFor('the whole 1 MB line', async () => (await bigCard.locator('.text').evaluate((el) => el.textContent?.length)) === MEGABYTE_LINE.length);
+  assert.equal(await bigCard.locator('.text').evaluate((el) => el.textContent), MEGABYTE_LINE);
+  console.log(`  the full 1 MB line rendered ${Date.now() - expandStarted} ms after “Show all”`);
   assert.deepEqual(errors, [], 'no dialog, no error');
   console.log(`  case with a 1 MB document opened and rendered in ${renderMs} ms`);
   await page.close();

@@ -1,5 +1,8 @@
 // The case list: filters plus a virtualised, keyboard-driven list that renders only the rows in view.
 import { LitElement, css, html, nothing } from 'lit';
+// Keyed, so a row element stays with its case while scrolling: a click (or a test) aimed at a row cannot land
+// on another case because the list re-rendered in between.
+import { repeat } from 'lit/directives/repeat.js';
 import type { CaseListItem } from '../../src/protocol.js';
 import { EMPTY_FILTERS, filterOptions, nextFailure, outcomeOf, queryCases, visibleRange } from '../state/caseQuery.js';
 import type { CaseFilters, FilterOptions, Outcome, SortKey } from '../state/caseQuery.js';
@@ -142,7 +145,7 @@ export class CaseList extends LitElement {
         @scroll=${this.onScroll} @keydown=${this.onKeydown}>
         ${count === 0 ? html`<p class="muted empty">${this.items.length === 0 ? 'No cases yet.' : 'No case matches these filters.'}</p>` : nothing}
         <div class="spacer" ${styleProps({ height: `${count * ROW_HEIGHT}px` })}>
-          ${rows.map((i) => this.renderRow(this.visible[i]!, i, count))}
+          ${repeat(rows, (i) => this.visible[i]!.key, (i) => this.renderRow(this.visible[i]!, i, count))}
         </div>
       </div>
     `;

@@ -71,7 +71,7 @@ export class CaseView extends LitElement {
 
   constructor() {
     super();
-    this.addEventListener('ri-evidence', (event) => this.revealEvidence((event as CustomEvent<EvidenceEventDetail>).detail));
+    this.addEventListener('ri-evidence', (event) => void this.revealEvidence((event as CustomEvent<EvidenceEventDetail>).detail));
   }
 
   override render() {
@@ -162,7 +162,7 @@ export class CaseView extends LitElement {
     this.dispatchEvent(new CustomEvent('ri-case-shown', { detail: { caseId: detail.evalCase.id, modelKey: detail.result.modelKey }, bubbles: true, composed: true }));
   }
 
-  private revealEvidence({ documentId, id }: EvidenceEventDetail): void {
+  private async revealEvidence({ documentId, id }: EvidenceEventDetail): Promise<void> {
     this.notice = '';
     if (documentId === RESPONSE_ID) {
       const response = this.renderRoot.querySelector('#response-text');
@@ -173,7 +173,7 @@ export class CaseView extends LitElement {
       this.notice = `The evidence points at document “${documentId}”, which is not among this case's documents.`;
       return;
     }
-    if (!card.flash(id)) this.notice = `The evidence span in ${documentId} lies outside the document's text.`;
+    if (!(await card.flash(id))) this.notice = `The evidence span in ${documentId} lies outside the document's text.`;
   }
 
   private emit(name: string, detail: object): void {

@@ -3,6 +3,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { CaseDocument } from '../../src/core/model.js';
 import type { MarkSpan } from '../text/segments.js';
 import { flashMarks, highlighted } from './highlight.js';
+import { RENDER_LIMIT } from '../text/limits.js';
 import { baseStyles, markStyles, roleStyles } from './sharedStyles.js';
 
 export const ROLE_WORDS: Record<string, string> = {
@@ -20,12 +21,15 @@ export class DocumentCard extends LitElement {
     document: { attribute: false },
     evidence: { attribute: false },
     expanded: { type: Boolean, reflect: true },
+    full: { type: Boolean, reflect: true },
   };
 
   document?: CaseDocument;
   /** Evidence regions pointing into this document, with ids the score list uses to find them. */
   evidence: MarkSpan[] = [];
   expanded = false;
+  /** The whole text is rendered (always, below RENDER_LIMIT). */
+  full = false;
 
   static override styles = [baseStyles, roleStyles, markStyles, css`
     :host { display: block; }
@@ -53,10 +57,16 @@ export class DocumentCard extends LitElement {
       line-height: 1.5;
     }
     :host(:not([expanded])) .text.long { max-height: 18em; overflow: auto; }
+    .more { padding: 0.25em 0.75em 0.5em; display: flex; gap: 0.75em; }
   `];
 
-  /** Scrolls to the evidence with this id and flashes it. */
-  flash(id: string): boolean {
+  /** Scrolls to the evidence with this id and flashes it, rendering the rest of a long text first if needed. */
+  async flash(id: string): Promise<boolean> {
+    const span = this.evidence.find((e) => e.id === id);
+    if (span && span.start >= RENDER_LIMIT && !this.full) {
+      this.full = true;
+      await this.updateComplete;
+    }
     return this.renderRoot ? flashMarks(this.renderRoot, id) : false;
   }
 
@@ -68,6 +78,8 @@ export class DocumentCard extends LitElement {
       ...this.evidence,
     ];
     const long = doc.text.length > LONG_DOCUMENT;
+    const truncated = !this.full && doc.text.length > RENDER_LIMIT;
+    const text = truncated ? doc.text.slice(0, RENDER_LIMIT) : doc.text;
     const counts = countKinds(doc);
     return html`
       <article class=${doc.role} aria-label=${`Document ${doc.id}, ${ROLE_WORDS[doc.role] ?? doc.role}`}>
@@ -81,7 +93,9 @@ export class DocumentCard extends LitElement {
           ${long ? html`<button class="link" @click=${() => { this.expanded = !this.expanded; }} aria-expanded=${String(this.expanded)}>
             ${this.expanded ? 'Collapse' : 'Expand'}</button>` : nothing}
         </header>
-        <div class="text ${long ? 'long' : ''}" tabindex=${long ? '0' : '-1'}>${highlighted(doc.text, spans)}</div>
+        <div class="text ${long ? 'long' : ''}" tabindex=${long ? '0' : '-1'}>${highlighted(text, spans)}</div>
+        ${truncated ? html`<div class="more"><span class="muted">… ${(doc.text.length - RENDER_LIMIT).toLocaleString()} more characters not shown yet.</span>
+          <button class="link show-all" @click=${() => { this.full = true; }}>Show all</button></div>` : nothing}
       </article>
     `;
   }

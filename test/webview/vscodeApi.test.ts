@@ -1,0 +1,179 @@
+// The inspector against a fake VS Code host speaking src/protocol.ts: Ready handshake, request ids, errors,
+// commands, live notifications and setState — in Chromium under the panel's CSP.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import {
+  CancelRun, CaseFinished, CompareRuns, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
+  Ready, RerunCase, Reveal, RunFinished, RunStarted, isEnvelope,
+} from '../../src/protocol.js';
+import { JUDGE_ERROR_CASE, MODELS, listItem, rgbRun } from './builders.js';
+import type { FixtureRun } from './builders.js';
+import { collectPageErrors, cspViolations, launch, serve, waitFor } from './harness.js';
+import type { TestServer } from './harness.js';
+import { flippedCases, responseTextOf } from '../../webview/api/compareRuns.js';
+
+let browser: Browser;
+let server: TestServer;
+
+before(async () => {
+  browser = await launch();
+  server = await serve();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A host that answers from fixture runs, records everything the view sends, and can push notifications. */
+class FakeHost {
+  readonly received: unknown[] = [];
+  readonly states: unknown[] = [];
+  missingCase: string | undefined;
+  constructor(private readonly page: Page, readonly runs: FixtureRun[]) {}
+
+  async attach(): Promise<void> {
+    await this.page.exposeBinding('__hostPost', (_source, json: string) => this.receive(JSON.parse(json)));
+    await this.page.exposeBinding('__hostState', (_source, json: string) => { this.states.push(JSON.parse(json)); });
+  }
+
+  send(message: unknown): Promise<void> {
+    return this.page.evaluate((m) => (globalThis as unknown as { postMessage(m: unknown, origin: string): void }).postMessage(m, '*'), message);
+  }
+
+  private run(runId: string): FixtureRun | undefined {
+    return this.runs.find((r) => r.detail.listing.runId === runId);
+  }
+
+  private receive(message: unknown): void {
+    this.received.push(message);
+    if (!isEnvelope(message)) return;
+    const reply = (m: unknown) => void this.send(m);
+    if (ListRuns.is(message)) reply(ListRuns.respond(message.id, this.runs.map((r) => r.detail.listing)));
+    else if (GetRun.is(message)) {
+      const run = this.run(message.params.runId);
+      reply(run ? GetRun.respond(message.id, run.detail) : GetRun.fail(message.id, { code: 'not-found', message: `no run ${message.params.runId}` }));
+    } else if (GetCase.is(message)) {
+      const found = this.run(message.params.runId)?.cases.find((c) => `${c.evalCase.id}\u0000${c.result.modelKey}` === message.params.key);
+      if (!found || message.params.key === this.missingCase) reply(GetCase.fail(message.id, { code: 'not-found', message: 'The run log no longer has this case' }));
+      else reply(GetCase.respond(message.id, found));
+    } else if (CompareRuns.is(message)) {
+      const [a, b] = [this.run(message.params.before)!, this.run(message.params.after)!];
+      const text = (run: FixtureRun, key: string) => responseTextOf(run.cases.find((c) => `${c.evalCase.id}\u0000${c.result.modelKey}` === key));
+      reply(CompareRuns.respond(message.id, flippedCases(a.detail.cases, b.detail.cases, (side, item) => text(side === 'before' ? a : b, item.key))));
+    }
+  }
+}
+
+async function openWithHost(runs: FixtureRun[]): Promise<{ page: Page; host: FakeHost; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1300, height: 850 } });
+  const errors = collectPageErrors(page);
+  const host = new FakeHost(page, runs);
+  await host.attach();
+  await page.goto(server.setPage({ runs: [], vscode: true, theme: 'light' }));
+  return { page, host, errors };
+}
+
+const first = rgbRun({ runId: 'run-1', name: 'RGB noise', createdAt: '2025-05-01T10:00:00.000Z' });
+
+test('sends Ready with the protocol version first, then requests with distinct ids', async () => {
+  const { page, host, errors } = await openWithHost([first]);
+  await page.locator('ri-run-summary').waitFor();
+  const [ready, ...rest] = host.received;
+  assert.ok(Ready.is(ready), 'the first message is Ready');
+  assert.deepEqual(ready.params, { protocolVersion: PROTOCOL_VERSION });
+  const ids = rest.filter((m): m is { id: number } => isEnvelope(m) && m.kind === 'request').map((m) => m.id);
+  assert.ok(ids.length >= 2);
+  assert.equal(new Set(ids).size, ids.length, 'request ids are unique');
+  assert.deepEqual(await cspViolations(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('commands: open dataset row, open template, rerun; a failed request shows its error', async () => {
+  const { page, host, errors } = await openWithHost([first]);
+  await page.locator('[role="tab"]#tab-cases').click();
+  await page.locator(`ri-case-list .row[data-case="${JUDGE_ERROR_CASE}"][data-model="${MODELS[0]}"]`).click();
+  const view = page.locator('ri-case-view');
+  await view.locator('h2').waitFor();
+  await view.locator('vscode-button', { hasText: 'Open dataset row' }).click();
+  await view.locator('vscode-button', { hasText: 'Open template' }).click();
+  await view.locator('vscode-button', { hasText: 'Rerun' }).click();
+  await waitFor('three commands', () => host.received.filter((m) => isEnvelope(m) && m.kind === 'command').length >= 4);
+  const open = host.received.find((m) => OpenDatasetRow.is(m));
+  assert.ok(open && OpenDatasetRow.is(open));
+  assert.deepEqual(open.params, { file: '/workspace/data/en_refine.jsonl', line: 7 });
+  const template = host.received.find((m) => OpenTemplate.is(m));
+  assert.ok(template && OpenTemplate.is(template));
+  assert.equal(template.params.file, '/workspace/prompts/rgb/en.prompty');
+  const rerun = host.received.find((m) => RerunCase.is(m));
+  assert.ok(rerun && RerunCase.is(rerun));
+  assert.deepEqual(rerun.params, { runId: 'run-1', key: `${JUDGE_ERROR_CASE}\u0000${MODELS[0]}` });
+
+  // Input problems link to their file:line too.
+  await page.locator('[role="tab"]#tab-summary').click();
+  await page.locator('ri-run-summary ul.problems button.link').first().click();
+  await waitFor('problem opened', () => host.received.filter((m) => OpenDatasetRow.is(m)).length === 2);
+
+  // A request the host fails comes back as {code, message} and is shown, not swallowed.
+  host.missingCase = `rgb-noise/0/noise=0\u0000${MODELS[0]}`;
+  await page.locator('[role="tab"]#tab-cases').click();
+  await page.locator(`ri-case-list .row[data-case="rgb-noise/0/noise=0"][data-model="${MODELS[0]}"]`).click();
+  const alert = view.locator('[role="alert"]');
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /The run log no longer has this case \(not-found\)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('live run: RunStarted, CaseFinished rows appear, Cancel, RunFinished, Reveal opens a case; setState holds navigation only', async () => {
+  const { page, host, errors } = await openWithHost([first]);
+  await page.locator('ri-run-summary').waitFor();
+  const live = rgbRun({ runId: 'run-live', name: 'live run', createdAt: '2025-06-01T10:00:00.000Z' });
+  const listing = { ...live.detail.listing, status: 'started' as const, totals: undefined };
+  host.runs.push({ detail: { ...live.detail, listing, cases: [] }, cases: live.cases });
+  await host.send(RunStarted.create({ runId: 'run-live', total: live.cases.length, listing }));
+  // Switch to the live run through the picker, as a user would.
+  await page.locator('vscode-single-select.run').evaluate((el) => {
+    (el as unknown as { value: string }).value = 'run-live';
+    el.dispatchEvent(new Event('change'));
+  });
+  await page.locator('[role="tab"]#tab-cases').click();
+  await waitFor('empty live list', async () => /0 of 0/.test(await page.locator('ri-case-filters .count').innerText()));
+  for (const [i, c] of live.cases.slice(0, 12).entries()) {
+    await host.send(CaseFinished.create({ runId: 'run-live', item: listItem(c), done: i + 1, total: live.cases.length }));
+  }
+  await waitFor('12 live rows', async () => /^12 of 12$/.test(await page.locator('ri-case-filters .count').innerText()));
+  assert.match(await page.locator('header.bar .progress').innerText(), /12 \/ 30 cases/);
+  await page.locator('vscode-button', { hasText: 'Cancel run' }).click();
+  await waitFor('cancel sent', () => host.received.some((m) => CancelRun.is(m) && m.params.runId === 'run-live'));
+
+  await host.send(RunFinished.create({ runId: 'run-live', detail: live.detail }));
+  await waitFor('all rows', async () => /^30 of 30$/.test(await page.locator('ri-case-filters .count').innerText()));
+  await host.send(Reveal.create({ runId: 'run-1', key: `${JUDGE_ERROR_CASE}\u0000${MODELS[1]}` }));
+  await waitFor('revealed case', async () => (await page.locator('ri-case-view .badge').first().innerText()) === MODELS[1]
+    && (await page.locator('ri-case-view h2').innerText()) === JUDGE_ERROR_CASE);
+  assert.equal(await page.locator('ri-case-list .row.open').getAttribute('data-model'), MODELS[1]);
+
+  const state = host.states.at(-1) as Record<string, unknown>;
+  assert.equal(state.v, 1);
+  assert.equal(state.runId, 'run-1');
+  assert.equal(state.view, 'cases');
+  assert.equal(state.caseKey, `${JUDGE_ERROR_CASE}\u0000${MODELS[1]}`);
+  assert.ok(JSON.stringify(host.states).length < 20_000, 'no run data in setState');
+  assert.deepEqual(await cspViolations(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the compare view asks the host for the flipped cases', async () => {
+  const later = rgbRun({ runId: 'run-2', name: 'RGB noise, new template', createdAt: '2025-05-03T10:00:00.000Z', variant: 'after' });
+  const { page, host } = await openWithHost([first, later]);
+  await page.locator('[role="tab"]#tab-compare').click();
+  await page.locator('ri-compare-view p.summary').waitFor();
+  const request = host.received.find((m) => CompareRuns.is(m));
+  assert.ok(request && CompareRuns.is(request));
+  assert.deepEqual(request.params, { before: 'run-1', after: 'run-2' }, 'the newest run against the one before it');
+  assert.ok((await page.locator('ri-compare-view article').count()) > 0);
+  await page.close();
+});
