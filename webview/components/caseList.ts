@@ -13,6 +13,8 @@ import './caseFilters.js';
 
 /** Fixed row height is what makes virtualisation exact: row i sits at i × ROW_HEIGHT. */
 export const ROW_HEIGHT = 44;
+/** Rows rendered beyond each edge, so a slow scroll never shows a blank band; few, since each costs style work. */
+const OVERSCAN = 4;
 
 const GLYPH: Record<Outcome, string> = { pass: '✓', fail: '✗', error: '⚠', none: '–' };
 const OUTCOME_WORD: Record<Outcome, string> = { pass: 'passed', fail: 'failed', error: 'error', none: 'no verdict' };
@@ -135,7 +137,7 @@ export class CaseList extends LitElement {
 
   override render() {
     const count = this.visible.length;
-    const { first, last } = visibleRange(this.scrollOffset, this.viewportHeight, ROW_HEIGHT, count);
+    const { first, last } = visibleRange(this.scrollOffset, this.viewportHeight, ROW_HEIGHT, count, OVERSCAN);
     const rows: number[] = [];
     for (let i = first; i <= last; i++) rows.push(i);
     return html`
@@ -156,9 +158,10 @@ export class CaseList extends LitElement {
     const classes = `row${index === this.cursor ? ' cursor' : ''}${item.key === this.openKey ? ' open' : ''}`;
     return html`<div class=${classes} id=${`row-${index}`} role="option" data-key=${item.key} data-case=${item.caseId} data-model=${item.modelKey} data-outcome=${outcome}
         aria-selected=${String(item.key === this.openKey)} aria-posinset=${index + 1} aria-setsize=${count}
+        aria-label=${`${item.caseId}, ${item.modelKey}, ${OUTCOME_WORD[outcome]}${item.summary ? `, ${item.summary}` : ''}`}
         ${styleProps({ transform: `translateY(${index * ROW_HEIGHT}px)` })}
         @click=${() => { this.moveCursor(index); this.open(index); }}>
-      <span class="glyph outcome ${outcome}" title=${OUTCOME_WORD[outcome]}>${GLYPH[outcome]}<span class="visually-hidden">${OUTCOME_WORD[outcome]}</span></span>
+      <span class="glyph outcome ${outcome}" title=${OUTCOME_WORD[outcome]} aria-hidden="true">${GLYPH[outcome]}</span>
       <span class="id mono">${item.caseId}</span>
       <span class="score mono muted">${typeof item.score === 'number' ? formatNumber(item.score) : ''}</span>
       <span class="sub muted">${item.modelKey} · ${item.summary || item.question}</span>
