@@ -67,8 +67,9 @@ export function escapeScriptText(js: string): string {
   return js.replace(/<(\/script|!--)/gi, '\\x3C$1');
 }
 
+/** "<" has no meaning in CSS outside strings, where the escape "\3c " means the same; the element then holds no "<". */
 function escapeStyleText(css: string): string {
-  return css.replace(/<\/(style)/gi, '<\\/$1');
+  return css.replace(/</g, '\\3c ');
 }
 
 function stripSourceMapComment(js: string): string {
