@@ -12,6 +12,8 @@ import type { SecretsServices } from './secrets.js';
 import { SessionRuns } from './sessionRuns.js';
 import { activateStatusBar } from './statusBar.js';
 import type { RunStatusBar } from './statusBar.js';
+import { activateTestExplorer } from './testExplorer.js';
+import type { RagTestExplorer } from './testExplorer.js';
 
 /** Handed to the integration tests only (ExtensionMode.Test), so they can check state no command returns. */
 export interface TestingApi {
@@ -22,6 +24,7 @@ export interface TestingApi {
   statusBar: RunStatusBar;
   controller: EngineRunController;
   logUri: vscode.Uri;
+  tests: RagTestExplorer;
 }
 
 export function activate(context: vscode.ExtensionContext): { testing: TestingApi } | undefined {
@@ -33,10 +36,11 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   const statusBar = activateStatusBar(context, controller.onEvent);
   const panels = activateInspectorPanel(context, { controller, logger }, sessions);
   activateRunCommands(context, controller, logger);
+  const tests = activateTestExplorer(context, controller, logger);
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { testing: { logger, secrets, panels, sessions, statusBar, controller, logUri: context.logUri } };
+  return { testing: { logger, secrets, panels, sessions, statusBar, controller, logUri: context.logUri, tests } };
 }
 
 export function deactivate(): void {

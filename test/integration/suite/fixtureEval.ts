@@ -1,0 +1,65 @@
+// An eval file in the test workspace whose model is the fixture LLM server running in this (extension host) process.
+import * as vscode from 'vscode';
+import { startFixtureServer } from '../../fixtures/llmServer.js';
+import type { FixtureServer, Rule } from '../../fixtures/llmServer.js';
+
+/** Ends with a script tag pair, so reports that embed it must keep it inert. */
+export const HOSTILE_ANSWER = 'Saturn is the largest planet.</script><script>window.__ragInspectorPwned = 1</script><!--';
+
+/**
+ * The three rows of the workspace's questions.jsonl at noise ratio 0 (one case each): Canberra is answered right,
+ * the planet question wrong (with markup in the answer), and the sodium question gets an HTTP 400 (a model error).
+ */
+export const DEFAULT_RULES: Rule[] = [
+  { match: { contains: 'capital of Australia' }, reply: 'Canberra is the capital of Australia.' },
+  { match: { contains: 'largest in the Solar System' }, reply: HOSTILE_ANSWER },
+  { match: { contains: 'chemical symbol Na' }, fault: { kind: 'status', status: 400, body: { error: { message: 'fixture: bad request', type: 'invalid_request_error' } } } },
+];
+
+export interface FixtureEval {
+  server: FixtureServer;
+  uri: vscode.Uri;
+  dispose(): Promise<void>;
+}
+
+/** Writes `<name>.eval.yaml` beside the workspace's questions.jsonl and qa.prompt, pointed at a fresh fixture server. */
+export async function fixtureEval(name: string, options: { model?: string; rules?: Rule[]; latencyMs?: number; noiseRates?: number[]; concurrency?: number } = {}): Promise<FixtureEval> {
+  const server = await startFixtureServer({ rules: options.rules ?? DEFAULT_RULES, latencyMs: options.latencyMs ?? 0 });
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (!folder) throw new Error('the test workspace is not open');
+  const uri = vscode.Uri.joinPath(folder, `${name}.eval.yaml`);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode([
+    'version: 1',
+    `name: ${name}`,
+    'models:',
+    `  - { provider: openai-compatible, model: ${options.model ?? 'fixture-model'}, baseUrl: "${server.openaiBaseUrl}" }`,
+    'maxRetries: 0',
+    `concurrency: ${options.concurrency ?? 2}`,
+    'suites:',
+    '  - id: noise-en',
+    '    method: rgb',
+    '    template: qa.prompt',
+    '    dataset: questions.jsonl',
+    `    params: { testbed: noise_robustness, language: en, noiseRates: [${(options.noiseRates ?? [0]).join(', ')}] }`,
+    '',
+  ].join('\n')));
+  return {
+    server,
+    uri,
+    async dispose() {
+      await server.close();
+      await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
+    },
+  };
+}
+
+/** Polls until `check` returns a value (file watchers and test discovery are asynchronous). */
+export async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
