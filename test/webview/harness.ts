@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { escapeJsonForHtml } from '../../src/core/report/html.js';
 import { BODY_CLASS, PALETTES } from '../../webview/theme/palettes.js';
 import type { PaletteName } from '../../webview/theme/palettes.js';
@@ -162,7 +162,7 @@ export async function seedViewState(page: Page, state: object): Promise<void> {
 }
 
 /** A computed style property of the first element a locator matches (the callback runs in the page). */
-export function computedStyle(locator: import('playwright-core').Locator, property: string): Promise<string> {
+export function computedStyle(locator: Locator, property: string): Promise<string> {
   return locator.first().evaluate((el, p) => (globalThis as unknown as PageGlobals).getComputedStyle(el).getPropertyValue(p), property);
 }
 

@@ -23,6 +23,11 @@ test('diffWords: equal texts, a changed word, insertions and deletions; each sid
   }
   assert.deepEqual(diffWords('a b c d e', 'a x c e f').parts.filter((p) => p.op !== 'equal').map((p) => `${p.op}:${p.text}`),
     ['delete:b', 'insert:x', 'delete:d ', 'insert: f']);
+  // Changes separated only by a space read as one replacement.
+  assert.deepEqual(diffWords('Based on it, the answer is Sydney.', 'The answer is Canberra, says d0.').parts, [
+    { op: 'delete', text: 'Based on it, the' }, { op: 'insert', text: 'The' }, { op: 'equal', text: ' answer is ' },
+    { op: 'delete', text: 'Sydney' }, { op: 'insert', text: 'Canberra, says d0' }, { op: 'equal', text: '.' },
+  ]);
 });
 
 test('diffWords: keeps the common prefix and suffix exact past the cell budget and says it approximated', () => {

@@ -267,11 +267,14 @@ export class InspectorApp extends LitElement {
 
   private compareSelection(): CompareSelection | undefined {
     if (this.state.compare) return this.state.compare;
-    // Default: the selected run against the run before it.
-    const index = this.runs.findIndex((r) => r.runId === this.state.runId);
-    const after = this.runs[index >= 0 ? index : 0];
-    const before = this.runs.find((r, i) => i > (index >= 0 ? index : 0)) ?? this.runs.find((r) => r !== after);
-    return after && before ? { before: before.runId, after: after.runId } : undefined;
+    // Default: the selected run against the run before it (runs are newest first); the oldest run against the next.
+    const index = Math.max(0, this.runs.findIndex((r) => r.runId === this.state.runId));
+    const selected = this.runs[index];
+    const older = this.runs[index + 1];
+    const newer = this.runs[index - 1];
+    if (selected && older) return { before: older.runId, after: selected.runId };
+    if (selected && newer) return { before: selected.runId, after: newer.runId };
+    return undefined;
   }
 
   private async loadCompare(): Promise<void> {

@@ -14,6 +14,7 @@ export class SpanLegend extends LitElement {
     :host { display: block; }
     ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.4em 1.25em; }
     li { white-space: nowrap; }
+    mark { margin-inline-end: 0.35em; }
   `];
 
   override render() {

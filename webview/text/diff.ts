@@ -47,7 +47,34 @@ export function diffWords(before: string, after: string, cellBudget = DEFAULT_CE
   }
 
   push(parts, 'equal', a.slice(a.length - suffix).join(''));
-  return { parts, approximate };
+  return { parts: joinChanges(parts), approximate };
+}
+
+/**
+ * Readability pass: a change, a lone space, another change reads as word salad ("~~the~~ ++The++ answer");
+ * whitespace-only equal parts between changes are folded into them, so each changed stretch shows as one
+ * deletion followed by one insertion.
+ */
+function joinChanges(parts: readonly DiffPart[]): DiffPart[] {
+  const out: DiffPart[] = [];
+  let deleted = '';
+  let inserted = '';
+  const flush = () => {
+    push(out, 'delete', deleted);
+    push(out, 'insert', inserted);
+    deleted = '';
+    inserted = '';
+  };
+  parts.forEach((part, i) => {
+    const inChange = deleted !== '' || inserted !== '';
+    const next = parts[i + 1];
+    if (part.op === 'delete') deleted += part.text;
+    else if (part.op === 'insert') inserted += part.text;
+    else if (inChange && next && next.op !== 'equal' && /^\s+$/.test(part.text)) { deleted += part.text; inserted += part.text; }
+    else { flush(); push(out, 'equal', part.text); }
+  });
+  flush();
+  return out;
 }
 
 /** Classic dynamic-programming LCS, then a walk from the start emitting equal / delete / insert tokens. */
