@@ -209,7 +209,7 @@ describe('listRuns', () => {
     const finished = await RunLogWriter.create(dir, header('2026-11-20T08-00-00Z-aaaaaa'));
     finished.appendCase({ case: evalCase('c1'), result: result('c1') });
     // A summary larger than the 64 KB read chunk makes the tail scan cross chunk boundaries.
-    finished.appendSummary({ ...summary(), reports: [{ note: 'x'.repeat(200_000) }] });
+    finished.appendSummary({ ...summary(), reports: [{ suiteId: 's', method: 'rgb', tables: [], metrics: [], notes: ['x'.repeat(200_000)] }] });
     finished.close();
 
     const interrupted = await RunLogWriter.create(dir, header('2026-11-22T09-00-00Z-bbbbbb'));
