@@ -1,8 +1,11 @@
 // Builds the model clients of a run: one scheduler per model (rate limits are per endpoint and model), shared cache.
+import * as path from 'node:path';
 import { costOf } from '../providers/prices.js';
-import { createProvider } from '../providers/registry.js';
+import { createEmbeddingProvider, createProvider } from '../providers/registry.js';
 import type { Credentials } from '../providers/registry.js';
 import { ResponseCache } from '../run/cache.js';
+import { createEmbeddingClient } from '../run/embeddingClient.js';
+import type { CountingEmbeddingClient } from '../run/embeddingClient.js';
 import { createModelClient } from '../run/modelClient.js';
 import { Scheduler } from '../run/scheduler.js';
 import type { EvalSpec, ModelSpec } from '../spec/types.js';
@@ -11,6 +14,8 @@ import type { CountingModelClient } from '../run/modelClient.js';
 export interface RunClients {
   models: { key: string; spec: ModelSpec; client: CountingModelClient; concurrency: number }[];
   judge?: { key: string; client: CountingModelClient };
+  /** The eval file's `embeddings` model (answer relevancy), with its own scheduler; vectors cached beside the responses. */
+  embeddings?: { key: string; client: CountingEmbeddingClient };
 }
 
 export function modelKeyOf(spec: ModelSpec): string {
@@ -19,16 +24,17 @@ export function modelKeyOf(spec: ModelSpec): string {
 
 export async function createRunClients(spec: EvalSpec, credentials: Credentials, cacheDir: string | undefined): Promise<RunClients> {
   const cache = cacheDir ? new ResponseCache(cacheDir) : undefined;
+  const newScheduler = () => new Scheduler({
+    concurrency: spec.concurrency,
+    requestsPerMinute: spec.rateLimit.requestsPerMinute,
+    tokensPerMinute: spec.rateLimit.tokensPerMinute,
+    maxRetries: spec.maxRetries,
+    timeoutMs: spec.timeoutMs,
+  });
   const build = async (modelSpec: ModelSpec) => {
     const key = modelKeyOf(modelSpec);
     const provider = await createProvider(modelSpec, credentials);
-    const scheduler = new Scheduler({
-      concurrency: spec.concurrency,
-      requestsPerMinute: spec.rateLimit.requestsPerMinute,
-      tokensPerMinute: spec.rateLimit.tokensPerMinute,
-      maxRetries: spec.maxRetries,
-      timeoutMs: spec.timeoutMs,
-    });
+    const scheduler = newScheduler();
     const client = createModelClient({
       key,
       provider,
@@ -46,5 +52,13 @@ export async function createRunClients(spec: EvalSpec, credentials: Credentials,
     models.push({ ...(await build(modelSpec)), spec: modelSpec, concurrency: spec.concurrency });
   }
   const judge = spec.judge ? await build(spec.judge) : undefined;
-  return { models, judge };
+  const embeddings = spec.embeddings ? await buildEmbeddings(spec.embeddings, credentials, newScheduler(), cacheDir) : undefined;
+  return { models, judge, embeddings };
+}
+
+async function buildEmbeddings(modelSpec: ModelSpec, credentials: Credentials, scheduler: Scheduler, cacheDir: string | undefined): Promise<RunClients['embeddings']> {
+  const key = modelKeyOf(modelSpec);
+  const provider = await createEmbeddingProvider(modelSpec, credentials);
+  const client = createEmbeddingClient({ key, provider, model: modelSpec.model, scheduler, cacheDir: cacheDir ? path.join(cacheDir, 'embeddings') : undefined });
+  return { key, client };
 }

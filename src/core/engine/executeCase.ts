@@ -1,7 +1,7 @@
 // Runs one case against one model: the call, then the suite's scorers; every failure ends as a recorded result.
 import type { CaseError, CaseResult, EvalCase, Score, Usage } from '../model.js';
 import { ProviderConfigError, ProviderError } from '../providers/contract.js';
-import type { ClientResponse, ModelClient, ScoreContext, Suite } from '../suites/contract.js';
+import type { ClientResponse, EmbeddingClient, ModelClient, ScoreContext, Suite } from '../suites/contract.js';
 
 export interface CaseRun {
   evalCase: EvalCase;
@@ -10,6 +10,8 @@ export interface CaseRun {
   modelKey: string;
   client: ModelClient;
   judge?: ModelClient;
+  /** The embeddings model, for scorers that compare meanings (RAGAS answer relevancy). */
+  embeddings?: EmbeddingClient;
   /** Decoding parameters from the template's front matter; the model's own parameters win over them. */
   templateParameters: Record<string, unknown>;
   signal: AbortSignal;
@@ -35,7 +37,11 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
     };
   }
 
-  const context: ScoreContext = { signal: run.signal, judge: run.judge ? countingJudge(run.judge, judgeUsage) : undefined };
+  const context: ScoreContext = {
+    signal: run.signal,
+    judge: run.judge ? countingJudge(run.judge, judgeUsage) : undefined,
+    embeddings: run.embeddings,
+  };
   let scores: Score[];
   try {
     scores = await run.suite.score(run.evalCase, response.text, run.params, context);

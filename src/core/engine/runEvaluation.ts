@@ -100,6 +100,7 @@ export async function runEvaluation(specFile: string, options: RunOptions): Prom
         modelKey: model.key,
         client: model.client,
         judge: clients.judge?.client,
+        embeddings: clients.embeddings?.client,
         templateParameters: templateParametersFor(suitePlan, model.spec),
         signal: options.signal,
       });

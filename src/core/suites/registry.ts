@@ -1,9 +1,13 @@
 // The one place methods are registered: eval files name a method, the engine looks it up here.
 import type { Suite } from './contract.js';
+import { llmEvalSuite } from './llmEval/suite.js';
+import { ragasSuite } from './ragas/suite.js';
 import { rgbSuite } from './rgb/suite.js';
 
 const SUITES: ReadonlyMap<string, Suite<unknown>> = new Map<string, Suite<unknown>>([
   [rgbSuite.method, rgbSuite as Suite<unknown>],
+  [ragasSuite.method, ragasSuite as Suite<unknown>],
+  [llmEvalSuite.method, llmEvalSuite as Suite<unknown>],
 ]);
 
 export function knownMethods(): string[] {

@@ -1,0 +1,113 @@
+// Aggregates LLM-Eval results: mean per dimension per model, the score distribution per dimension, and agreement with human scores.
+import type { CaseResult, EvalCase, Score } from '../../model.js';
+import { meanWithInterval } from '../../report/stats.js';
+import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
+import { agreementTable } from '../metaEval.js';
+import { LLM_EVAL_METHOD, llmEvalExpected } from './cases.js';
+import type { LlmEvalParams } from './params.js';
+import { SCALE_CONFIG } from './schema.js';
+import type { ScaleConfig } from './schema.js';
+import { NEEDS_JUDGE_LABEL } from './score.js';
+
+interface Entry {
+  evalCase: EvalCase;
+  result: CaseResult;
+}
+
+function scoreOf(result: CaseResult, metric: string): Score | undefined {
+  return result.scores.find((s) => s.metric === metric);
+}
+
+/** A result's value for a dimension: null when undetermined (judge error, model error, no judge). */
+function valueOf(entry: Entry, dimension: string): number | null {
+  if (entry.result.status !== 'success') return null;
+  return scoreOf(entry.result, dimension)?.value ?? null;
+}
+
+function meanCell(values: readonly (number | null)[]): ReportCell {
+  const summary = meanWithInterval(values);
+  const cell: ReportCell = { value: summary.value, n: summary.n, undetermined: summary.undetermined };
+  if (summary.low !== null && summary.high !== null) {
+    cell.low = summary.low;
+    cell.high = summary.high;
+  }
+  return cell;
+}
+
+/** Five unit-wide bins on 0–5, ten 10-wide bins on 0–100; the top bin includes the maximum. */
+export function histogramBins(scale: ScaleConfig): { label: string; low: number; high: number }[] {
+  const width = scale.max === 5 ? 1 : 10;
+  const count = Math.round((scale.max - scale.min) / width);
+  return Array.from({ length: count }, (_, i) => {
+    const low = scale.min + i * width;
+    const high = low + width;
+    return { label: i === count - 1 ? `[${low}, ${high}]` : `[${low}, ${high})`, low, high };
+  });
+}
+
+export function binIndex(value: number, bins: readonly { low: number; high: number }[]): number {
+  const index = bins.findIndex((b) => value >= b.low && value < b.high);
+  return index === -1 ? bins.length - 1 : index;
+}
+
+function histogramTable(dimension: string, entries: readonly Entry[], models: readonly string[], scale: ScaleConfig): ReportTable {
+  const bins = histogramBins(scale);
+  const perModel = models.map((model) => {
+    const values = entries.filter((e) => e.result.modelKey === model).map((e) => valueOf(e, dimension));
+    const determined = values.filter((v): v is number => v !== null);
+    const counts = bins.map(() => 0);
+    for (const v of determined) counts[binIndex(v, bins)]! += 1;
+    return { counts, n: determined.length, undetermined: values.length - determined.length };
+  });
+  return {
+    id: `llm-eval-distribution-${dimension}`,
+    title: `${dimension}: distribution of scores (cases per bin)`,
+    columns: [...models],
+    rows: bins.map((bin, b) => ({ label: bin.label, cells: perModel.map((m) => ({ value: m.counts[b] as number, n: m.n, undetermined: m.undetermined })) })),
+  };
+}
+
+function notesFor(params: LlmEvalParams, entries: readonly Entry[]): string[] {
+  const scale = SCALE_CONFIG[params.scale];
+  const notes = [
+    `One judge call per case scores every dimension on ${scale.minText}–${scale.maxText} (${scale.type === 'number' ? 'decimal' : 'integer'} scores), greedy decoding (temperature 0), ${params.level === 'dialogue' ? 'dialogue level' : params.withReference ? 'response level with the reference response' : 'response level without a reference'} (MiuLab/LLM-Eval templates).`,
+    'The judge also gets the schema as structured output; an answer that is not valid JSON for it is retried once, then every dimension of that case is a judge error (undetermined, never 0).',
+  ];
+  const needJudge = entries.filter((e) => e.result.scores.some((s) => s.label === NEEDS_JUDGE_LABEL)).length;
+  if (needJudge > 0) notes.push(`LLM-Eval needs a judge model: set judge: in the eval file (e.g. judge: openai:gpt-4o-mini). ${needJudge} result(s) were not scored.`);
+  const given = entries.filter((e) => e.result.response?.given).length;
+  if (given > 0) notes.push(`${given} result(s) scored the ${params.level === 'dialogue' ? 'dialogue' : 'response'} the dataset holds; the models under test were not called for them.`);
+  const errors = entries.filter((e) => e.result.status !== 'success').length;
+  if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined.`);
+  return notes;
+}
+
+/** Suite.report for LLM-Eval. */
+export function llmEvalReport(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[], params: LlmEvalParams, suiteId: string): SuiteReport {
+  const entries = results.flatMap((result) => {
+    const evalCase = cases.get(result.caseId);
+    return evalCase ? [{ evalCase, result }] : [];
+  });
+  const models = [...new Set(entries.map((e) => e.result.modelKey))];
+  const dimensions = params.dimensions.map((d) => d.name);
+  const valuesFor = (model: string, dimension: string) => entries.filter((e) => e.result.modelKey === model).map((e) => valueOf(e, dimension));
+  const means: ReportTable = {
+    id: 'llm-eval-means',
+    title: `LLM-Eval: mean score per dimension (${SCALE_CONFIG[params.scale].minText}–${SCALE_CONFIG[params.scale].maxText}, 95% interval)`,
+    columns: models,
+    rows: dimensions.map((dimension) => ({ label: dimension, cells: models.map((model) => meanCell(valuesFor(model, dimension))) })),
+  };
+  const metrics: ReportMetric[] = models.flatMap((model) => dimensions.map((dimension) => {
+    const summary = meanWithInterval(valuesFor(model, dimension));
+    return { suiteId, modelKey: model, name: dimension, value: summary.value, n: summary.n };
+  }));
+  const scale = SCALE_CONFIG[params.scale];
+  const histograms = dimensions.map((dimension) => histogramTable(dimension, entries, models, scale));
+  const agreement = agreementTable('llm-eval-human-agreement', 'Agreement with human scores (the paper\'s validation: Pearson and Spearman per dimension)', {
+    metrics: dimensions, models, cases, results: entries.map((e) => e.result), humanScoresOf: (c) => llmEvalExpected(c).humanScores,
+  });
+  const notes = notesFor(params, entries);
+  const orphans = results.length - entries.length;
+  if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
+  return { suiteId, method: LLM_EVAL_METHOD, tables: [means, ...histograms, ...(agreement ? [agreement] : [])], metrics, notes };
+}
