@@ -124,7 +124,10 @@ export function ragasReport(cases: ReadonlyMap<string, EvalCase>, results: reado
   const agreement = agreementTable('ragas-human-agreement', 'Agreement with human scores (meta-evaluation)', {
     metrics, models, cases, results: entries.map((e) => e.result), humanScoresOf: (c) => ragasExpected(c).humanScores,
   });
-  const notes = [...modeNotes(params, metrics), ...inputNotes(entries)];
+  // What kept the numbers from existing at all (no judge, no embeddings model) is said first.
+  const needs = inputNotes(entries);
+  const blocking = needs.filter((n) => n.includes('need a judge model') || n.includes('needs an embeddings model'));
+  const notes = [...blocking, ...modeNotes(params, metrics), ...needs.filter((n) => !blocking.includes(n))];
   const errors = entries.filter((e) => e.result.status !== 'success').length;
   if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined.`);
   if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
