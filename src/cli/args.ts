@@ -8,6 +8,8 @@ export const USAGE = `Usage:
   rag-inspector run <file.eval.yaml> [options]    run an evaluation and write its reports
   rag-inspector report <run-log.jsonl> [options]  write reports again from a finished run log
   rag-inspector runs [folder]                     list the runs under <folder>/.rag-inspector/runs
+  rag-inspector generate-counterfactual <dataset> --model <provider:model> --out <file> [--seed n]
+                                                  write IF-RAG counterfactual data with a model, for review
 
 Options for run:
   --model <provider:model>   model under test (repeatable); replaces the eval file's models
@@ -20,7 +22,9 @@ Options for run:
   --quiet                    no progress output
 
 Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY; OPENAI_BASE_URL points the openai provider at any
-OpenAI-compatible server. Exit codes: 0 thresholds pass, 1 a threshold failed, 2 an error.`;
+OpenAI-compatible server. Exit codes: 0 thresholds pass, 1 a threshold failed, 2 an error.
+generate-counterfactual exits 0 when every row got counterfactual data, 1 when some rows failed (listed, file
+still written), 2 on an error.`;
 
 export interface RunCommand {
   command: 'run';
@@ -46,7 +50,17 @@ export interface RunsCommand {
   folder: string;
 }
 
-export type CliCommand = RunCommand | ReportCommand | RunsCommand | { command: 'help' };
+export interface GenerateCounterfactualCommand {
+  command: 'generate-counterfactual';
+  dataset: string;
+  model: ModelSpec;
+  out: string;
+  seed: number;
+  concurrency: number;
+  quiet: boolean;
+}
+
+export type CliCommand = RunCommand | ReportCommand | RunsCommand | GenerateCounterfactualCommand | { command: 'help' };
 
 export class UsageError extends Error {}
 
@@ -63,6 +77,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
       out: { type: 'string' },
       format: { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      seed: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -73,6 +88,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
   switch (command) {
     case 'run': {
       if (!target) throw new UsageError('run needs an eval file: rag-inspector run <file.eval.yaml>');
+      if (values.seed !== undefined) throw new UsageError('--seed is for generate-counterfactual; a run takes its seed from the eval file (seed: n)');
       return {
         command: 'run',
         specFile: target,
@@ -90,9 +106,30 @@ export function parseCommandLine(argv: string[]): CliCommand {
       return { command: 'report', logFile: target, out: values.out, formats };
     case 'runs':
       return { command: 'runs', folder: target ?? '.' };
+    case 'generate-counterfactual':
+      return generateCounterfactualCommand(target, values);
     default:
-      throw new UsageError(`unknown command '${command}': use run, report or runs (rag-inspector --help)`);
+      throw new UsageError(`unknown command '${command}': use run, report, runs or generate-counterfactual (rag-inspector --help)`);
   }
+}
+
+function generateCounterfactualCommand(
+  dataset: string | undefined,
+  values: { model?: string[]; provider?: string; out?: string; seed?: string; concurrency?: string; quiet?: boolean },
+): GenerateCounterfactualCommand {
+  const example = 'rag-inspector generate-counterfactual qa.jsonl --model openai:gpt-4o --out qa.counterfactual.jsonl';
+  if (!dataset) throw new UsageError(`generate-counterfactual needs a dataset: ${example}`);
+  if (values.model?.length !== 1) throw new UsageError(`generate-counterfactual needs exactly one --model: ${example}`);
+  if (!values.out) throw new UsageError(`generate-counterfactual needs --out <file> (a new file you review before use): ${example}`);
+  return {
+    command: 'generate-counterfactual',
+    dataset,
+    model: parseModel(values.model[0] as string, values.provider),
+    out: values.out,
+    seed: values.seed === undefined ? 2333 : wholeNumber('--seed', values.seed),
+    concurrency: values.concurrency === undefined ? 4 : positiveInteger('--concurrency', values.concurrency),
+    quiet: values.quiet ?? false,
+  };
 }
 
 /** "openai:gpt-4o-mini", or "gpt-4o-mini" with --provider openai. */
@@ -101,6 +138,12 @@ export function parseModel(text: string, provider: string | undefined): ModelSpe
   if (colon > 0) return { provider: text.slice(0, colon), model: text.slice(colon + 1), parameters: {} };
   if (provider) return { provider, model: text, parameters: {} };
   throw new UsageError(`--model ${text}: say which provider, as "openai:${text}", or add --provider <name>`);
+}
+
+function wholeNumber(flag: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new UsageError(`${flag} must be a whole number, got '${text}'`);
+  return value;
 }
 
 function positiveInteger(flag: string, text: string): number {

@@ -11,6 +11,7 @@ import { writeReports } from '../core/report/writeReports.js';
 import { listRuns } from '../core/run/runLog.js';
 import { parseCommandLine, USAGE, UsageError } from './args.js';
 import type { RunCommand } from './args.js';
+import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { createProgress } from './progress.js';
 import { formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
 
@@ -34,6 +35,8 @@ export async function main(argv: string[]): Promise<number> {
         printRun(run, await writeReports(run, out, command.formats));
         return exitCodeFor(run);
       }
+      case 'generate-counterfactual':
+        return await runGenerateCounterfactual(command);
       case 'runs': {
         const runs = await listRuns(path.join(command.folder, '.rag-inspector', 'runs'));
         for (const run of runs) process.stdout.write(`${run.runId}  ${run.status.padEnd(10)}  ${run.header?.spec.name ?? run.problem ?? ''}  ${run.file}\n`);

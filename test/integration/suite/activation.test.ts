@@ -12,7 +12,6 @@ const COMMANDS = [
   'ragInspector.compareRuns',
   'ragInspector.setApiKey',
   'ragInspector.exportReport',
-  'ragInspector.openExample',
 ];
 
 interface Manifest {
