@@ -3,8 +3,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeError, InputErrors } from '../core/errors.js';
 import { loadEvalSpec } from '../core/spec/load.js';
+import { compareRunsCommand } from './compare.js';
+import { exportReportCommand } from './exportReport.js';
 import type { Logger } from './outputChannel.js';
 import type { RunController, RunSummary, StartOptions } from './runController.js';
+import type { InspectorData } from './sessionRuns.js';
 
 export const COMMAND_IDS = {
   runEvaluation: 'ragInspector.runEvaluation',
@@ -104,14 +107,14 @@ function reportRunError(error: unknown, logger: Logger): void {
   void vscode.window.showErrorMessage(`RAG Inspector: ${describeError(error)}`);
 }
 
-export function activateRunCommands(context: vscode.ExtensionContext, controller: RunController, logger: Logger): void {
+export function activateRunCommands(context: vscode.ExtensionContext, controller: RunController, logger: Logger, data: InspectorData): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(COMMAND_IDS.runEvaluation, (arg?: unknown) => runEvaluation(controller, logger, arg)),
     vscode.commands.registerCommand(COMMAND_IDS.cancelRun, () => cancelRun(controller, logger)),
     // Not implemented yet (they read past runs from .rag-inspector/runs); registered so menus and keybindings resolve.
     vscode.commands.registerCommand(COMMAND_IDS.rerunFailed, () => notAvailableYet('Rerun Failed Cases')),
     vscode.commands.registerCommand(COMMAND_IDS.rerunCase, () => notAvailableYet('Rerun Case')),
-    vscode.commands.registerCommand(COMMAND_IDS.compareRuns, () => notAvailableYet('Compare Runs')),
-    vscode.commands.registerCommand(COMMAND_IDS.exportReport, () => notAvailableYet('Export Report')),
+    vscode.commands.registerCommand(COMMAND_IDS.compareRuns, (arg?: unknown) => compareRunsCommand(data, logger, arg)),
+    vscode.commands.registerCommand(COMMAND_IDS.exportReport, (arg?: unknown) => exportReportCommand(context.extensionUri, logger, arg)),
   );
 }

@@ -14,6 +14,7 @@ import { activateStatusBar } from './statusBar.js';
 import type { RunStatusBar } from './statusBar.js';
 import { activateTestExplorer } from './testExplorer.js';
 import type { RagTestExplorer } from './testExplorer.js';
+import { activateWalkthrough } from './walkthrough.js';
 
 /** Handed to the integration tests only (ExtensionMode.Test), so they can check state no command returns. */
 export interface TestingApi {
@@ -35,8 +36,9 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   context.subscriptions.push(controller, sessions, controller.onEvent((event) => sessions.record(event, controller.active?.specFile)));
   const statusBar = activateStatusBar(context, controller.onEvent);
   const panels = activateInspectorPanel(context, { controller, logger }, sessions);
-  activateRunCommands(context, controller, logger);
+  activateRunCommands(context, controller, logger, sessions);
   const tests = activateTestExplorer(context, controller, logger);
+  activateWalkthrough(context, logger);
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;

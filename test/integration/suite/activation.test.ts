@@ -12,6 +12,7 @@ const COMMANDS = [
   'ragInspector.compareRuns',
   'ragInspector.setApiKey',
   'ragInspector.exportReport',
+  'ragInspector.openExample',
 ];
 
 interface Manifest {

@@ -1,24 +1,14 @@
-// Timing of the virtualised case list in Chromium: first paint and case switching at 10,000 cases, scrolling
-// and filtering at 10,000 and 100,000. Prints the numbers; asserts generous bounds so a regression shows.
-import { after, before, test } from 'node:test';
-import assert from 'node:assert/strict';
+// Benchmark: the virtualised case list in Chromium — first paint and case switching at 10,000 cases, scrolling
+// and filtering at 10,000 and 100,000. Prints the numbers (BENCHMARKS.md keeps them); asserts nothing.
+// Run: npm run bench -- webviewList
 import type { Browser, Page } from 'playwright-core';
-import { bigRun } from './builders.js';
-import type { FixtureRun } from './builders.js';
-import { collectPageErrors, launch, seedViewState, serve, waitFor } from './harness.js';
-import type { TestServer } from './harness.js';
+import { bigRun } from '../test/webview/builders.js';
+import type { FixtureRun } from '../test/webview/builders.js';
+import { collectPageErrors, launch, seedViewState, serve, waitFor } from '../test/webview/harness.js';
+import type { TestServer } from '../test/webview/harness.js';
 
 let browser: Browser;
 let server: TestServer;
-
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 interface Timings { firstRows: number; fcp: number; domRows: number }
 
@@ -80,11 +70,10 @@ async function scrollStats(page: Page, step: number): Promise<{ gaps: { median: 
   return { gaps: stats(result.gaps), rows: result.rows };
 }
 
-test('10,000 cases: first paint, case switch, scrolling, filtering', async () => {
+async function tenThousand(): Promise<void> {
   const run = bigRun(10_000, { runId: 'big-10k' });
   const { page, timings, errors } = await openList(run);
   console.log(`  10,000 cases: first contentful paint ${Math.round(timings.fcp)} ms, first list rows ${Math.round(timings.firstRows)} ms after navigation start; ${timings.domRows} row elements in the DOM`);
-  assert.ok(timings.domRows < 60, 'only the visible rows (plus overscan) are rendered');
 
   await page.locator('ri-case-list .viewport').focus();
   const switchFn = await page.evaluateHandle(SWITCH_CASE);
@@ -102,21 +91,15 @@ test('10,000 cases: first paint, case switch, scrolling, filtering', async () =>
   await page.locator('ri-case-filters vscode-checkbox').click();
   await waitFor('failed only', async () => !/^10,000 of/.test(await page.locator('ri-case-filters .count').innerText()));
   console.log(`  "failed only" on 10,000 rows: ${Date.now() - filterStarted} ms (includes Playwright round trips)`);
-
-  // Bounds are loose on purpose (shared 2-core machine, software rendering); the printed numbers are the measure.
-  assert.ok(sw.median < 250, `case switch median ${sw.median} ms`);
-  assert.ok(wheel.gaps.p95 < 100, `wheel scroll frame p95 ${wheel.gaps.p95} ms`);
-  assert.ok(scroll.gaps.p95 < 1000, `full-replacement scroll frame p95 ${scroll.gaps.p95} ms`);
-  assert.deepEqual(errors, []);
+  if (errors.length) console.log(`  page errors: ${errors.join('; ')}`);
   await page.close();
-});
+}
 
-test('100,000 cases: first paint, scrolling, search', async () => {
+async function hundredThousand(): Promise<void> {
   // The list needs every row; details for only the first 1,000 keep the page's embedded JSON reasonable.
   const run = bigRun(100_000, { runId: 'big-100k', withDetails: 1_000 });
   const { page, timings, errors } = await openList(run);
   console.log(`  100,000 cases: first contentful paint ${Math.round(timings.fcp)} ms, first list rows ${Math.round(timings.firstRows)} ms; ${timings.domRows} row elements in the DOM`);
-  assert.ok(timings.domRows < 60);
 
   // A wheel or trackpad moves a few rows a frame; dragging the scrollbar replaces every row every frame.
   const scroll = await scrollStats(page, 400);
@@ -136,9 +119,20 @@ test('100,000 cases: first paint, scrolling, search', async () => {
   await page.locator('ri-case-list .viewport').focus();
   await page.keyboard.press('End');
   await waitFor('last row', async () => (await page.locator('ri-case-list .row.cursor').getAttribute('aria-posinset')) === '20000');
-  // Generous: this machine shares two cores with other test runs; the numbers printed above are the report.
-  assert.ok(scroll.gaps.p95 < 150, `wheel scroll frame p95 ${scroll.gaps.p95} ms`);
-  assert.ok(drag.gaps.p95 < 2000, `drag scroll frame p95 ${drag.gaps.p95} ms`);
-  assert.deepEqual(errors, []);
+  if (errors.length) console.log(`  page errors: ${errors.join('; ')}`);
   await page.close();
-});
+}
+
+async function main(): Promise<void> {
+  browser = await launch();
+  server = await serve();
+  try {
+    await tenThousand();
+    await hundredThousand();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+void main();

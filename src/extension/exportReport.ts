@@ -1,0 +1,124 @@
+// Export Report: a logged run's standalone HTML report (the inspector bundle with the run's data) and core's JSON, CSV and JUnit reports, into a folder.
+import { existsSync } from 'node:fs';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { describeError } from '../core/errors.js';
+import { renderHtmlReport } from '../core/report/html.js';
+import { runDataFromLog } from '../core/report/runDataSources.js';
+import { writeReports } from '../core/report/writeReports.js';
+import type { ReportFormat } from '../core/report/writeReports.js';
+import { findRun, loadLoggedRun, pickRun, workspaceRuns } from './compare.js';
+import type { StoredRun } from './compare.js';
+import type { Logger } from './outputChannel.js';
+
+export const EXPORT_FORMATS = ['html', 'json', 'csv', 'junit'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const HTML_REPORT_FILE = 'report.html';
+/** What core's writeReports names each file; listed here to ask before overwriting them. */
+const FILE_OF: Record<ExportFormat, string> = { html: HTML_REPORT_FILE, json: 'report.json', csv: 'cases.csv', junit: 'junit.xml' };
+
+const FORMAT_ITEMS: (vscode.QuickPickItem & { format: ExportFormat })[] = [
+  { format: 'html', label: 'HTML', description: HTML_REPORT_FILE, detail: 'The inspector as one offline page: every case, its documents and scores', picked: true },
+  { format: 'json', label: 'JSON', description: FILE_OF.json, detail: 'The whole run for other tools: tables, thresholds, every case with its scores', picked: true },
+  { format: 'csv', label: 'CSV', description: FILE_OF.csv, detail: 'One row per case and model, one column per metric', picked: true },
+  { format: 'junit', label: 'JUnit XML', description: FILE_OF.junit, detail: 'Each case as a test, for CI systems', picked: true },
+];
+
+export interface ExportArgs {
+  /** A run id or log path; default: asked, the latest run preselected. */
+  run?: string;
+  formats?: ExportFormat[];
+  /** Absolute folder; default: asked. */
+  folder?: string;
+}
+
+export type ExportOutcome = 'cancelled' | 'no-runs' | 'not-found' | 'failed' | { runId: string; folder: string; files: string[] };
+
+/** The built inspector UI the HTML report embeds; the extension ships it in dist/. */
+export async function readWebviewBundle(extensionUri: vscode.Uri): Promise<{ js: string; css?: string }> {
+  const dist = path.join(extensionUri.fsPath, 'dist');
+  const script = path.join(dist, 'webview.js');
+  if (!existsSync(script)) throw new Error(`the inspector UI bundle ${script} is missing, so the HTML report cannot be written; build it with "npm run build"`);
+  const stylesheet = path.join(dist, 'webview.css');
+  return { js: await readFile(script, 'utf8'), css: existsSync(stylesheet) ? await readFile(stylesheet, 'utf8') : undefined };
+}
+
+/** Writes the chosen formats of one logged run into `folder` and returns the files written, in format order. */
+export async function exportRun(run: StoredRun, formats: readonly ExportFormat[], folder: string, extensionUri: vscode.Uri): Promise<string[]> {
+  await mkdir(folder, { recursive: true });
+  const written: string[] = [];
+  if (formats.includes('html')) {
+    // Read first: a missing bundle should fail the export before any file is written.
+    const bundle = await readWebviewBundle(extensionUri);
+    const { detail, cases } = await loadLoggedRun(run.file);
+    const target = path.join(folder, HTML_REPORT_FILE);
+    await writeFile(target, renderHtmlReport(detail, [...cases.values()], bundle.js, bundle.css), 'utf8');
+    written.push(target);
+  }
+  const coreFormats = formats.filter((f): f is ReportFormat => f !== 'html');
+  if (coreFormats.length > 0) written.push(...await writeReports(await runDataFromLog(run.file), folder, coreFormats));
+  return written;
+}
+
+export async function exportReportCommand(extensionUri: vscode.Uri, logger: Logger, arg: unknown): Promise<ExportOutcome> {
+  const args = (typeof arg === 'object' && arg !== null ? arg : {}) as ExportArgs;
+  let runs: StoredRun[];
+  try {
+    runs = await workspaceRuns();
+  } catch (error) {
+    void vscode.window.showErrorMessage(`RAG Inspector: could not list the runs: ${describeError(error)}`);
+    return 'failed';
+  }
+  if (runs.length === 0) {
+    void vscode.window.showInformationMessage('RAG Inspector: there is no run to export yet. Run an evaluation first.');
+    return 'no-runs';
+  }
+  const run = args.run ? findRun(runs, args.run) : await pickRun('Export Report (1/3)', 'Which run? (Enter: the latest)', runs, runs[0]);
+  if (args.run && !run) {
+    void vscode.window.showErrorMessage(`RAG Inspector: no run ${args.run} in this workspace's .rag-inspector/runs.`);
+    return 'not-found';
+  }
+  if (!run) return 'cancelled';
+
+  const formats = args.formats ?? (await vscode.window.showQuickPick(FORMAT_ITEMS, {
+    title: 'Export Report (2/3)', placeHolder: 'Formats to write', canPickMany: true,
+  }))?.map((i) => i.format);
+  if (!formats || formats.length === 0) return 'cancelled';
+
+  const folder = args.folder ?? (await vscode.window.showOpenDialog({
+    title: 'Export Report (3/3): folder to write the reports into',
+    openLabel: 'Export Here',
+    canSelectFiles: false,
+    canSelectFolders: true,
+    canSelectMany: false,
+    defaultUri: vscode.Uri.file(path.dirname(run.specFile)),
+  }))?.[0]?.fsPath;
+  if (!folder) return 'cancelled';
+
+  const existing = formats.map((f) => FILE_OF[f]).filter((name) => existsSync(path.join(folder, name)));
+  if (!args.folder && existing.length > 0) {
+    const answer = await vscode.window.showWarningMessage(`${existing.join(', ')} already exist in ${folder}. Replace them?`, { modal: true }, 'Replace');
+    if (answer !== 'Replace') return 'cancelled';
+  }
+
+  try {
+    const files = await exportRun(run, formats, folder, extensionUri);
+    logger.info(`Export Report: run ${run.runId} → ${files.join(', ')}`);
+    void offerToOpen(files, folder);
+    return { runId: run.runId, folder, files };
+  } catch (error) {
+    logger.error(`Export Report: ${describeError(error)}`);
+    void vscode.window.showErrorMessage(`RAG Inspector: the export failed: ${describeError(error)}`);
+    return 'failed';
+  }
+}
+
+async function offerToOpen(files: string[], folder: string): Promise<void> {
+  const html = files.find((f) => path.basename(f) === HTML_REPORT_FILE);
+  const actions = html ? ['Open HTML Report', 'Reveal Folder'] : ['Reveal Folder'];
+  const answer = await vscode.window.showInformationMessage(`RAG Inspector: wrote ${files.map((f) => path.basename(f)).join(', ')} to ${folder}.`, ...actions);
+  if (answer === 'Open HTML Report' && html) await vscode.env.openExternal(vscode.Uri.file(html));
+  if (answer === 'Reveal Folder') await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(folder));
+}
