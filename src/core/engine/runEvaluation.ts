@@ -15,6 +15,7 @@ import { buildPlan } from './plan.js';
 import type { Plan, SuitePlan } from './plan.js';
 import { forEachConcurrent } from './pool.js';
 import { evaluateThresholds } from './thresholds.js';
+import { combinedReports } from '../suites/combinedReports.js';
 import { TOOL_VERSION } from '../version.js';
 
 export interface RunOptions {
@@ -118,7 +119,8 @@ export async function runEvaluation(specFile: string, options: RunOptions): Prom
   }
 
   const status: RunStatus = options.signal.aborted ? 'cancelled' : 'success';
-  const reports = plan.suites.map((s) => s.suite.report(cases, results.filter((r) => cases.get(r.caseId)?.suiteId === s.spec.id), s.params, s.spec.id));
+  const suiteReports = plan.suites.map((s) => s.suite.report(cases, results.filter((r) => cases.get(r.caseId)?.suiteId === s.spec.id), s.params, s.spec.id));
+  const reports = [...suiteReports, ...combinedReports(suiteReports)];
   const thresholds = evaluateThresholds(spec.suites, reports, modelKeys);
   const summary = summaryLine(status, results, reports, thresholds, plan, clients);
   writer.appendSummary(summary);
