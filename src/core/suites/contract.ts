@@ -69,12 +69,31 @@ export interface ReportMetric {
   n: number;
 }
 
+/**
+ * A chart the UI may draw from one of the report's tables; the table stays the source of the numbers, so a reader
+ * that ignores charts loses nothing. Heatmap: rows are the y axis, columns the x axis, each cell's value its colour.
+ */
+export interface ChartSpec {
+  kind: 'heatmap';
+  /** ReportTable.id of the table holding the data. */
+  tableId: string;
+  title: string;
+  xTitle: string;
+  yTitle: string;
+  /** Colour stops from `min` to `max` (the method's reference palette). */
+  colors: string[];
+  min: number;
+  max: number;
+}
+
 export interface SuiteReport {
   suiteId: string;
   method: string;
   tables: ReportTable[];
   metrics: ReportMetric[];
   notes: string[];
+  /** Optional: charts drawn from `tables` (Needle in a Haystack's depth × length heatmap). */
+  charts?: ChartSpec[];
 }
 
 export interface SuiteBuildContext {

@@ -3,10 +3,12 @@ import type { Suite } from './contract.js';
 import { llmEvalSuite } from './llmEval/suite.js';
 import { ragasSuite } from './ragas/suite.js';
 import { ifragSuite } from './ifrag/suite.js';
+import { needleSuite } from './needle/suite.js';
 import { rgbSuite } from './rgb/suite.js';
 
 const SUITES: ReadonlyMap<string, Suite<unknown>> = new Map<string, Suite<unknown>>([
   [rgbSuite.method, rgbSuite as Suite<unknown>],
+  [needleSuite.method, needleSuite as Suite<unknown>],
   [ifragSuite.method, ifragSuite as Suite<unknown>],
   [ragasSuite.method, ragasSuite as Suite<unknown>],
   [llmEvalSuite.method, llmEvalSuite as Suite<unknown>],
