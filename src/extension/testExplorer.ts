@@ -120,7 +120,11 @@ export class RagTestExplorer implements vscode.Disposable {
 
   private onExternalRunEvent(event: RunEvent): void {
     if (this.driving) return;
-    if (event.type === 'run-started') this.externalRunFile = this.controller.active?.specFile;
+    if (event.type === 'run-started') {
+      this.externalRunFile = this.controller.active?.specFile;
+      // A run of an eval file the watcher missed still gets its item.
+      if (this.externalRunFile) this.fileItem(vscode.Uri.file(this.externalRunFile));
+    }
     if (event.type === 'run-finished' && this.externalRunFile) {
       this.scheduleRefresh(vscode.Uri.file(this.externalRunFile));
       this.externalRunFile = undefined;
@@ -196,7 +200,11 @@ export class RagTestExplorer implements vscode.Disposable {
     const report: ExplorerRunReport = { results: new Map(), runIds: [] };
     const reporter = new Reporter(run, report);
     try {
-      for (const selection of this.selections(request)) {
+      // File watchers can miss files copied into a folder created the same moment (Open Example does that): list again.
+      if (!request.include?.length) await this.discover();
+      const selections = this.selections(request);
+      this.logger.info(`Test Explorer: run of ${request.include ? `${request.include.length} item(s)` : 'every eval file'} → ${selections.map((s) => vscode.workspace.asRelativePath(s.fileItem.uri!)).join(', ') || 'nothing to run'}.`);
+      for (const selection of selections) {
         // Resolved first, so every known case shows as queued and a suite has its line in the eval file.
         if (selection.fileItem.canResolveChildren) await this.resolve(selection.fileItem);
         const leaves = this.selectedLeaves(selection);
@@ -228,7 +236,7 @@ export class RagTestExplorer implements vscode.Disposable {
       return selection;
     };
     const included: vscode.TestItem[] = [];
-    if (request.include) included.push(...request.include);
+    if (request.include?.length) included.push(...request.include);
     else this.tests.items.forEach((item) => included.push(item));
     for (const item of included) {
       const data = this.data.get(item);

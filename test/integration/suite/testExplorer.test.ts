@@ -136,6 +136,17 @@ suite('Test Explorer', () => {
     }
   });
 
+  test('"run all" lists the eval files again first, so one a file watcher missed still runs', async () => {
+    // Simulates the watcher missing a file copied into a just-created folder (seen with Open Example).
+    tests.tests.items.delete(fixture.uri.toString());
+    const ended = nextRun(tests);
+    await tests.runProfile.runHandler(new vscode.TestRunRequest(undefined, undefined, tests.runProfile), new vscode.CancellationTokenSource().token);
+    const report = await ended;
+    const item = tests.tests.items.get(fixture.uri.toString());
+    assert.ok(item, 'the eval file is back in the tree');
+    assert.deepEqual(leavesOf(item).map((leaf) => report.results.get(leaf)?.state).sort(), ['errored', 'failed', 'passed']);
+  });
+
   test('a deleted eval file leaves the Test Explorer', async () => {
     const gone = await fixtureEval('explorer-gone');
     await eventually('the item to appear', () => tests.tests.items.get(gone.uri.toString()));
