@@ -410,7 +410,6 @@ function reportCase(reporter: Reporter, leaf: vscode.TestItem, evalCase: EvalCas
     reporter.output(`${evalCase.id} [${result.modelKey}]: no pass/fail verdict (${result.scores.map((s) => `${s.metric} = ${s.value ?? 'undetermined'}`).join(', ')})`, location, leaf);
     reporter.skipped(leaf);
   }
-  if (result.response) reporter.output(`${evalCase.id} [${result.modelKey}] response: ${result.response.text}`, location, leaf);
 }
 
 /** The failure as the Test Results peek shows it: why, the question, the response, and a link into the inspector. */
