@@ -15,6 +15,8 @@ export interface SuitePlan {
   params: unknown;
   template: PromptTemplate;
   templateFile: string;
+  /** The dataset the cases came from; undefined for generator suites. */
+  dataset: string | undefined;
   cases: EvalCase[];
 }
 
@@ -29,18 +31,19 @@ export interface Plan {
 const MAX_PROBLEMS_PER_KIND = 20;
 
 export async function buildPlan(spec: EvalSpec, signal: AbortSignal): Promise<Plan> {
+  const models = spec.models.map((m) => `${m.provider}:${m.model}`);
   const plan: Plan = { suites: [], problems: [], inputs: [] };
   for (const suiteSpec of spec.suites) {
     if (signal.aborted) break;
-    const suitePlan = await planSuite(spec, suiteSpec, plan.problems, signal);
+    const suitePlan = await planSuite(spec, suiteSpec, models, plan.problems, signal);
     plan.suites.push(suitePlan);
     plan.inputs.push({ kind: 'template', file: suitePlan.templateFile });
-    if (suiteSpec.dataset) plan.inputs.push({ kind: 'dataset', file: suiteSpec.dataset });
+    if (suitePlan.dataset) plan.inputs.push({ kind: 'dataset', file: suitePlan.dataset });
   }
   return plan;
 }
 
-async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, problems: InputProblem[], signal: AbortSignal): Promise<SuitePlan> {
+async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, models: string[], problems: InputProblem[], signal: AbortSignal): Promise<SuitePlan> {
   const suite = suiteFor(suiteSpec.method);
   if (!suite) {
     throw new InputError({ file: spec.file }, `suite '${suiteSpec.id}' uses unknown method '${suiteSpec.method}'`, `use one of: ${knownMethods().join(', ')}`);
@@ -50,7 +53,9 @@ async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, problems: InputPr
   const template = await loadTemplate(templateFile);
   const cases: EvalCase[] = [];
   const reporter = problemReporter(problems, suiteSpec.id);
-  const context = { suiteId: suiteSpec.id, seed: spec.seed };
+  const context = { suiteId: suiteSpec.id, seed: spec.seed, models };
+  // Generator suites (NIAH) build their own cases; a top-level default dataset is meant for the others.
+  const dataset = suite.generateCases && suiteSpec.datasetFromDefault ? undefined : suiteSpec.dataset;
 
   const render = async (evalCase: EvalCase): Promise<void> => {
     try {
@@ -63,18 +68,18 @@ async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, problems: InputPr
     }
   };
 
-  if (!suiteSpec.dataset) {
+  if (!dataset) {
     if (!suite.generateCases) {
       throw new InputError({ file: spec.file }, `suite '${suiteSpec.id}' has no dataset`, "add 'dataset: <file>' to the suite or at the top level");
     }
     const generated = await suite.generateCases(params, { ...context, specFile: spec.file });
     for (const evalCase of suiteSpec.limit === undefined ? generated : generated.slice(0, suiteSpec.limit)) await render(evalCase);
     reporter.flush();
-    return { spec: suiteSpec, suite, params, template, templateFile, cases };
+    return { spec: suiteSpec, suite, params, template, templateFile, cases, dataset: undefined };
   }
 
   let rows = 0;
-  for await (const item of readDataset(suiteSpec.dataset, { signal })) {
+  for await (const item of readDataset(dataset, { signal })) {
     if (!item.ok) {
       reporter.add('row', item.error);
       continue;
@@ -91,7 +96,7 @@ async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, problems: InputPr
     for (const evalCase of expanded) await render(evalCase);
   }
   reporter.flush();
-  return { spec: suiteSpec, suite, params, template, templateFile, cases };
+  return { spec: suiteSpec, suite, params, template, templateFile, cases, dataset };
 }
 
 function asInputError(error: unknown, file: string, line: number): InputError {

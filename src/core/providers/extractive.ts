@@ -71,10 +71,27 @@ const QUESTION_MARKER = /(?:question|问题|問題|質問)\s*[:：]/giu;
 export function readPrompt(messages: ChatMessage[]): PromptReading {
   const lastUser = [...messages].reverse().find((message) => message.role === 'user');
   const content = lastUser?.content ?? '';
-  const split = splitAtQuestionMarker(content) ?? splitAtLastLine(content);
+  const split = splitAtTaggedQuestion(content) ?? splitAtQuestionMarker(content) ?? splitAtLastLine(content);
   if (splitSentences(split.context).length > 0) return split;
   const others = messages.filter((message) => message !== lastUser && message.role !== 'assistant').map((message) => message.content);
   return { question: split.question, context: [...others, split.context].join('\n') };
+}
+
+/** Tags prompts use to fence the material to read (Anthropic's long-context templates, many RAG prompts). */
+const CONTEXT_ELEMENT = /<(haystack|context|documents?)>([\s\S]*?)<\/\1>/giu;
+const QUESTION_ELEMENT = /<question>([\s\S]*?)<\/question>/iu;
+
+/**
+ * XML-style prompts: the question is the first <question> element; the context is what the <haystack>,
+ * <context> or <document(s)> elements hold, else everything outside the question elements — so the
+ * instructions around a tagged question are not mistaken for it.
+ */
+function splitAtTaggedQuestion(content: string): PromptReading | undefined {
+  const question = QUESTION_ELEMENT.exec(content)?.[1]?.trim();
+  if (!question) return undefined;
+  const fenced = [...content.matchAll(CONTEXT_ELEMENT)].map((match) => match[2] ?? '');
+  const context = fenced.length > 0 ? fenced.join('\n') : content.replace(new RegExp(QUESTION_ELEMENT.source, 'giu'), '\n');
+  return { question, context };
 }
 
 function splitAtQuestionMarker(content: string): PromptReading | undefined {

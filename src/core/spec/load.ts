@@ -87,7 +87,10 @@ function toEvalSpec(file: string, hash: string, data: Raw): EvalSpec {
     models: (data.models as unknown[]).map(toModelSpec),
     judge: data.judge === undefined ? undefined : toModelSpec(data.judge),
     embeddings: data.embeddings === undefined ? undefined : toModelSpec(data.embeddings),
-    suites: (data.suites as Raw[]).map((suite) => toSuiteSpec(suite, resolve(suite.dataset ?? data.dataset), resolve(suite.template ?? data.template))),
+    suites: (data.suites as Raw[]).map((suite) => ({
+      ...toSuiteSpec(suite, resolve(suite.dataset ?? data.dataset), resolve(suite.template ?? data.template)),
+      ...(suite.dataset === undefined && data.dataset !== undefined ? { datasetFromDefault: true } : {}),
+    })),
     concurrency: (data.concurrency as number | undefined) ?? DEFAULTS.concurrency,
     rateLimit: (data.rateLimit as EvalSpec['rateLimit'] | undefined) ?? {},
     timeoutMs: (data.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs,

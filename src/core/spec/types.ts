@@ -36,6 +36,8 @@ export interface SuiteSpec {
   template?: string;
   /** Absolute path. */
   dataset?: string;
+  /** True when `dataset` came from the top-level default rather than the suite entry. */
+  datasetFromDefault?: boolean;
   /** Method parameters, validated by the suite's parseParams. */
   params: Record<string, unknown>;
   thresholds: ThresholdSpec[];

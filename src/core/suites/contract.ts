@@ -100,6 +100,8 @@ export interface SuiteBuildContext {
   suiteId: string;
   /** The run's seed; suites derive per-case seeds from it and the case id. */
   seed: number;
+  /** The models under test ("provider:model"), e.g. to pick a tokenizer. */
+  models: string[];
 }
 
 export interface Suite<Params = Record<string, unknown>> {
@@ -115,7 +117,8 @@ export interface Suite<Params = Record<string, unknown>> {
   expandRow(row: DatasetRow, params: Params, context: SuiteBuildContext): EvalCase[];
   /**
    * For methods that build their cases from parameters rather than dataset rows (Needle in a Haystack builds
-   * a grid from a haystack folder). Used when the suite entry names no dataset. May throw InputError.
+   * a grid from a haystack folder). Used when the suite entry names no dataset of its own (a top-level default
+   * dataset is for the row-based suites). May throw InputError.
    */
   generateCases?(params: Params, context: SuiteBuildContext & { specFile: string }): Promise<EvalCase[]>;
   /** Score one response. Judge failures become scores with `judgeError`, never thrown away silently. */

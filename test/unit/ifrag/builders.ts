@@ -34,7 +34,7 @@ export function dataset(rows: Record<string, unknown>[], fillers = fillerRows(6)
 }
 
 export function build(row: DatasetRow, pool: PassagePool, raw: Record<string, unknown>, options: { suiteId?: string; seed?: number } = {}): EvalCase[] {
-  return expandIfRagRow(row, params(raw), { suiteId: options.suiteId ?? 'ifrag-test', seed: options.seed ?? RUN_SEED }, pool);
+  return expandIfRagRow(row, params(raw), { suiteId: options.suiteId ?? 'ifrag-test', seed: options.seed ?? RUN_SEED, models: [] }, pool);
 }
 
 export const noSignal = new AbortController().signal;

@@ -117,6 +117,9 @@ test('a 3×3 run reproduces the scripted table, per model, and the combined 9-co
   // The reports, as logged, still combine (the run log is where `rag-inspector report` reads them from).
   const log = await readRunLog(outcome.logFile);
   const logged = log.summary?.reports ?? [];
-  assert.ok(logged.every(isIfRagReport));
+  assert.equal(logged.filter(isIfRagReport).length, 3, 'the three suite reports, as logged');
   assert.deepEqual(combineIfRagTables(logged), combineIfRagTables(outcome.reports));
+  // The engine appends the combined table as a report of its own, so every reader shows it.
+  assert.deepEqual(logged.at(-1)?.tables, combineIfRagTables(outcome.reports));
+  assert.equal(logged.at(-1)?.suiteId, 'ifrag (combined)');
 });

@@ -13,7 +13,7 @@ const where = { file: 'test.eval.yaml' };
 const params = (raw: Record<string, unknown> = {}): LlmEvalParams => llmEvalSuite.parseParams(raw, where);
 let index = 0;
 const build = (data: Record<string, unknown>, raw: Record<string, unknown> = {}): EvalCase =>
-  llmEvalSuite.expandRow({ ref: { file: 'd.jsonl', line: ++index, index }, data }, params(raw), { suiteId: 'le', seed: 1 })[0] as EvalCase;
+  llmEvalSuite.expandRow({ ref: { file: 'd.jsonl', line: ++index, index }, data }, params(raw), { suiteId: 'le', seed: 1, models: [] })[0] as EvalCase;
 
 describe('params', () => {
   it('defaults: the paper\'s four dimensions, 0–5, no reference, response level', () => {

@@ -42,7 +42,7 @@ function judge() {
 
 function setup(raw: Record<string, unknown>, data: Record<string, unknown>) {
   const params = llmEvalSuite.parseParams(raw, { file: 't.eval.yaml' });
-  const evalCase = llmEvalSuite.expandRow({ ref: { file: 'd.jsonl', line: 1, index: 0 }, data }, params, { suiteId: 'le', seed: 1 })[0] as EvalCase;
+  const evalCase = llmEvalSuite.expandRow({ ref: { file: 'd.jsonl', line: 1, index: 0 }, data }, params, { suiteId: 'le', seed: 1, models: [] })[0] as EvalCase;
   const score = (withJudge = true): Promise<Score[]> =>
     llmEvalSuite.score(evalCase, evalCase.givenResponse ?? '', params, { signal: new AbortController().signal, ...(withJudge ? { judge: judge() } : {}) });
   return { params, evalCase, score };

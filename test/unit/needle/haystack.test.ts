@@ -52,7 +52,7 @@ describe('haystack files', () => {
   it('a missing path is a HaystackError; the suite reports it on params.haystack', async () => {
     await assert.rejects(haystackFiles(path.join(dir, 'nowhere')), HaystackError);
     const specFile = path.join(dir, 'test.eval.yaml');
-    await assert.rejects(needleSuite.generateCases!(params({ haystack: 'empty', contextLengths: [1000], depths: [50] }), { suiteId: 's', seed: 1, specFile }), (error: unknown) => {
+    await assert.rejects(needleSuite.generateCases!(params({ haystack: 'empty', contextLengths: [1000], depths: [50] }), { suiteId: 's', seed: 1, models: [], specFile }), (error: unknown) => {
       assert.ok(error instanceof InputError);
       assert.match(error.message, /^needle params\.haystack: no \.txt files/);
       return true;

@@ -24,7 +24,7 @@ function pgFiles(): string[] {
 
 async function grid(boundary: 'sentence' | 'period-token'): Promise<EvalCase[]> {
   const p = params({ haystack: PG_HAYSTACK, contextLengths: LENGTHS, depths: DEPTHS, boundary });
-  return needleSuite.generateCases!(p, { suiteId: 'pg', seed: 1, specFile: SPEC_FILE });
+  return needleSuite.generateCases!(p, { suiteId: 'pg', seed: 1, models: [], specFile: SPEC_FILE });
 }
 
 describe('o200k on the Paul Graham haystack', () => {

@@ -9,7 +9,7 @@ import type { ModelClient } from '../../../src/core/suites/contract.js';
 import { SPEC_FILE, noSignal, params, scriptedJudge } from './builders.js';
 
 async function cases(p: NeedleParams): Promise<EvalCase[]> {
-  return needleSuite.generateCases!(p, { suiteId: 't', seed: 7, specFile: SPEC_FILE });
+  return needleSuite.generateCases!(p, { suiteId: 't', seed: 7, models: [], specFile: SPEC_FILE });
 }
 
 async function scoreOne(evalCase: EvalCase, response: string, p: NeedleParams, judge?: ModelClient): Promise<Score> {

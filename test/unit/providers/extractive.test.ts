@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ChatMessage } from '../../../src/core/model.js';
 import { bestIndex, bm25Scores } from '../../../src/core/providers/bm25.js';
-import { EXTRACTIVE_LABEL, ExtractiveProvider, readPrompt, splitSentences, termsOf } from '../../../src/core/providers/extractive.js';
+import { EXTRACTIVE_LABEL, ExtractiveProvider, extractAnswer, readPrompt, splitSentences, termsOf } from '../../../src/core/providers/extractive.js';
 
 const EN_REFUSAL = 'I can not answer the question because of the insufficient information in documents.';
 const ZH_REFUSAL = '文档信息不足，因此我无法基于提供的文档回答该问题。';
@@ -129,5 +129,20 @@ describe('BM25', () => {
     assert.equal(bestIndex([0, 2, 2]), 1);
     assert.equal(bestIndex([]), -1);
     assert.deepEqual(bm25Scores(['a'], []), []);
+  });
+});
+
+describe('tagged prompts', () => {
+  it('reads the question from <question> and the context from <haystack>, not from the instructions', () => {
+    const prompt = [
+      "Here's the question:\n<question>What is the best thing to do in San Francisco?</question>",
+      "Here's the text of the essays. The answer appears in it somewhere.",
+      '<haystack>\nStartups need users. The best thing to do in San Francisco is eat a sandwich and sit in Dolores Park on a sunny day. Investors like growth.\n</haystack>',
+      'Now that you have read the context, please answer the question, repeated:\n<question>What is the best thing to do in San Francisco?</question>',
+    ].join('\n');
+    const reading = readPrompt([{ role: 'user', content: prompt }]);
+    assert.equal(reading.question, 'What is the best thing to do in San Francisco?');
+    assert.doesNotMatch(reading.context, /Here's the text of the essays/);
+    assert.match(extractAnswer(reading), /eat a sandwich and sit in Dolores Park/);
   });
 });

@@ -26,7 +26,7 @@ export function params(raw: Record<string, unknown> = {}): RagasParams {
 }
 
 export function build(data: Record<string, unknown>, raw: Record<string, unknown> = {}): EvalCase {
-  return ragasSuite.expandRow(datasetRow(data), params(raw), { suiteId: SUITE_ID, seed: 1 })[0] as EvalCase;
+  return ragasSuite.expandRow(datasetRow(data), params(raw), { suiteId: SUITE_ID, seed: 1, models: [] })[0] as EvalCase;
 }
 
 export function find(scores: readonly Score[], metric: string): Score {

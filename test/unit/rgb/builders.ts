@@ -21,7 +21,7 @@ export function params(raw: Record<string, unknown>): RgbParams {
 }
 
 export function build(data: Record<string, unknown>, raw: Record<string, unknown>, seed = RUN_SEED): EvalCase[] {
-  return rgbSuite.expandRow(datasetRow(data), params(raw), { suiteId: SUITE_ID, seed });
+  return rgbSuite.expandRow(datasetRow(data), params(raw), { suiteId: SUITE_ID, seed, models: [] });
 }
 
 /** A plain row with `positives` answer-bearing passages and `negatives` noise passages. */

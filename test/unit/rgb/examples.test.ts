@@ -33,7 +33,7 @@ describe('examples/rgb', () => {
       assert.ok(rows.length >= 8, `${rows.length} rows`);
       const ids = new Set<string>();
       for (const row of rows) {
-        const cases = rgbSuite.expandRow(row, params, { suiteId: suite.id, seed: evalFile.seed });
+        const cases = rgbSuite.expandRow(row, params, { suiteId: suite.id, seed: evalFile.seed, models: [] });
         assert.equal(cases.length, params.noiseRates.length + (params.withoutDocuments ? 1 : 0));
         for (const evalCase of cases) {
           assert.ok(!ids.has(evalCase.id), `duplicate case id ${evalCase.id}`);

@@ -60,7 +60,7 @@ describe('real RGB files', { skip: existsSync(DATA) ? false : `no ${DATA}` }, ()
         assert.ok(all.length >= 60);
         let differing = 0;
         for (const row of all) {
-          const cases = rgbSuite.expandRow(row, p, { suiteId: SUITE_ID, seed: 2333 });
+          const cases = rgbSuite.expandRow(row, p, { suiteId: SUITE_ID, seed: 2333, models: [] });
           assert.deepEqual(cases.map((c) => c.params.noiseRate), [...DEFAULT_NOISE_RATES[testbed]]);
           for (const evalCase of cases) {
             checkCase(evalCase, row, p.passageNum);
@@ -80,7 +80,7 @@ describe('real RGB files', { skip: existsSync(DATA) ? false : `no ${DATA}` }, ()
   it('counterfactual cases show only rewritten passages at the default noise 0 and carry the fake answer', () => {
     const p = params({ testbed: 'counterfactual_robustness' });
     for (const row of rows.get('en_fact.json')!) {
-      const [evalCase] = rgbSuite.expandRow(row, p, { suiteId: SUITE_ID, seed: 1 });
+      const [evalCase] = rgbSuite.expandRow(row, p, { suiteId: SUITE_ID, seed: 1, models: [] });
       assert.ok(evalCase!.documents.length > 0);
       assert.ok(evalCase!.documents.every((d) => d.role === 'counterfactual'));
       assert.ok((evalCase!.expected as { fakeanswer?: unknown }).fakeanswer);
@@ -90,7 +90,7 @@ describe('real RGB files', { skip: existsSync(DATA) ? false : `no ${DATA}` }, ()
   it('the same seed gives the same order; another seed another order', () => {
     const p = params({ testbed: 'noise_robustness', language: 'zh' });
     const orders = (seed: number) => rows.get('zh_refine.sample60.json')!
-      .flatMap((row) => rgbSuite.expandRow(row, p, { suiteId: SUITE_ID, seed }))
+      .flatMap((row) => rgbSuite.expandRow(row, p, { suiteId: SUITE_ID, seed, models: [] }))
       .map((c) => (c.params.order as string[]).join(','));
     assert.deepEqual(orders(2333), orders(2333));
     const a = orders(2333);
@@ -104,7 +104,7 @@ describe('real RGB files', { skip: existsSync(DATA) ? false : `no ${DATA}` }, ()
     let withSpan = 0;
     let positives = 0;
     for (const row of rows.get('zh_refine.sample60.json')!) {
-      const [evalCase] = rgbSuite.expandRow(row, p, { suiteId: SUITE_ID, seed: 5 });
+      const [evalCase] = rgbSuite.expandRow(row, p, { suiteId: SUITE_ID, seed: 5, models: [] });
       for (const d of evalCase!.documents.filter((doc) => doc.role === 'positive')) {
         positives++;
         if (d.spans.some((s) => s.kind === 'answer')) withSpan++;

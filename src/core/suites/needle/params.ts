@@ -41,6 +41,8 @@ export interface NeedleParams {
   /** classic: the expected phrase; undefined = the whole needle sentence (said in the report). */
   answer?: string;
   tokenizerModel: string;
+  /** False when tokenizerModel is the default: the engine then cuts contexts with the first model under test's tokenizer. */
+  tokenizerModelChosen: boolean;
   negativeTest: boolean;
   scoring: Scoring;
   prompt: PromptName;
@@ -250,6 +252,7 @@ export function parseNeedleParams(input: unknown, where: Where): NeedleParams {
     needles: parseNeedles(raw.needles, variant, where),
     answer: answer ?? (variant === 'classic' && needle === DEFAULT_NEEDLE ? DEFAULT_ANSWER : undefined),
     tokenizerModel: text(raw.tokenizerModel, 'tokenizerModel', where) ?? DEFAULT_TOKENIZER_MODEL,
+    tokenizerModelChosen: raw.tokenizerModel !== undefined,
     negativeTest: parseBoolean(raw.negativeTest, 'negativeTest', variant === 'arize', where),
     scoring: parseScoring(raw.scoring, variant, where),
     prompt: oneOf<PromptName>(raw.prompt, 'prompt', PROMPTS, defaultPrompt(variant), where),

@@ -223,7 +223,7 @@ function tokenizerNote(cases: readonly EvalCase[], params: NeedleParams): string
   if (!first) return undefined;
   const p = needleCaseParams(first);
   const approximate = p.approximateTokenizer ? ' — an approximation: that model\'s own tokenizer is not available, so lengths are estimates' : '';
-  return `Contexts were cut with the ${p.tokenizer} tokenizer of ${params.tokenizerModel}${approximate}. All models under test saw the same contexts (one tokenizer per suite; set params.tokenizerModel to match the model).`;
+  return `Contexts were cut with the ${p.tokenizer} tokenizer of ${p.tokenizerModel ?? params.tokenizerModel}${approximate}. All models under test saw the same contexts (one tokenizer per suite; set params.tokenizerModel to match the model).`;
 }
 
 function scoringNote(modes: readonly ScoringMode[], params: NeedleParams): string {

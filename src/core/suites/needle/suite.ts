@@ -15,7 +15,11 @@ export const needleSuite: Suite<NeedleParams> = {
     // The grid comes from the haystack and the params; a dataset has nothing to add to it.
     throw new InputError({ file: row.ref.file, line: row.ref.line }, 'the needle method builds its cases from params.haystack, not from a dataset', 'remove dataset from this suite (and from the top level, or give this suite its own entry without one)');
   },
-  generateCases: (params, context) => generateNeedleCases(params, context),
+  // One tokenizer per suite: the one named in params, else the first model under test's.
+  generateCases: (params, context) => generateNeedleCases(
+    params.tokenizerModelChosen || !context.models[0] ? params : { ...params, tokenizerModel: context.models[0] },
+    context,
+  ),
   score: (evalCase, responseText, params, context) => scoreNeedleCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => needleReport(cases, results, params, suiteId),
   defaultTemplate: (params) => builtinPrompt(`needle/${params.prompt}.prompt`),
