@@ -1,13 +1,18 @@
 // The run commands (Run Evaluation, Rerun Failed/Case, Cancel Run, Compare Runs, Export Report), routed to the RunController.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { describeError, InputErrors } from '../core/errors.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import { compareRunsCommand } from './compare.js';
+import type { EvalFiles } from './evalFiles.js';
+import { STATE_FOLDER } from './evalFiles.js';
 import { exportReportCommand } from './exportReport.js';
+import { reportRunError } from './launch.js';
+import type { RunLauncher } from './launch.js';
 import type { Logger } from './outputChannel.js';
+import { inputKindOf, quickRun } from './quickRun.js';
+import { rerunCase, rerunFailed } from './rerun.js';
+import type { RerunDeps } from './rerun.js';
 import type { RunController, RunSummary, StartOptions } from './runController.js';
-import type { InspectorData } from './sessionRuns.js';
 
 export const COMMAND_IDS = {
   runEvaluation: 'ragInspector.runEvaluation',
@@ -21,17 +26,21 @@ export const COMMAND_IDS = {
 } as const;
 
 /** What a command handler reports back to executeCommand callers (tests, other commands). */
-export type CommandOutcome = 'cancelled' | 'nothing-to-cancel' | 'no-eval-file' | 'engine-unavailable' | 'not-available' | 'failed' | RunSummary;
+export type CommandOutcome =
+  | 'cancelled' | 'nothing-to-cancel' | 'no-eval-file' | 'engine-unavailable' | 'failed'
+  | 'nothing-to-rerun' | 'no-case' | RunSummary;
+
+/** What the run commands need; built once in extension.ts. */
+export interface RunCommandDeps extends RerunDeps {
+  controller: RunController;
+  logger: Logger;
+  launcher: RunLauncher;
+  evalFiles: EvalFiles;
+}
 
 export function engineUnavailable(title: string): CommandOutcome {
   void vscode.window.showErrorMessage(`RAG Inspector: ${title} cannot start — the evaluation engine is not available in this build.`);
   return 'engine-unavailable';
-}
-
-/** For commands registered ahead of their implementation: say so rather than do nothing. */
-export function notAvailableYet(title: string): CommandOutcome {
-  void vscode.window.showErrorMessage(`RAG Inspector: ${title} is not available in this version yet.`);
-  return 'not-available';
 }
 
 export function cancelRun(controller: Pick<RunController, 'cancel'>, logger: Logger): CommandOutcome {
@@ -49,7 +58,7 @@ export async function resolveEvalFile(arg: unknown): Promise<string | undefined>
   if (arg instanceof vscode.Uri) return arg.fsPath;
   const active = vscode.window.activeTextEditor?.document.uri;
   if (active && active.scheme === 'file' && active.fsPath.endsWith('.eval.yaml')) return active.fsPath;
-  const found = await vscode.workspace.findFiles('**/*.eval.yaml', '**/node_modules/**', 50);
+  const found = await vscode.workspace.findFiles('**/*.eval.yaml', `{**/node_modules/**,**/${STATE_FOLDER}/**}`, 50);
   if (found.length === 1) return found[0]!.fsPath;
   if (found.length === 0) return undefined;
   const picked = await vscode.window.showQuickPick(
@@ -71,50 +80,71 @@ export async function settingsOverrides(file: string): Promise<StartOptions['ove
   return { concurrency, models };
 }
 
-export async function runEvaluation(controller: RunController, logger: Logger, arg: unknown): Promise<CommandOutcome> {
+/**
+ * On a template or dataset (passed, or the active editor): the eval file that uses it, picked when several do; when
+ * none does, the quick run that asks the missing choices. Otherwise the eval file passed, open, or in the workspace.
+ */
+export async function runEvaluation(deps: RunCommandDeps, arg: unknown): Promise<CommandOutcome> {
+  const { controller, logger, launcher } = deps;
   if (!controller.available) return engineUnavailable('Run Evaluation');
-  const file = await resolveEvalFile(arg);
-  if (!file) {
-    void vscode.window.showErrorMessage('RAG Inspector: open or select an *.eval.yaml file to run.');
-    return 'no-eval-file';
-  }
-  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath;
-  logger.info(`Run Evaluation: ${file}`);
   try {
-    const overrides = await settingsOverrides(file);
-    void vscode.commands.executeCommand(COMMAND_IDS.openInspector);
-    const summary = await controller.start(file, { workspaceDir: folder, overrides });
-    const t = summary.totals;
-    const line = `run ${summary.runId} ${summary.status}: ${t.passed} passed, ${t.failed} failed, ${t.error} errors.`;
-    logger.info(line);
-    if (summary.status === 'success' && t.error === 0) void vscode.window.showInformationMessage(`RAG Inspector: ${line}`);
-    else void vscode.window.showWarningMessage(`RAG Inspector: ${line}`);
-    // Just the summary: the engine's outcome holds the whole plan, too much to hand to executeCommand callers.
-    return { runId: summary.runId, status: summary.status, totals: summary.totals };
+    const input = inputFile(arg);
+    let file: string | undefined;
+    if (input) {
+      const users = (await deps.evalFiles.using(input)).map((u) => u.info.file);
+      if (users.length === 0) return (await quickRun(launcher, logger, deps.evalFiles, input)).outcome;
+      file = users.length === 1 ? users[0] : await pickEvalFile(users, input);
+      if (!file) return 'cancelled';
+    } else {
+      file = await resolveEvalFile(arg);
+    }
+    if (!file) {
+      void vscode.window.showErrorMessage('RAG Inspector: open or select an *.eval.yaml file, a prompt template or a dataset to run.');
+      return 'no-eval-file';
+    }
+    return await launcher.launch({ specFile: file, title: 'Run Evaluation', openInspector: true, announce: true });
   } catch (error) {
     reportRunError(error, logger);
     return 'failed';
   }
 }
 
-function reportRunError(error: unknown, logger: Logger): void {
-  if (error instanceof InputErrors) {
-    for (const e of error.errors) logger.error(e.format());
-    void vscode.window.showErrorMessage(`RAG Inspector: the eval file has ${error.errors.length} problem(s); see the RAG Inspector output.`);
-    return;
-  }
-  logger.error(error instanceof Error ? error : String(error));
-  void vscode.window.showErrorMessage(`RAG Inspector: ${describeError(error)}`);
+/** A template or dataset to start from: the one passed, else the active editor's when it is one. */
+function inputFile(arg: unknown): string | undefined {
+  if (arg instanceof vscode.Uri) return arg.scheme === 'file' && inputKindOf(arg.fsPath) ? arg.fsPath : undefined;
+  if (arg !== undefined) return undefined;
+  const active = vscode.window.activeTextEditor?.document.uri;
+  return active?.scheme === 'file' && inputKindOf(active.fsPath) ? active.fsPath : undefined;
 }
 
-export function activateRunCommands(context: vscode.ExtensionContext, controller: RunController, logger: Logger, data: InspectorData): void {
+async function pickEvalFile(files: string[], input: string): Promise<string | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    files.map((file) => ({ label: path.basename(file), description: vscode.workspace.asRelativePath(file), file })),
+    { title: 'RAG Inspector: Run Evaluation', placeHolder: `Several eval files use ${path.basename(input)}; which one?` },
+  );
+  return picked?.file;
+}
+
+/** Rerun commands share Run Evaluation's guards: no engine, or a failure the launcher did not report itself. */
+async function guarded(deps: RunCommandDeps, title: string, run: () => Promise<CommandOutcome>): Promise<CommandOutcome> {
+  if (!deps.controller.available) return engineUnavailable(title);
+  try {
+    return await run();
+  } catch (error) {
+    reportRunError(error, deps.logger);
+    return 'failed';
+  }
+}
+
+export function activateRunCommands(context: vscode.ExtensionContext, deps: RunCommandDeps): void {
+  const { controller, logger } = deps;
   context.subscriptions.push(
-    vscode.commands.registerCommand(COMMAND_IDS.runEvaluation, (arg?: unknown) => runEvaluation(controller, logger, arg)),
+    vscode.commands.registerCommand(COMMAND_IDS.runEvaluation, (arg?: unknown) => runEvaluation(deps, arg)),
     vscode.commands.registerCommand(COMMAND_IDS.cancelRun, () => cancelRun(controller, logger)),
-    // Not implemented yet (they read past runs from .rag-inspector/runs); registered so menus and keybindings resolve.
-    vscode.commands.registerCommand(COMMAND_IDS.rerunFailed, () => notAvailableYet('Rerun Failed Cases')),
-    vscode.commands.registerCommand(COMMAND_IDS.rerunCase, () => notAvailableYet('Rerun Case')),
-    vscode.commands.registerCommand(COMMAND_IDS.compareRuns, (arg?: unknown) => compareRunsCommand(data, logger, arg)),
+    vscode.commands.registerCommand(COMMAND_IDS.rerunFailed, (arg?: unknown) => guarded(deps, 'Rerun Failed Cases', () => rerunFailed(deps, arg))),
+    vscode.commands.registerCommand(COMMAND_IDS.rerunCase, (arg?: unknown) => guarded(deps, 'Rerun Case', () => rerunCase(deps, arg))),
+    // The disk-backed store, so the inspector can open any run Compare Runs lists.
+    vscode.commands.registerCommand(COMMAND_IDS.compareRuns, (arg?: unknown) => compareRunsCommand(deps.store, logger, arg)),
     vscode.commands.registerCommand(COMMAND_IDS.exportReport, (arg?: unknown) => exportReportCommand(context.extensionUri, logger, arg)),
   );
 }

@@ -1,12 +1,24 @@
 // Entry point of the VS Code extension: composes the pieces, each of which registers its own disposables.
 import * as vscode from 'vscode';
 import { runEvaluation } from '../core/engine/runEvaluation.js';
-import { activateRunCommands } from './commands.js';
+import { activateCodeLens } from './codeLens.js';
+import { activateRunCommands, settingsOverrides } from './commands.js';
+import { activateDiagnostics } from './diagnostics.js';
+import type { ResultDiagnostics } from './diagnostics.js';
+import { activateEvalFiles } from './evalFiles.js';
+import { activateHover } from './hover.js';
+import { RunLauncher } from './launch.js';
 import { activateOutputChannel } from './outputChannel.js';
 import type { RedactingLogger } from './outputChannel.js';
 import { activateInspectorPanel } from './panel.js';
 import type { InspectorPanels } from './panel.js';
+import { activateRerunOnSave } from './rerunOnSave.js';
+import type { RerunOnSave } from './rerunOnSave.js';
+import { activateResultsIndex } from './resultsIndex.js';
+import type { ResultsIndex } from './resultsIndex.js';
 import { EngineRunController } from './runController.js';
+import { activateRunStore } from './runStore.js';
+import type { RunStore } from './runStore.js';
 import { activateSecrets } from './secrets.js';
 import type { SecretsServices } from './secrets.js';
 import { SessionRuns } from './sessionRuns.js';
@@ -22,6 +34,10 @@ export interface TestingApi {
   secrets: SecretsServices;
   panels: InspectorPanels;
   sessions: SessionRuns;
+  store: RunStore;
+  index: ResultsIndex;
+  diagnostics: ResultDiagnostics;
+  rerunOnSave: RerunOnSave;
   statusBar: RunStatusBar;
   controller: EngineRunController;
   logUri: vscode.Uri;
@@ -34,15 +50,27 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   const controller = new EngineRunController(runEvaluation, secrets.credentials);
   const sessions = new SessionRuns();
   context.subscriptions.push(controller, sessions, controller.onEvent((event) => sessions.record(event, controller.active?.specFile)));
+  const store = activateRunStore(context, sessions);
+  const index = activateResultsIndex(context, store);
+  const evalFiles = activateEvalFiles(context);
   const statusBar = activateStatusBar(context, controller.onEvent);
-  const panels = activateInspectorPanel(context, { controller, logger }, sessions);
-  activateRunCommands(context, controller, logger, sessions);
+  const panels = activateInspectorPanel(context, { controller, logger }, sessions, store);
+  const diagnostics = activateDiagnostics(context, index);
+  activateCodeLens(context, index, evalFiles);
+  activateHover(context, index);
+  const launcher = new RunLauncher(controller, logger, settingsOverrides);
+  activateRunCommands(context, { controller, logger, launcher, store, index, evalFiles });
+  const rerunOnSave = activateRerunOnSave(context, {
+    launcher, controller, store, index, evalFiles, logger,
+    isPanelOpen: () => panels.panel !== undefined,
+    reveal: (runId) => panels.point({ runId }),
+  });
   const tests = activateTestExplorer(context, controller, logger);
   activateWalkthrough(context, logger);
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { testing: { logger, secrets, panels, sessions, statusBar, controller, logUri: context.logUri, tests } };
+  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests } };
 }
 
 export function deactivate(): void {

@@ -10,7 +10,8 @@ import {
 import type { Notification, ProtocolError } from '../protocol.js';
 import type { Logger } from './outputChannel.js';
 import type { RunController } from './runController.js';
-import { caseKey, InspectorDataError } from './sessionRuns.js';
+import { caseKey } from './caseItems.js';
+import { InspectorDataError } from './sessionRuns.js';
 import type { InspectorData, SessionRuns } from './sessionRuns.js';
 
 export const INSPECTOR_VIEW_TYPE = 'ragInspector.inspector';
@@ -179,7 +180,7 @@ export class InspectorPanel implements vscode.Disposable {
       const item = sessions.item(runId, caseKey(event.evalCase.id, event.result.modelKey));
       if (item) this.notify(CaseFinished, { runId, item, done: event.done, total: event.total });
     } else if (event.type === 'run-finished') {
-      void sessions.getRun(runId).then((detail) => this.notify(RunFinished, { runId, detail }), () => undefined);
+      void this.deps.data.getRun(runId).then((detail) => this.notify(RunFinished, { runId, detail }), () => undefined);
     }
   }
 
@@ -311,6 +312,11 @@ export class InspectorPanels implements vscode.Disposable {
     return this.current!;
   }
 
+  /** Points the open panel at a run without revealing it: a rerun on save must not take focus from the editor. */
+  point(reveal: { runId: string; key?: string }): void {
+    this.current?.notify(Reveal, reveal);
+  }
+
   /** For the serializer: VS Code recreated the panel after a reload; give it our options and content again. */
   revive(panel: vscode.WebviewPanel): void {
     panel.webview.options = panelOptions(this.deps.extensionUri);
@@ -333,12 +339,14 @@ export class InspectorPanels implements vscode.Disposable {
   }
 }
 
+/** `data` answers the webview's requests (every run on disk); `sessions` feeds it the live run's notifications. */
 export function activateInspectorPanel(
   context: vscode.ExtensionContext,
   deps: Omit<InspectorDeps, 'extensionUri' | 'data'>,
   sessions: SessionRuns,
+  data: InspectorData,
 ): InspectorPanels {
-  const panels = new InspectorPanels({ ...deps, extensionUri: context.extensionUri, data: sessions }, sessions);
+  const panels = new InspectorPanels({ ...deps, extensionUri: context.extensionUri, data }, sessions);
   context.subscriptions.push(
     panels,
     vscode.window.registerWebviewPanelSerializer(INSPECTOR_VIEW_TYPE, {

@@ -2,9 +2,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InputProblem, RunEvent } from '../core/engine/events.js';
-import type { CaseResult, EvalCase } from '../core/model.js';
-import { failureMessage } from '../core/report/runData.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
+import { caseListItem, describeKey, flippedRows } from './caseItems.js';
+import type { CaseEntry } from './caseItems.js';
+
+// The key now lives with the other case helpers; re-exported for modules that import it from here (testExplorer.ts).
+export { caseKey } from './caseItems.js';
 
 /** A request the inspector made that cannot be answered; travels back as the protocol's {code, message}. */
 export class InspectorDataError extends Error {
@@ -14,7 +17,7 @@ export class InspectorDataError extends Error {
   }
 }
 
-/** What the panel reads runs from; run logs on disk will be a second implementation. */
+/** What the panel reads runs from: this window's runs (SessionRuns) or every run log on disk (RunStore). */
 export interface InspectorData {
   listRuns(): Promise<RunListing[]>;
   getRun(runId: string): Promise<RunDetail>;
@@ -24,13 +27,12 @@ export interface InspectorData {
 
 interface SessionRun {
   listing: RunListing;
+  specFile?: string;
+  logFile: string;
   detail: Omit<RunDetail, 'listing' | 'cases'>;
   items: Map<string, CaseListItem>;
-  cases: Map<string, { evalCase: EvalCase; result: CaseResult }>;
+  cases: Map<string, CaseEntry>;
 }
-
-const KEY_SEPARATOR = '\u0000';
-export const caseKey = (caseId: string, modelKey: string): string => `${caseId}${KEY_SEPARATOR}${modelKey}`;
 
 export class SessionRuns implements InspectorData, vscode.Disposable {
   private readonly runs = new Map<string, SessionRun>();
@@ -61,6 +63,8 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
       case 'run-started': {
         this.currentRunId = event.runId;
         this.runs.set(event.runId, {
+          specFile,
+          logFile: event.logFile,
           listing: {
             runId: event.runId,
             name: specFile ? path.basename(specFile).replace(/\.eval\.ya?ml$/, '') : event.runId,
@@ -78,7 +82,7 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
       case 'case-finished': {
         const run = this.currentRunId ? this.runs.get(this.currentRunId) : undefined;
         if (!run) return undefined;
-        const item = listItem(event.evalCase, event.result);
+        const item = caseListItem(event.evalCase, event.result);
         run.items.set(item.key, item);
         run.cases.set(item.key, { evalCase: event.evalCase, result: event.result });
         return run.listing.runId;
@@ -106,6 +110,26 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
     return this.runs.get(runId)?.items.get(key);
   }
 
+  has(runId: string): boolean {
+    return this.runs.has(runId);
+  }
+
+  /** The run still going in this window, if any. */
+  get liveRunId(): string | undefined {
+    return this.currentRunId;
+  }
+
+  /** The eval file and log of a run started in this window. */
+  source(runId: string): { specFile?: string; logFile: string } | undefined {
+    const run = this.runs.get(runId);
+    return run ? { specFile: run.specFile, logFile: run.logFile } : undefined;
+  }
+
+  /** Every finished (case, model) of a run, by list key. */
+  entries(runId: string): ReadonlyMap<string, CaseEntry> | undefined {
+    return this.runs.get(runId)?.cases;
+  }
+
   async listRuns(): Promise<RunListing[]> {
     return [...this.runs.values()].map((r) => ({ ...r.listing })).reverse();
   }
@@ -117,26 +141,13 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
 
   async getCase(runId: string, key: string): Promise<CaseDetail> {
     const found = this.require(runId).cases.get(key);
-    if (!found) throw new InspectorDataError('not-found', `run ${runId} has no case ${key.split(KEY_SEPARATOR).join(' on ')}`);
+    if (!found) throw new InspectorDataError('not-found', `run ${runId} has no case ${describeKey(key)}`);
     return { runId, evalCase: found.evalCase, result: found.result };
   }
 
+  /** The cases whose outcome flipped between the two runs (what the compare view lists). */
   async compare(before: string, after: string): Promise<CompareRow[]> {
-    const a = this.require(before);
-    const b = this.require(after);
-    const rows: CompareRow[] = [];
-    for (const [key, afterItem] of b.items) {
-      const beforeItem = a.items.get(key);
-      if (!beforeItem) continue;
-      rows.push({
-        caseId: afterItem.caseId,
-        before: beforeItem,
-        after: afterItem,
-        beforeText: a.cases.get(key)?.result.response?.text ?? '',
-        afterText: b.cases.get(key)?.result.response?.text ?? '',
-      });
-    }
-    return rows;
+    return flippedRows(this.require(before).cases, this.require(after).cases.values());
   }
 
   private require(runId: string): SessionRun {
@@ -144,21 +155,4 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
     if (!run) throw new InspectorDataError('not-found', `no run ${runId} in this window`);
     return run;
   }
-}
-
-function listItem(evalCase: EvalCase, result: CaseResult): CaseListItem {
-  const primary = result.scores[0];
-  return {
-    key: caseKey(evalCase.id, result.modelKey),
-    caseId: evalCase.id,
-    suiteId: evalCase.suiteId,
-    testbed: evalCase.testbed,
-    modelKey: result.modelKey,
-    status: result.status,
-    pass: result.pass,
-    summary: failureMessage(result),
-    question: evalCase.question,
-    roles: [...new Set(evalCase.documents.map((d) => d.role))],
-    score: primary ? primary.value : undefined,
-  };
 }

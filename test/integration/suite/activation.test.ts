@@ -46,7 +46,7 @@ suite('activation', () => {
     const { extension } = await activatedExtension();
     const properties = (extension.packageJSON as Manifest).contributes.configuration.properties;
     assert.deepEqual(Object.keys(properties).sort(), [
-      'ragInspector.concurrency', 'ragInspector.defaultModel', 'ragInspector.maxCostWithoutConfirm',
+      'ragInspector.codeLens.showPassing', 'ragInspector.concurrency', 'ragInspector.defaultModel', 'ragInspector.maxCostWithoutConfirm',
       'ragInspector.openaiBaseUrl', 'ragInspector.rerunOnSave',
     ]);
     for (const [name, property] of Object.entries(properties)) {

@@ -2,7 +2,14 @@
 import * as vscode from 'vscode';
 import type { RunEvent, RunTotals } from '../../../src/core/engine/events.js';
 import type { CaseResult, EvalCase } from '../../../src/core/model.js';
-import type { EngineRun, RunSummary } from '../../../src/extension/runController.js';
+import type { RunCommandDeps } from '../../../src/extension/commands.js';
+import { EvalFiles } from '../../../src/extension/evalFiles.js';
+import { RunLauncher } from '../../../src/extension/launch.js';
+import type { Logger } from '../../../src/extension/outputChannel.js';
+import { ResultsIndex } from '../../../src/extension/resultsIndex.js';
+import type { EngineRun, RunController, RunSummary } from '../../../src/extension/runController.js';
+import { RunStore } from '../../../src/extension/runStore.js';
+import { SessionRuns } from '../../../src/extension/sessionRuns.js';
 
 export function anEvalCase(overrides: Partial<EvalCase> = {}): EvalCase {
   return {
@@ -136,5 +143,18 @@ export function recordingPanel(extensionUri: vscode.Uri) {
       while (posted.length < target) await new Promise<void>((resolve) => { settled.push(resolve); });
       settled = [];
     },
+  };
+}
+
+/** The run commands' services around a given controller, reading no runs from disk and finding no eval files. */
+export function runCommandDeps(controller: RunController, logger: Logger): RunCommandDeps {
+  const store = new RunStore(new SessionRuns(), async () => []);
+  return {
+    controller,
+    logger,
+    launcher: new RunLauncher(controller, logger, async () => undefined),
+    store,
+    index: new ResultsIndex(store),
+    evalFiles: new EvalFiles(async () => []),
   };
 }

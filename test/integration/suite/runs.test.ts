@@ -7,7 +7,7 @@ import { EngineRunController, EngineUnavailableError, RunInProgressError } from 
 import { SessionRuns } from '../../../src/extension/sessionRuns.js';
 import { RunStatusBar } from '../../../src/extension/statusBar.js';
 import { activatedExtension } from './extensionHost.js';
-import { aResult, anEvalCase, scriptedEngine } from './builders.js';
+import { aResult, anEvalCase, runCommandDeps, scriptedEngine } from './builders.js';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, show() {} };
 const noCredentials = { apiKey: async () => undefined };
@@ -80,7 +80,7 @@ suite('runs', () => {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       assert.ok(folder, 'the test workspace is not open');
       const evalFile = vscode.Uri.joinPath(folder, 'smoke.eval.yaml');
-      const outcome = runEvaluation(controller, silent, evalFile);
+      const outcome = runEvaluation(runCommandDeps(controller, silent), evalFile);
       await script.step();
       assert.deepEqual(await outcome, { runId: 'run-c', status: 'success', totals: (await outcome as { totals: unknown }).totals });
       assert.equal(script.calls[0]!.specFile, evalFile.fsPath);
@@ -94,14 +94,7 @@ suite('runs', () => {
     const controller = new EngineRunController(undefined, noCredentials, () => undefined);
     assert.equal(controller.available, false);
     await assert.rejects(controller.start('/ws/smoke.eval.yaml'), EngineUnavailableError);
-    assert.equal(await runEvaluation(controller, silent, undefined), 'engine-unavailable');
-  });
-
-  test('the commands not implemented yet say so instead of doing nothing', async () => {
-    await activatedExtension();
-    for (const command of ['rerunFailed', 'rerunCase']) {
-      assert.equal(await vscode.commands.executeCommand(`ragInspector.${command}`), 'not-available', command);
-    }
+    assert.equal(await runEvaluation(runCommandDeps(controller, silent), undefined), 'engine-unavailable');
   });
 
   test('Run Evaluation runs the workspace eval file with the real engine, offline, and logs every case', async () => {

@@ -1,0 +1,116 @@
+// How one (case, model) result is named and summarised, shared by the live session, the run logs on disk, diagnostics, CodeLens and hovers.
+import type { CaseResult, EvalCase } from '../core/model.js';
+import { failureMessage } from '../core/report/runData.js';
+import type { CaseListItem, CompareRow } from '../protocol.js';
+
+/** One finished (case, model) with what it ran on. */
+export interface CaseEntry {
+  evalCase: EvalCase;
+  result: CaseResult;
+}
+
+const KEY_SEPARATOR = '\u0000';
+
+/** The protocol's list key, unique within a run: case id and model key (the run log's finishedKey is the same string). */
+export const caseKey = (caseId: string, modelKey: string): string => `${caseId}${KEY_SEPARATOR}${modelKey}`;
+
+export function splitCaseKey(key: string): { caseId: string; modelKey: string } {
+  const at = key.indexOf(KEY_SEPARATOR);
+  return at < 0 ? { caseId: key, modelKey: '' } : { caseId: key.slice(0, at), modelKey: key.slice(at + 1) };
+}
+
+/** "case on model", for messages a person reads. */
+export function describeKey(key: string): string {
+  const { caseId, modelKey } = splitCaseKey(key);
+  return modelKey ? `${caseId} on ${modelKey}` : caseId;
+}
+
+export type Outcome = 'pass' | 'fail' | 'error' | 'none';
+
+/** The same four outcomes the webview sorts and compares by (webview/state/caseQuery.ts). */
+export function outcomeOf(item: Pick<CaseResult, 'status' | 'pass'>): Outcome {
+  if (item.status === 'error') return 'error';
+  if (item.pass === true) return 'pass';
+  if (item.pass === false) return 'fail';
+  return 'none';
+}
+
+/** What "Rerun Failed Cases", diagnostics and CodeLens count as a failure: a failed verdict or an error. */
+export function isFailure(result: Pick<CaseResult, 'status' | 'pass'>): boolean {
+  const outcome = outcomeOf(result);
+  return outcome === 'fail' || outcome === 'error';
+}
+
+export function caseListItem(evalCase: EvalCase, result: CaseResult): CaseListItem {
+  const primary = result.scores[0];
+  return {
+    key: caseKey(evalCase.id, result.modelKey),
+    caseId: evalCase.id,
+    suiteId: evalCase.suiteId,
+    testbed: evalCase.testbed,
+    modelKey: result.modelKey,
+    status: result.status,
+    pass: result.pass,
+    summary: failureMessage(result),
+    question: evalCase.question,
+    roles: [...new Set(evalCase.documents.map((d) => d.role))],
+    score: primary ? primary.value : undefined,
+  };
+}
+
+/**
+ * The part of a case id after `<suiteId>/<row>/` (the suite contract's id shape), in words: "noise 0.6", "nodocs".
+ * Empty for ids of another shape.
+ */
+export function caseVariant(evalCase: Pick<EvalCase, 'id' | 'suiteId'>): string {
+  const rest = evalCase.id.startsWith(`${evalCase.suiteId}/`) ? evalCase.id.slice(evalCase.suiteId.length + 1) : evalCase.id;
+  const parts = rest.split('/');
+  return parts.length > 1 ? parts.slice(1).join(' ').replaceAll('=', ' ') : '';
+}
+
+/** Labels whose plain-words form is not the label itself. */
+const LABEL_WORDS: Readonly<Record<string, string>> = { incorrect: 'wrong answer' };
+
+/** Two or three words on why a case failed, for a CodeLens title: "wrong answer", "model error", "judge error". */
+export function shortReason(result: CaseResult): string {
+  if (result.status === 'error') return `${result.error?.stage ?? 'run'} error`;
+  if (result.scores.some((s) => s.judgeError)) return 'judge error';
+  const failed = result.scores.find((s) => s.pass === false);
+  if (!failed) return outcomeOf(result) === 'pass' ? 'passed' : 'no verdict';
+  const label = failed.label ?? `${failed.metric} failed`;
+  return LABEL_WORDS[label] ?? label.replaceAll('-', ' ');
+}
+
+/** "noise 0.6 — wrong answer", with the model when the eval file has several. */
+export function failureTitle(entry: CaseEntry, withModel: boolean): string {
+  const variant = caseVariant(entry.evalCase);
+  const model = withModel ? ` (${entry.result.modelKey})` : '';
+  return `${variant ? `${variant} — ` : ''}${shortReason(entry.result)}${model}`;
+}
+
+/** What a comparison shows for a side: the response, or the error when there was none. */
+export function responseTextOf(result: CaseResult | undefined): string {
+  if (!result) return '';
+  return result.response?.text ?? (result.error ? `[${result.error.stage} error] ${result.error.message}` : '');
+}
+
+/**
+ * The cases whose outcome differs between two sets of results, in the order of the later one: what the compare view
+ * lists ("N cases changed outcome"). Cases only one side has are left out: there is nothing to compare them with.
+ */
+export function flippedRows(before: ReadonlyMap<string, CaseEntry>, after: Iterable<CaseEntry>): CompareRow[] {
+  const rows: CompareRow[] = [];
+  for (const entry of after) {
+    const key = caseKey(entry.evalCase.id, entry.result.modelKey);
+    const earlier = before.get(key);
+    if (!earlier || outcomeOf(earlier.result) === outcomeOf(entry.result)) continue;
+    rows.push({
+      caseId: entry.evalCase.id,
+      before: caseListItem(earlier.evalCase, earlier.result),
+      after: caseListItem(entry.evalCase, entry.result),
+      beforeText: responseTextOf(earlier.result),
+      afterText: responseTextOf(entry.result),
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,75 @@
+// Before a run: its cost estimated from the rendered prompts and the price table, and a modal confirmation above `ragInspector.maxCostWithoutConfirm`.
+import * as vscode from 'vscode';
+import { modelKeyOf } from '../core/engine/clients.js';
+import { buildPlan } from '../core/engine/plan.js';
+import { countMessages, tokenizerFor } from '../core/prompt/tokens.js';
+import { priceOf } from '../core/providers/prices.js';
+import type { EvalSpec } from '../core/spec/types.js';
+
+export interface CostEstimate {
+  /** USD for the model calls whose price is known; 0 when every model is free. */
+  usd: number;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Models with no known price: their calls are not in `usd`. */
+  unpriced: string[];
+}
+
+/** Output tokens assumed per call when the model sets no `maxTokens`: a short RAG answer. */
+export const DEFAULT_OUTPUT_TOKENS = 256;
+
+/**
+ * An upper bound on what the run's model calls cost: every selected (case, model) is counted as a fresh call, although
+ * unchanged requests will come from the cache, and output is taken at `maxTokens` (else DEFAULT_OUTPUT_TOKENS).
+ * Judge calls are not included (how many a suite makes depends on the answers). Free and unpriced models are
+ * skipped without rendering any prompt, so a run on the extractive baseline or a local server costs nothing to check.
+ */
+export async function estimateCost(spec: EvalSpec, caseFilter: ((caseId: string, modelKey: string) => boolean) | undefined, signal: AbortSignal): Promise<CostEstimate> {
+  const unpriced: string[] = [];
+  const paid = spec.models.flatMap((model) => {
+    const key = modelKeyOf(model);
+    const price = priceOf(key, spec.prices);
+    if (!price) unpriced.push(key);
+    return price && (price.input > 0 || price.output > 0) ? [{ key, model, price }] : [];
+  });
+  const estimate: CostEstimate = { usd: 0, calls: 0, inputTokens: 0, outputTokens: 0, unpriced };
+  if (paid.length === 0) return estimate;
+  const plan = await buildPlan(spec, signal);
+  for (const { key, model, price } of paid) {
+    const tokenizer = tokenizerFor(key);
+    const maxTokens = typeof model.parameters.maxTokens === 'number' ? model.parameters.maxTokens : DEFAULT_OUTPUT_TOKENS;
+    for (const suite of plan.suites) {
+      for (const evalCase of suite.cases) {
+        // A response the dataset already holds is scored without a call.
+        if (evalCase.givenResponse !== undefined) continue;
+        if (caseFilter && !caseFilter(evalCase.id, key)) continue;
+        const input = countMessages(evalCase.messages, tokenizer);
+        estimate.calls += 1;
+        estimate.inputTokens += input;
+        estimate.outputTokens += maxTokens;
+        estimate.usd += (input * price.input + maxTokens * price.output) / 1_000_000;
+      }
+    }
+  }
+  return estimate;
+}
+
+export function formatUsd(usd: number): string {
+  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+export const RUN_ANYWAY = 'Run';
+
+/** True to go ahead: under the limit, or the user confirmed in a modal. */
+export async function confirmCost(title: string, estimate: CostEstimate, limit: number): Promise<boolean> {
+  if (estimate.usd <= limit || estimate.usd === 0) return true;
+  const detail = [
+    `${estimate.calls.toLocaleString()} model calls, about ${estimate.inputTokens.toLocaleString()} input and up to ${estimate.outputTokens.toLocaleString()} output tokens.`,
+    'An upper bound: requests already in the cache cost nothing, and judge calls are not included.',
+    estimate.unpriced.length ? `No price known for ${estimate.unpriced.join(', ')} (not counted).` : '',
+    `Change the limit with the setting ragInspector.maxCostWithoutConfirm (now ${formatUsd(limit)}).`,
+  ].filter(Boolean).join('\n');
+  const answer = await vscode.window.showWarningMessage(`RAG Inspector: ${title} may cost up to ${formatUsd(estimate.usd)}. Run it?`, { modal: true, detail }, RUN_ANYWAY);
+  return answer === RUN_ANYWAY;
+}

@@ -1,0 +1,63 @@
+// Hover on a dataset row with failed cases: what failed and why, the model's response and the scorers' explanations — all shown as text, never rendered.
+import * as vscode from 'vscode';
+import { failureMessage } from '../core/report/runData.js';
+import { isFailure } from './caseItems.js';
+import type { IndexedEntry, ResultsIndex } from './resultsIndex.js';
+
+/** A hover is a glance; the inspector shows the rest. */
+const MAX_CASES = 3;
+const MAX_RESPONSE_CHARS = 2_000;
+
+/**
+ * Model output and judge explanations are untrusted text. Every ASCII punctuation mark Markdown or HTML could act on
+ * is backslash-escaped (CommonMark allows that for any punctuation), so `<img …>` stays text, `[x](y)` is no link
+ * and `http://` no autolink. Callers put it on one line, so no line can start a heading or a list.
+ */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|~<>&:]/g, '\\$&');
+}
+
+function line(md: vscode.MarkdownString, label: string, text: string): void {
+  md.appendMarkdown(`**${label}** ${escapeMarkdown(text.replace(/\s*\n\s*/g, ' '))}\n\n`);
+}
+
+export function failureHover(entries: readonly IndexedEntry[]): vscode.MarkdownString {
+  const md = new vscode.MarkdownString('', false);
+  // No command links, no HTML: nothing in a model's output may act.
+  md.isTrusted = false;
+  md.supportHtml = false;
+  const models = new Set(entries.map((e) => e.result.modelKey));
+  for (const [i, entry] of entries.slice(0, MAX_CASES).entries()) {
+    if (i > 0) md.appendMarkdown('\n\n---\n\n');
+    const { evalCase, result } = entry;
+    line(md, '✗', `${evalCase.id}${models.size > 1 ? ` on ${result.modelKey}` : ''} (run ${entry.runId})`);
+    line(md, 'Why:', failureMessage(result));
+    if (result.response) {
+      const text = result.response.text.length > MAX_RESPONSE_CHARS ? `${result.response.text.slice(0, MAX_RESPONSE_CHARS)}…` : result.response.text;
+      md.appendMarkdown(`**Response${result.response.cached ? ' (cached)' : ''}:**\n`);
+      // A fenced block is never parsed as Markdown or HTML; VS Code picks a fence longer than any backtick run inside.
+      md.appendCodeblock(text === '' ? '(empty)' : text, 'text');
+    }
+    for (const score of result.scores) {
+      const verdict = score.judgeError ? `judge error — ${score.judgeError}` : `${score.pass === false ? 'failed' : score.pass === true ? 'passed' : 'no verdict'}${score.label ? ` (${score.label})` : ''}${score.explanation ? `: ${score.explanation}` : ''}`;
+      line(md, `${score.metric}:`, verdict);
+    }
+  }
+  if (entries.length > MAX_CASES) md.appendMarkdown(`\n\n${escapeMarkdown(`…and ${entries.length - MAX_CASES} more failed cases on this row (see the inspector).`)}`);
+  return md;
+}
+
+export class FailureHoverProvider implements vscode.HoverProvider {
+  constructor(private readonly index: ResultsIndex) {}
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    if (document.uri.scheme !== 'file') return undefined;
+    const failed = this.index.entriesAt(document.uri.fsPath, position.line + 1).filter((e) => isFailure(e.result));
+    if (failed.length === 0) return undefined;
+    return new vscode.Hover(failureHover(failed), document.lineAt(position.line).range);
+  }
+}
+
+export function activateHover(context: vscode.ExtensionContext, index: ResultsIndex): void {
+  context.subscriptions.push(vscode.languages.registerHoverProvider({ scheme: 'file' }, new FailureHoverProvider(index)));
+}

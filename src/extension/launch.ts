@@ -1,0 +1,111 @@
+// Starts one run the way every command does: settings applied, cost confirmed, a cancellable progress notification, the outcome reported.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { InputErrors, describeError } from '../core/errors.js';
+import { loadEvalSpec } from '../core/spec/load.js';
+import { confirmCost, estimateCost } from './costGuard.js';
+import type { Logger } from './outputChannel.js';
+import type { RunController, RunSummary, StartOptions } from './runController.js';
+
+export interface LaunchRequest {
+  specFile: string;
+  /** What the notifications call the run: "Run Evaluation", "Rerun 3 failed cases"… */
+  title: string;
+  caseFilter?: (caseId: string, modelKey: string) => boolean;
+  /** Open the inspector as the run starts (commands do; rerun on save leaves the panel to its caller). */
+  openInspector?: boolean;
+  /**
+   * Say how it ended in a notification, and show progress in a cancellable notification. Without it (rerun on save)
+   * progress goes to the status bar and the end to the log, so typing and saving is not interrupted.
+   */
+  announce?: boolean;
+}
+
+/** How a launch ended: the run's summary, 'cancelled' (the cost was declined) or 'failed' (reported already). */
+export type LaunchOutcome = RunSummary | 'cancelled' | 'failed';
+
+export type OverridesOf = (specFile: string) => Promise<StartOptions['overrides']>;
+
+/** Progress updates at most this often; a fast run finishes hundreds of cases a second. */
+const PROGRESS_INTERVAL_MS = 100;
+
+export class RunLauncher {
+  constructor(
+    readonly controller: RunController,
+    private readonly logger: Logger,
+    private readonly overridesOf: OverridesOf,
+  ) {}
+
+  async launch(request: LaunchRequest): Promise<LaunchOutcome> {
+    const { specFile, title } = request;
+    const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(specFile))?.uri.fsPath;
+    this.logger.info(`${title}: ${specFile}`);
+    try {
+      const overrides = await this.overridesOf(specFile);
+      if (!(await this.costConfirmed(request, overrides))) {
+        this.logger.info(`${title}: not started (estimated cost declined).`);
+        return 'cancelled';
+      }
+      if (request.openInspector) void vscode.commands.executeCommand('ragInspector.openInspector');
+      const summary = await this.withProgress(`${title} — ${path.basename(specFile)}`, request.announce === true, () =>
+        this.controller.start(specFile, { workspaceDir: folder, overrides, caseFilter: request.caseFilter }));
+      const t = summary.totals;
+      const line = `run ${summary.runId} ${summary.status}: ${t.passed} passed, ${t.failed} failed, ${t.error} errors.`;
+      this.logger.info(line);
+      if (request.announce) {
+        if (summary.status === 'success' && t.error === 0) void vscode.window.showInformationMessage(`RAG Inspector: ${line}`);
+        else void vscode.window.showWarningMessage(`RAG Inspector: ${line}`);
+      }
+      // Just the summary: the engine's outcome holds the whole plan, too much to hand to executeCommand callers.
+      return { runId: summary.runId, status: summary.status, totals: summary.totals };
+    } catch (error) {
+      reportRunError(error, this.logger);
+      return 'failed';
+    }
+  }
+
+  private async costConfirmed(request: LaunchRequest, overrides: StartOptions['overrides']): Promise<boolean> {
+    const limit = vscode.workspace.getConfiguration('ragInspector').get<number>('maxCostWithoutConfirm', 1);
+    const loaded = await loadEvalSpec(request.specFile);
+    const spec = overrides?.models?.length ? { ...loaded, models: overrides.models } : loaded;
+    const estimate = await estimateCost(spec, request.caseFilter, new AbortController().signal);
+    if (estimate.unpriced.length) this.logger.info(`${request.title}: no price known for ${estimate.unpriced.join(', ')}; the cost check leaves them out.`);
+    return confirmCost(request.title, estimate, limit);
+  }
+
+  /** A notification with done/total; its Cancel button cancels the run (finished cases stay in the log). */
+  private withProgress(title: string, notification: boolean, run: () => Promise<RunSummary>): Thenable<RunSummary> {
+    const location = notification ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window;
+    return vscode.window.withProgress({ location, title: `RAG Inspector: ${title}`, cancellable: notification }, async (progress, token) => {
+      let shown = 0;
+      let last = 0;
+      const cancel = token.onCancellationRequested(() => this.controller.cancel());
+      const events = this.controller.onEvent((event) => {
+        if (event.type === 'run-started') progress.report({ message: `0/${event.total} cases` });
+        if (event.type !== 'case-finished') return;
+        const now = Date.now();
+        if (event.done < event.total && now - last < PROGRESS_INTERVAL_MS) return;
+        last = now;
+        const percent = event.total > 0 ? (100 * event.done) / event.total : 100;
+        progress.report({ increment: percent - shown, message: `${event.done}/${event.total} cases` });
+        shown = percent;
+      });
+      try {
+        return await run();
+      } finally {
+        events.dispose();
+        cancel.dispose();
+      }
+    });
+  }
+}
+
+export function reportRunError(error: unknown, logger: Logger): void {
+  if (error instanceof InputErrors) {
+    for (const e of error.errors) logger.error(e.format());
+    void vscode.window.showErrorMessage(`RAG Inspector: the eval file has ${error.errors.length} problem(s); see the RAG Inspector output.`);
+    return;
+  }
+  logger.error(error instanceof Error ? error : String(error));
+  void vscode.window.showErrorMessage(`RAG Inspector: ${describeError(error)}`);
+}
