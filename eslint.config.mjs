@@ -20,4 +20,20 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    files: ['src/extension/**/*.ts', 'src/protocol.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/webview/**'], message: 'The extension host talks to the webview only through src/protocol.ts; shared logic belongs in src/core.' }],
+      }],
+    },
+  },
+  {
+    files: ['webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/src/extension/**', '**/src/cli/**', 'vscode', 'node:*'], message: 'The webview runs in a browser and imports only src/protocol.ts (and types from src/core).' }],
+      }],
+    },
+  },
 );

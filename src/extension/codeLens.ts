@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { failureMessage } from '../core/report/runData.js';
-import { caseKey, failureTitle, isFailure } from './caseItems.js';
+import { caseKey, failureTitle, isFailure } from '../core/report/caseItems.js';
 import type { EvalFiles } from './evalFiles.js';
 import type { IndexedEntry, ResultsIndex } from './resultsIndex.js';
 

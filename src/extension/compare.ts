@@ -4,11 +4,13 @@ import * as vscode from 'vscode';
 import type { RunTotals } from '../core/engine/events.js';
 import { describeError } from '../core/errors.js';
 import type { RunStatus } from '../core/model.js';
-import { listRuns, readRunLog } from '../core/run/runLog.js';
-import type { CaseDetail, CompareRow, RunDetail } from '../protocol.js';
-import { flippedCases, responseTextOf } from '../../webview/api/compareRuns.js';
+import { listRuns } from '../core/run/runLog.js';
+import { flippedRows } from '../core/report/caseItems.js';
+import { inspectorRun } from '../core/report/inspectorRun.js';
+import type { InspectorRun } from '../core/report/inspectorRun.js';
+import { runDataFromLog } from '../core/report/runDataSources.js';
+import type { CompareRow } from '../protocol.js';
 import type { Logger } from './outputChannel.js';
-import { SessionRuns } from './sessionRuns.js';
 import type { InspectorData } from './sessionRuns.js';
 import { passRate } from './statusBar.js';
 
@@ -24,10 +26,7 @@ export interface StoredRun {
 }
 
 /** A logged run in the inspector's shapes: the run as listed and every case in full. */
-export interface LoggedRun {
-  detail: RunDetail;
-  cases: Map<string, CaseDetail>;
-}
+export type LoggedRun = InspectorRun;
 
 const EVAL_GLOB = '**/*.eval.yaml';
 const EXCLUDE_GLOB = '**/{node_modules,.rag-inspector}/**';
@@ -88,36 +87,14 @@ export async function pickRun(title: string, placeHolder: string, runs: readonly
   return picked?.run;
 }
 
-/**
- * Reads a run log into the inspector's shapes by replaying it through SessionRuns, so a logged run's case list is
- * built exactly as a live run's is (same keys, summaries and scores), then restores what only the log knows.
- */
+/** Reads a run log into the inspector's shapes, the same conversion the CLI's HTML report uses. */
 export async function loadLoggedRun(file: string): Promise<LoggedRun> {
-  const log = await readRunLog(file);
-  const runId = log.header.runId;
-  const sessions = new SessionRuns();
-  try {
-    const total = log.cases.length;
-    sessions.record({ type: 'run-started', runId, logFile: file, total, models: log.header.models, suites: [], resumed: 0 }, log.header.spec.file);
-    log.cases.forEach((line, i) => sessions.record({ type: 'case-finished', evalCase: line.case, result: line.result, done: i + 1, total }));
-    if (log.summary) {
-      const s = log.summary;
-      sessions.record({ type: 'run-finished', runId, logFile: file, status: s.status, totals: s.totals, reports: s.reports, thresholds: s.thresholds });
-    }
-    const detail = await sessions.getRun(runId);
-    detail.listing = { ...detail.listing, name: log.header.spec.name, createdAt: log.header.createdAt, status: log.status };
-    detail.problems = log.summary?.problems ?? [];
-    const cases = new Map<string, CaseDetail>();
-    for (const item of detail.cases) cases.set(item.key, await sessions.getCase(runId, item.key));
-    return { detail, cases };
-  } finally {
-    sessions.dispose();
-  }
+  return inspectorRun(await runDataFromLog(file));
 }
 
 /** The cases whose outcome (pass, fail, error, no verdict) differs between two runs, with both responses; the same rule as the static report. */
 export function compareLoggedRuns(before: LoggedRun, after: LoggedRun): CompareRow[] {
-  return flippedCases(before.detail.cases, after.detail.cases, (side, item) => responseTextOf((side === 'before' ? before : after).cases.get(item.key)));
+  return flippedRows(before.cases, after.cases.values());
 }
 
 export interface CompareArgs {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InputProblem } from '../core/engine/events.js';
 import { failureMessage } from '../core/report/runData.js';
-import { isFailure } from './caseItems.js';
+import { isFailure } from '../core/report/caseItems.js';
 import type { ResultsIndex } from './resultsIndex.js';
 import type { LatestEntry, LatestResults } from './runStore.js';
 

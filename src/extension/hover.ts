@@ -1,7 +1,7 @@
 // Hover on a dataset row with failed cases: what failed and why, the model's response and the scorers' explanations — all shown as text, never rendered.
 import * as vscode from 'vscode';
 import { failureMessage } from '../core/report/runData.js';
-import { isFailure } from './caseItems.js';
+import { isFailure } from '../core/report/caseItems.js';
 import type { IndexedEntry, ResultsIndex } from './resultsIndex.js';
 
 /** A hover is a glance; the inspector shows the rest. */

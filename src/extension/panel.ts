@@ -10,7 +10,7 @@ import {
 import type { Notification, ProtocolError } from '../protocol.js';
 import type { Logger } from './outputChannel.js';
 import type { RunController } from './runController.js';
-import { caseKey } from './caseItems.js';
+import { caseKey } from '../core/report/caseItems.js';
 import { InspectorDataError } from './sessionRuns.js';
 import type { InspectorData, SessionRuns } from './sessionRuns.js';
 

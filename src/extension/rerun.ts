@@ -1,7 +1,7 @@
 // Rerun Failed Cases and Rerun Case: chosen (case, model) pairs of an eval file run again as a NEW run, so nothing finished is lost.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { caseKey, describeKey, isFailure } from './caseItems.js';
+import { caseKey, describeKey, isFailure } from '../core/report/caseItems.js';
 import type { RerunCasesArgument } from './codeLens.js';
 import type { EvalFiles } from './evalFiles.js';
 import type { LaunchOutcome, RunLauncher } from './launch.js';

@@ -7,8 +7,8 @@ import { describeError } from '../core/errors.js';
 import { listRuns as listRunLogs, readRunLog } from '../core/run/runLog.js';
 import type { RunListEntry, RunLogContents } from '../core/run/runLog.js';
 import type { CaseDetail, CompareRow, RunDetail, RunListing } from '../protocol.js';
-import { caseKey, caseListItem, describeKey, flippedRows } from './caseItems.js';
-import type { CaseEntry } from './caseItems.js';
+import { caseKey, caseListItem, describeKey, flippedRows } from '../core/report/caseItems.js';
+import type { CaseEntry } from '../core/report/caseItems.js';
 import { InspectorDataError } from './sessionRuns.js';
 import type { InspectorData, SessionRuns } from './sessionRuns.js';
 

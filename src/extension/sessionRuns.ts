@@ -3,11 +3,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InputProblem, RunEvent } from '../core/engine/events.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
-import { caseListItem, describeKey, flippedRows } from './caseItems.js';
-import type { CaseEntry } from './caseItems.js';
+import { caseListItem, describeKey, flippedRows } from '../core/report/caseItems.js';
+import type { CaseEntry } from '../core/report/caseItems.js';
 
 // The key now lives with the other case helpers; re-exported for modules that import it from here (testExplorer.ts).
-export { caseKey } from './caseItems.js';
+export { caseKey } from '../core/report/caseItems.js';
 
 /** A request the inspector made that cannot be answered; travels back as the protocol's {code, message}. */
 export class InspectorDataError extends Error {

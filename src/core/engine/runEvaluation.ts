@@ -17,6 +17,7 @@ import { forEachConcurrent } from './pool.js';
 import { evaluateThresholds } from './thresholds.js';
 import { combinedReports } from '../suites/combinedReports.js';
 import { TOOL_VERSION } from '../version.js';
+import { resultTotals } from '../report/totals.js';
 
 export interface RunOptions {
   signal: AbortSignal;
@@ -178,38 +179,10 @@ async function readPrevious(file: string, spec: EvalSpec) {
 }
 
 function summaryLine(status: RunStatus, results: readonly CaseResult[], reports: SuiteReport[], thresholds: ThresholdOutcome[], plan: Plan, clients: Awaited<ReturnType<typeof createRunClients>>) {
-  const totals: RunTotals = {
-    cases: results.length,
-    success: results.filter((r) => r.status === 'success').length,
-    error: results.filter((r) => r.status === 'error').length,
-    passed: results.filter((r) => r.pass === true).length,
-    failed: results.filter((r) => r.pass === false).length,
+  const totals = resultTotals(results, {
     modelCalls: clients.models.reduce((n, m) => n + m.client.counters.providerCalls, 0),
     cacheHits: clients.models.reduce((n, m) => n + m.client.counters.cacheHits, 0) + (clients.judge?.client.counters.cacheHits ?? 0),
     judgeCalls: clients.judge?.client.counters.providerCalls ?? 0,
-    inputTokens: sum(results, (r) => (r.response?.cached ? 0 : r.response?.usage.inputTokens ?? 0) + (r.judgeUsage?.inputTokens ?? 0)),
-    outputTokens: sum(results, (r) => (r.response?.cached ? 0 : r.response?.usage.outputTokens ?? 0) + (r.judgeUsage?.outputTokens ?? 0)),
-    costUsd: totalCost(results),
-  };
+  });
   return { type: 'summary' as const, status, finishedAt: new Date().toISOString(), totals, reports, thresholds, problems: plan.problems };
-}
-
-function sum<T>(items: readonly T[], of: (item: T) => number): number {
-  return items.reduce((total, item) => total + of(item), 0);
-}
-
-/** Cost of fresh calls only (cached answers cost nothing now); undefined when any price is unknown. */
-function totalCost(results: readonly CaseResult[]): number | undefined {
-  let total = 0;
-  for (const r of results) {
-    if (r.response && !r.response.cached) {
-      if (r.response.costUsd === undefined) return undefined;
-      total += r.response.costUsd;
-    }
-    if (r.judgeUsage) {
-      if (r.judgeUsage.costUsd === undefined) return undefined;
-      total += r.judgeUsage.costUsd;
-    }
-  }
-  return total;
 }

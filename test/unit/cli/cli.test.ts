@@ -40,7 +40,8 @@ test('run writes JSON, CSV and JUnit reports and prints the suite table; exit 0 
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(ok.stdout, /PASS {2}noise\.accuracy/);
   assert.match(ok.stdout, /0\.750/);
-  for (const file of ['report.json', 'cases.csv', 'junit.xml']) assert.ok(existsSync(path.join(passing.dir, 'reports', file)), file);
+  for (const file of ['report.json', 'cases.csv', 'junit.xml', 'report.html']) assert.ok(existsSync(path.join(passing.dir, 'reports', file)), file);
+  assert.match(readFileSync(path.join(passing.dir, 'reports', 'report.html'), 'utf8'), /<script type="application\/json" id="rag-inspector-data">/);
   assert.match(ok.stderr, /progress: 8\/8/);
 
   const failing = createWorkspace({ rows: rgbRows(8), evalYaml: () => fixtureEvalYaml(server.openaiBaseUrl, { suite: '    thresholds: { accuracy: { min: 0.9 } }' }) });

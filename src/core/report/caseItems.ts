@@ -1,7 +1,7 @@
 // How one (case, model) result is named and summarised, shared by the live session, the run logs on disk, diagnostics, CodeLens and hovers.
-import type { CaseResult, EvalCase } from '../core/model.js';
-import { failureMessage } from '../core/report/runData.js';
-import type { CaseListItem, CompareRow } from '../protocol.js';
+import type { CaseResult, EvalCase } from '../model.js';
+import { failureMessage } from './runData.js';
+import type { CaseListItem, CompareRow } from '../../protocol.js';
 
 /** One finished (case, model) with what it ran on. */
 export interface CaseEntry {
