@@ -9,7 +9,7 @@ import type { EvalCase } from '../../../src/core/model.js';
 import { ifragCaseParams, ifragExpected } from '../../../src/core/suites/ifrag/cases.js';
 import { passagePoolOf, poolFromRows } from '../../../src/core/suites/ifrag/pool.js';
 import { randomOrder } from '../../../src/core/suites/ifrag/randomOrder.js';
-import { mulberry32 } from '../../../src/core/suites/rgb/prng.js';
+import { mulberry32 } from '../../../src/core/random.js';
 import { TOKYO_ROW, build, dataset, datasetRow, fillerRows } from './builders.js';
 
 const all = { instruction: 'A' };

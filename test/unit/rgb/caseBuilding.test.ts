@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InputError } from '../../../src/core/errors.js';
 import type { EvalCase } from '../../../src/core/model.js';
-import { caseSeed, mulberry32, sample, shuffled } from '../../../src/core/suites/rgb/prng.js';
+import { caseSeed, mulberry32, sample, shuffled } from '../../../src/core/random.js';
 import { SUITE_ID, build, plainRow } from './builders.js';
 
 function roles(evalCase: EvalCase): Record<string, number> {

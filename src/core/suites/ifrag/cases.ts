@@ -2,8 +2,8 @@
 import { InputError } from '../../errors.js';
 import type { CaseDocument, DocumentRole, EvalCase } from '../../model.js';
 import type { DatasetRow, SuiteBuildContext } from '../contract.js';
-import { caseSeed, mulberry32, shuffled } from '../rgb/prng.js';
-import type { Random } from '../rgb/prng.js';
+import { caseSeed, mulberry32, shuffled } from '../../random.js';
+import type { Random } from '../../random.js';
 import { documentSpans } from '../rgb/spans.js';
 import { documentLabel } from './citations.js';
 import { emptyAfterNormalising, findAlias } from './normalise.js';

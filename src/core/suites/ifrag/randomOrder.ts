@@ -1,5 +1,5 @@
 // A lazily drawn random permutation of 0..n-1, for taking a few items from a large pool without shuffling it all.
-import type { Random } from '../rgb/prng.js';
+import type { Random } from '../../random.js';
 
 /**
  * Forward Fisher–Yates with the swaps kept in a map: each index costs O(1), so taking m items of n costs O(m),

@@ -1,5 +1,5 @@
 // The Arize variant: a fresh 7-digit number and a city per cell, and Phoenix's rail matching of the answer.
-import { mulberry32 } from '../rgb/prng.js';
+import { mulberry32 } from '../../random.js';
 
 /** Arize's RANDOM_NEEDLE_CITIES, duplicates kept: they weight the draw the way the reference's random.choice does. */
 export const NEEDLE_CITIES: readonly string[] = [

@@ -4,7 +4,7 @@ import { packageRoot } from '../../assets.js';
 import { InputError } from '../../errors.js';
 import type { CaseDocument, EvalCase, Span } from '../../model.js';
 import type { SuiteBuildContext } from '../contract.js';
-import { caseSeed } from '../rgb/prng.js';
+import { caseSeed } from '../../random.js';
 import { drawCell, fillPlaceholders } from './arize.js';
 import { HaystackError, haystackFiles, loadHaystack } from './haystack.js';
 import { CellTooSmallError, buildCell } from './insert.js';

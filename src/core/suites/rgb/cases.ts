@@ -4,7 +4,7 @@ import type { DatasetRow, SuiteBuildContext } from '../contract.js';
 import type { RgbParams } from './params.js';
 import { selectPassages } from './processData.js';
 import type { Selection } from './processData.js';
-import { caseSeed, mulberry32 } from './prng.js';
+import { caseSeed, mulberry32 } from '../../random.js';
 import { dataKindFor, readRgbRow } from './rows.js';
 import type { AnswerParts, RgbRow } from './rows.js';
 import { documentSpans } from './spans.js';

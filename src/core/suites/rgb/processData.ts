@@ -1,7 +1,7 @@
 // Chooses the passages of one RGB case, step for step as the reference `processdata` does, with our seeded PRNG.
 import type { DocumentRole } from '../../model.js';
-import { sample, shuffled } from './prng.js';
-import type { Random } from './prng.js';
+import { sample, shuffled } from '../../random.js';
+import type { Random } from '../../random.js';
 import type { CounterfactualRow, IntegrationRow, PlainRow, RgbRow } from './rows.js';
 
 export interface SelectedPassage {

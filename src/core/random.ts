@@ -1,5 +1,5 @@
-// Seeded randomness for RGB case building: a stable per-case seed, a small PRNG, shuffle and sample.
-// The reference seeds Python's `random` (2333); its order cannot be reproduced in JavaScript, so we use our own
+// Seeded randomness every method shares (shuffles, samples, per-case seeds), reproducible from the seed a case records.
+// The reference methods seed Python's `random`; their order cannot be reproduced in JavaScript, so we use our own
 // generator and record the seed in every case, which keeps runs reproducible and cache keys stable.
 
 /** A source of uniform numbers in [0, 1). */
