@@ -1,6 +1,7 @@
 // Runs one case against one model: the call, then the suite's scorers; every failure ends as a recorded result.
 import type { CaseError, CaseResult, EvalCase, Score, Usage } from '../model.js';
 import { ProviderConfigError, ProviderError } from '../providers/contract.js';
+import { attemptsOf as schedulerAttemptsOf } from '../run/scheduler.js';
 import type { ClientResponse, EmbeddingClient, ModelClient, ScoreContext, Suite } from '../suites/contract.js';
 
 export interface CaseRun {
@@ -104,9 +105,9 @@ function numberParam(parameters: Record<string, unknown>, name: string): number 
   return typeof value === 'number' ? value : undefined;
 }
 
+/** The scheduler's count, which also covers a non-retryable error that ended a call after retries (kept beside the error, not on it). */
 function attemptsOf(error: unknown): number {
-  const attempts = (error as { attempts?: unknown })?.attempts;
-  return typeof attempts === 'number' ? attempts : 1;
+  return schedulerAttemptsOf(error) ?? 1;
 }
 
 export function caseErrorOf(stage: CaseError['stage'], error: unknown): CaseError {
