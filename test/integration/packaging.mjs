@@ -1,4 +1,7 @@
-// `node test/integration/packaging.mjs [--build]`: a new user's path through the built .vsix in a fresh code-server — install, activate, open the bundled example, run it from the palette, open a failing case; screenshots in .e2e/screenshots/packaged-*.png.
+// `npm run test:package` (= `npm run package && node test/integration/packaging.mjs`): a new user's path through the
+// built .vsix in a fresh code-server — install, activate, open the bundled example, run it from the palette, click the
+// red CodeLens of a failing dataset row to that case in the inspector, its diagnostic in Problems, the Testing view;
+// screenshots in .e2e/screenshots/packaged-*.png. Ends with "N passed, M failed".
 //
 // Unlike workbench.mjs (extensionDevelopmentPath), the extension here comes only from `code-server --install-extension
 // rag-inspector-<version>.vsix` into the server's empty extensions dir, so what is proven is what ships.
@@ -6,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { Checks } from './lib/checks.mjs';
 import { assertInstalled, E2E, launchBrowser, log, ROOT, startCodeServer } from './lib/codeServer.mjs';
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60_000);
@@ -22,23 +26,16 @@ async function cleanUp() {
   await browser?.close();
   server?.stop({ keepFiles: process.env.E2E_KEEP === '1' });
 }
+const checks = new Checks();
+const pass = (what) => checks.pass(what);
 const hardStop = setTimeout(async () => {
   console.error(`packaging test: timeout of ${TIMEOUT_MS / 1000}s reached`);
+  checks.fail(`finished within E2E_TIMEOUT_MS=${TIMEOUT_MS}`);
   await cleanUp();
+  console.log(checks.summary());
   process.exit(124);
 }, TIMEOUT_MS);
 hardStop.unref();
-
-const proven = [];
-const notProven = [];
-function pass(what) {
-  proven.push(what);
-  log(`ok    ${what}`);
-}
-function skip(what) {
-  notProven.push(what);
-  log(`NOT   ${what}`);
-}
 
 /** The installed extension's log channel, from the server's user-data dir. */
 function channelLog() {
@@ -78,6 +75,45 @@ async function shot(page, label) {
   const file = path.join(SHOTS, `packaged-${label}.png`);
   await page.screenshot({ path: file });
   log(`screenshot ${path.relative(ROOT, file)}`);
+}
+
+/** The first file called `name` under `dir` (depth first, dot folders skipped). */
+function findFile(dir, name) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isFile() && entry.name === name) return full;
+    if (entry.isDirectory()) {
+      const found = findFile(full, name);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Ctrl+P, the file's name, Enter: the file opens in an editor tab. */
+async function quickOpen(page, fileName) {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(fileName);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
+}
+
+/** The 1-based line a CodeLens stands over: the first numbered line below the lens in the same editor. */
+async function lensLine(page, lens) {
+  const box = await lens.boundingBox();
+  if (!box) throw new Error('the CodeLens is not on screen');
+  const numbers = await page.locator('.monaco-editor .margin-view-overlays .line-numbers').evaluateAll((elements) => elements.map((e) => {
+    const r = e.getBoundingClientRect();
+    return { text: e.textContent.trim(), top: r.top, left: r.left, width: r.width };
+  }));
+  const below = numbers.filter((n) => n.width > 0 && /^\d+$/.test(n.text) && n.top >= box.y + box.height / 2 && n.left < box.x)
+    .sort((a, b) => a.top - b.top)[0];
+  if (!below) throw new Error('no line number under the CodeLens');
+  return Number(below.text);
 }
 
 function codeServerCli(args) {
@@ -157,30 +193,73 @@ async function main() {
   pass(`Run Evaluation from the palette runs the bundled example offline; the inspector shows the finished run (${casesLabel})`);
   await shot(page, 'run-summary');
 
-  // The red CodeLens on a failing dataset row belongs to another part of the extension; use it when this build has it.
-  await page.keyboard.press('Control+P');
-  await page.locator('.quick-input-widget input').fill('en.jsonl');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'en.jsonl' }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab', { hasText: 'en.jsonl' }).first().waitFor({ timeout: 15_000 });
-  const lenses = page.locator('.monaco-editor .codelens-decoration a');
-  await lenses.first().waitFor({ timeout: 10_000 }).catch(() => undefined);
-  const lensTexts = await lenses.allTextContents();
-  const failing = lensTexts.findIndex((text) => /fail|✗|error/i.test(text));
-  if (failing >= 0) {
-    await lenses.nth(failing).click();
-    pass(`a CodeLens on en.jsonl names a failing case ("${lensTexts[failing]}") and opens it`);
-  } else {
-    skip(`click from a red CodeLens: en.jsonl shows ${lensTexts.length ? `only ${lensTexts.join(' | ')}` : 'no CodeLens'} in this build; the failing case is opened from the inspector's case list instead`);
-    await runCommand(page, 'RAG Inspector: Open Inspector');
-    await casesTab.click();
-    await webview.locator('[role="option"][data-outcome="fail"]').first().click({ timeout: 15_000 });
+  // A failing row of the example's dataset, as a new user meets it: the red CodeLens over the row in en.jsonl. A wrong
+  // answer (rows whose first failure is a noise-robustness case), so the case has answer-bearing documents to highlight.
+  const exampleDir = path.dirname(findFile(folder, 'rgb-example.eval.yaml'));
+  const datasetLines = readFileSync(path.join(exampleDir, 'en.jsonl'), 'utf8').split('\n');
+  await quickOpen(page, 'en.jsonl');
+  const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: /✗ .*wrong answer/ }).first();
+  await lens.waitFor({ timeout: 30_000 });
+  const lensText = (await lens.textContent()).replace(/\s+/g, ' ').trim();
+  const lensLabel = lensText.split(' | ')[0];
+  const inspect = lens.locator('a', { hasText: /^Inspect$/ });
+  const tooltip = (await inspect.getAttribute('title')) ?? '';
+  const caseId = /^Open (\S+) in the inspector \(run /.exec(tooltip)?.[1];
+  if (!caseId) throw new Error(`the red CodeLens "${lensLabel}" has no Inspect link naming a case (title: "${tooltip}")`);
+  const line = await lensLine(page, lens);
+  const row = JSON.parse(datasetLines[line - 1] ?? 'null');
+  // Case ids are <suite>/<row id>/<variant>: the lens must sit over the row the case was built from.
+  if (!row || String(row.id) !== caseId.split('/')[1]) {
+    throw new Error(`the CodeLens for ${caseId} sits over en.jsonl:${line}, whose row id is ${row?.id}`);
   }
-  await webview.getByText(/^Documents \(\d+\)$/).first().waitFor({ timeout: 15_000 });
-  const marks = await webview.locator('mark').count();
-  if (marks === 0) throw new Error('the failing case shows no highlighted span in its documents');
-  pass(`the failing case shows its documents with ${marks} highlighted span(s)`);
-  await shot(page, 'failing-case');
+  pass(`en.jsonl shows a red CodeLens over row ${line} ("${lensText}"), for case ${caseId} built from that row`);
+  await shot(page, 'codelens');
+
+  // Its Inspect link opens that case in the inspector: documents, answer spans highlighted.
+  await inspect.click();
+  const caseView = webview.locator('ri-case-view');
+  await caseView.locator('h2', { hasText: caseId }).waitFor({ timeout: 30_000 });
+  const shownId = (await caseView.locator('h2').textContent()).trim();
+  if (shownId !== caseId) throw new Error(`Inspect on ${caseId} opened ${shownId}`);
+  const header = (await caseView.locator('header:has(h2)').textContent()).replace(/\s+/g, ' ');
+  if (!/failed/.test(header)) throw new Error(`the case opened from a red CodeLens is not shown as failed: ${header}`);
+  await caseView.getByText(`Open dataset row en.jsonl:${line}`, { exact: true }).waitFor({ timeout: 10_000 });
+  const selected = await webview.locator('[role="listbox"][aria-label="Cases"] [role="option"][aria-selected="true"]').getAttribute('data-case', { timeout: 10_000 });
+  if (selected !== caseId) throw new Error(`the case list selects ${selected}, not ${caseId}`);
+  const documentsTitle = (await caseView.getByText(/^Documents \(\d+\)$/).first().textContent({ timeout: 15_000 })).trim();
+  const documents = Number(/\d+/.exec(documentsTitle)[0]);
+  const cards = await caseView.locator('ri-document-card').count();
+  if (documents === 0 || cards !== documents) throw new Error(`"${documentsTitle}" but ${cards} document card(s)`);
+  const answerMarks = caseView.locator('ri-document-card mark.answer');
+  const markTexts = (await answerMarks.allTextContents()).map((t) => t.trim());
+  const expected = [row.answer].flat(Infinity).map((a) => String(a).toLowerCase());
+  const matching = markTexts.filter((t) => expected.includes(t.toLowerCase()));
+  if (matching.length === 0) {
+    throw new Error(`no highlighted answer span in ${caseId}'s documents matches the row's answer ${JSON.stringify(row.answer)} (highlighted: ${JSON.stringify(markTexts)})`);
+  }
+  pass(`Inspect opens ${caseId} in the inspector (selected in the case list, failed, "Open dataset row en.jsonl:${line}") with ${documentsTitle} and ${matching.length} highlighted answer span(s) "${matching[0]}", the row's expected answer`);
+  await answerMarks.first().scrollIntoViewIfNeeded();
+  await shot(page, 'inspect-case');
+
+  // The same row's diagnostic in the Problems panel, found by the case id it starts with.
+  await runCommand(page, 'Focus Problems (Errors, Warnings, Infos)');
+  const problems = page.locator('.markers-panel');
+  await problems.waitFor({ timeout: 15_000 });
+  await problems.locator('.monaco-list-row').first().waitFor({ timeout: 15_000 });
+  const marker = problems.locator('.monaco-list-row', { hasText: `${caseId}:` }).first();
+  if (!(await marker.isVisible().catch(() => false))) {
+    // Many failures: narrow the list with the view's filter box rather than scroll a virtual list.
+    await page.locator('.viewpane-filter input').first().fill(caseId);
+  }
+  await marker.waitFor({ timeout: 15_000 });
+  const markerText = (await marker.textContent()).replace(/\s+/g, ' ');
+  if (!markerText.includes('RAG Inspector') || !markerText.includes(`[Ln ${line}, Col 1]`)) {
+    throw new Error(`the Problems entry for ${caseId} does not point at en.jsonl:${line} from RAG Inspector: "${markerText}"`);
+  }
+  const fileRow = problems.locator('.monaco-list-row', { hasText: 'en.jsonl' }).first();
+  await fileRow.waitFor({ timeout: 10_000 });
+  pass(`the Problems panel lists the row's diagnostic under en.jsonl: "${markerText.trim().slice(0, 140)}"`);
+  await shot(page, 'problems');
 
   await runCommand(page, 'Test: Run All Tests');
   // The status bar counts the run's cases while it goes, then shows the pass rate again.
@@ -193,16 +272,20 @@ async function main() {
   pass('"Test: Run All Tests" runs the example through the Test Explorer; the Testing view shows the eval file failed (some cases fail)');
   await shot(page, 'test-explorer');
 
-  log(`PASS (${proven.length} checks${notProven.length ? `; not proven: ${notProven.length}` : ''})`);
-  for (const line of notProven) log(`not proven: ${line}`);
 }
 
 main()
-  .then(async () => { await cleanUp(); process.exit(0); })
+  .then(async () => {
+    await cleanUp();
+    console.log(checks.summary());
+    process.exit(0);
+  })
   .catch(async (error) => {
+    checks.fail(error instanceof Error ? error.message.split('\n')[0] : String(error));
     console.error(`packaging test FAILED: ${error instanceof Error ? error.message : String(error)}`);
     if (browser) await browser.page.screenshot({ path: path.join(SHOTS, 'packaged-failure.png') }).catch(() => undefined);
     console.error(`failure screenshot: ${path.relative(ROOT, path.join(SHOTS, 'packaged-failure.png'))}; server log: ${server?.logFile}`);
     await cleanUp();
+    console.log(checks.summary());
     process.exit(1);
   });

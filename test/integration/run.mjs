@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
+import { closingLine, mochaCounts } from './lib/checks.mjs';
 import { assertInstalled, E2E, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
 
 const TOTAL_TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 10 * 60_000);
@@ -16,6 +17,8 @@ const SUITE_SRC = path.join(ROOT, 'test/integration/suite');
 const SUITE_OUT = path.join(E2E, 'out/suite');
 
 const cleanups = [];
+/** For the closing line: mocha's tests plus the workbench test's checks. */
+const tally = { passed: 0, failed: 0 };
 let exiting = false;
 async function finish(code) {
   if (exiting) return;
@@ -86,6 +89,9 @@ async function runSuite() {
   const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), SUITE_TIMEOUT_MS))]);
   clearInterval(ticker);
   tail();
+  const counts = existsSync(mochaOut) ? mochaCounts(readFileSync(mochaOut, 'utf8')) : undefined;
+  tally.passed += counts?.passed ?? 0;
+  tally.failed += counts ? counts.failed : 1;
   if (code === 'timeout' || printed === 0) {
     const shot = path.join(E2E, 'screenshots/suite-failure.png');
     mkdirSync(path.dirname(shot), { recursive: true });
@@ -101,9 +107,22 @@ async function runSuite() {
 
 function runWorkbench() {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'test/integration/workbench.mjs')], { stdio: 'inherit' });
+    const child = spawn(process.execPath, [path.join(ROOT, 'test/integration/workbench.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
     cleanups.push(async () => { if (child.exitCode === null) child.kill('SIGTERM'); });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    // Passed through as it comes; its "PASS (N checks)" line gives the count for the closing line.
+    let checks = 0;
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      const match = /PASS \((\d+) checks\)/.exec(chunk.toString());
+      if (match) checks = Number(match[1]);
+    });
+    // 'close', not 'exit': the last output may still be on its way when the process exits.
+    child.on('close', (code, signal) => {
+      const exitCode = code ?? (signal ? 1 : 0);
+      tally.passed += checks;
+      if (exitCode !== 0) tally.failed += 1;
+      resolve(exitCode);
+    });
   });
 }
 
@@ -124,10 +143,12 @@ async function main() {
     log(`workbench UI test: exit code ${workbenchCode} after ${((Date.now() - t) / 1000).toFixed(1)}s`);
   }
   log(`total ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  console.log(closingLine(tally.passed, tally.failed));
   await finish(suiteCode === 0 && workbenchCode === 0 ? 0 : 1);
 }
 
 main().catch((error) => {
   console.error(`test:integration: ${error instanceof Error ? error.message : String(error)}`);
+  console.log(closingLine(tally.passed, tally.failed + 1));
   void finish(1);
 });
