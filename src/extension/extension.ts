@@ -7,6 +7,7 @@ import { activateDiagnostics } from './diagnostics.js';
 import type { ResultDiagnostics } from './diagnostics.js';
 import { activateEvalFiles } from './evalFiles.js';
 import { activateHover } from './hover.js';
+import { languageModelProviders } from './languageModelProvider.js';
 import { RunLauncher } from './launch.js';
 import { activateOutputChannel } from './outputChannel.js';
 import type { RedactingLogger } from './outputChannel.js';
@@ -47,7 +48,8 @@ export interface TestingApi {
 export function activate(context: vscode.ExtensionContext): { testing: TestingApi } | undefined {
   const logger = activateOutputChannel(context);
   const secrets = activateSecrets(context, logger);
-  const controller = new EngineRunController(runEvaluation, secrets.credentials);
+  // vscode-lm needs no key; its models' consent dialog comes with the first run, which a user gesture starts.
+  const controller = new EngineRunController(runEvaluation, secrets.credentials, undefined, languageModelProviders());
   const sessions = new SessionRuns();
   context.subscriptions.push(controller, sessions, controller.onEvent((event) => sessions.record(event, controller.active?.specFile)));
   const store = activateRunStore(context, sessions);

@@ -3,10 +3,10 @@ import * as vscode from 'vscode';
 import type { RunEvent, RunTotals } from '../core/engine/events.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
 import type { RunStatus } from '../core/model.js';
-import type { Credentials } from '../core/providers/registry.js';
+import type { Credentials, ProviderFactory } from '../core/providers/registry.js';
 
 /** What a command chooses about a run (caseFilter for reruns, overrides from settings); the controller adds the rest. */
-export type StartOptions = Omit<RunOptions, 'signal' | 'onEvent' | 'credentials'>;
+export type StartOptions = Omit<RunOptions, 'signal' | 'onEvent' | 'credentials' | 'providers'>;
 
 /** What the engine reports back; a structural subset of core's RunOutcome. */
 export interface RunSummary {
@@ -63,6 +63,8 @@ export class EngineRunController implements RunController, vscode.Disposable {
     private readonly credentials: Credentials,
     private readonly setContext: (running: boolean) => void = (running) =>
       void vscode.commands.executeCommand('setContext', RUNNING_CONTEXT_KEY, running),
+    /** Providers only the extension has (vscode-lm), handed to every run like the credentials. */
+    private readonly providers?: Readonly<Record<string, ProviderFactory>>,
   ) {}
 
   get available(): boolean {
@@ -85,6 +87,7 @@ export class EngineRunController implements RunController, vscode.Disposable {
         ...options,
         signal: abort.signal,
         credentials: this.credentials,
+        providers: this.providers,
         onEvent: (event) => {
           if (event.type === 'run-started') Object.assign(current.run, { runId: event.runId, total: event.total });
           if (event.type === 'case-finished') Object.assign(current.run, { done: event.done, total: event.total });

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { costOf } from '../providers/prices.js';
 import { createEmbeddingProvider, createProvider } from '../providers/registry.js';
-import type { Credentials } from '../providers/registry.js';
+import type { Credentials, ProviderFactory } from '../providers/registry.js';
 import { ResponseCache } from '../run/cache.js';
 import { createEmbeddingClient } from '../run/embeddingClient.js';
 import type { CountingEmbeddingClient } from '../run/embeddingClient.js';
@@ -22,7 +22,12 @@ export function modelKeyOf(spec: ModelSpec): string {
   return `${spec.provider}:${spec.model}`;
 }
 
-export async function createRunClients(spec: EvalSpec, credentials: Credentials, cacheDir: string | undefined): Promise<RunClients> {
+export async function createRunClients(
+  spec: EvalSpec,
+  credentials: Credentials,
+  cacheDir: string | undefined,
+  providers?: Readonly<Record<string, ProviderFactory>>,
+): Promise<RunClients> {
   const cache = cacheDir ? new ResponseCache(cacheDir) : undefined;
   const newScheduler = () => new Scheduler({
     concurrency: spec.concurrency,
@@ -33,7 +38,7 @@ export async function createRunClients(spec: EvalSpec, credentials: Credentials,
   });
   const build = async (modelSpec: ModelSpec) => {
     const key = modelKeyOf(modelSpec);
-    const provider = await createProvider(modelSpec, credentials);
+    const provider = await createProvider(modelSpec, credentials, { providers });
     const scheduler = newScheduler();
     const client = createModelClient({
       key,

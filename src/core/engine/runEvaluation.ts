@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { hashFile } from '../data/hash.js';
 import type { CaseResult, EvalCase, RunStatus } from '../model.js';
-import type { Credentials } from '../providers/registry.js';
+import type { Credentials, ProviderFactory } from '../providers/registry.js';
 import { RunLogWriter, newRunId, readRunLog } from '../run/runLog.js';
 import type { RunHeader } from '../run/runLog.js';
 import { loadEvalSpec } from '../spec/load.js';
@@ -31,6 +31,8 @@ export interface RunOptions {
   /** Run only some (case, model) pairs: rerun failed, rerun one case, rerun what a template change affects. */
   caseFilter?: (caseId: string, modelKey: string) => boolean;
   overrides?: { models?: ModelSpec[]; concurrency?: number };
+  /** Providers the host adds by name (the extension's `vscode-lm`); models and the judge may use them. */
+  providers?: Readonly<Record<string, ProviderFactory>>;
 }
 
 export interface RunOutcome {
@@ -59,7 +61,7 @@ export async function runEvaluation(specFile: string, options: RunOptions): Prom
   const plan = await buildPlan(spec, options.signal);
   for (const problem of plan.problems) emit({ type: 'input-problem', problem });
 
-  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'));
+  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers);
   const modelKeys = clients.models.map((m) => m.key);
 
   const previous = options.resume ? await readPrevious(options.resume, spec) : undefined;

@@ -15,9 +15,14 @@ export interface Credentials {
   apiKey(provider: string, spec: ModelSpec): Promise<string | undefined>;
 }
 
+/** Makes a provider for a model entry; a host adds its own this way (the extension's `vscode-lm`), keeping core free of it. */
+export type ProviderFactory = (spec: ModelSpec) => Promise<Provider>;
+
 export interface RegistryOptions {
   /** Where OPENAI_BASE_URL / ANTHROPIC_BASE_URL are read; process.env unless given. */
   env?: Record<string, string | undefined>;
+  /** Providers the host contributes, by name; the built-in names cannot be replaced. */
+  providers?: Readonly<Record<string, ProviderFactory>>;
 }
 
 export const PROVIDER_NAMES = ['openai', 'openai-compatible', 'anthropic', 'extractive'] as const;
@@ -72,8 +77,14 @@ export async function createProvider(spec: ModelSpec, credentials: Credentials, 
       return new AnthropicProvider({ apiKey: await requiredKey(spec, credentials), baseURL: baseUrlOf(spec, env), label: spec.label });
     case 'extractive':
       return new ExtractiveProvider({ refusal: refusalOf(spec) });
-    default:
-      throw new ProviderConfigError(`Unknown provider "${spec.provider}" for model "${spec.model}": use one of ${PROVIDER_NAMES.join(', ')}.`);
+    default: {
+      const contributed = options.providers?.[spec.provider];
+      if (contributed) return contributed(spec);
+      const names = [...PROVIDER_NAMES, ...Object.keys(options.providers ?? {})];
+      // The CLI has no VS Code to borrow models from; say so rather than just "unknown".
+      const hint = spec.provider === 'vscode-lm' ? ' (vscode-lm uses VS Code\'s chat models, so it runs only in the RAG Inspector extension)' : '';
+      throw new ProviderConfigError(`Unknown provider "${spec.provider}" for model "${spec.model}"${hint}: use one of ${names.join(', ')}.`);
+    }
   }
 }
 
