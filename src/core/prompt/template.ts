@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Liquid, Template } from 'liquidjs';
-import { UndefinedVariableError } from 'liquidjs';
+import { toValueSync, UndefinedVariableError } from 'liquidjs';
 import { InputError } from '../errors.js';
 import type { SourcePosition } from '../errors.js';
 import type { ChatMessage, RowRef } from '../model.js';
@@ -50,6 +50,7 @@ export function parseTemplate(file: string, text: string): PromptTemplate {
   const engine = createEngine(path.dirname(file));
   const sections = splitSections(file, body, bodyLine).map((section) => parseSection(engine, file, section));
   const variableUses = collectVariables(engine, file, sections);
+  checkIncludeLoops(file, sections);
   return { file, frontMatter, sections, variables: Object.keys(variableUses), variableUses, engine };
 }
 
@@ -141,6 +142,40 @@ function collectVariables(engine: Liquid, file: string, sections: readonly Templ
     }
   }
   return uses;
+}
+
+/**
+ * A template that includes itself, directly or through other files, renders until the render limit for every case
+ * (10 s each) and then fails with "render limit exceeded"; found here instead, once, with the loop spelled out.
+ * Depth-first over literally named partials (a name held in a variable is known only when rendering); runs after
+ * collectVariables, which has already reported any partial that cannot be read.
+ */
+function checkIncludeLoops(file: string, sections: readonly TemplateSection[]): void {
+  const finished = new Set<string>();
+  const visit = (templates: readonly Template[], chain: string[], section: TemplateSection): void => {
+    for (const template of templates) {
+      if (!template.children) continue;
+      const children = toValueSync(template.children(true, true)) as Template[];
+      const target = template.partialScope?.() ? children.find((child) => child.token.file)?.token.file : undefined;
+      if (target === undefined) {
+        visit(children, chain, section);
+        continue;
+      }
+      if (chain.includes(target)) throw includeLoopError(file, section, template, [...chain, target]);
+      if (finished.has(target)) continue;
+      visit(children, [...chain, target], section);
+      finished.add(target);
+    }
+  };
+  for (const section of sections) visit(section.templates, [file], section);
+}
+
+function includeLoopError(file: string, section: TemplateSection, tag: Template, chain: string[]): InputError {
+  const [line, column] = tag.token.getPosition();
+  const tagFile = tag.token.file;
+  const position = tagFile === undefined || tagFile === file ? { file, line: line + section.line - 1, column } : { file: tagFile, line, column };
+  const names = chain.map((member) => path.relative(path.dirname(file), member));
+  return new InputError(position, `'${names.at(-1)}' includes itself: ${names.join(' → ')}`, 'a template cannot include itself, directly or through other files: remove the include that closes the loop');
 }
 
 /** Static analysis throws a bare Error for an include it cannot read; find the tag that names it. */
