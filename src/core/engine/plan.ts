@@ -79,7 +79,9 @@ async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, models: string[],
   }
 
   let rows = 0;
+  let items = 0;
   for await (const item of readDataset(dataset, { signal })) {
+    items += 1;
     if (!item.ok) {
       reporter.add('row', item.error);
       continue;
@@ -95,6 +97,8 @@ async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, models: string[],
     }
     for (const evalCase of expanded) await render(evalCase);
   }
+  // Otherwise an empty (or blank) dataset runs nothing and passes, and CI stays green on a file cut to nothing.
+  if (items === 0) reporter.add('row', new InputError({ file: dataset, line: 1 }, 'the dataset has no rows', 'add rows (one JSON object per line in JSONL, a header and rows in CSV, a list in YAML) or point the suite at another dataset'));
   reporter.flush();
   return { spec: suiteSpec, suite, params, template, templateFile, cases, dataset };
 }
