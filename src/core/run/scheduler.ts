@@ -13,8 +13,14 @@ export interface SchedulerOptions {
   requestsPerMinute?: number;
   /** Charged with each call's `estimatedTokens`. */
   tokensPerMinute?: number;
-  /** Retries after the first attempt. */
+  /** Retries after the first attempt for failures (5xx, timeouts, network, bad bodies). 429s do not count: see rateLimitBudgetMs. */
   maxRetries: number;
+  /**
+   * How long one call may keep meeting 429s before it fails, from its first 429. Default 15 minutes. A rate limit
+   * is back-pressure, not a fault: counting 429s against maxRetries failed cases whenever a server's Retry-After
+   * was shorter than its real window (measured in bench/engineRateLimit.ts).
+   */
+  rateLimitBudgetMs?: number;
   /** Per attempt. */
   timeoutMs: number;
   /** Default 500. */
@@ -176,6 +182,7 @@ function settleOrAbort<T>(start: () => Promise<T>, signal: AbortSignal): Promise
 export class Scheduler {
   private readonly maxConcurrency: number;
   private readonly maxRetries: number;
+  private readonly rateLimitBudgetMs: number;
   private readonly timeoutMs: number;
   private readonly backoff: BackoffPolicy;
   private readonly clock: Clock;
@@ -201,6 +208,7 @@ export class Scheduler {
     this.maxConcurrency = options.concurrency;
     this.limit = options.concurrency;
     this.maxRetries = options.maxRetries;
+    this.rateLimitBudgetMs = options.rateLimitBudgetMs ?? 15 * 60_000;
     this.timeoutMs = options.timeoutMs;
     this.backoff = {
       baseDelayMs: options.baseDelayMs ?? 500,
@@ -236,6 +244,7 @@ export class Scheduler {
     const unsubscribe = this.aborts.subscribe(options.signal, () => cancel.abort(cancelledError(options.signal)));
     const tokens = options.estimatedTokens ?? 0;
     let attempts = 0;
+    const rateLimits = { count: 0, since: 0 };
     try {
       for (;;) {
         await this.acquire(tokens, cancel.signal, attempts > 0);
@@ -245,7 +254,7 @@ export class Scheduler {
         try {
           value = await this.runAttempt(call, cancel.signal);
         } catch (error) {
-          const verdict = this.judgeFailure(error, attempts, dispatchedEpoch);
+          const verdict = this.judgeFailure(error, attempts, rateLimits, dispatchedEpoch);
           this.release();
           if (!verdict.retry) throw verdict.error;
           await this.backOff(verdict.error, attempts, options, cancel.signal);
@@ -363,11 +372,20 @@ export class Scheduler {
     }
   }
 
-  /** Decides whether a failed attempt is retried; feeds 429s to the adaptive limit. */
-  private judgeFailure(error: unknown, attempts: number, dispatchedEpoch: number): { retry: boolean; error: unknown } {
+  /**
+   * Decides whether a failed attempt is retried; feeds 429s to the adaptive limit. Failures count against
+   * maxRetries; 429s against the call's rate-limit time budget instead.
+   */
+  private judgeFailure(error: unknown, attempts: number, rateLimits: { count: number; since: number }, dispatchedEpoch: number): { retry: boolean; error: unknown } {
     if (!(error instanceof ProviderError) || !error.retryable) return { retry: false, error };
-    if (error.kind === 'rate_limit') this.onRateLimited(error, dispatchedEpoch);
-    if (attempts > this.maxRetries) return { retry: false, error: new RetriesExhaustedError(error, attempts) };
+    if (error.kind === 'rate_limit') {
+      this.onRateLimited(error, dispatchedEpoch);
+      if (rateLimits.count === 0) rateLimits.since = this.clock.now();
+      rateLimits.count++;
+      if (this.clock.now() - rateLimits.since >= this.rateLimitBudgetMs) return { retry: false, error: new RetriesExhaustedError(error, attempts) };
+      return { retry: true, error };
+    }
+    if (attempts - rateLimits.count > this.maxRetries) return { retry: false, error: new RetriesExhaustedError(error, attempts) };
     return { retry: true, error };
   }
 

@@ -197,6 +197,35 @@ describe('Scheduler: retries', () => {
     assert.equal(s.stats.failed, 1);
   });
 
+  it('does not count 429s against maxRetries: a short Retry-After from a longer window still ends in success', async () => {
+    const clock = new FakeClock();
+    const s = scheduler({ clock, maxRetries: 1, baseDelayMs: 100, maxDelayMs: 1000 });
+    let calls = 0;
+    const result = s.schedule(async () => {
+      calls++;
+      if (calls <= 6) throw new ProviderError('rate_limit', '429 Too Many Requests', { status: 429, retryAfterMs: 1000 });
+      if (calls === 7) throw new ProviderError('server', '503 Service Unavailable', { status: 503 });
+      return 'ok';
+    }, { signal: new AbortController().signal });
+    for (let i = 0; i < 20; i++) await clock.advance(1000);
+    assert.deepEqual(await result, { value: 'ok', attempts: 8 }, 'six 429s and one 503 with maxRetries 1');
+  });
+
+  it('gives up on a call that keeps meeting 429s for longer than rateLimitBudgetMs', async () => {
+    const clock = new FakeClock();
+    const s = scheduler({ clock, maxRetries: 10, rateLimitBudgetMs: 5000, maxDelayMs: 1000 });
+    let calls = 0;
+    const outcome = s.schedule(async () => {
+      calls++;
+      throw new ProviderError('rate_limit', '429 Too Many Requests', { status: 429, retryAfterMs: 1000 });
+    }, { signal: new AbortController().signal }).catch((e: unknown) => e);
+    for (let i = 0; i < 10; i++) await clock.advance(1000);
+    const thrown = await outcome;
+    assert.ok(thrown instanceof RetriesExhaustedError);
+    assert.equal(thrown.kind, 'rate_limit');
+    assert.ok(calls >= 5 && calls <= 7, `about 5 s of one-second waits, got ${calls} calls`);
+  });
+
   it('stops at a non-retryable error after retries and counts the attempts', async () => {
     const s = scheduler({ maxRetries: 4 });
     const auth = new ProviderError('auth', '401 Unauthorized', { status: 401 });
@@ -214,7 +243,7 @@ describe('Scheduler: retries', () => {
 describe('Scheduler: adaptive concurrency on 429', () => {
   it('halves the limit once for a burst of 429s from calls started together, then again for a later one', async () => {
     const clock = new FakeClock();
-    const s = scheduler({ clock, concurrency: 8, maxRetries: 0 });
+    const s = scheduler({ clock, concurrency: 8, maxRetries: 0, rateLimitBudgetMs: 0 });
     const calls = new ManualCalls();
     const signal = new AbortController().signal;
     const burst = [0, 1, 2, 3].map((id) => s.schedule(calls.call(id), { signal }).catch((e: unknown) => e));
@@ -231,7 +260,7 @@ describe('Scheduler: adaptive concurrency on 429', () => {
   });
 
   it('never goes below one and recovers by one per window of successes up to the configured concurrency', async () => {
-    const s = scheduler({ concurrency: 4, maxRetries: 0 });
+    const s = scheduler({ concurrency: 4, maxRetries: 0, rateLimitBudgetMs: 0 });
     const signal = new AbortController().signal;
     for (let i = 0; i < 3; i++) await rejection(s.schedule(async () => { throw rateLimit(0); }, { signal }));
     assert.equal(s.stats.concurrencyLimit, 1);
@@ -245,7 +274,7 @@ describe('Scheduler: adaptive concurrency on 429', () => {
 
   it('applies the lowered limit to calls already queued', async () => {
     const clock = new FakeClock();
-    const s = scheduler({ clock, concurrency: 4, maxRetries: 0 });
+    const s = scheduler({ clock, concurrency: 4, maxRetries: 0, rateLimitBudgetMs: 0 });
     const calls = new ManualCalls();
     const signal = new AbortController().signal;
     const all = [0, 1, 2, 3, 4, 5, 6, 7].map((id) => s.schedule(calls.call(id), { signal }).catch((e: unknown) => e));
@@ -272,7 +301,7 @@ describe('Scheduler: adaptive concurrency on 429', () => {
 
   it('pauses new dispatches until the Retry-After of a 429 has passed', async () => {
     const clock = new FakeClock();
-    const s = scheduler({ clock, concurrency: 4, maxRetries: 0 });
+    const s = scheduler({ clock, concurrency: 4, maxRetries: 0, rateLimitBudgetMs: 0 });
     const calls = new ManualCalls();
     const signal = new AbortController().signal;
     const first = s.schedule(calls.call(0), { signal }).catch((e: unknown) => e);
@@ -313,7 +342,7 @@ describe('Scheduler: timeouts', () => {
 
   it('times out a provider that reports the abort as cancelled, or ignores its signal altogether', async () => {
     const clock = new FakeClock();
-    const s = scheduler({ clock, timeoutMs: 1000, maxRetries: 0 });
+    const s = scheduler({ clock, timeoutMs: 1000, maxRetries: 0, rateLimitBudgetMs: 0 });
     const signal = new AbortController().signal;
     const reportsCancelled = s.schedule((attemptSignal) => new Promise<string>((_, reject) => {
       attemptSignal.addEventListener('abort', () => reject(new ProviderError('cancelled', 'aborted')));
