@@ -9,7 +9,7 @@ import type { DatasetItem } from '../../../src/core/data/readDataset.js';
 import { collect, tempFile } from './tempFiles.js';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/bad-inputs');
-const RGB = '/work/shared/data/rgb';
+const RGB = path.resolve(__dirname, '../../../../shared/data/rgb');
 
 function rows(items: DatasetItem[]) {
   return items.flatMap((item) => (item.ok ? [item.row] : []));
