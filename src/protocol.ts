@@ -123,9 +123,13 @@ export const OpenDatasetRow = new Command<{ file: string; line: number }>('open/
 export const OpenTemplate = new Command<{ file: string }>('open/template');
 export const RerunCase = new Command<{ runId: string; key: string }>('case/rerun');
 export const CancelRun = new Command<{ runId: string }>('run/cancel');
+/** Save an image the view exported (a heatmap as SVG or PNG): VS Code webviews cannot download, so the host writes it. */
+export const ExportImage = new Command<{ fileName: string; dataUrl: string }>('export/image');
 
 export const RunStarted = new Notification<{ runId: string; total: number; listing: RunListing }>('run/started');
 export const CaseFinished = new Notification<{ runId: string; item: CaseListItem; done: number; total: number }>('run/caseFinished');
 export const RunFinished = new Notification<{ runId: string; detail: RunDetail }>('run/finished');
 /** Ask the view to show a run and optionally one case (from a CodeLens, a diagnostic, Test Explorer). */
 export const Reveal = new Notification<{ runId: string; key?: string }>('view/reveal');
+/** Open the compare view on two runs (the Compare Runs command). */
+export const ShowCompare = new Notification<{ before: string; after: string }>('view/compare');

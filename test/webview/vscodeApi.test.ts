@@ -4,10 +4,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import {
-  CancelRun, CaseFinished, CompareRuns, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
-  Ready, RerunCase, Reveal, RunFinished, RunStarted, isEnvelope,
+  CancelRun, CaseFinished, CompareRuns, ExportImage, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
+  Ready, RerunCase, Reveal, RunFinished, RunStarted, ShowCompare, isEnvelope,
 } from '../../src/protocol.js';
+import type { CompareRow } from '../../src/protocol.js';
 import { JUDGE_ERROR_CASE, MODELS, listItem, rgbRun } from './builders.js';
+import { NEEDLE_SUITES, needleGridRun } from './methodBuilders.js';
 import type { FixtureRun } from './builders.js';
 import { collectPageErrors, cspViolations, launch, serve, waitFor } from './harness.js';
 import type { TestServer } from './harness.js';
@@ -30,6 +32,8 @@ class FakeHost {
   readonly received: unknown[] = [];
   readonly states: unknown[] = [];
   missingCase: string | undefined;
+  /** Answer CompareRuns with every case both runs share, as extension versions before the flip filter did. */
+  compareSendsAll = false;
   constructor(private readonly page: Page, readonly runs: FixtureRun[]) {}
 
   async attach(): Promise<void> {
@@ -60,7 +64,13 @@ class FakeHost {
     } else if (CompareRuns.is(message)) {
       const [a, b] = [this.run(message.params.before)!, this.run(message.params.after)!];
       const text = (run: FixtureRun, key: string) => responseTextOf(run.cases.find((c) => `${c.evalCase.id}\u0000${c.result.modelKey}` === key));
-      reply(CompareRuns.respond(message.id, flippedCases(a.detail.cases, b.detail.cases, (side, item) => text(side === 'before' ? a : b, item.key))));
+      const rows: CompareRow[] = this.compareSendsAll
+        ? b.detail.cases.flatMap((after) => {
+          const before = a.detail.cases.find((c) => c.key === after.key);
+          return before ? [{ caseId: after.caseId, before, after, beforeText: text(a, after.key), afterText: text(b, after.key) }] : [];
+        })
+        : flippedCases(a.detail.cases, b.detail.cases, (side, item) => text(side === 'before' ? a : b, item.key));
+      reply(CompareRuns.respond(message.id, rows));
     }
   }
 }
@@ -175,5 +185,89 @@ test('the compare view asks the host for the flipped cases', async () => {
   assert.ok(request && CompareRuns.is(request));
   assert.deepEqual(request.params, { before: 'run-1', after: 'run-2' }, 'the newest run against the one before it');
   assert.ok((await page.locator('ri-compare-view article').count()) > 0);
+  await page.close();
+});
+
+test('the run picker\'s label follows the run from started to success', async () => {
+  const { page, host, errors } = await openWithHost([first]);
+  await page.locator('ri-run-summary').waitFor();
+  const live = rgbRun({ runId: 'run-live', name: 'live run', createdAt: '2025-06-01T10:00:00.000Z' });
+  const listing = { ...live.detail.listing, status: 'started' as const, totals: undefined };
+  host.runs.push({ detail: { ...live.detail, listing, cases: [] }, cases: live.cases });
+  await host.send(RunStarted.create({ runId: 'run-live', total: live.cases.length, listing }));
+  const picker = page.locator('vscode-single-select.run');
+  await picker.evaluate((el) => {
+    (el as unknown as { value: string }).value = 'run-live';
+    el.dispatchEvent(new Event('change'));
+  });
+  const face = picker.locator('.select-face .text');
+  await waitFor('label says started', async () => /^live run · started · /.test(await face.innerText()));
+  await host.send(RunFinished.create({ runId: 'run-live', detail: live.detail }));
+  await waitFor('badge says success', async () => (await page.locator('header.bar .badge').innerText()) === 'success');
+  await waitFor('label says success', async () => /^live run · success · /.test(await face.innerText()));
+  assert.equal(await picker.evaluate((el) => (el as unknown as { value: string }).value), 'run-live', 'still the selected run');
+  // The dropdown's own list agrees (it is what a keyboard user reads).
+  const options = await picker.evaluate((el) => [...el.querySelectorAll('vscode-option')].map((o) => o.textContent!.trim()));
+  assert.ok(options.some((o) => /^live run · success · /.test(o)) && !options.some((o) => /· started ·/.test(o)));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the compare view lists only flipped cases even when the host sends every shared case', async () => {
+  const later = rgbRun({ runId: 'run-2', name: 'RGB noise, new template', createdAt: '2025-05-03T10:00:00.000Z', variant: 'after' });
+  const { page, host, errors } = await openWithHost([first, later]);
+  host.compareSendsAll = true;
+  await page.locator('[role="tab"]#tab-compare').click();
+  await page.locator('ri-compare-view p.summary').waitFor();
+  const flipped = flippedCases(first.detail.cases, later.detail.cases, () => '');
+  assert.ok(flipped.length > 0 && flipped.length < later.detail.cases.length, 'some, not all, cases flip');
+  assert.equal(await page.locator('ri-compare-view article').count(), flipped.length);
+  assert.deepEqual(await page.locator('ri-compare-view article').evaluateAll((els) => els.map((e) => e.getAttribute('data-key'))), flipped.map((r) => r.after.key));
+  assert.match(await page.locator('ri-compare-view p.summary').innerText(), new RegExp(`^${flipped.length} cases changed outcome`));
+  for (const outcomes of await page.locator('ri-compare-view article header').evaluateAll((els) => els.map((e) => [...e.querySelectorAll('.outcome')].map((o) => o.className)))) {
+    assert.notEqual(outcomes[0], outcomes[1], 'each listed case changed outcome');
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('ShowCompare opens the compare view on the pair the host names', async () => {
+  const second = rgbRun({ runId: 'run-2', name: 'RGB noise, template 2', createdAt: '2025-05-03T10:00:00.000Z', variant: 'after' });
+  const third = rgbRun({ runId: 'run-3', name: 'RGB noise, template 3', createdAt: '2025-05-04T10:00:00.000Z' });
+  const { page, host, errors } = await openWithHost([first, second]);
+  await page.locator('ri-run-summary').waitFor();
+  // run-3 appears on disk after the view listed its runs: ShowCompare must still find it.
+  host.runs.push(third);
+  await host.send(ShowCompare.create({ before: 'run-1', after: 'run-3' }));
+  await page.locator('ri-compare-view p.summary').waitFor();
+  assert.equal(await page.locator('[role="tab"][aria-selected="true"]').getAttribute('id'), 'tab-compare');
+  const request = host.received.filter((m) => CompareRuns.is(m)).at(-1);
+  assert.ok(request && CompareRuns.is(request));
+  assert.deepEqual(request.params, { before: 'run-1', after: 'run-3' });
+  const pickers = await page.locator('ri-compare-view vscode-single-select').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+  assert.deepEqual(pickers, ['run-1', 'run-3']);
+  assert.match(await page.locator('ri-compare-view p.summary').innerText(), /^0 cases changed outcome/, 'run-1 and run-3 hold the same outcomes');
+  const state = host.states.at(-1) as { view: string; compare: unknown };
+  assert.equal(state.view, 'compare');
+  assert.deepEqual(state.compare, { before: 'run-1', after: 'run-3' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('exporting a heatmap in VS Code sends ExportImage for the host to save', async () => {
+  const grid = needleGridRun();
+  const { page, host, errors } = await openWithHost([grid]);
+  const map = page.locator(`ri-heatmap[data-suite="${NEEDLE_SUITES[2]}"]`);
+  await map.locator('vscode-button.export-svg').click();
+  await map.locator('vscode-button.export-png').click();
+  await waitFor('two exports', () => host.received.filter((m) => ExportImage.is(m)).length === 2);
+  const [svgExport, pngExport] = host.received.filter((m): m is { params: { fileName: string; dataUrl: string } } => ExportImage.is(m));
+  assert.equal(svgExport!.params.fileName, 'heatmap-needle-anthropic-rev2-anthropic-claude-3-haiku.svg');
+  assert.match(svgExport!.params.dataUrl, /^data:image\/svg\+xml;charset=utf-8,/);
+  assert.match(decodeURIComponent(svgExport!.params.dataUrl.slice(svgExport!.params.dataUrl.indexOf(',') + 1)), /<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*class="cell"/);
+  assert.match(pngExport!.params.fileName, /\.png$/);
+  assert.match(pngExport!.params.dataUrl, /^data:image\/png;base64,iVBORw0KGgo/);
+  assert.deepEqual(await cspViolations(page), []);
+  assert.deepEqual(errors, []);
   await page.close();
 });

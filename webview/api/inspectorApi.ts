@@ -1,6 +1,6 @@
 // What the inspector UI needs from wherever runs live: the VS Code host (vscodeApi) or data embedded in the page (staticApi).
 import type { CaseDetail, CompareRow, ProtocolError, RunDetail, RunListing } from '../../src/protocol.js';
-import type { CaseFinished, Notification, Reveal, RunFinished, RunStarted } from '../../src/protocol.js';
+import type { CaseFinished, Notification, Reveal, RunFinished, RunStarted, ShowCompare } from '../../src/protocol.js';
 
 type ParamsOf<N> = N extends Notification<infer P> ? P : never;
 
@@ -9,7 +9,8 @@ export type InspectorNotification =
   | { type: 'runStarted'; params: ParamsOf<typeof RunStarted> }
   | { type: 'caseFinished'; params: ParamsOf<typeof CaseFinished> }
   | { type: 'runFinished'; params: ParamsOf<typeof RunFinished> }
-  | { type: 'reveal'; params: ParamsOf<typeof Reveal> };
+  | { type: 'reveal'; params: ParamsOf<typeof Reveal> }
+  | { type: 'showCompare'; params: ParamsOf<typeof ShowCompare> };
 
 export interface InspectorApi {
   /** "static" has no host: no files to open, nothing to rerun or cancel; the UI hides those actions. */
@@ -28,6 +29,8 @@ export interface InspectorApi {
   openTemplate(file: string): void;
   rerunCase(runId: string, key: string): void;
   cancelRun(runId: string): void;
+  /** Saves an exported image: a download in a browser, a file the host writes in VS Code (webviews cannot download). */
+  exportImage(fileName: string, dataUrl: string): void;
 
   /** Returns an unsubscribe function. */
   onNotification(listener: (notification: InspectorNotification) => void): () => void;

@@ -60,6 +60,17 @@ export class StaticApi implements InspectorApi {
   rerunCase(): void {}
   cancelRun(): void {}
 
+  exportImage(fileName: string, dataUrl: string): void {
+    // A data: URL, not a blob: one: the report's CSP allows data: and the page may be a file:// URL.
+    const link = document.createElement('a');
+    link.href = dataUrl;
+    link.download = fileName;
+    link.hidden = true;
+    document.body.append(link);
+    link.click();
+    link.remove();
+  }
+
   onNotification(_listener: (notification: InspectorNotification) => void): () => void {
     return () => {};
   }

@@ -1,7 +1,7 @@
 // InspectorApi over the VS Code webview channel: typed requests with ids, commands, notifications, the Ready handshake.
 import {
-  CancelRun, CaseFinished, CompareRuns, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
-  Ready, RerunCase, Reveal, RunFinished, RunStarted, isResponse,
+  CancelRun, CaseFinished, CompareRuns, ExportImage, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
+  Ready, RerunCase, Reveal, RunFinished, RunStarted, ShowCompare, isResponse,
 } from '../../src/protocol.js';
 import type { ProtocolError, Request } from '../../src/protocol.js';
 import { InspectorError } from './inspectorApi.js';
@@ -56,6 +56,7 @@ export class VsCodeApi implements InspectorApi {
   openTemplate(file: string): void { this.vscode.postMessage(OpenTemplate.create({ file })); }
   rerunCase(runId: string, key: string): void { this.vscode.postMessage(RerunCase.create({ runId, key })); }
   cancelRun(runId: string): void { this.vscode.postMessage(CancelRun.create({ runId })); }
+  exportImage(fileName: string, dataUrl: string): void { this.vscode.postMessage(ExportImage.create({ fileName, dataUrl })); }
 
   onNotification(listener: (notification: InspectorNotification) => void): () => void {
     this.listeners.add(listener);
@@ -98,6 +99,7 @@ function toNotification(message: unknown): InspectorNotification | undefined {
   if (CaseFinished.is(message)) return { type: 'caseFinished', params: message.params };
   if (RunFinished.is(message)) return { type: 'runFinished', params: message.params };
   if (Reveal.is(message)) return { type: 'reveal', params: message.params };
+  if (ShowCompare.is(message)) return { type: 'showCompare', params: message.params };
   return undefined;
 }
 

@@ -1,11 +1,15 @@
-// One case against one model: what was asked, what the model saw and said, every score, and where to edit.
+// One case against one model: what was asked, what the model saw and said, every score, what each method's judges found, and where to edit.
 import { LitElement, css, html, nothing } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { CaseDetail } from '../../src/protocol.js';
 import type { CaseDocument, Score } from '../../src/core/model.js';
 import { expectedStrings, findMatches } from '../text/segments.js';
 import type { MarkSpan } from '../text/segments.js';
+import { clipLongStrings } from '../text/limits.js';
 import { outcomeOf } from '../state/caseQuery.js';
+import { caseAnnotations } from '../state/caseAnnotations.js';
+import type { CaseAnnotations } from '../state/caseAnnotations.js';
+import { haystackOf, responseSpansOf } from '../state/needleCase.js';
 import { highlighted, flashMarks } from './highlight.js';
 import { baseStyles, markStyles, outcomeStyles } from './sharedStyles.js';
 import { evidenceId } from './scoreList.js';
@@ -15,6 +19,9 @@ import './documentCard.js';
 import './scoreList.js';
 import './spanLegend.js';
 import './promptMessages.js';
+import './needleView.js';
+import './ragasFindings.js';
+import './dimensionBars.js';
 
 /** The pseudo document id a score may use to point into the response rather than a passage. */
 const RESPONSE_ID = 'response';
@@ -35,6 +42,9 @@ export class CaseView extends LitElement {
   error = '';
   canRunCommands = false;
   notice = '';
+
+  private annotations: CaseAnnotations | undefined;
+  private annotated: CaseDetail | undefined;
 
   static override styles = [baseStyles, outcomeStyles, markStyles, css`
     :host { display: block; padding: 0.75em 1.25em 3em; }
@@ -79,27 +89,37 @@ export class CaseView extends LitElement {
     if (!this.detail) return html`<p class="muted empty">${this.loading ? 'Loading case…' : 'Select a case to inspect it (↑/↓ and Enter, or n / p for the next / previous failure).'}</p>`;
     const { evalCase, result } = this.detail;
     const evidence = evidenceByDocument(result.scores);
+    const annotations = this.annotationsOf(this.detail);
+    // A needle case shows its haystack (virtualised) and its answer in the needle view instead.
+    const haystack = evalCase.method === 'needle' ? haystackOf(evalCase) : undefined;
+    const documents = haystack ? evalCase.documents.filter((d) => d !== haystack) : evalCase.documents;
     return html`
       ${this.renderHeader()}
       ${result.error ? html`<div class="case-error" role="note"><strong>${result.error.stage} error</strong> (${result.error.kind}${result.error.status ? `, HTTP ${result.error.status}` : ''}): ${result.error.message}</div>` : nothing}
+      ${haystack ? html`<section aria-label="Needle"><ri-needle-view .detail=${this.detail} .evidence=${evidence.get(haystack.id) ?? []}></ri-needle-view></section>` : nothing}
       <section aria-labelledby="q"><h3 id="q">Question</h3><p class="question">${evalCase.question}</p></section>
-      <section aria-labelledby="s"><h3 id="s">Scores</h3><ri-score-list .scores=${result.scores}></ri-score-list></section>
-      <section aria-labelledby="r">
-        <h3 id="r">Response</h3>
+      <section aria-labelledby="s"><h3 id="s">Scores</h3>
+        ${annotations.dimensions ? html`<ri-dimension-bars .chart=${annotations.dimensions}></ri-dimension-bars>` : nothing}
+        <ri-score-list .scores=${result.scores} .notes=${annotations.scoreNotes}></ri-score-list></section>
+      ${annotations.ragas ? html`<section aria-labelledby="j"><h3 id="j">What the judges found</h3><ri-ragas-findings .findings=${annotations.ragas}></ri-ragas-findings></section>` : nothing}
+      ${haystack ? nothing : html`<section aria-labelledby="r">
+        <h3 id="r">Response${result.response?.given ? html` <span class="muted">(from the dataset; no model was called)</span>` : nothing}</h3>
         ${result.response
-          ? html`<p class="response" id="response-text">${highlighted(result.response.text, [...responseMatches(this.detail), ...(evidence.get(RESPONSE_ID) ?? [])])}</p>`
+          ? html`<p class="response" id="response-text">${highlighted(result.response.text, [...responseMatches(this.detail), ...responseSpansOf(result.scores), ...(evidence.get(RESPONSE_ID) ?? [])])}</p>`
           : html`<p class="muted">No response${result.error ? ' (see the error above)' : ''}.</p>`}
-      </section>
+      </section>`}
       ${evalCase.expected !== undefined && evalCase.expected !== null ? html`<section aria-labelledby="e">
         <h3 id="e">Expected</h3><pre class="json mono">${JSON.stringify(evalCase.expected, null, 2)}</pre></section>` : nothing}
-      <section aria-labelledby="d">
-        <h3 id="d">Documents (${evalCase.documents.length})</h3>
+      ${this.notice && haystack ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
+      ${documents.length ? html`<section aria-labelledby="d">
+        <h3 id="d">Documents (${documents.length})</h3>
         ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
-        <ri-span-legend></ri-span-legend>
+        <ri-span-legend .kinds=${annotations.legend}></ri-span-legend>
         <div class="documents">
-          ${evalCase.documents.map((doc) => html`<ri-document-card data-doc-id=${doc.id} .document=${doc} .evidence=${evidence.get(doc.id) ?? []}></ri-document-card>`)}
+          ${documents.map((doc) => html`<ri-document-card data-doc-id=${doc.id} .document=${doc}
+            .evidence=${[...(evidence.get(doc.id) ?? []), ...(annotations.marks.get(doc.id) ?? [])]} .notes=${annotations.notes.get(doc.id) ?? []}></ri-document-card>`)}
         </div>
-      </section>
+      </section>` : nothing}
       <section aria-labelledby="p">
         <details open><summary><h3 id="p">Prompt as sent (${evalCase.messages.length} messages)</h3></summary>
           <ri-prompt-messages .messages=${evalCase.messages}></ri-prompt-messages>
@@ -107,7 +127,7 @@ export class CaseView extends LitElement {
       </section>
       <section aria-labelledby="m">
         <details><summary><h3 id="m">Parameters</h3></summary>
-          <pre class="json mono">${JSON.stringify({ params: evalCase.params, seed: evalCase.seed, variables: evalCase.variables }, null, 2)}</pre>
+          <pre class="json mono">${JSON.stringify(clipLongStrings({ params: evalCase.params, seed: evalCase.seed, variables: evalCase.variables }), null, 2)}</pre>
         </details>
       </section>
     `;
@@ -156,7 +176,7 @@ export class CaseView extends LitElement {
 
   /** Fires `ri-case-shown` once the cards have rendered too: the app's timing and the tests wait for it. */
   private async announceShown(detail: CaseDetail): Promise<void> {
-    const children = [...this.renderRoot.querySelectorAll('ri-document-card, ri-score-list, ri-prompt-messages')] as LitElement[];
+    const children = [...this.renderRoot.querySelectorAll('ri-document-card, ri-score-list, ri-prompt-messages, ri-needle-view, ri-ragas-findings')] as LitElement[];
     await Promise.all(children.map((c) => c.updateComplete));
     if (this.detail !== detail) return;
     this.dispatchEvent(new CustomEvent('ri-case-shown', { detail: { caseId: detail.evalCase.id, modelKey: detail.result.modelKey }, bubbles: true, composed: true }));
@@ -168,12 +188,28 @@ export class CaseView extends LitElement {
       const response = this.renderRoot.querySelector('#response-text');
       if (response && flashMarks(response, id)) return;
     }
+    const needle = this.renderRoot.querySelector('ri-needle-view');
+    if (needle && this.detail && haystackOf(this.detail.evalCase)?.id === documentId) {
+      if (!(await needle.flash(id))) this.notice = `The evidence span in ${documentId} lies outside the document's text.`;
+      return;
+    }
     const card = [...this.renderRoot.querySelectorAll('ri-document-card')].find((c) => c.dataset.docId === documentId);
     if (!card) {
       this.notice = `The evidence points at document “${documentId}”, which is not among this case's documents.`;
       return;
     }
+    // A link to a whole document (a claim's source with no located quote, a verdict by rank) flashes the card.
+    if (!id) { card.flashCard(); return; }
     if (!(await card.flash(id))) this.notice = `The evidence span in ${documentId} lies outside the document's text.`;
+  }
+
+  /** Method readings of the case, once per case (they are read on every render). */
+  private annotationsOf(detail: CaseDetail): CaseAnnotations {
+    if (this.annotated !== detail || !this.annotations) {
+      this.annotated = detail;
+      this.annotations = caseAnnotations(detail);
+    }
+    return this.annotations;
   }
 
   private emit(name: string, detail: object): void {

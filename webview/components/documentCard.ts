@@ -2,9 +2,11 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { CaseDocument } from '../../src/core/model.js';
 import type { MarkSpan } from '../text/segments.js';
+import type { CardNote } from '../state/cardNotes.js';
 import { flashMarks, highlighted } from './highlight.js';
 import { RENDER_LIMIT } from '../text/limits.js';
 import { baseStyles, markStyles, roleStyles } from './sharedStyles.js';
+import { noteStyles, renderNotes } from './noteList.js';
 
 export const ROLE_WORDS: Record<string, string> = {
   positive: 'answer-bearing',
@@ -20,6 +22,7 @@ export class DocumentCard extends LitElement {
   static override properties = {
     document: { attribute: false },
     evidence: { attribute: false },
+    notes: { attribute: false },
     expanded: { type: Boolean, reflect: true },
     full: { type: Boolean, reflect: true },
   };
@@ -27,11 +30,13 @@ export class DocumentCard extends LitElement {
   document?: CaseDocument;
   /** Evidence regions pointing into this document, with ids the score list uses to find them. */
   evidence: MarkSpan[] = [];
+  /** What a method says about this document: cited, judged noise, useful at rank 1… */
+  notes: CardNote[] = [];
   expanded = false;
   /** The whole text is rendered (always, below RENDER_LIMIT). */
   full = false;
 
-  static override styles = [baseStyles, roleStyles, markStyles, css`
+  static override styles = [baseStyles, roleStyles, markStyles, noteStyles, css`
     :host { display: block; }
     article {
       border: 1px solid var(--vscode-widget-border, transparent);
@@ -58,7 +63,22 @@ export class DocumentCard extends LitElement {
     }
     :host(:not([expanded])) .text.long { max-height: 18em; overflow: auto; }
     .more { padding: 0.25em 0.75em 0.5em; display: flex; gap: 0.75em; }
+    ul.notes { border-bottom: 1px solid var(--vscode-widget-border, transparent); }
+    article.flash { outline: 2px solid var(--vscode-focusBorder); outline-offset: 1px; animation: ri-card-flash 1.5s ease-out; }
+    @keyframes ri-card-flash { 0%, 30% { background: var(--vscode-editor-findMatchHighlightBackground); } }
+    @media (prefers-reduced-motion: reduce) { article.flash { animation: none; } }
   `];
+
+  /** Scrolls the whole card into view and flashes it: for a link to a document with no span to point at. */
+  flashCard(): void {
+    const article = this.renderRoot.querySelector('article');
+    if (!article) return;
+    article.scrollIntoView({ block: 'center', behavior: 'auto' });
+    article.classList.remove('flash');
+    void article.offsetWidth;
+    article.classList.add('flash');
+    setTimeout(() => article.classList.remove('flash'), 2000);
+  }
 
   /** Scrolls to the evidence with this id and flashes it, rendering the rest of a long text first if needed. */
   async flash(id: string): Promise<boolean> {
@@ -93,6 +113,7 @@ export class DocumentCard extends LitElement {
           ${long ? html`<button class="link" @click=${() => { this.expanded = !this.expanded; }} aria-expanded=${String(this.expanded)}>
             ${this.expanded ? 'Collapse' : 'Expand'}</button>` : nothing}
         </header>
+        ${renderNotes(this.notes)}
         <div class="text ${long ? 'long' : ''}" tabindex=${long ? '0' : '-1'}>${highlighted(text, spans)}</div>
         ${truncated ? html`<div class="more"><span class="muted">… ${(doc.text.length - RENDER_LIMIT).toLocaleString()} more characters not shown yet.</span>
           <button class="link show-all" @click=${() => { this.full = true; }}>Show all</button></div>` : nothing}

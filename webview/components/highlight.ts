@@ -27,6 +27,8 @@ export function flashMarks(root: ParentNode, id: string): boolean {
   const first = marks[0];
   if (!first) return false;
   first.scrollIntoView({ block: 'center', behavior: 'auto' });
+  // Only the latest link flashes: an earlier flash still fading nearby would point at the wrong text.
+  for (const m of root.querySelectorAll('mark.flash')) if (!marks.includes(m as HTMLElement)) m.classList.remove('flash');
   for (const m of marks) {
     m.classList.remove('flash');
     // Reading layout restarts the animation when the same evidence is clicked twice in a row.

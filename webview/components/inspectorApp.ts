@@ -1,17 +1,20 @@
 // The inspector shell: run picker, views (summary, cases, compare), global shortcuts, live updates, view state.
 import { LitElement, css, html, nothing } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../../src/protocol.js';
 import type { InspectorApi, InspectorNotification } from '../api/inspectorApi.js';
 import { describeError } from '../api/inspectorApi.js';
+import { flippedOnly } from '../api/compareRuns.js';
 import { isFailure } from '../state/caseQuery.js';
 import { INITIAL_VIEW_STATE, VIEW_STATE_VERSION, restoreViewState } from '../state/viewState.js';
 import type { ViewName, ViewState } from '../state/viewState.js';
 import type { CaseList } from './caseList.js';
 import type { FiltersChangedDetail } from './caseFilters.js';
 import type { CompareSelection } from './compareView.js';
+import type { ExportImageDetail, ShowCaseDetail } from './heatmap.js';
 import { baseStyles, outcomeStyles } from './sharedStyles.js';
 import { formatCount } from './format.js';
 import './caseList.js';
@@ -107,6 +110,11 @@ export class InspectorApp extends LitElement {
     window.addEventListener('keydown', this.onGlobalKey);
     this.addEventListener('ri-open-case', (e) => void this.openCase((e as CustomEvent<{ key: string }>).detail.key));
     this.addEventListener('ri-compare-open', (e) => { this.setView('cases'); void this.openCase((e as CustomEvent<{ key: string }>).detail.key, true); });
+    this.addEventListener('ri-show-case', (e) => { this.setView('cases'); void this.openCase((e as CustomEvent<ShowCaseDetail>).detail.key, true); });
+    this.addEventListener('ri-export-image', (e) => {
+      const { fileName, dataUrl } = (e as CustomEvent<ExportImageDetail>).detail;
+      this.api.exportImage(fileName, dataUrl);
+    });
     this.addEventListener('ri-filters-changed', (e) => {
       const { filters, sort } = (e as CustomEvent<FiltersChangedDetail>).detail;
       this.saveState({ ...this.state, filters, sort });
@@ -156,7 +164,7 @@ export class InspectorApp extends LitElement {
         <span class="brand">RAG Inspector</span>
         ${this.runs.length ? html`<vscode-single-select class="run" aria-label="Run" .value=${this.state.runId ?? ''}
             @change=${(e: Event) => void this.selectRun((e.target as HTMLSelectElement).value, false)}>
-          ${this.runs.map((r) => html`<vscode-option value=${r.runId} ?selected=${r.runId === this.state.runId}>${r.name} · ${r.status} · ${new Date(r.createdAt).toLocaleString()}</vscode-option>`)}
+          ${repeat(this.runs, (r) => `${r.runId}\u0000${runLabel(r)}`, (r) => html`<vscode-option value=${r.runId} ?selected=${r.runId === this.state.runId}>${runLabel(r)}</vscode-option>`)}
         </vscode-single-select>` : nothing}
         ${listing ? html`<span class="badge" title="Run status">${listing.status}</span>` : nothing}
         ${this.progress && listing?.status === 'started' ? html`<span class="progress muted" role="status">${formatCount(this.progress.done)} / ${formatCount(this.progress.total)} cases</span>` : nothing}
@@ -181,7 +189,8 @@ export class InspectorApp extends LitElement {
     if (this.runs.length === 0) return html`<p class="muted placeholder">No runs yet. Run an evaluation (“RAG Inspector: Run Evaluation”) and it will appear here.</p>`;
     switch (this.state.view) {
       case 'summary':
-        return html`<ri-run-summary .detail=${this.detail} ?can-run-commands=${this.api.canRunCommands}></ri-run-summary>`;
+        return html`<ri-run-summary .detail=${this.detail} .items=${this.items} .loadCase=${this.loadCase}
+          ?can-run-commands=${this.api.canRunCommands}></ri-run-summary>`;
       case 'compare':
         return html`<ri-compare-view .runs=${this.runs} .selection=${this.compareSelection()} .rows=${this.compareRows}
           ?loading=${this.compareLoading} .error=${this.compareError}></ri-compare-view>`;
@@ -289,7 +298,7 @@ export class InspectorApp extends LitElement {
     this.compareLoading = true;
     try {
       const rows = await this.api.compareRuns(selection.before, selection.after);
-      if (this.compareKey === key) this.compareRows = rows;
+      if (this.compareKey === key) this.compareRows = flippedOnly(rows);
     } catch (error) {
       if (this.compareKey === key) this.compareError = `Could not compare: ${describeError(error)}`;
     } finally {
@@ -326,6 +335,17 @@ export class InspectorApp extends LitElement {
         }
         // A rerun may have changed the case on screen: fetch it again.
         if (n.params.runId === this.state.runId && this.state.caseKey) void this.openCase(this.state.caseKey);
+        break;
+      }
+      case 'showCompare': {
+        const { before, after } = n.params;
+        void (async () => {
+          // The pair may include a run this view has not listed yet (a log opened from disk).
+          if (![before, after].every((id) => this.runs.some((r) => r.runId === id))) {
+            try { this.runs = sortRuns(await this.api.listRuns()); } catch (error) { this.error = `Could not list runs: ${describeError(error)}`; }
+          }
+          this.saveState({ ...this.state, view: 'compare', compare: { before, after } });
+        })();
         break;
       }
       case 'reveal': {
@@ -387,6 +407,12 @@ export class InspectorApp extends LitElement {
 
   // ——— helpers ———
 
+  /** Stable, so the summary's heatmaps do not re-render for a new function each time. */
+  private loadCase = (key: string): Promise<CaseDetail> => {
+    const runId = this.state.runId;
+    return runId ? this.api.getCase(runId, key) : Promise.reject(new Error('no run selected'));
+  };
+
   private saveState(state: ViewState): void {
     this.state = { ...state, v: VIEW_STATE_VERSION };
     const { caseKey, runId, compare, ...rest } = this.state;
@@ -415,6 +441,15 @@ function isTyping(event: KeyboardEvent): boolean {
     const element = target as HTMLElement;
     return TYPING_TAGS.has(element.tagName) || element.isContentEditable === true;
   });
+}
+
+/**
+ * The picker's text for a run. It is also the option's key: vscode-single-select copies option labels when its slot
+ * changes and never sees a text edit inside an option, so a label that changes (started → success) must come
+ * with a new option element.
+ */
+function runLabel(run: RunListing): string {
+  return `${run.name} · ${run.status} · ${new Date(run.createdAt).toLocaleString()}`;
 }
 
 /** Newest first, which is what the picker and the default comparison want. */

@@ -1,14 +1,18 @@
-// One suite report table as the paper lays it out: rows × model columns, each cell with its 95% interval and n.
+// One suite report table as the paper lays it out (rows × model columns, interval and n), with the chart it implies.
 import { LitElement, css, html, nothing } from 'lit';
 import type { ReportCell, ReportTable } from '../../src/core/suites/contract.js';
 import { baseStyles } from './sharedStyles.js';
 import { formatNumber } from './format.js';
 import { chartFromTable } from '../state/chartSeries.js';
+import { histogramFromTable } from '../state/histogram.js';
 import './lineChart.js';
+import './histogram.js';
 
 export class ReportTableView extends LitElement {
-  static override properties = { table: { attribute: false } };
+  static override properties = { table: { attribute: false }, charted: { type: Boolean } };
   table?: ReportTable;
+  /** A chart elsewhere draws this table (a heatmap): the numbers fold away under it instead of being charted again. */
+  charted = false;
 
   static override styles = [baseStyles, css`
     :host { display: block; }
@@ -25,13 +29,29 @@ export class ReportTableView extends LitElement {
     .interval, .n { display: block; font-size: 0.85em; color: var(--vscode-descriptionForeground); font-variant-numeric: tabular-nums; }
     .undetermined { display: block; font-size: 0.85em; color: var(--vscode-editorWarning-foreground); }
     ul.notes { margin: 0.4em 0 0; padding-inline-start: 1.2em; color: var(--vscode-descriptionForeground); }
-    ri-line-chart { margin-top: 0.75em; }
+    ri-line-chart, ri-histogram { margin-top: 0.75em; }
+    details > summary { cursor: pointer; }
+    .chart-title { font-weight: 600; margin-bottom: 0.3em; }
   `];
 
   override render() {
     const table = this.table;
     if (!table) return nothing;
+    if (this.charted) return html`<details><summary class="muted">Data table: ${table.title}</summary>${this.renderTable(table)}</details>`;
+    const histogram = histogramFromTable(table);
+    if (histogram) {
+      return html`<div class="chart-title">${table.title}</div>
+        <ri-histogram .data=${histogram} .caption=${table.title}></ri-histogram>
+        <details><summary class="muted">Data table</summary>${this.renderTable(table)}</details>`;
+    }
     const chart = chartFromTable(table);
+    return html`
+      ${this.renderTable(table)}
+      ${chart ? html`<ri-line-chart .data=${chart} .caption=${table.title}></ri-line-chart>` : nothing}
+    `;
+  }
+
+  private renderTable(table: ReportTable) {
     return html`
       <div class="wrap">
         <table data-table=${table.id}>
@@ -46,7 +66,6 @@ export class ReportTableView extends LitElement {
         </table>
       </div>
       ${table.notes?.length ? html`<ul class="notes">${table.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}
-      ${chart ? html`<ri-line-chart .data=${chart} .caption=${table.title}></ri-line-chart>` : nothing}
     `;
   }
 }

@@ -1,15 +1,29 @@
-// The run at a glance: totals, threshold outcomes, input problems, and every suite's report tables and charts.
+// The run at a glance: totals, threshold outcomes, input problems, heatmaps side by side, and every suite's report tables and charts.
 import { LitElement, css, html, nothing } from 'lit';
-import type { RunDetail } from '../../src/protocol.js';
+import type { CaseListItem, RunDetail } from '../../src/protocol.js';
 import type { InputProblem, RunTotals } from '../../src/core/engine/events.js';
+import { chartedTableIds, groupHeatmaps, heatmapsOf } from '../state/heatmap.js';
+import type { HeatmapGroup } from '../state/heatmap.js';
 import { baseStyles, outcomeStyles } from './sharedStyles.js';
 import { formatCost, formatCount, formatNumber } from './format.js';
+import type { CaseLoader } from './heatmap.js';
 import './reportTable.js';
+import './heatmap.js';
 
 export class RunSummary extends LitElement {
-  static override properties = { detail: { attribute: false }, canRunCommands: { type: Boolean, attribute: 'can-run-commands' } };
+  static override properties = {
+    detail: { attribute: false },
+    items: { attribute: false },
+    loadCase: { attribute: false },
+    canRunCommands: { type: Boolean, attribute: 'can-run-commands' },
+  };
   detail?: RunDetail;
+  /** The run's case rows (live while it runs): heatmap cells find their cases here. */
+  items: CaseListItem[] = [];
+  /** Fetches a case, for the response a heatmap cell shows on hover. */
+  loadCase?: CaseLoader;
   canRunCommands = false;
+  private heatmaps: HeatmapGroup[] = [];
 
   static override styles = [baseStyles, outcomeStyles, css`
     :host { display: block; padding: 0.75em 1.25em 3em; overflow: auto; height: 100%; }
@@ -32,7 +46,17 @@ export class RunSummary extends LitElement {
     .suite > h3 { margin-bottom: 0.6em; }
     .tables { display: grid; gap: 1.5em; }
     ul.notes { margin: 0.5em 0 0; padding-inline-start: 1.2em; color: var(--vscode-descriptionForeground); }
+    .hint { margin: 0 0 0.75em; }
+    .heatmap-group { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 400px), 1fr)); gap: 1.5em 2em; margin-bottom: 1.5em; }
+    .heatmap-group + .heatmap-group { padding-top: 1em; border-top: 1px solid var(--vscode-widget-border, transparent); }
   `];
+
+  override willUpdate(changed: Map<string, unknown>): void {
+    if (changed.has('detail') || changed.has('items')) {
+      const detail = this.detail;
+      this.heatmaps = detail ? groupHeatmaps(heatmapsOf(detail.reports, this.items.length ? this.items : detail.cases, detail.listing.models)) : [];
+    }
+  }
 
   override render() {
     const detail = this.detail;
@@ -59,9 +83,16 @@ export class RunSummary extends LitElement {
         <h3 id="problems">Input problems (${problems.length})</h3>
         <ul class="problems">${problems.map((p) => this.renderProblem(p))}</ul>
       </section>` : nothing}
+      ${this.heatmaps.length ? html`<section aria-labelledby="heatmaps">
+        <h3 id="heatmaps">Heatmaps${this.heatmaps.some((g) => g.maps.length > 1) ? html` <span class="muted">(same grid side by side)</span>` : nothing}</h3>
+        <p class="hint">Hover a cell, or Tab to a heatmap and move with the arrow keys, to see its score and response; click or Enter opens the case.</p>
+        ${this.heatmaps.map((group) => html`<div class="heatmap-group" role="group" aria-label=${`${group.maps.length} heatmap${group.maps.length === 1 ? '' : 's'} on a ${group.rows.length} × ${group.columns.length} grid`}>
+          ${group.maps.map((model) => html`<ri-heatmap data-suite=${model.suiteId} data-model=${model.modelKey ?? ''} .model=${model} .loadCase=${this.loadCase}></ri-heatmap>`)}
+        </div>`)}
+      </section>` : nothing}
       ${reports.map((report) => html`<section class="suite" aria-label=${`Suite ${report.suiteId}`}>
         <h3>${report.suiteId} <span class="muted">(${report.method})</span></h3>
-        <div class="tables">${report.tables.map((table) => html`<ri-report-table .table=${table}></ri-report-table>`)}</div>
+        <div class="tables">${report.tables.map((table) => html`<ri-report-table .table=${table} ?charted=${chartedTableIds(report).has(table.id)}></ri-report-table>`)}</div>
         ${report.notes.length ? html`<ul class="notes">${report.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}
       </section>`)}
       ${reports.length === 0 ? html`<p class="muted">No suite reports yet.</p>` : nothing}

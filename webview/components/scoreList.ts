@@ -1,8 +1,10 @@
 // Every score of a case: value, verdict, label, explanation, judge error, and evidence links into the documents.
 import { LitElement, css, html, nothing } from 'lit';
 import type { Score } from '../../src/core/model.js';
+import type { CardNote } from '../state/cardNotes.js';
 import { baseStyles, outcomeStyles } from './sharedStyles.js';
 import { formatNumber } from './format.js';
+import { noteStyles, renderNotes } from './noteList.js';
 
 /** Fired when an evidence link is activated; the case view scrolls to the span and flashes it. */
 export interface EvidenceEventDetail { documentId: string; id: string }
@@ -13,10 +15,12 @@ export function evidenceId(scoreIndex: number, evidenceIndex: number): string {
 }
 
 export class ScoreList extends LitElement {
-  static override properties = { scores: { attribute: false } };
+  static override properties = { scores: { attribute: false }, notes: { attribute: false } };
   scores: Score[] = [];
+  /** Method notes by metric, e.g. IF-RAG's "✗ wrong citation" on `correct`. */
+  notes: Map<string, CardNote[]> = new Map();
 
-  static override styles = [baseStyles, outcomeStyles, css`
+  static override styles = [baseStyles, outcomeStyles, noteStyles, css`
     :host { display: block; }
     ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.5em; }
     li {
@@ -38,6 +42,7 @@ export class ScoreList extends LitElement {
     .quote { color: var(--vscode-descriptionForeground); }
     details { margin-top: 0.35em; }
     pre { margin: 0.25em 0 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+    ul.notes { padding: 0.35em 0 0; }
   `];
 
   override render() {
@@ -53,6 +58,7 @@ export class ScoreList extends LitElement {
         ${verdict(score)}
         ${score.label ? html`<span class="badge">${score.label}</span>` : nothing}
       </div>
+      ${renderNotes(this.notes.get(score.metric))}
       ${score.explanation ? html`<p class="explanation">${score.explanation}</p>` : nothing}
       ${score.judgeError ? html`<div class="judge-error" role="note"><strong>⚠ Judge error:</strong> ${score.judgeError}</div>` : nothing}
       ${score.evidence?.length ? html`<div class="evidence">

@@ -7,9 +7,16 @@ const ENTRIES: { kind: string; label: string; hint: string }[] = [
   { kind: 'needle', label: 'needle', hint: 'an inserted needle (double overline)' },
   { kind: 'counterfactual', label: 'counterfactual', hint: 'planted misinformation (wavy underline)' },
   { kind: 'evidence', label: 'evidence', hint: 'what a score points at (dashed box)' },
+  { kind: 'citation', label: 'citation', hint: 'a document ID the response cites (dotted underline)' },
 ];
 
+/** The kinds shown unless a case view asks for others (citations matter only where responses cite). */
+const DEFAULT_KINDS = ['answer', 'needle', 'counterfactual', 'evidence'];
+
 export class SpanLegend extends LitElement {
+  static override properties = { kinds: { attribute: false } };
+  kinds: string[] = DEFAULT_KINDS;
+
   static override styles = [baseStyles, markStyles, css`
     :host { display: block; }
     ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.4em 1.25em; }
@@ -19,7 +26,7 @@ export class SpanLegend extends LitElement {
 
   override render() {
     return html`<ul aria-label="Highlight legend">
-      ${ENTRIES.map((e) => html`<li title=${e.hint}><mark class=${e.kind}>${e.label}</mark> <span class="muted">${e.hint.replace(/^.*\((.*)\)$/, '$1')}</span></li>`)}
+      ${ENTRIES.filter((e) => this.kinds.includes(e.kind)).map((e) => html`<li title=${e.hint}><mark class=${e.kind}>${e.label}</mark> <span class="muted">${e.hint.replace(/^.*\((.*)\)$/, '$1')}</span></li>`)}
     </ul>`;
   }
 }
