@@ -61,6 +61,7 @@ async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, models: string[],
     try {
       checkVariables(template, evalCase.variables, evalCase.row);
       evalCase.messages = await renderTemplate(template, evalCase.variables);
+      if (evalCase.messages.length === 0 && evalCase.givenResponse === undefined) throw noMessage(templateFile, evalCase);
       evalCase.template = templateFile;
       cases.push(evalCase);
     } catch (error) {
@@ -101,6 +102,12 @@ async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, models: string[],
   if (items === 0) reporter.add('row', new InputError({ file: dataset, line: 1 }, 'the dataset has no rows', 'add rows (one JSON object per line in JSONL, a header and rows in CSV, a list in YAML) or point the suite at another dataset'));
   reporter.flush();
   return { spec: suiteSpec, suite, params, template, templateFile, cases, dataset };
+}
+
+/** Sections that render empty are dropped; when none is left the model would be called with nothing (and a baseline would still score it). */
+function noMessage(templateFile: string, evalCase: EvalCase): InputError {
+  const { file, line, index } = evalCase.row;
+  return new InputError({ file: templateFile, line: 1 }, `the template renders no message for row ${index + 1}`, `write the prompt in the template: it is empty, or every section renders empty for ${file}:${line}`);
 }
 
 function asInputError(error: unknown, file: string, line: number): InputError {
