@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Liquid, Template } from 'liquidjs';
-import { toValueSync, UndefinedVariableError } from 'liquidjs';
+import { LiquidError, toValueSync, UndefinedVariableError } from 'liquidjs';
 import { InputError } from '../errors.js';
 import type { SourcePosition } from '../errors.js';
 import type { ChatMessage, RowRef } from '../model.js';
@@ -48,7 +48,7 @@ export function parseTemplate(file: string, text: string): PromptTemplate {
   const normalized = text.replaceAll('\r\n', '\n');
   const { frontMatter, body, bodyLine } = splitFrontMatter(file, normalized);
   const engine = createEngine(path.dirname(file));
-  const sections = splitSections(file, body, bodyLine).map((section) => parseSection(engine, file, section));
+  const sections = splitSections(file, body, bodyLine).map((section, index, all) => parseSection(engine, file, section, all[index + 1]));
   const variableUses = collectVariables(engine, file, sections);
   checkIncludeLoops(file, sections);
   return { file, frontMatter, sections, variables: Object.keys(variableUses), variableUses, engine };
@@ -110,11 +110,16 @@ export function renderTemplateSync(template: PromptTemplate, variables: Record<s
   return messages;
 }
 
-function parseSection(engine: Liquid, file: string, section: SectionSource): TemplateSection {
+function parseSection(engine: Liquid, file: string, section: SectionSource, next: SectionSource | undefined): TemplateSection {
   try {
     return { ...section, templates: engine.parse(section.source, file) };
   } catch (error) {
-    throw toInputError(error, { file, line: section.line }, 'check the {{ … }} and {% … %} tags on this line (LiquidJS syntax)');
+    // Sections are split before parsing, so a role line inside a {% for %} or {% if %} cuts the block in two.
+    const unclosed = next !== undefined && error instanceof LiquidError && /^tag .* not closed/.test(error.message);
+    const hint = unclosed
+      ? `the role line "${next.role}:" on line ${next.line - 1} starts a new message, so a tag opened above it must close above it: close the tag before that line, or move the role line out of the block`
+      : 'check the {{ … }} and {% … %} tags on this line (LiquidJS syntax)';
+    throw toInputError(error, { file, line: section.line }, hint);
   }
 }
 
