@@ -37,6 +37,10 @@ test('heatmapsOf: a heatmap per chart with cells linked to their cases; same gri
   assert.deepEqual(reference.cells[1]![0]!.keys, [`${NEEDLE_SUITES[0]}/L=1000/d=25\u0000${NEEDLE_MODEL}`]);
   assert.deepEqual(reference.cells[2]![4]!.keys, [], 'the missing cell has no case');
   assert.equal(groupHeatmaps(maps).length, 1);
+  // Two models: each model's templates stay together in the shared grid.
+  const mixed = [maps[0]!, { ...maps[0]!, id: 'b', modelKey: 'other:model' }, maps[1]!, { ...maps[1]!, id: 'd', modelKey: 'other:model' }];
+  assert.deepEqual(groupHeatmaps(mixed)[0]!.maps.map((m) => `${m.suiteId}/${m.modelKey}`),
+    [`${NEEDLE_SUITES[0]}/${NEEDLE_MODEL}`, `${NEEDLE_SUITES[1]}/${NEEDLE_MODEL}`, `${NEEDLE_SUITES[0]}/other:model`, `${NEEDLE_SUITES[1]}/other:model`]);
   const other = { ...maps[1]!, columns: ['1', '2'] };
   assert.equal(groupHeatmaps([maps[0]!, other]).length, 2, 'different axes are not side by side');
   // A chart whose table is missing is skipped, not drawn empty.

@@ -92,7 +92,9 @@ export class Heatmap extends LitElement {
   `];
 
   override willUpdate(changed: Map<string, unknown>): void {
-    if (changed.has('model') && changed.get('model') !== undefined) {
+    const previous = changed.get('model') as HeatmapModel | undefined;
+    // Live results rebuild the model of the same heatmap: the tooltip a reader is looking at stays.
+    if (changed.has('model') && previous !== undefined && previous.id !== this.model?.id) {
       this.responses = new Map();
       this.tip = undefined;
       const rows = this.model?.rows.length ?? 0;

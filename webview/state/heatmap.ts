@@ -146,7 +146,10 @@ export function heatmapsOf(reports: readonly SuiteReport[], items: readonly Case
   });
 }
 
-/** Heatmaps on identical axes share a group (drawn side by side), in order of first appearance. */
+/**
+ * Heatmaps on identical axes share a group (drawn side by side), in order of first appearance; within a group
+ * each model's heatmaps are kept together, so one model's templates line up next to each other.
+ */
 export function groupHeatmaps(maps: readonly HeatmapModel[]): HeatmapGroup[] {
   const groups = new Map<string, HeatmapGroup>();
   for (const map of maps) {
@@ -154,6 +157,11 @@ export function groupHeatmaps(maps: readonly HeatmapModel[]): HeatmapGroup[] {
     const group = groups.get(key);
     if (group) group.maps.push(map);
     else groups.set(key, { rows: map.rows, columns: map.columns, maps: [map] });
+  }
+  for (const group of groups.values()) {
+    const order = [...new Set(group.maps.map((m) => m.modelKey ?? ''))];
+    // Array.prototype.sort is stable: suites keep their report order within a model.
+    group.maps.sort((a, b) => order.indexOf(a.modelKey ?? '') - order.indexOf(b.modelKey ?? ''));
   }
   return [...groups.values()];
 }
