@@ -24,6 +24,16 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
   },
 ];
+// The tokenizer encodings go in files of their own, loaded on first use (src/core/prompt/encodings.ts).
+builds.push({
+  ...common,
+  entryPoints: { 'encodings/o200k_base': 'gpt-tokenizer/encoding/o200k_base', 'encodings/cl100k_base': 'gpt-tokenizer/encoding/cl100k_base' },
+  outdir: 'dist',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: false,
+});
 if (existsSync('src/extension/extension.ts')) {
   builds.push({
     ...common,

@@ -1,22 +1,16 @@
 // Token counting with gpt-tokenizer: exact for OpenAI models, an o200k estimate for everything else.
-import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
-import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import type { ChatMessage } from '../model.js';
+import { loadEncoding } from './encodings.js';
+import type { EncodingName } from './encodings.js';
 
 export interface Tokenizer {
   /** The encoding: "o200k_base" or "cl100k_base". */
-  name: string;
+  name: EncodingName;
   /** True when the encoding is a stand-in for the model's own (counts are estimates). */
   approximate: boolean;
   encode(text: string): number[];
   decode(tokens: number[]): string;
   count(text: string): number;
-}
-
-interface Encoding {
-  encode(text: string, options?: { disallowedSpecial?: Set<string> }): number[];
-  decode(tokens: Iterable<number>): string;
-  countTokens(text: string, options?: { disallowedSpecial?: Set<string> }): number;
 }
 
 // Documents are data: "<|endoftext|>" in a passage is text to count, not a control token (the library
@@ -34,9 +28,9 @@ const CL100K_MODELS = /^(gpt-4|gpt-3\.5|text-embedding-3|text-embedding-ada-002)
  */
 export function tokenizerFor(modelKey: string): Tokenizer {
   const model = modelName(modelKey);
-  if (O200K_MODELS.test(model)) return wrap('o200k_base', o200k, false);
-  if (CL100K_MODELS.test(model)) return wrap('cl100k_base', cl100k, false);
-  return wrap('o200k_base', o200k, true);
+  if (O200K_MODELS.test(model)) return wrap('o200k_base', false);
+  if (CL100K_MODELS.test(model)) return wrap('cl100k_base', false);
+  return wrap('o200k_base', true);
 }
 
 /** The model part of "provider:model"; model names may contain ':' themselves (ollama's "llama3:8b"). */
@@ -45,13 +39,13 @@ function modelName(modelKey: string): string {
   return colon === -1 ? modelKey : modelKey.slice(colon + 1);
 }
 
-function wrap(name: string, encoding: Encoding, approximate: boolean): Tokenizer {
+function wrap(name: EncodingName, approximate: boolean): Tokenizer {
   return {
     name,
     approximate,
-    encode: (text) => encoding.encode(text, AS_TEXT),
-    decode: (tokens) => encoding.decode(tokens),
-    count: (text) => encoding.countTokens(text, AS_TEXT),
+    encode: (text) => loadEncoding(name).encode(text, AS_TEXT),
+    decode: (tokens) => loadEncoding(name).decode(tokens),
+    count: (text) => loadEncoding(name).countTokens(text, AS_TEXT),
   };
 }
 

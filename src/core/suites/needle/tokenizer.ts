@@ -1,6 +1,6 @@
 // The tokenizer view the haystack needs: encode once, then walk the decoded text token by token.
-import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
-import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
+import { loadEncoding } from '../../prompt/encodings.js';
+import type { Encoding } from '../../prompt/encodings.js';
 import { tokenizerFor } from '../../prompt/tokens.js';
 
 /** Receives decoded text in order; `tokens` says how many tokens produced it. */
@@ -24,12 +24,6 @@ export interface HaystackTokenizer {
   decodeChunks(tokens: readonly number[], sink: ChunkSink): void;
 }
 
-interface Encoding {
-  encode(text: string, options?: { disallowedSpecial?: Set<string> }): number[];
-  decode(tokens: Iterable<number>): string;
-}
-
-const ENCODINGS: Readonly<Record<string, Encoding>> = { o200k_base: o200k, cl100k_base: cl100k };
 
 // Documents are data: "<|endoftext|>" in a haystack is text (the same choice tokens.ts makes).
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
@@ -43,8 +37,7 @@ const tokenTexts = new Map<string, (string | null | undefined)[]>();
 /** The encoding of "provider:model" (tokens.ts decides which), with token-by-token decoding. */
 export function haystackTokenizerFor(modelKey: string): HaystackTokenizer {
   const base = tokenizerFor(modelKey);
-  const encoding = ENCODINGS[base.name];
-  if (!encoding) throw new Error(`no decoder for encoding ${base.name}`);
+  const encoding = loadEncoding(base.name);
   let texts = tokenTexts.get(base.name);
   if (!texts) {
     // Indexed by token id: a lookup per haystack token must be cheap.
