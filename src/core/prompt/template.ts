@@ -176,7 +176,7 @@ function checkIncludeLoops(file: string, sections: readonly TemplateSection[]): 
 }
 
 function includeLoopError(file: string, section: TemplateSection, tag: Template, chain: string[]): InputError {
-  const [line, column] = tag.token.getPosition();
+  const [line = 1, column] = tag.token.getPosition();
   const tagFile = tag.token.file;
   const position = tagFile === undefined || tagFile === file ? { file, line: line + section.line - 1, column } : { file: tagFile, line, column };
   const names = chain.map((member) => path.relative(path.dirname(file), member));
