@@ -2,10 +2,8 @@
 import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { readDataset } from '../core/data/readDataset.js';
-import { costOf } from '../core/providers/prices.js';
-import { createProvider, envCredentials } from '../core/providers/registry.js';
-import { createModelClient } from '../core/run/modelClient.js';
-import { Scheduler } from '../core/run/scheduler.js';
+import { createGeneratorClient } from '../core/engine/clients.js';
+import { envCredentials } from '../core/providers/registry.js';
 import type { DatasetRow } from '../core/suites/contract.js';
 import { generateCounterfactuals, toJsonLines } from '../core/suites/ifrag/counterfactual.js';
 import type { CounterfactualOutcome, GenerationSummary } from '../core/suites/ifrag/counterfactual.js';
@@ -38,15 +36,6 @@ async function readRows(file: string, signal: AbortSignal): Promise<ReadRows> {
   return read;
 }
 
-/** The model client for generation: one scheduler (retries, timeouts), no cache, the seed given to the provider. */
-async function clientFor(command: GenerateCounterfactualCommand, env: CommandIo['env']) {
-  const spec = { ...command.model, parameters: { ...command.model.parameters, seed: command.seed } };
-  const key = `${spec.provider}:${spec.model}`;
-  const provider = await createProvider(spec, envCredentials(env), { env });
-  const scheduler = new Scheduler({ concurrency: command.concurrency, maxRetries: 4, timeoutMs: 120_000 });
-  return createModelClient({ key, provider, model: spec.model, parameters: spec.parameters, scheduler, prices: (usage) => costOf(key, usage) });
-}
-
 function rowName(outcome: CounterfactualOutcome): string {
   const id = outcome.row.data.id;
   return `${outcome.row.ref.file}:${outcome.row.ref.line}${typeof id === 'string' || typeof id === 'number' ? ` (id ${id})` : ''}`;
@@ -67,7 +56,7 @@ export async function runGenerateCounterfactual(command: GenerateCounterfactualC
   const dataset = path.resolve(command.dataset);
   const out = path.resolve(command.out);
   if (out === dataset) throw new UsageError('--out must name a new file: the generated data is for review, so the dataset is never overwritten');
-  const client = await clientFor(command, io.env);
+  const client = await createGeneratorClient(command.model, { credentials: envCredentials(io.env), concurrency: command.concurrency, seed: command.seed, env: io.env });
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.on('SIGINT', onSigint);

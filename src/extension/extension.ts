@@ -6,6 +6,7 @@ import { activateRunCommands, settingsOverrides } from './commands.js';
 import { activateDiagnostics } from './diagnostics.js';
 import type { ResultDiagnostics } from './diagnostics.js';
 import { activateEvalFiles } from './evalFiles.js';
+import { activateGenerateCounterfactual } from './generateCounterfactual.js';
 import { activateHover } from './hover.js';
 import { languageModelProviders } from './languageModelProvider.js';
 import { RunLauncher } from './launch.js';
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
     reveal: (runId) => panels.point({ runId }),
   });
   const tests = activateTestExplorer(context, controller, logger);
+  activateGenerateCounterfactual(context, secrets.credentials, logger);
   activateWalkthrough(context, logger);
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 

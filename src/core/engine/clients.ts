@@ -11,6 +11,18 @@ import { Scheduler } from '../run/scheduler.js';
 import type { EvalSpec, ModelSpec } from '../spec/types.js';
 import type { CountingModelClient } from '../run/modelClient.js';
 
+/** How a one-model client outside a run is built; the CLI passes its environment, the extension its SecretStorage and vscode-lm. */
+export interface GeneratorClientOptions {
+  credentials: Credentials;
+  /** Calls in flight at once. */
+  concurrency: number;
+  /** Given to providers that accept a sampling seed. */
+  seed: number;
+  /** Where *_BASE_URL variables are read; process.env unless given. */
+  env?: Record<string, string | undefined>;
+  providers?: Readonly<Record<string, ProviderFactory>>;
+}
+
 export interface RunClients {
   models: { key: string; spec: ModelSpec; client: CountingModelClient; concurrency: number }[];
   judge?: { key: string; client: CountingModelClient };
@@ -59,6 +71,19 @@ export async function createRunClients(
   const judge = spec.judge ? await build(spec.judge) : undefined;
   const embeddings = spec.embeddings ? await buildEmbeddings(spec.embeddings, credentials, newScheduler(), cacheDir) : undefined;
   return { models, judge, embeddings };
+}
+
+/**
+ * The client for writing data with a model (counterfactual generation), shared by the CLI and the extension so both
+ * make the same calls: its own scheduler (4 retries, 2-minute timeout, since generations are long), the seed in the
+ * request, and no cache — a generation that failed its checks must be asked again, not replayed.
+ */
+export async function createGeneratorClient(modelSpec: ModelSpec, options: GeneratorClientOptions): Promise<CountingModelClient> {
+  const spec = { ...modelSpec, parameters: { ...modelSpec.parameters, seed: options.seed } };
+  const key = modelKeyOf(spec);
+  const provider = await createProvider(spec, options.credentials, { env: options.env, providers: options.providers });
+  const scheduler = new Scheduler({ concurrency: options.concurrency, maxRetries: 4, timeoutMs: 120_000 });
+  return createModelClient({ key, provider, model: spec.model, parameters: spec.parameters, scheduler, prices: (usage) => costOf(key, usage) });
 }
 
 async function buildEmbeddings(modelSpec: ModelSpec, credentials: Credentials, scheduler: Scheduler, cacheDir: string | undefined): Promise<RunClients['embeddings']> {

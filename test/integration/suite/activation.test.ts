@@ -13,6 +13,7 @@ const COMMANDS = [
   'ragInspector.setApiKey',
   'ragInspector.exportReport',
   'ragInspector.openExample',
+  'ragInspector.generateCounterfactual',
 ];
 
 interface Manifest {
