@@ -16,9 +16,9 @@ export interface SchedulerOptions {
   /** Retries after the first attempt for failures (5xx, timeouts, network, bad bodies). 429s do not count: see rateLimitBudgetMs. */
   maxRetries: number;
   /**
-   * How long one call may keep meeting 429s before it fails, from its first 429. Default 15 minutes. A rate limit
-   * is back-pressure, not a fault: counting 429s against maxRetries failed cases whenever a server's Retry-After
-   * was shorter than its real window (measured in bench/engineRateLimit.ts).
+   * How long one call may keep meeting 429s that carry a Retry-After before it fails, from its first such 429.
+   * Default 15 minutes. Such a 429 is back-pressure, not a fault: counting them against maxRetries failed cases
+   * whenever a server's Retry-After was shorter than its real window (measured in bench/engineRateLimit.ts).
    */
   rateLimitBudgetMs?: number;
   /** Per attempt. */
@@ -378,8 +378,10 @@ export class Scheduler {
    */
   private judgeFailure(error: unknown, attempts: number, rateLimits: { count: number; since: number }, dispatchedEpoch: number): { retry: boolean; error: unknown } {
     if (!(error instanceof ProviderError) || !error.retryable) return { retry: false, error };
-    if (error.kind === 'rate_limit') {
-      this.onRateLimited(error, dispatchedEpoch);
+    if (error.kind === 'rate_limit') this.onRateLimited(error, dispatchedEpoch);
+    // A 429 that says when to come back is back-pressure: it spends the time budget, not a retry. One that does not
+    // (or a vendor's "quota/blocked" mapped to rate_limit) may never clear, so it counts like any failure.
+    if (error.kind === 'rate_limit' && error.retryAfterMs !== undefined) {
       if (rateLimits.count === 0) rateLimits.since = this.clock.now();
       rateLimits.count++;
       if (this.clock.now() - rateLimits.since >= this.rateLimitBudgetMs) return { retry: false, error: new RetriesExhaustedError(error, attempts) };

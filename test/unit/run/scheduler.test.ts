@@ -211,6 +211,20 @@ describe('Scheduler: retries', () => {
     assert.deepEqual(await result, { value: 'ok', attempts: 8 }, 'six 429s and one 503 with maxRetries 1');
   });
 
+  it('counts a 429 without Retry-After (e.g. a vendor quota) against maxRetries like any failure', async () => {
+    const clock = new FakeClock();
+    const s = scheduler({ clock, maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000 });
+    let calls = 0;
+    const outcome = s.schedule(async () => {
+      calls++;
+      throw new ProviderError('rate_limit', 'quota exceeded');
+    }, { signal: new AbortController().signal }).catch((e: unknown) => e);
+    for (let i = 0; i < 10; i++) await clock.advance(1000);
+    const thrown = await outcome;
+    assert.ok(thrown instanceof RetriesExhaustedError);
+    assert.equal(calls, 3);
+  });
+
   it('gives up on a call that keeps meeting 429s for longer than rateLimitBudgetMs', async () => {
     const clock = new FakeClock();
     const s = scheduler({ clock, maxRetries: 10, rateLimitBudgetMs: 5000, maxDelayMs: 1000 });
