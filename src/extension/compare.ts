@@ -105,16 +105,9 @@ export interface CompareArgs {
 
 export type CompareOutcome = 'cancelled' | 'not-enough-runs' | 'not-found' | 'failed' | { before: string; after: string; rows: CompareRow[] };
 
-const OUTCOME_ICON: Record<string, string> = { pass: '$(pass)', fail: '$(error)', error: '$(warning)', none: '$(circle-outline)' };
-
-function outcomeIcon(item: CompareRow['before']): string {
-  return OUTCOME_ICON[item.status === 'error' ? 'error' : item.pass === true ? 'pass' : item.pass === false ? 'fail' : 'none']!;
-}
-
 /**
  * Compare Runs: the later run, then the run to compare it with (the one before it preselected); the flipped cases come
- * back to the caller and are listed in a quick pick, where choosing one opens it in the inspector when the inspector
- * knows the run.
+ * back to the caller, and the inspector opens its compare view on the pair.
  */
 export async function compareRunsCommand(data: InspectorData, logger: Logger, arg: unknown): Promise<CompareOutcome> {
   const args = (typeof arg === 'object' && arg !== null ? arg : {}) as CompareArgs;
@@ -153,25 +146,13 @@ export async function compareRunsCommand(data: InspectorData, logger: Logger, ar
   return { before: before.runId, after: after.runId, rows };
 }
 
-async function showFlipped(data: InspectorData, before: StoredRun, after: StoredRun, rows: CompareRow[]): Promise<void> {
+/** Opens the inspector's compare view on the pair: the flipped cases side by side with the response diff. */
+async function showFlipped(_data: InspectorData, before: StoredRun, after: StoredRun, rows: CompareRow[]): Promise<void> {
   if (rows.length === 0) {
     void vscode.window.showInformationMessage(`RAG Inspector: no case changed outcome between ${before.runId} and ${after.runId}.`);
     return;
   }
-  const clip = (text: string) => (text.length > 120 ? `${text.slice(0, 119)}…` : text).replace(/\s+/g, ' ');
-  const picked = await vscode.window.showQuickPick(rows.map((row) => ({
-    label: `${outcomeIcon(row.before)} → ${outcomeIcon(row.after)} ${row.caseId}`,
-    description: row.after.modelKey,
-    detail: `before: ${clip(row.beforeText)}  ·  after: ${clip(row.afterText)}`,
-    row,
-  })), { title: `Compare Runs: ${rows.length} case(s) changed outcome (${before.runId} → ${after.runId})`, placeHolder: 'Open a case in the inspector', matchOnDetail: true });
-  if (!picked) return;
-  const known = await data.getRun(after.runId).then(() => true, () => false);
-  if (known) {
-    await vscode.commands.executeCommand('ragInspector.openInspector', { runId: after.runId, key: picked.row.after.key });
-  } else {
-    void vscode.window.showInformationMessage(`RAG Inspector: run ${after.runId} was not started in this window, so the inspector cannot show it yet.`);
-  }
+  await vscode.commands.executeCommand('ragInspector.openInspector', { runId: after.runId, compare: { before: before.runId, after: after.runId } });
 }
 
 function notFound(id: string): CompareOutcome {

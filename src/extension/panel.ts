@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { RunEvent } from '../core/engine/events.js';
 import {
   CancelRun, CaseFinished, CompareRuns, GetCase, GetRun, isEnvelope, ListRuns, OpenDatasetRow, OpenTemplate,
-  PROTOCOL_VERSION, Ready, RerunCase, Reveal, RunFinished, RunStarted,
+  ExportImage, PROTOCOL_VERSION, Ready, RerunCase, Reveal, RunFinished, RunStarted, ShowCompare,
 } from '../protocol.js';
 import type { Notification, ProtocolError } from '../protocol.js';
 import type { Logger } from './outputChannel.js';
@@ -254,6 +254,9 @@ export class InspectorPanel implements vscode.Disposable {
         case CancelRun.method:
           this.deps.controller.cancel();
           return;
+        case ExportImage.method:
+          await saveImage(stringParam(params, 'fileName'), stringParam(params, 'dataUrl'));
+          return;
         default:
           this.deps.logger.warn(`Inspector: ignored unknown command "${method}".`);
       }
@@ -357,12 +360,34 @@ export function activateInspectorPanel(
       },
     }),
     sessions.onDidRecord(({ event, runId }) => panels.onRunEvent(event, runId)),
-    vscode.commands.registerCommand('ragInspector.openInspector', (reveal?: { runId?: unknown; key?: unknown }) => {
+    vscode.commands.registerCommand('ragInspector.openInspector', (reveal?: { runId?: unknown; key?: unknown; compare?: { before?: unknown; after?: unknown } }) => {
       const target = reveal && typeof reveal.runId === 'string'
         ? { runId: reveal.runId, key: typeof reveal.key === 'string' ? reveal.key : undefined }
         : undefined;
-      panels.show(target);
+      const panel = panels.show(target);
+      // Compare Runs opens the inspector's compare view on the chosen pair.
+      const compare = reveal?.compare;
+      if (compare && typeof compare.before === 'string' && typeof compare.after === 'string') {
+        panel.notify(ShowCompare, { before: compare.before, after: compare.after });
+      }
     }),
   );
   return panels;
+}
+
+/** Saves a chart the inspector exported (SVG or PNG as a data: URL) where the user chooses. */
+async function saveImage(fileName: string, dataUrl: string): Promise<void> {
+  const match = /^data:(image\/svg\+xml|image\/png)(;base64)?,(.*)$/s.exec(dataUrl);
+  if (!match) throw new Error('the exported image is not an SVG or PNG data URL');
+  const [, mime, base64, payload] = match;
+  const bytes = base64 ? Buffer.from(payload ?? '', 'base64') : Buffer.from(decodeURIComponent(payload ?? ''), 'utf8');
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const target = await vscode.window.showSaveDialog({
+    defaultUri: folder ? vscode.Uri.joinPath(folder, fileName.replace(/[\\/]/g, '_')) : undefined,
+    filters: mime === 'image/png' ? { 'PNG image': ['png'] } : { 'SVG image': ['svg'] },
+    title: 'Export chart',
+  });
+  if (!target) return;
+  await vscode.workspace.fs.writeFile(target, bytes);
+  void vscode.window.showInformationMessage(`RAG Inspector: chart saved to ${vscode.workspace.asRelativePath(target)}.`);
 }
