@@ -1,0 +1,126 @@
+// API keys never leave the request: a CLI run with keys set, a 401 that echoes the key, a 503 body and a reply that carry it; grep every output for it.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { startFixtureServer } from '../../fixtures/llmServer.js';
+import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
+import { renderHtmlReport } from '../../../src/core/report/html.js';
+import { inspectorRun } from '../../../src/core/report/inspectorRun.js';
+import { runDataFromLog } from '../../../src/core/report/runDataSources.js';
+import { readRunLog } from '../../../src/core/run/runLog.js';
+import { correctAnswers, createWorkspace, evalYaml, rgbRows, rgbSuite, rowOf } from './builders.js';
+import type { Workspace } from './builders.js';
+import { runCli } from './cliProcess.js';
+import type { CliExit } from './cliProcess.js';
+
+const KEYS = {
+  OPENAI_API_KEY: 'sk-test-SECRET-openai-7f3a9c1e5b2d468011aa',
+  ANTHROPIC_API_KEY: 'sk-ant-test-SECRET-anthropic-0c4e8a2f6b1d93',
+  WRONG_KEY: 'sk-test-SECRET-wrong-93be1d7c0a5f2e64bb07',
+};
+/** Every key holds this, so even a key cut short somewhere is found. */
+const MARK = 'SECRET';
+
+let openaiServer: FixtureServer;
+let anthropicServer: FixtureServer;
+let localServer: FixtureServer;
+/** One CLI run with every key set, shared by the tests below. */
+let ws: Workspace;
+let exit: CliExit;
+
+/** The key a request carried, in either header the SDKs use. */
+function presentedKey(request: RecordedRequest): string | undefined {
+  const header = request.headers['x-api-key'] ?? request.headers.authorization?.replace(/^Bearer /, '');
+  return typeof header === 'string' ? header : undefined;
+}
+
+/** Row 1's answer repeats the credentials the request carried, as a misbehaving proxy or model might. */
+const echoCredentials = (request: RecordedRequest) => `Answer1. You sent: ${request.headers.authorization ?? ''} ${request.headers['x-api-key'] ?? ''}`;
+
+before(async () => {
+  openaiServer = await startFixtureServer({ requireApiKey: KEYS.OPENAI_API_KEY });
+  openaiServer.addRule({ match: { contains: 'landmark number 1?' }, reply: echoCredentials });
+  // An upstream error whose body quotes the key: retried, then recorded as the case's error.
+  openaiServer.addRule({ match: { contains: 'landmark number 2?' }, fault: { kind: 'status', status: 503, body: { error: { message: `upstream refused key ${KEYS.OPENAI_API_KEY}`, type: 'server_error' } } } });
+  openaiServer.addRule(correctAnswers());
+  anthropicServer = await startFixtureServer({ requireApiKey: KEYS.ANTHROPIC_API_KEY });
+  anthropicServer.addRule({ match: { contains: 'landmark number 1?' }, reply: echoCredentials });
+  anthropicServer.addRule(correctAnswers());
+  localServer = await startFixtureServer({ rules: [correctAnswers()] });
+  ws = workspace();
+  const formats = existsSync(path.resolve(__dirname, '../../../dist/webview.js')) ? 'json,csv,junit,html' : 'json,csv,junit';
+  exit = await runCli(['run', ws.evalFile, '--format', formats], KEYS);
+});
+after(async () => {
+  ws.cleanup();
+  await Promise.all([openaiServer.close(), anthropicServer.close(), localServer.close()]);
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
+}
+
+function workspace(): Workspace {
+  return createWorkspace({
+    rows: rgbRows(3),
+    evalYaml: () => evalYaml({
+      models: [
+        { provider: 'openai', model: 'keyed-openai', baseUrl: openaiServer.openaiBaseUrl, parameters: { stream: true } },
+        { provider: 'anthropic', model: 'keyed-anthropic', baseUrl: anthropicServer.anthropicBaseUrl },
+        // Wrong keys: each server answers 401 quoting the key it was sent.
+        { provider: 'openai', model: 'wrong-key', baseUrl: openaiServer.openaiBaseUrl, apiKeyEnv: 'WRONG_KEY' },
+        { provider: 'anthropic', model: 'anthropic-key-to-openai-server', baseUrl: openaiServer.anthropicBaseUrl },
+        // A base URL the workspace chose: no key of the user's may travel there.
+        { provider: 'openai-compatible', model: 'workspace-endpoint', baseUrl: localServer.openaiBaseUrl },
+      ],
+      maxRetries: 1,
+      timeoutMs: 10_000,
+      suites: [rgbSuite()],
+    }),
+  });
+}
+
+test('keys appear in no run log, cache entry, report or console output, even when servers echo them back', async () => {
+  assert.equal(exit.code, 2, `cases ended in errors, so exit 2\n${exit.stderr}`);
+
+  // The paths under test really ran: keys were sent, echoed, refused.
+  const log = await readRunLog(path.join(ws.dir, '.rag-inspector', 'runs', readdirSync(path.join(ws.dir, '.rag-inspector', 'runs'))[0]!));
+  const result = (model: string, row: number) => log.cases.find((c) => c.result.modelKey.endsWith(`:${model}`) && c.case.id === `noise/${row}/noise=0`)?.result;
+  assert.ok(openaiServer.requests.some((r) => presentedKey(r) === KEYS.OPENAI_API_KEY && r.reply?.status === 200));
+  assert.ok(anthropicServer.requests.some((r) => presentedKey(r) === KEYS.ANTHROPIC_API_KEY && r.reply?.status === 200));
+  for (const model of ['keyed-openai', 'keyed-anthropic']) assert.match(result(model, 1)?.response?.text ?? '', /^Answer1\. You sent: .*redacted/, model);
+  assert.deepEqual([result('keyed-openai', 2)?.error?.kind, result('keyed-openai', 2)?.error?.status], ['server', 503]);
+  for (const model of ['wrong-key', 'anthropic-key-to-openai-server']) {
+    assert.equal(result(model, 0)?.error?.kind, 'auth', model);
+    assert.match(result(model, 0)?.error?.message ?? '', /HTTP 401: Incorrect API key provided: \[redacted/, model);
+  }
+
+  const run = await runDataFromLog(log.file);
+  const { detail, cases } = inspectorRun(run);
+  const outputs: [string, string][] = [
+    ['stdout', exit.stdout],
+    ['stderr', exit.stderr],
+    ['renderHtmlReport', renderHtmlReport(detail, [...cases.values()], 'void 0')],
+    ...filesUnder(path.join(ws.dir, '.rag-inspector')).map((file): [string, string] => [file, readFileSync(file, 'utf8')]),
+  ];
+  const written = outputs.map(([name]) => name);
+  for (const expected of ['/runs/', '/cache/', 'report.json', 'cases.csv', 'junit.xml']) assert.ok(written.some((name) => name.includes(expected)), `${expected} was written and read`);
+  for (const [name, text] of outputs) {
+    for (const [variable, key] of Object.entries(KEYS)) assert.ok(!text.includes(key), `${variable} appears in ${name}`);
+    assert.ok(!text.includes(MARK), `part of a key appears in ${name}: …${text.slice(Math.max(0, text.indexOf(MARK) - 40), text.indexOf(MARK) + 40)}…`);
+  }
+});
+
+test('an openai-compatible model at a workspace-chosen base URL never receives OPENAI_API_KEY', async () => {
+  const calls = localServer.requests.filter((r) => rowOf(r) !== undefined);
+  assert.equal(calls.length, 3, 'the workspace endpoint was called for each case');
+  for (const call of calls) {
+    assert.equal(call.headers.authorization, undefined);
+    assert.equal(call.headers['x-api-key'], undefined);
+    assert.ok(!JSON.stringify(call.headers).includes(MARK), JSON.stringify(call.headers));
+  }
+});

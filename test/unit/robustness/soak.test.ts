@@ -1,0 +1,143 @@
+// Soak: hundreds of cases through runEvaluation and the real OpenAI SDK against a fixture server that fails a fifth of its calls, and one that rate-limits.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFixtureServer } from '../../fixtures/llmServer.js';
+import type { FaultKind, RecordedRequest } from '../../fixtures/llmServer.js';
+import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
+import type { CaseResult } from '../../../src/core/model.js';
+import { envCredentials } from '../../../src/core/providers/registry.js';
+import { caseIdOf, correctAnswers, countBy, createWorkspace, evalYaml, fixtureModel, rawLogLines, rgbRows, rowOf } from './builders.js';
+
+const FAULT_KINDS: FaultKind[] = ['rate_limit', 'server_error', 'slow', 'hang', 'malformed', 'drop', 'stream_error'];
+/** Kinds a case may end with after its retries ran out; anything else would be a misclassified fault. */
+const RETRYABLE_KINDS = new Set(['rate_limit', 'server', 'timeout', 'network', 'bad_response']);
+const MODELS = ['soak-streaming', 'soak-plain'];
+
+const options = () => ({ signal: new AbortController().signal, credentials: envCredentials({}), noCache: true });
+
+/** Replies the server finished sending with the scripted answer: what a model call that succeeded looks like from its side. */
+function served(request: RecordedRequest): boolean {
+  return request.reply?.status === 200 && request.reply.text !== undefined && request.clientClosed !== true;
+}
+
+const keyOf = (model: string | undefined, row: number | undefined) => (model === undefined || row === undefined ? undefined : `${model}|${row}`);
+const resultKey = (result: CaseResult) => keyOf(result.modelKey.replace(/^openai-compatible:/, ''), Number(/^noise\/(\d+)\//.exec(result.caseId)?.[1]));
+
+/** Each (case, model) pair once in the log, once in the results; each successful case served once by the server. */
+function assertNothingLostOrDuplicated(results: readonly CaseResult[], logFile: string, requests: readonly RecordedRequest[], expected: Set<string>): void {
+  const resultCounts = countBy(results, resultKey);
+  assert.deepEqual(new Set(resultCounts.keys()), expected, 'every (case, model) pair has a result');
+  assert.deepEqual([...resultCounts.values()].filter((n) => n !== 1), [], 'no pair has two results');
+
+  const lines = rawLogLines(logFile);
+  const caseLines = lines.filter((line) => line.type === 'case').map((line) => line.result as CaseResult);
+  const logCounts = countBy(caseLines, resultKey);
+  assert.deepEqual(new Set(logCounts.keys()), expected, 'every pair is in the run log');
+  assert.deepEqual([...logCounts.entries()].filter(([, n]) => n !== 1), [], 'no pair is logged twice');
+  const summary = lines.at(-1) as { type: string; totals: { cases: number; success: number; error: number } };
+  assert.equal(summary.type, 'summary');
+  assert.equal(summary.totals.cases, expected.size);
+  assert.equal(summary.totals.success + summary.totals.error, expected.size);
+
+  const byKey = new Map<string, RecordedRequest[]>();
+  for (const request of requests) {
+    const key = keyOf(request.model, rowOf(request));
+    if (key) byKey.set(key, [...(byKey.get(key) ?? []), request]);
+  }
+  for (const result of results) {
+    const key = resultKey(result)!;
+    const calls = byKey.get(key) ?? [];
+    assert.equal(calls.filter(served).length, result.status === 'success' ? 1 : 0, `${key}: ${result.status} after ${calls.length} requests`);
+    assert.ok(calls.length >= 1 && calls.length <= result.attempts, `${key}: the server saw ${calls.length} requests for ${result.attempts} attempts`);
+  }
+}
+
+describe('the engine under load', { concurrency: true }, () => {
+  test('a fifth of the calls fail (every fault kind, streaming and not): every case ends once, as a success or an error with its cause', async (t) => {
+    const rowCount = 200;
+    const server = await startFixtureServer({ latencyMs: 2, faultRate: { rate: 0.2, seed: 20261122, kinds: FAULT_KINDS } });
+    t.after(() => server.close());
+    // Two rows that can never succeed, so the error path is exercised whatever the seed draws: row 7 is refused for
+    // good after a retryable failure (its attempts must count both), row 13 runs out of retries.
+    for (const model of MODELS) server.addRule({ match: { contains: 'landmark number 7?', model }, fault: { kind: 'server_error', status: 502 }, times: 1 });
+    server.addRule({ match: { contains: 'landmark number 7?' }, fault: { kind: 'status', status: 400 } });
+    server.addRule({ match: { contains: 'landmark number 13?' }, fault: { kind: 'server_error', status: 503 } });
+    server.addRule(correctAnswers());
+    const ws = createWorkspace({
+      rows: rgbRows(rowCount),
+      evalYaml: () => evalYaml({
+        models: [fixtureModel(server.openaiBaseUrl, 'soak-streaming', { stream: true }), fixtureModel(server.openaiBaseUrl, 'soak-plain')],
+        concurrency: 8,
+        timeoutMs: 2500,
+        maxRetries: 4,
+      }),
+    });
+    t.after(() => ws.cleanup());
+
+    const outcome = await runEvaluation(ws.evalFile, options());
+
+    const expected = new Set(rgbRows(rowCount).flatMap((row) => MODELS.map((model) => `${model}|${row.id}`)));
+    assertNothingLostOrDuplicated(outcome.results, outcome.logFile, server.requests, expected);
+
+    const drawn = new Set(server.requests.flatMap((r) => (r.reply?.fault ? [`${r.reply.fault.kind}/${r.stream ? 'stream' : 'plain'}`] : [])));
+    for (const kind of FAULT_KINDS) {
+      assert.ok(drawn.has(`${kind}/stream`) && drawn.has(`${kind}/plain`), `fault ${kind} was injected on both paths: ${[...drawn].join(', ')}`);
+    }
+    assert.ok(server.requests.some((r) => r.model === 'soak-streaming' && r.stream) && server.requests.every((r) => r.stream === (r.model === 'soak-streaming')));
+
+    for (const result of outcome.results) {
+      const row = Number(/^noise\/(\d+)\//.exec(result.caseId)?.[1]);
+      if (result.status === 'success') {
+        // A dropped stream's first bytes ("par") or a malformed body must never pass for an answer.
+        assert.equal(result.response?.text, `It is in Answer${row}.`, result.caseId);
+        assert.equal(result.pass, true, result.caseId);
+        continue;
+      }
+      assert.ok(result.error && result.error.kind && result.error.message, `${result.caseId} records its cause`);
+      if (row === 7) assert.deepEqual([result.error.kind, result.attempts], ['bad_request', 2], `${result.caseId}: ${result.error.message}`);
+      else if (row === 13) assert.match(result.error.message, /failed after 5 attempts: .*503/);
+      else assert.ok(RETRYABLE_KINDS.has(result.error.kind), `${result.caseId}: ${result.error.kind}: ${result.error.message}`);
+    }
+    for (const row of [7, 13]) {
+      assert.deepEqual(outcome.results.filter((r) => r.caseId === caseIdOf(row)).map((r) => r.status), ['error', 'error']);
+    }
+    // 0.2^5 per case: a retry policy that works leaves (almost) nothing else failed.
+    const unexpectedErrors = outcome.results.filter((r) => r.status === 'error' && r.caseId !== caseIdOf(7) && r.caseId !== caseIdOf(13));
+    assert.ok(unexpectedErrors.length <= 2, `retries should absorb random faults: ${unexpectedErrors.map((r) => `${r.caseId} ${r.error?.message}`).join('; ')}`);
+  });
+
+  test('a server-side rate limit: refused calls stay within the retry overshoot and no case fails for rate limiting', async (t) => {
+    const rowCount = 60;
+    const perMinute = 40;
+    const concurrency = 8;
+    const server = await startFixtureServer({ latencyMs: 5, rateLimit: { requestsPerMinute: perMinute } });
+    t.after(() => server.close());
+    server.addRule(correctAnswers());
+    const ws = createWorkspace({
+      rows: rgbRows(rowCount),
+      evalYaml: () => evalYaml({
+        models: [fixtureModel(server.openaiBaseUrl, 'limited')],
+        concurrency,
+        timeoutMs: 5000,
+        maxRetries: 8,
+        rateLimit: { requestsPerMinute: perMinute },
+      }),
+    });
+    t.after(() => ws.cleanup());
+
+    const outcome = await runEvaluation(ws.evalFile, options());
+
+    const expected = new Set(rgbRows(rowCount).map((row) => `limited|${row.id}`));
+    assertNothingLostOrDuplicated(outcome.results, outcome.logFile, server.requests, expected);
+    assert.deepEqual(outcome.results.filter((r) => r.status !== 'success').map((r) => `${r.caseId}: ${r.error?.message}`), []);
+    const refused = server.requests.filter((r) => r.reply?.status === 429).length;
+    const admitted = server.requests.filter((r) => r.reply?.status === 200).length;
+    assert.equal(admitted, rowCount, 'the server admitted each case once');
+    assert.ok(refused >= 1, 'the test drove the client past the server limit');
+    // The overshoot: a call beyond the minute's allowance is refused about once, then waits out Retry-After; the calls
+    // in flight when the window fills, and when it reopens, add up to a concurrency's worth each. A client that retried
+    // on its own schedule would be refused again and again (and run out of retries).
+    const overshoot = rowCount - perMinute + 2 * concurrency;
+    assert.ok(refused <= overshoot, `${refused} calls refused for ${rowCount} cases (bound ${overshoot})`);
+  });
+});
