@@ -1,5 +1,5 @@
 // Hostile text (markup, script end tags, RTL overrides, zero-width characters, a 200 KB line) in documents and model output: through the engine into every report, unmangled and inert.
-// Parsers: csv-parse (a dependency); sax and parse5 are dev tools' dependencies (@vscode/vsce), used here as strict XML and browser-grade HTML readers.
+// Parsers: csv-parse (a dependency); sax and parse5 (dev dependencies) as strict XML and browser-grade HTML readers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
