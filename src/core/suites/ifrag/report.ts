@@ -1,4 +1,6 @@
 // IF-RAG's tables: accuracy per data kind (one instruction per suite), over-refusal (Figure 3), and the 9-column Table 1 from three suites.
+import { joinEntries, entriesForModel } from '../reportEntries.js';
+import type { ReportEntry } from '../reportEntries.js';
 import * as path from 'node:path';
 import type { CaseResult, EvalCase, Score } from '../../model.js';
 import { wilson } from '../../report/stats.js';
@@ -36,10 +38,7 @@ const INSTRUCTION_NAMES: Readonly<Record<Instruction, string>> = {
   C: 'C (all answers)',
 };
 
-interface Entry {
-  evalCase: EvalCase;
-  result: CaseResult;
-}
+type Entry = ReportEntry;
 
 interface Tally {
   hits: number;
@@ -75,18 +74,8 @@ function labelTally(entries: readonly Entry[], label: string): Tally {
   return { hits: scored.filter((e) => scoreOf(e.result, 'correct')?.label === label).length, n: scored.length, undetermined: entries.length - scored.length };
 }
 
-function joinEntries(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[]): { entries: Entry[]; orphans: number } {
-  const entries: Entry[] = [];
-  let orphans = 0;
-  for (const result of results) {
-    const evalCase = cases.get(result.caseId);
-    if (evalCase) entries.push({ evalCase, result });
-    else orphans++;
-  }
-  return { entries, orphans };
-}
 
-const forModel = (entries: readonly Entry[], model: string) => entries.filter((e) => e.result.modelKey === model);
+const forModel = entriesForModel;
 const ofKind = (entries: readonly Entry[], kind: DataKind) => entries.filter((e) => ifragCaseParams(e.evalCase).kind === kind);
 const columnName = (kind: DataKind, instruction: Instruction) => `${KIND_NAMES[kind]}-${instruction}`;
 

@@ -1,4 +1,5 @@
 // Aggregates LLM-Eval results: mean per dimension per model, the score distribution per dimension, and agreement with human scores.
+import type { ReportEntry } from '../reportEntries.js';
 import type { CaseResult, EvalCase, Score } from '../../model.js';
 import { meanWithInterval } from '../../report/stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
@@ -9,10 +10,7 @@ import { SCALE_CONFIG } from './schema.js';
 import type { ScaleConfig } from './schema.js';
 import { NEEDS_JUDGE_LABEL } from './score.js';
 
-interface Entry {
-  evalCase: EvalCase;
-  result: CaseResult;
-}
+type Entry = ReportEntry;
 
 function scoreOf(result: CaseResult, metric: string): Score | undefined {
   return result.scores.find((s) => s.metric === metric);

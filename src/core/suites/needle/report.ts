@@ -1,4 +1,6 @@
 // Aggregates needle results into the reference's heatmap (depth × context length, one per model) and a summary.
+import { joinEntries } from '../reportEntries.js';
+import type { ReportEntry } from '../reportEntries.js';
 import type { CaseResult, EvalCase, Score } from '../../model.js';
 import { meanWithInterval, wilson } from '../../report/stats.js';
 import type { ChartSpec, ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
@@ -12,10 +14,7 @@ export const HEATMAP_COLORS = ['#F0496E', '#EBB839', '#0CD79F'] as const;
 export const X_TITLE = 'Token Limit';
 export const Y_TITLE = 'Depth Percent';
 
-interface Entry {
-  evalCase: EvalCase;
-  result: CaseResult;
-}
+type Entry = ReportEntry;
 
 const MODES = Object.keys(METRIC_OF) as ScoringMode[];
 
@@ -34,16 +33,6 @@ function scoreOf(result: CaseResult): { mode: ScoringMode; score: Score } | unde
   return undefined;
 }
 
-function joinEntries(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[]): { entries: Entry[]; orphans: number } {
-  const entries: Entry[] = [];
-  let orphans = 0;
-  for (const result of results) {
-    const evalCase = cases.get(result.caseId);
-    if (evalCase) entries.push({ evalCase, result });
-    else orphans++;
-  }
-  return { entries, orphans };
-}
 
 const isNegative = (entry: Entry) => needleCaseParams(entry.evalCase).negative;
 

@@ -1,4 +1,6 @@
 // Aggregates RAGAS results: the mean of each metric per model with its interval and undetermined count, plus agreement with human scores.
+import { joinEntries } from '../reportEntries.js';
+import type { ReportEntry } from '../reportEntries.js';
 import type { CaseResult, EvalCase, Score } from '../../model.js';
 import { meanWithInterval } from '../../report/stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
@@ -8,25 +10,12 @@ import { NEEDS_EMBEDDINGS_LABEL, NEEDS_JUDGE_LABEL } from './judgeStep.js';
 import { RAGAS_METRICS } from './params.js';
 import type { RagasMetric, RagasParams } from './params.js';
 
-interface Entry {
-  evalCase: EvalCase;
-  result: CaseResult;
-}
+type Entry = ReportEntry;
 
 function scoreOf(result: CaseResult, metric: string): Score | undefined {
   return result.scores.find((s) => s.metric === metric);
 }
 
-function joinEntries(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[]): { entries: Entry[]; orphans: number } {
-  const entries: Entry[] = [];
-  let orphans = 0;
-  for (const result of results) {
-    const evalCase = cases.get(result.caseId);
-    if (evalCase) entries.push({ evalCase, result });
-    else orphans++;
-  }
-  return { entries, orphans };
-}
 
 /** A case's value for a metric: its number, null when undetermined (judge error, NaN, model error), undefined when not asked. */
 function valueFor(entry: Entry, metric: RagasMetric): number | null | undefined {

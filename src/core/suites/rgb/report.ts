@@ -1,4 +1,6 @@
 // Aggregates RGB results into the paper's tables (1, 3, 5, 7), one column per model, Wilson intervals throughout.
+import { joinEntries, entriesForModel } from '../reportEntries.js';
+import type { ReportEntry } from '../reportEntries.js';
 import type { CaseResult, EvalCase, Score } from '../../model.js';
 import { wilson } from '../../report/stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
@@ -7,10 +9,7 @@ import { failureLabelsFor } from './judge.js';
 import type { RgbParams } from './params.js';
 
 /** A result with the case it answered. */
-interface Entry {
-  evalCase: EvalCase;
-  result: CaseResult;
-}
+type Entry = ReportEntry;
 
 /** A proportion over entries: hits / determined, with model errors and judge errors kept apart. */
 interface Tally {
@@ -80,18 +79,8 @@ function modelKeysOf(results: readonly CaseResult[]): string[] {
   return [...new Set(results.map((r) => r.modelKey))];
 }
 
-function joinEntries(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[]): { entries: Entry[]; orphans: number } {
-  const entries: Entry[] = [];
-  let orphans = 0;
-  for (const result of results) {
-    const evalCase = cases.get(result.caseId);
-    if (evalCase) entries.push({ evalCase, result });
-    else orphans++;
-  }
-  return { entries, orphans };
-}
 
-const forModel = (entries: readonly Entry[], modelKey: string) => entries.filter((e) => e.result.modelKey === modelKey);
+const forModel = entriesForModel;
 const atRate = (rate: number) => (e: Entry) => rgbCaseParams(e.evalCase).noiseRate === rate;
 const withDocuments = (e: Entry) => !rgbCaseParams(e.evalCase).noDocuments;
 const withoutDocuments = (e: Entry) => rgbCaseParams(e.evalCase).noDocuments;

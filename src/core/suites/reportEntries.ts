@@ -1,0 +1,23 @@
+// Pairs each result with the case it ran, the first step of every method's report.
+import type { CaseResult, EvalCase } from '../model.js';
+
+export interface ReportEntry {
+  evalCase: EvalCase;
+  result: CaseResult;
+}
+
+/** Results whose case is unknown (a log line without its case) are counted apart, so a report can say so. */
+export function joinEntries(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[]): { entries: ReportEntry[]; orphans: number } {
+  const entries: ReportEntry[] = [];
+  let orphans = 0;
+  for (const result of results) {
+    const evalCase = cases.get(result.caseId);
+    if (evalCase) entries.push({ evalCase, result });
+    else orphans++;
+  }
+  return { entries, orphans };
+}
+
+export function entriesForModel(entries: readonly ReportEntry[], modelKey: string): ReportEntry[] {
+  return entries.filter((e) => e.result.modelKey === modelKey);
+}
