@@ -1,8 +1,7 @@
 // JSON array reader (.json starting with '['): parses the whole file, then finds the line each element starts on.
-import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { jsonProblem } from './jsonError.js';
-import { decodeUtf8 } from './lines.js';
+import { readWholeText } from './lines.js';
 import type { RawItem } from './reader.js';
 import { describeJsonType, isRecord } from './reader.js';
 import { linesAt, positionAt } from './textPosition.js';
@@ -11,15 +10,10 @@ const ARRAY_HINT = 'a .json dataset is an array of objects ([{…}, {…}]) or J
 
 /** Not streamed: a JSON array has to be parsed whole. Large datasets belong in JSONL. */
 export async function* readJsonArray(file: string, signal?: AbortSignal): AsyncGenerator<RawItem> {
-  let text: string;
-  try {
-    text = decodeUtf8(file, await readFile(file, { signal }));
-  } catch (error) {
-    if (error instanceof InputError) {
-      yield error;
-      return;
-    }
-    throw error;
+  const text = await readWholeText(file, signal);
+  if (text instanceof InputError) {
+    yield text;
+    return;
   }
   const parsed = parseWhole(file, text);
   if (parsed instanceof InputError || !Array.isArray(parsed)) {

@@ -1,6 +1,7 @@
 // Reads a text file as UTF-8 in pieces that end at line breaks, naming the first line that is not UTF-8.
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 
 const NEWLINE = 0x0a;
@@ -107,4 +108,17 @@ function countByte(bytes: Buffer, byte: number): number {
   let count = 0;
   for (let at = bytes.indexOf(byte); at !== -1; at = bytes.indexOf(byte, at + 1)) count += 1;
   return count;
+}
+
+/**
+ * A whole file as text, for the formats that must be parsed whole (JSON arrays, YAML): the decoded text, or the
+ * InputError saying the file is not UTF-8. Other read failures (permissions, a vanished file) are thrown.
+ */
+export async function readWholeText(file: string, signal?: AbortSignal): Promise<string | InputError> {
+  try {
+    return decodeUtf8(file, await readFile(file, { signal }));
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
 }

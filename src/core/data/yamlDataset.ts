@@ -1,9 +1,8 @@
 // YAML dataset reader (.yaml, .yml): a top-level list of mappings, each row's line taken from the document.
-import { readFile } from 'node:fs/promises';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Node } from 'yaml';
 import { InputError } from '../errors.js';
-import { decodeUtf8 } from './lines.js';
+import { readWholeText } from './lines.js';
 import type { RawItem } from './reader.js';
 import { describeJsonType } from './reader.js';
 
@@ -11,15 +10,10 @@ const LIST_HINT = 'a YAML dataset is a list of rows, each a mapping: "- query: â
 
 /** Not streamed: the yaml library parses a document whole. */
 export async function* readYamlDataset(file: string, signal?: AbortSignal): AsyncGenerator<RawItem> {
-  let text: string;
-  try {
-    text = decodeUtf8(file, await readFile(file, { signal }));
-  } catch (error) {
-    if (error instanceof InputError) {
-      yield error;
-      return;
-    }
-    throw error;
+  const text = await readWholeText(file, signal);
+  if (text instanceof InputError) {
+    yield text;
+    return;
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
