@@ -114,12 +114,12 @@ test('shorthand models split at the first colon', async () => {
   assert.deepEqual(spec.judge, { provider: 'openai-compatible', model: 'llama3:8b', parameters: {} });
 });
 
-test('defaults: name from the file, concurrency 4, timeout 60 s, 4 retries, seed 2333, no template', async () => {
+test('defaults: name from the file, concurrency 8, timeout 60 s, 4 retries, seed 2333, no template', async () => {
   const spec = await loadEvalSpec(evalFile('minimal.eval.yaml', MINIMAL));
   assert.equal(spec.name, 'minimal');
   assert.deepEqual(
     [spec.concurrency, spec.timeoutMs, spec.maxRetries, spec.seed, spec.rateLimit, spec.prices, spec.judge, spec.embeddings],
-    [4, 60000, 4, 2333, {}, {}, undefined, undefined],
+    [8, 60000, 4, 2333, {}, {}, undefined, undefined],
   );
   assert.equal(spec.suites[0]?.template, undefined);
   assert.deepEqual(spec.suites[0]?.params, {});
