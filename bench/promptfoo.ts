@@ -8,6 +8,7 @@ import { ensureInstalled } from './promptfoo/install.js';
 import type { Installed } from './promptfoo/install.js';
 import { checkTimeBinary, measure } from './promptfoo/measure.js';
 import { summariseProfile } from './promptfoo/profile.js';
+import { DEFAULTS } from '../src/core/spec/schema.js';
 import type { Measured } from './promptfoo/measure.js';
 import type { ServerMessage, ServerOptions, ServerReport } from './promptfoo/server.js';
 import { promptfooConfig, ragInspectorEval, writeWorkload } from './promptfoo/workload.js';
@@ -16,8 +17,8 @@ import { machineLine, mb, median, numberArg, table } from './lib/report.js';
 
 const REPO = path.resolve(__dirname, '..');
 const RUN_LIMIT_MS = 10 * 60_000;
-/** Both tools' default: our DEFAULTS.concurrency (src/core/spec/schema.ts) and promptfoo's -j (its --help: "default: 4"). */
-const DEFAULT_CONCURRENCY = 4;
+/** promptfoo's default -j (its --help: "default: 4"); ours is DEFAULTS.concurrency. */
+const PROMPTFOO_DEFAULT_CONCURRENCY = 4;
 const TOOLS = ['rag-inspector', 'promptfoo'] as const;
 type Tool = (typeof TOOLS)[number];
 
@@ -269,7 +270,7 @@ async function main(): Promise<void> {
     const node24Version = spawnSync(installed.node24, ['--version'], { encoding: 'utf8' }).stdout.trim();
 
     console.log(machineLine());
-    console.log(`RAG Inspector CLI (built from src/ at ${gitHead()}) on Node ${process.version}; promptfoo ${installed.promptfooVersion} on Node ${node24Version}`);
+    console.log(`RAG Inspector CLI (built from src/ at ${gitHead()}, default concurrency ${DEFAULTS.concurrency}) on Node ${process.version}; promptfoo ${installed.promptfooVersion} (default -j ${PROMPTFOO_DEFAULT_CONCURRENCY}) on Node ${node24Version}`);
     console.log(`${cases} cases (RGB noise robustness, noise ratio 0.4: a question and 5 passages, 2 of them noise; answer checked with contains / icontains), fixture server in its own process at ${latencyMs} ms latency; rate-limited scenario: ${rpm} requests per sliding minute, 429 with Retry-After above it; caches off (--no-cache); ${repeats} repeats, medians`);
     console.log('commands (paths shortened; <url> is the fixture server of the run):');
     console.log(`  rag-inspector: node cli.js run run.eval.yaml --no-cache --out reports [--concurrency ${concurrency}]   (eval file: model openai-compatible:fixture-model at <url>)`);
@@ -309,8 +310,9 @@ async function main(): Promise<void> {
         const pick = (tool: Tool) => results.filter((r) => r.tool === tool && r.scenario === scenario.name && r.setting === setting.name);
         const ours = pick('rag-inspector');
         const them = pick('promptfoo');
-        const inFlight = setting.concurrency ?? DEFAULT_CONCURRENCY;
-        const floor = scenario.requestsPerMinute ? '' : `; latency floor at ${inFlight} in flight: ${((Math.ceil(cases / inFlight) * scenario.latencyMs) / 1000).toFixed(1)} s`;
+        const floorAt = (inFlight: number) => `${((Math.ceil(cases / inFlight) * scenario.latencyMs) / 1000).toFixed(1)} s at ${inFlight} in flight`;
+        const floors = setting.concurrency !== undefined ? floorAt(setting.concurrency) : `RAG Inspector ${floorAt(DEFAULTS.concurrency)}, promptfoo ${floorAt(PROMPTFOO_DEFAULT_CONCURRENCY)}`;
+        const floor = scenario.requestsPerMinute ? '' : `; latency floor: ${floors}`;
         console.log(`\n${scenario.name}${scenario.requestsPerMinute ? ` (${scenario.requestsPerMinute} rpm)` : ''}, ${setting.name} — median of ${repeats}${floor}:`);
         console.log(
           table(header, [
