@@ -1,0 +1,315 @@
+// An index of one run log: header, summary, problems and a compact entry per (case, model) with the byte range of its line, so a 100,000-case log opens without holding its cases.
+import { open, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { InputError } from '../errors.js';
+import type { CaseError, CaseResult, EvalCase, RowRef, RunStatus } from '../model.js';
+import { caseKey, caseListItem, shortReason } from '../report/caseItems.js';
+import type { CaseEntry } from '../report/caseItems.js';
+import type { CaseListItem } from '../../protocol.js';
+import { RUN_LOG_FORMAT } from './runLog.js';
+import type { CaseLine, RunHeader, RunLogLine, RunLogProblem, SummaryLine } from './runLog.js';
+
+const NEWLINE = 0x0a;
+const CHUNK = 1024 * 1024;
+
+/**
+ * One (case, model) of a log: where its line is, the row the inspector lists, and what diagnostics, CodeLens, hovers,
+ * reruns and the Test Explorer read — everything else (documents, messages, response, scores) stays on disk.
+ */
+export interface IndexedCase {
+  /** Byte offset of the case line in the log, and its length in bytes without the newline. */
+  offset: number;
+  length: number;
+  /** 1-based line number, for messages. */
+  line: number;
+  item: CaseListItem;
+  row: RowRef;
+  template?: string;
+  /** shortReason(result): "wrong answer", "model error". */
+  reason: string;
+  errorStage?: CaseError['stage'];
+}
+
+/** A line of the log and where it is. */
+export interface LocatedLine {
+  /** 1-based. */
+  number: number;
+  /** Byte offset of the line's first byte. */
+  offset: number;
+  /** In bytes, without the newline. */
+  length: number;
+  text: string;
+}
+
+/**
+ * Complete lines from `start` to the last newline before `end`, with their byte offsets. Lines are decoded from the
+ * chunk they sit in; only a line that spans chunks is copied together. A fragment after the last newline is not
+ * yielded (the writer may be in the middle of it): a later scan resumes at the end of the last line yielded.
+ */
+export async function* scanLines(handle: FileHandle, start: number, end: number, firstNumber = 1): AsyncGenerator<LocatedLine> {
+  let number = firstNumber - 1;
+  let carry: Buffer[] = [];
+  let carryStart = start;
+  let position = start;
+  while (position < end) {
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK, end - position));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) break;
+    const chunk = buffer.subarray(0, bytesRead);
+    let from = 0;
+    for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, from)) {
+      const offset = carry.length > 0 ? carryStart : position + from;
+      const text = carry.length > 0 ? Buffer.concat([...carry, chunk.subarray(from, newline)]).toString('utf8') : chunk.toString('utf8', from, newline);
+      const length = position + newline - offset;
+      carry = [];
+      from = newline + 1;
+      yield { number: ++number, offset, length, text };
+    }
+    if (from < chunk.length) {
+      if (carry.length === 0) carryStart = position + from;
+      // Copied: keeping a view would hold the whole 1 MB chunk for a short fragment.
+      carry.push(Buffer.from(chunk.subarray(from)));
+    }
+    position += bytesRead;
+  }
+}
+
+/**
+ * The index of one run log, extended in place as the log grows. Logs are append-only (a live run appends case lines,
+ * --resume appends a resume line, then more), so `update` reads only the bytes after the last indexed line; a log that
+ * shrank below that point or whose first line changed was replaced, and is indexed again from the start.
+ */
+export class RunLogIndex {
+  header!: RunHeader;
+  /** One per (case, model) by caseKey, in the order first finished; a later line for the same pair replaces the earlier. */
+  readonly entries = new Map<string, IndexedCase>();
+  /** The latest summary, unless a resume came after it. */
+  summary?: SummaryLine;
+  resumes = 0;
+  /** Problems of complete lines; see `problems` for the whole list. */
+  private lineProblems: RunLogProblem[] = [];
+  private headerText = '';
+  /** Everything before this byte is indexed; a cut-short last line starts here. */
+  private indexedBytes = 0;
+  private lineCount = 0;
+  /** A fragment after the last newline when last looked at: a line being written, or cut short by a crash. */
+  private partialTail = false;
+  private size = 0;
+  private mtimeMs = 0;
+  private updating: Promise<boolean> | undefined;
+
+  private constructor(readonly file: string) {}
+
+  /** Indexes a whole log; a missing or foreign header, or a newer format, is an InputError naming the file, as readRunLog's. */
+  static async build(file: string): Promise<RunLogIndex> {
+    const index = new RunLogIndex(file);
+    await index.update();
+    return index;
+  }
+
+  /** From the summary; 'started' when there is none (still running, or interrupted). */
+  get status(): RunStatus {
+    return this.summary?.status ?? 'started';
+  }
+
+  /** The same problems, in the same order, as readRunLog reports for the log as it was at the last update. */
+  get problems(): RunLogProblem[] {
+    if (!this.partialTail) return this.lineProblems;
+    return [...this.lineProblems, { severity: 'warning', line: this.lineCount + 1, message: 'the last line was cut short (the run was interrupted while writing it); ignored' }];
+  }
+
+  /** Bytes indexed so far (up to the end of the last complete line). */
+  get bytes(): number {
+    return this.indexedBytes;
+  }
+
+  /**
+   * Brings the index up to the log on disk; true when anything changed. Concurrent calls share one pass, so two
+   * requests arriving together do not scan the same bytes twice.
+   */
+  update(): Promise<boolean> {
+    this.updating ??= this.catchUp().finally(() => {
+      this.updating = undefined;
+    });
+    return this.updating;
+  }
+
+  /** The full case line of one (case, model), read from its byte range; undefined when the log has no such entry. */
+  async readEntry(key: string): Promise<CaseEntry | undefined> {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    const handle = await open(this.file, 'r');
+    try {
+      return await readIndexedLine(this.file, handle, entry, key);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Several entries through one open file, in the order given; missing keys are left out. */
+  async readEntries(keys: Iterable<string>): Promise<Map<string, CaseEntry>> {
+    const out = new Map<string, CaseEntry>();
+    const handle = await open(this.file, 'r');
+    try {
+      for (const key of keys) {
+        const entry = this.entries.get(key);
+        if (entry) out.set(key, await readIndexedLine(this.file, handle, entry, key));
+      }
+    } finally {
+      await handle.close();
+    }
+    return out;
+  }
+
+  private async catchUp(): Promise<boolean> {
+    const info = await stat(this.file);
+    if (this.headerText !== '' && info.size === this.size && info.mtimeMs === this.mtimeMs) return false;
+    const handle = await open(this.file, 'r');
+    try {
+      let start = this.indexedBytes;
+      if (this.headerText === '' || info.size < this.indexedBytes || (await this.firstLine(handle, info.size)) !== this.headerText) {
+        this.reset();
+        start = 0;
+      }
+      for await (const line of scanLines(handle, start, info.size, this.lineCount + 1)) {
+        if (this.headerText === '') {
+          this.header = parseHeader(this.file, line.text);
+          this.headerText = line.text;
+        } else {
+          this.accept(line);
+        }
+        // Per line, so a read that fails half way leaves an index that the next update continues correctly.
+        this.lineCount = line.number;
+        this.indexedBytes = line.offset + line.length + 1;
+      }
+      this.partialTail = this.indexedBytes < info.size;
+      if (this.headerText === '') {
+        if (this.partialTail) throw new InputError({ file: this.file, line: 1 }, 'the run log header was cut short', 'start a new run');
+        throw new InputError({ file: this.file, line: 1 }, 'the run log is empty', 'delete it or start a new run');
+      }
+      this.size = info.size;
+      this.mtimeMs = info.mtimeMs;
+      return true;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Line 1 as it is on disk now, compared with the indexed header to tell an appended log from a replaced one. */
+  private async firstLine(handle: FileHandle, size: number): Promise<string | undefined> {
+    for await (const line of scanLines(handle, 0, Math.min(size, this.headerBytes + 1))) return line.text;
+    return undefined;
+  }
+
+  private get headerBytes(): number {
+    return Buffer.byteLength(this.headerText, 'utf8');
+  }
+
+  private reset(): void {
+    this.entries.clear();
+    this.summary = undefined;
+    this.resumes = 0;
+    this.lineProblems = [];
+    this.headerText = '';
+    this.indexedBytes = 0;
+    this.lineCount = 0;
+    this.partialTail = false;
+  }
+
+  /** The same rules as readRunLog's reader, keeping a compact entry instead of the case line. */
+  private accept(line: LocatedLine): void {
+    if (line.text.trim() === '') return;
+    let value: Partial<RunLogLine> | null;
+    try {
+      value = JSON.parse(line.text) as Partial<RunLogLine> | null;
+    } catch {
+      this.problem('error', line.number, 'not valid JSON; the line was skipped');
+      return;
+    }
+    switch (value?.type) {
+      case 'case':
+        if (!isCaseLine(value)) return this.problem('error', line.number, 'a case line without case.id, result.caseId and result.modelKey; skipped');
+        this.entries.set(caseKey(value.result.caseId, value.result.modelKey), indexedCase(value.case, value.result, line));
+        return;
+      case 'resume':
+        this.resumes += 1;
+        // A summary before a resume described the earlier process; the resumed run has not finished yet.
+        this.summary = undefined;
+        return;
+      case 'summary':
+        this.summary = value as SummaryLine;
+        return;
+      default:
+        this.problem('warning', line.number, `unknown line type ${JSON.stringify(value?.type)}; skipped`);
+    }
+  }
+
+  private problem(severity: RunLogProblem['severity'], line: number, message: string): void {
+    this.lineProblems.push({ severity, line, message });
+  }
+}
+
+/** Indexes a log (see RunLogIndex.build). */
+export function indexRunLog(file: string): Promise<RunLogIndex> {
+  return RunLogIndex.build(file);
+}
+
+/** The full case line behind one key of an index (see RunLogIndex.readEntry). */
+export function readEntry(index: RunLogIndex, key: string): Promise<CaseEntry | undefined> {
+  return index.readEntry(key);
+}
+
+function indexedCase(evalCase: EvalCase, result: CaseResult, line: LocatedLine): IndexedCase {
+  return {
+    offset: line.offset,
+    length: line.length,
+    line: line.number,
+    item: caseListItem(evalCase, result),
+    row: { file: evalCase.row.file, line: evalCase.row.line, index: evalCase.row.index },
+    ...(evalCase.template !== undefined ? { template: evalCase.template } : {}),
+    reason: shortReason(result),
+    ...(result.error ? { errorStage: result.error.stage } : {}),
+  };
+}
+
+async function readIndexedLine(file: string, handle: FileHandle, entry: IndexedCase, key: string): Promise<CaseEntry> {
+  const buffer = Buffer.alloc(entry.length);
+  const { bytesRead } = await handle.read(buffer, 0, entry.length, entry.offset);
+  let value: Partial<CaseLine> | null = null;
+  try {
+    if (bytesRead === entry.length) value = JSON.parse(buffer.toString('utf8')) as Partial<CaseLine> | null;
+  } catch {
+    value = null;
+  }
+  if (!value || value.type !== 'case' || !isCaseLine(value) || caseKey(value.result.caseId, value.result.modelKey) !== key) {
+    throw new InputError({ file, line: entry.line }, `this case line is not the one indexed (the log was replaced or rewritten since it was read)`, 'open the run again');
+  }
+  return { evalCase: value.case, result: value.result };
+}
+
+function isCaseLine(value: Partial<CaseLine>): value is CaseLine {
+  return typeof value.case?.id === 'string' && typeof value.result?.caseId === 'string' && typeof value.result.modelKey === 'string';
+}
+
+/** Line 1: a RAG Inspector header in a format this version reads (the checks and messages of runLog.ts' reader). */
+function parseHeader(file: string, text: string): RunHeader {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw notARunLog(file);
+  }
+  const header = value as Partial<RunHeader> | null;
+  if (typeof header !== 'object' || header === null || header.type !== 'header' || typeof header.format !== 'number') throw notARunLog(file);
+  if (header.format > RUN_LOG_FORMAT) {
+    throw new InputError({ file, line: 1 }, `this run log has format ${header.format}, written by a newer RAG Inspector; this version reads format ${RUN_LOG_FORMAT}`, 'update RAG Inspector to open it');
+  }
+  if (header.format !== RUN_LOG_FORMAT || typeof header.runId !== 'string') {
+    throw new InputError({ file, line: 1 }, `unsupported run log format ${JSON.stringify(header.format)}`, `this version reads format ${RUN_LOG_FORMAT}`);
+  }
+  return header as RunHeader;
+}
+
+function notARunLog(file: string): InputError {
+  return new InputError({ file, line: 1 }, 'not a RAG Inspector run log: line 1 must be its header', 'run logs are written by RAG Inspector under .rag-inspector/runs/');
+}
