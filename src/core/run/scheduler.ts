@@ -147,22 +147,6 @@ class WaitQueue {
   }
 }
 
-/** Runs `start` and settles with it, or rejects with the signal's reason as soon as it aborts, whichever comes first. */
-function settleOrAbort<T>(start: () => Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    let pending: Promise<T>;
-    try {
-      pending = Promise.resolve(start());
-    } catch (error) {
-      pending = Promise.reject(error);
-    }
-    // A provider that ignores its signal must not keep the caller waiting; its late settlement is absorbed here.
-    void pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 /**
  * Bounded-concurrency FIFO scheduler for model calls.
  *
@@ -201,7 +185,7 @@ export class Scheduler {
   /** Bumped on each multiplicative decrease; an attempt remembers the epoch it was dispatched in. */
   private epoch = 0;
   private successesSinceChange = 0;
-  private wake?: { at: number; controller: AbortController };
+  private wake?: { at: number; cancel: () => void };
 
   constructor(options: SchedulerOptions) {
     checkOptions(options);
@@ -273,9 +257,13 @@ export class Scheduler {
     }
   }
 
-  /** Waits in the queue until the call may start; the slot and rate budget are taken when it resolves. */
-  private acquire(tokens: number, signal: AbortSignal, retry: boolean): Promise<void> {
+  /**
+   * Waits in the queue until the call may start; the slot and rate budget are taken when it resolves. Returns
+   * nothing when the call may start at once, which is the common case and needs no waiter, promise or listener.
+   */
+  private acquire(tokens: number, signal: AbortSignal, retry: boolean): Promise<void> | undefined {
     if (signal.aborted) return Promise.reject(signal.reason);
+    if (this.startNow(tokens)) return undefined;
     const queue = retry ? this.retrying : this.fresh;
     return new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {
@@ -297,6 +285,16 @@ export class Scheduler {
       queue.push(waiter);
       this.pump();
     });
+  }
+
+  /** What pump() would do for a lone waiter: nobody queued ahead, a free slot, no 429 pause, budget to spare. */
+  private startNow(tokens: number): boolean {
+    if (this.fresh.live > 0 || this.retrying.live > 0 || this.inFlight >= this.limit) return false;
+    const now = this.clock.now();
+    if (this.pausedUntil > now || this.limiter.waitFor(tokens, now) > 0) return false;
+    this.limiter.take(tokens, now);
+    this.inFlight++;
+    return true;
   }
 
   /** Starts as many queued calls as the slots, the 429 pause and the rate budgets allow. */
@@ -326,20 +324,17 @@ export class Scheduler {
   private armWake(at: number, wait: number): void {
     if (this.wake && this.wake.at <= at) return;
     this.cancelWake();
-    const wake = { at, controller: new AbortController() };
+    const wake = { at, cancel: (): void => undefined };
     this.wake = wake;
-    this.clock.sleep(wait, wake.controller.signal).then(
-      () => {
-        if (this.wake !== wake) return;
-        this.wake = undefined;
-        this.pump();
-      },
-      () => undefined,
-    );
+    wake.cancel = this.clock.setTimer(wait, () => {
+      if (this.wake !== wake) return;
+      this.wake = undefined;
+      this.pump();
+    });
   }
 
   private cancelWake(): void {
-    this.wake?.controller.abort();
+    this.wake?.cancel();
     this.wake = undefined;
   }
 
@@ -349,27 +344,48 @@ export class Scheduler {
   }
 
   /**
-   * One attempt with its own signal, aborted by the caller's cancel or after timeoutMs. The attempt settles
-   * with the abort reason the moment the signal aborts (settleOrAbort listens before the provider even has
-   * the signal), so whatever the provider throws because of the abort, a timeout is ProviderError('timeout'),
-   * which is retryable, and a cancel is ProviderError('cancelled'), which is not.
+   * One attempt with its own signal, aborted by the caller's cancel or after timeoutMs. The attempt settles with
+   * the abort reason the moment it aborts, whatever the provider then throws (or if it never settles), so a
+   * timeout is ProviderError('timeout'), which is retryable, and a cancel is ProviderError('cancelled'), which is
+   * not. This runs once per call, so it costs one AbortController, one listener and one plain timer: the timeout
+   * is cleared rather than aborted (an abort without a reason builds a DOMException with its stack each time).
    */
-  private async runAttempt<T>(call: (signal: AbortSignal) => Promise<T>, cancelSignal: AbortSignal): Promise<T> {
-    if (cancelSignal.aborted) throw cancelSignal.reason;
+  private runAttempt<T>(call: (signal: AbortSignal) => Promise<T>, cancelSignal: AbortSignal): Promise<T> {
+    if (cancelSignal.aborted) return Promise.reject(cancelSignal.reason);
     const attempt = new AbortController();
-    const timer = new AbortController();
-    const onCancel = (): void => attempt.abort(cancelSignal.reason);
-    cancelSignal.addEventListener('abort', onCancel, { once: true });
-    this.clock.sleep(this.timeoutMs, timer.signal).then(
-      () => attempt.abort(new ProviderError('timeout', `no answer within ${this.timeoutMs} ms`)),
-      () => undefined,
-    );
-    try {
-      return await settleOrAbort(() => call(attempt.signal), attempt.signal);
-    } finally {
-      timer.abort();
-      cancelSignal.removeEventListener('abort', onCancel);
-    }
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      /** True for the first outcome only; a provider's late settlement after an abort is absorbed. */
+      const finish = (): boolean => {
+        if (settled) return false;
+        settled = true;
+        clearTimer();
+        cancelSignal.removeEventListener('abort', onCancel);
+        return true;
+      };
+      const abort = (reason: unknown): void => {
+        if (!finish()) return;
+        attempt.abort(reason);
+        reject(reason);
+      };
+      const onCancel = (): void => abort(cancelSignal.reason);
+      const clearTimer = this.clock.setTimer(this.timeoutMs, () => abort(new ProviderError('timeout', `no answer within ${this.timeoutMs} ms`)));
+      cancelSignal.addEventListener('abort', onCancel, { once: true });
+      let pending: Promise<T>;
+      try {
+        pending = Promise.resolve(call(attempt.signal));
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      pending.then(
+        (value) => {
+          if (finish()) resolve(value);
+        },
+        (error: unknown) => {
+          if (finish()) reject(error);
+        },
+      );
+    });
   }
 
   /**

@@ -39,7 +39,15 @@ export class FakeClock implements Clock {
     });
   }
 
-  /** Deadlines of the sleeps still pending, soonest first; empty means nothing was left behind. */
+  setTimer(ms: number, callback: () => void): () => void {
+    const timer: Timer = { at: this.current + Math.max(0, ms), resolve: callback };
+    this.timers.add(timer);
+    return () => {
+      this.timers.delete(timer);
+    };
+  }
+
+  /** Deadlines of the sleeps and timers still pending, soonest first; empty means nothing was left behind. */
   get pending(): number[] {
     return [...this.timers].map((t) => t.at).sort((a, b) => a - b);
   }

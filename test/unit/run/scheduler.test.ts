@@ -372,6 +372,81 @@ describe('Scheduler: timeouts', () => {
   });
 });
 
+describe('Scheduler: per-attempt timers', () => {
+  it('gives each attempt its own full timeoutMs, counted from its own start', async () => {
+    const clock = new FakeClock();
+    const s = scheduler({ clock, timeoutMs: 1000, maxRetries: 1 });
+    const signals: AbortSignal[] = [];
+    const result = rejection(s.schedule((signal) => {
+      signals.push(signal);
+      return new Promise<string>(() => undefined);
+    }, { signal: new AbortController().signal }));
+    await clock.advance(1000);
+    assert.equal(signals.length, 2, 'the retry (backoff 0) started when the first attempt timed out');
+    assert.deepEqual([signals[0]!.aborted, signals[1]!.aborted], [true, false]);
+    await clock.advance(999);
+    assert.equal(signals[1]!.aborted, false, 'the second attempt was cut short by the first one\'s timer');
+    await clock.advance(1);
+    const error = await result;
+    assert.ok(error instanceof RetriesExhaustedError);
+    assert.deepEqual([error.kind, error.attempts], ['timeout', 2]);
+    assert.equal((signals[1]!.reason as ProviderError).kind, 'timeout');
+    assert.deepEqual(clock.pending, []);
+  });
+
+  it('keeps the retry\'s answer when a timed-out attempt answers late', async () => {
+    const clock = new FakeClock();
+    const s = scheduler({ clock, timeoutMs: 1000, maxRetries: 1 });
+    const calls = new ManualCalls();
+    const result = s.schedule(calls.call(0), { signal: new AbortController().signal });
+    await clock.advance(1000);
+    assert.equal(calls.started.length, 2);
+    calls.started[0]!.resolve('late');
+    calls.started[1]!.resolve('second try');
+    assert.deepEqual(await result, { value: 'second try', attempts: 2 });
+    assert.deepEqual([s.stats.completed, s.stats.failed, s.stats.inFlight], [1, 0, 0]);
+  });
+
+  it('clears the timeout of an attempt that succeeds, fails or is cancelled, and leaves no listener on the caller\'s signal', async () => {
+    const baseline = activeTimers();
+    const s = scheduler({ concurrency: 3, maxRetries: 0 });
+    const calls = new ManualCalls();
+    const run = new AbortController();
+    const cancelled = new AbortController();
+    const succeeds = s.schedule(calls.call(0), { signal: run.signal });
+    const fails = rejection(s.schedule(calls.call(1), { signal: run.signal }));
+    const aborted = rejection(s.schedule(calls.call(2), { signal: cancelled.signal }));
+    await settle();
+    assert.equal(activeTimers(), baseline + 3, 'one timeout per attempt in flight');
+    calls.started[0]!.resolve('ok');
+    calls.started[1]!.reject(new ProviderError('bad_request', '400'));
+    cancelled.abort();
+    assert.deepEqual(await succeeds, { value: 'ok', attempts: 1 });
+    assert.equal(((await fails) as ProviderError).kind, 'bad_request');
+    assertCancelled(await aborted);
+    assert.equal(activeTimers(), baseline);
+    assert.equal(getEventListeners(run.signal, 'abort').length, 0);
+    assert.equal(getEventListeners(calls.started[0]!.signal, 'abort').length, 1, 'only the provider\'s own listener');
+  });
+
+  it('starts a call at once only when nobody is queued ahead of it: a cheap call waits behind one short of token budget', async () => {
+    const clock = new FakeClock();
+    const s = scheduler({ clock, concurrency: 10, tokensPerMinute: 1000 });
+    const starts: Record<string, number> = {};
+    const signal = new AbortController().signal;
+    const call = (name: string) => async () => {
+      starts[name] = clock.now();
+    };
+    const first = s.schedule(call('first'), { signal, estimatedTokens: 600 });
+    const expensive = s.schedule(call('expensive'), { signal, estimatedTokens: 600 });
+    await clock.advance(1000);
+    const cheap = s.schedule(call('cheap'), { signal, estimatedTokens: 0 });
+    await clock.advance(11_000);
+    await Promise.all([first, expensive, cheap]);
+    assert.deepEqual(starts, { first: 0, expensive: 12_000, cheap: 12_000 });
+  });
+});
+
 describe('Scheduler: cancellation', () => {
   it('rejects a queued call as soon as its signal aborts, leaving the call in flight alone', async () => {
     const baseline = activeTimers();
