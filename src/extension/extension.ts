@@ -18,6 +18,7 @@ import { activateRerunOnSave } from './rerunOnSave.js';
 import type { RerunOnSave } from './rerunOnSave.js';
 import { activateResultsIndex } from './resultsIndex.js';
 import type { ResultsIndex } from './resultsIndex.js';
+import { activateResumeRun } from './resumeRun.js';
 import { EngineRunController } from './runController.js';
 import { activateRunStore } from './runStore.js';
 import type { RunStore } from './runStore.js';
@@ -63,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   activateHover(context, index);
   const launcher = new RunLauncher(controller, logger, settingsOverrides);
   activateRunCommands(context, { controller, logger, launcher, store, index, evalFiles });
+  activateResumeRun(context, { controller, launcher, store, sessions, logger });
   const rerunOnSave = activateRerunOnSave(context, {
     launcher, controller, store, index, evalFiles, logger,
     isPanelOpen: () => panels.panel !== undefined,

@@ -12,6 +12,8 @@ export interface LaunchRequest {
   /** What the notifications call the run: "Run Evaluation", "Rerun 3 failed cases"… */
   title: string;
   caseFilter?: (caseId: string, modelKey: string) => boolean;
+  /** A run log to finish (Resume Interrupted Run) instead of starting a new run. */
+  resume?: string;
   /** Open the inspector as the run starts (commands do; rerun on save leaves the panel to its caller). */
   openInspector?: boolean;
   /**
@@ -48,7 +50,7 @@ export class RunLauncher {
       }
       if (request.openInspector) void vscode.commands.executeCommand('ragInspector.openInspector');
       const summary = await this.withProgress(`${title} — ${path.basename(specFile)}`, request.announce === true, () =>
-        this.controller.start(specFile, { workspaceDir: folder, overrides, caseFilter: request.caseFilter }));
+        this.controller.start(specFile, { workspaceDir: folder, overrides, caseFilter: request.caseFilter, resume: request.resume }));
       const t = summary.totals;
       const line = `run ${summary.runId} ${summary.status}: ${t.passed} passed, ${t.failed} failed, ${t.error} errors.`;
       this.logger.info(line);

@@ -8,6 +8,7 @@ const COMMANDS = [
   'ragInspector.rerunFailed',
   'ragInspector.rerunCase',
   'ragInspector.cancelRun',
+  'ragInspector.resumeRun',
   'ragInspector.openInspector',
   'ragInspector.compareRuns',
   'ragInspector.setApiKey',
