@@ -1,7 +1,6 @@
 // CodeLens over dataset rows with results ("✗ noise 0.6 — wrong answer · Inspect · Rerun") and over templates ("Run Evaluation · 12 failed of 260").
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { failureMessage } from '../core/report/runData.js';
 import { caseKey, failureTitle, isFailure } from '../core/report/caseItems.js';
 import type { EvalFiles } from './evalFiles.js';
 import type { IndexedEntry, ResultsIndex } from './resultsIndex.js';
@@ -73,7 +72,7 @@ export class ResultsCodeLensProvider implements vscode.CodeLensProvider, vscode.
     const rerun: RerunCasesArgument = { specFile: first.specFile, keys: sameFile.map(keyOf) };
     return [
       // No command: a label. The two actions after it are the clickable parts.
-      new vscode.CodeLens(range, { title: `✗ ${failureTitle(first, models.size > 1)}${more}`, tooltip: failureMessage(first.result), command: '' }),
+      new vscode.CodeLens(range, { title: `✗ ${failureTitle(first, models.size > 1)}${more}`, tooltip: first.failure, command: '' }),
       new vscode.CodeLens(range, {
         title: 'Inspect',
         tooltip: `Open ${first.evalCase.id} in the inspector (run ${first.runId})`,

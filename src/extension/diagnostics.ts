@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InputProblem } from '../core/engine/events.js';
-import { failureMessage } from '../core/report/runData.js';
 import { isFailure } from '../core/report/caseItems.js';
 import type { ResultsIndex } from './resultsIndex.js';
 import type { LatestEntry, LatestResults } from './runStore.js';
@@ -28,7 +27,7 @@ export function caseDiagnostic(entry: LatestEntry, withModel: boolean): vscode.D
   const model = withModel ? ` on ${entry.result.modelKey}` : '';
   const diagnostic = new vscode.Diagnostic(
     lineRange(entry.evalCase.row.line),
-    `${entry.evalCase.id}${model}: ${failureMessage(entry.result)}`,
+    `${entry.evalCase.id}${model}: ${entry.failure}`,
     entry.result.status === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
   );
   diagnostic.source = DIAGNOSTIC_SOURCE;
@@ -79,7 +78,7 @@ async function templateDiagnostics(results: LatestResults, text: (file: string) 
     const first = [...failed].sort((a, b) => a.evalCase.id.localeCompare(b.evalCase.id))[0]!;
     const diagnostic = new vscode.Diagnostic(
       lineRange(userLine || 1),
-      `${failed.length} of ${total} cases of ${results.name} fail with this template (${tally(failed)}); e.g. ${first.evalCase.id}: ${failureMessage(first.result)}`,
+      `${failed.length} of ${total} cases of ${results.name} fail with this template (${tally(failed)}); e.g. ${first.evalCase.id}: ${first.failure}`,
       failed.some((e) => e.result.status === 'error') ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
     );
     diagnostic.source = DIAGNOSTIC_SOURCE;

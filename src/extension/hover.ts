@@ -1,8 +1,11 @@
 // Hover on a dataset row with failed cases: what failed and why, the model's response and the scorers' explanations — all shown as text, never rendered.
 import * as vscode from 'vscode';
-import { failureMessage } from '../core/report/runData.js';
 import { isFailure } from '../core/report/caseItems.js';
+import type { CaseEntry } from '../core/report/caseItems.js';
 import type { IndexedEntry, ResultsIndex } from './resultsIndex.js';
+
+/** A failed result to show, with its full case when the run log could be read (the response and explanations are in it). */
+export type HoverEntry = IndexedEntry & { full?: CaseEntry };
 
 /** A hover is a glance; the inspector shows the rest. */
 const MAX_CASES = 3;
@@ -21,7 +24,8 @@ function line(md: vscode.MarkdownString, label: string, text: string): void {
   md.appendMarkdown(`**${label}** ${escapeMarkdown(text.replace(/\s*\n\s*/g, ' '))}\n\n`);
 }
 
-export function failureHover(entries: readonly IndexedEntry[]): vscode.MarkdownString {
+/** `entries`: the first few failures of the row, read in full; `total`: how many the row has. */
+export function failureHover(entries: readonly HoverEntry[], total = entries.length): vscode.MarkdownString {
   const md = new vscode.MarkdownString('', false);
   // No command links, no HTML: nothing in a model's output may act.
   md.isTrusted = false;
@@ -29,9 +33,11 @@ export function failureHover(entries: readonly IndexedEntry[]): vscode.MarkdownS
   const models = new Set(entries.map((e) => e.result.modelKey));
   for (const [i, entry] of entries.slice(0, MAX_CASES).entries()) {
     if (i > 0) md.appendMarkdown('\n\n---\n\n');
-    const { evalCase, result } = entry;
-    line(md, '✗', `${evalCase.id}${models.size > 1 ? ` on ${result.modelKey}` : ''} (run ${entry.runId})`);
-    line(md, 'Why:', failureMessage(result));
+    const { evalCase } = entry;
+    line(md, '✗', `${evalCase.id}${models.size > 1 ? ` on ${entry.result.modelKey}` : ''} (run ${entry.runId})`);
+    line(md, 'Why:', entry.failure);
+    const result = entry.full?.result;
+    if (!result) continue;
     if (result.response) {
       const text = result.response.text.length > MAX_RESPONSE_CHARS ? `${result.response.text.slice(0, MAX_RESPONSE_CHARS)}…` : result.response.text;
       md.appendMarkdown(`**Response${result.response.cached ? ' (cached)' : ''}:**\n`);
@@ -43,18 +49,21 @@ export function failureHover(entries: readonly IndexedEntry[]): vscode.MarkdownS
       line(md, `${score.metric}:`, verdict);
     }
   }
-  if (entries.length > MAX_CASES) md.appendMarkdown(`\n\n${escapeMarkdown(`…and ${entries.length - MAX_CASES} more failed cases on this row (see the inspector).`)}`);
+  const shown = Math.min(entries.length, MAX_CASES);
+  if (total > shown) md.appendMarkdown(`\n\n${escapeMarkdown(`…and ${total - shown} more failed cases on this row (see the inspector).`)}`);
   return md;
 }
 
 export class FailureHoverProvider implements vscode.HoverProvider {
   constructor(private readonly index: ResultsIndex) {}
 
-  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+  async provideHover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
     if (document.uri.scheme !== 'file') return undefined;
     const failed = this.index.entriesAt(document.uri.fsPath, position.line + 1).filter((e) => isFailure(e.result));
     if (failed.length === 0) return undefined;
-    return new vscode.Hover(failureHover(failed), document.lineAt(position.line).range);
+    // The current results hold digests; the response and explanations come from the run log, for the few shown.
+    const shown = await this.index.withFullCases(failed.slice(0, MAX_CASES));
+    return new vscode.Hover(failureHover(shown, failed.length), document.lineAt(position.line).range);
   }
 }
 

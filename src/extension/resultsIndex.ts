@@ -1,6 +1,8 @@
 // The current results of every eval file, indexed by dataset line and by template, for diagnostics, CodeLens, hovers and reruns.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { CaseEntry } from '../core/report/caseItems.js';
+import { caseKey } from '../core/report/caseItems.js';
 import type { LatestEntry, LatestResults, RunStore } from './runStore.js';
 
 /** A current result with the eval file it belongs to (a dataset may serve several eval files). */
@@ -16,7 +18,7 @@ export class ResultsIndex implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly store: Pick<RunStore, 'latestResults' | 'diskRuns'>) {}
+  constructor(private readonly store: Pick<RunStore, 'latestResults' | 'diskRuns' | 'readEntries'>) {}
 
   dispose(): void {
     this.changed.dispose();
@@ -46,6 +48,15 @@ export class ResultsIndex implements vscode.Disposable {
 
   entriesAt(file: string, line: number): IndexedEntry[] {
     return this.rowsOf(file)?.get(line) ?? [];
+  }
+
+  /** These entries with their full cases read from their runs' logs; an entry whose log cannot be read comes back without. */
+  async withFullCases(entries: readonly IndexedEntry[]): Promise<(IndexedEntry & { full?: CaseEntry })[]> {
+    return Promise.all(entries.map(async (entry) => {
+      const key = caseKey(entry.evalCase.id, entry.result.modelKey);
+      const full = await this.store.readEntries(entry.runId, [key]).then((found) => found.get(key), () => undefined);
+      return full ? { ...entry, full } : entry;
+    }));
   }
 
   /** The eval files whose current results were rendered with this template. */

@@ -1,19 +1,21 @@
-// Every run of the workspace, read from `.rag-inspector/runs/*.jsonl` (cached by file mtime) with this window's live runs merged in.
+// Every run of the workspace, indexed from `.rag-inspector/runs/*.jsonl` (extended as logs grow) with this window's live runs merged in.
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InputProblem } from '../core/engine/events.js';
 import { describeError } from '../core/errors.js';
-import { listRuns as listRunLogs, readRunLog } from '../core/run/runLog.js';
-import type { RunListEntry, RunLogContents } from '../core/run/runLog.js';
-import type { CaseDetail, CompareRow, RunDetail, RunListing } from '../protocol.js';
-import { caseKey, caseListItem, describeKey, flippedRows } from '../core/report/caseItems.js';
-import type { CaseEntry } from '../core/report/caseItems.js';
+import { listRuns as listRunLogs } from '../core/run/runLog.js';
+import type { RunListEntry } from '../core/run/runLog.js';
+import { RunLogIndex, digestOf } from '../core/run/runLogIndex.js';
+import type { IndexedCase } from '../core/run/runLogIndex.js';
+import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
+import { describeKey, flippedItemRows } from '../core/report/caseItems.js';
+import type { CaseDigest, CaseEntry } from '../core/report/caseItems.js';
 import { InspectorDataError } from './sessionRuns.js';
 import type { InspectorData, SessionRuns } from './sessionRuns.js';
 
-/** A case's latest result and the run it came from. */
-export interface LatestEntry extends CaseEntry {
+/** A case's latest result (its digest: row, template, verdict) and the run it came from; getCase reads the rest. */
+export interface LatestEntry extends CaseDigest {
   runId: string;
 }
 
@@ -37,15 +39,25 @@ export interface LatestResults {
 /** Where run logs are: `.rag-inspector/runs` of each workspace folder and of every folder that has one (CLI runs). */
 export type RunDirs = () => Promise<string[]>;
 
-/** Earlier runs a current result may come from; older ones are almost always superseded, and each costs a full read. */
+/** Earlier runs a current result may come from; older ones are almost always superseded, and each costs an index. */
 const MAX_CHAIN = 20;
-/** Whole logs kept in memory; a log of 100,000 cases is a few hundred MB, so only a few. */
-const MAX_CACHED_LOGS = 12;
+/**
+ * Indexed cases kept in memory over all cached logs (a few hundred bytes each, where a full case line is kilobytes):
+ * two 100,000-case runs and their reruns. Past it the least recently used logs are dropped and indexed again when asked for.
+ */
+const MAX_CACHED_ENTRIES = 250_000;
 
-type ReadLog = { ok: true; log: RunLogContents } | { ok: false; problem: string };
+type ReadIndex = { ok: true; index: RunLogIndex } | { ok: false; problem: string };
+
+/** A result where it was listed from: its list row, and the run whose log (or live memory) holds the full case. */
+interface ListedResult {
+  item: CaseListItem;
+  runId: string;
+}
 
 export class RunStore implements InspectorData, vscode.Disposable {
-  private readonly logs = new Map<string, { mtimeMs: number; size: number; log: RunLogContents }>();
+  /** By log file; Map order is the LRU order. */
+  private readonly indexes = new Map<string, RunLogIndex>();
   /** The latest listing by run id, so opening a case does not list every log again. */
   private readonly known = new Map<string, RunListEntry>();
   private readonly changed = new vscode.EventEmitter<{ specFiles?: string[] }>();
@@ -85,26 +97,29 @@ export class RunStore implements InspectorData, vscode.Disposable {
   async getRun(runId: string): Promise<RunDetail> {
     if (this.sessions.has(runId)) return this.sessions.getRun(runId);
     const entry = await this.entryOf(runId);
-    const read = await this.read(entry.file);
+    const read = await this.index(entry.file);
     if (!read.ok) {
       return { listing: await diskListing({ ...entry, status: 'unreadable', problem: read.problem }), reports: [], thresholds: [], problems: [{ file: entry.file, message: read.problem }], cases: [] };
     }
-    const { log } = read;
+    const { index } = read;
+    const cases: CaseListItem[] = [];
+    for (const indexed of index.entries.values()) cases.push(indexed.item);
     return {
-      listing: listingOf(log),
-      reports: log.summary?.reports ?? [],
-      thresholds: log.summary?.thresholds ?? [],
+      listing: listingOf(index),
+      reports: index.summary?.reports ?? [],
+      thresholds: index.summary?.thresholds ?? [],
       problems: [
-        ...(log.summary?.problems ?? []),
-        ...log.problems.map((p) => ({ file: log.file, line: p.line, message: `run log: ${p.message}` })),
+        ...(index.summary?.problems ?? []),
+        ...index.problems.map((p) => ({ file: index.file, line: p.line, message: `run log: ${p.message}` })),
       ],
-      cases: log.cases.map((line) => caseListItem(line.case, line.result)),
+      cases,
     };
   }
 
+  /** One case in full: from this window's memory, else its line read from the log by the byte range the index holds. */
   async getCase(runId: string, key: string): Promise<CaseDetail> {
     if (this.sessions.has(runId)) return this.sessions.getCase(runId, key);
-    const found = (await this.runEntries(runId)).get(key);
+    const found = (await this.readEntries(runId, [key])).get(key);
     if (!found) throw new InspectorDataError('not-found', `run ${runId} has no case ${describeKey(key)}`);
     return { runId, evalCase: found.evalCase, result: found.result };
   }
@@ -112,12 +127,25 @@ export class RunStore implements InspectorData, vscode.Disposable {
   /**
    * The cases whose outcome differs from `before` to `after`. `after` is that run's own cases; `before` is what was
    * current when it finished (the run plus the runs it builds on), so a rerun of three failed cases compares with
-   * their previous results even when the run just before it was another partial rerun.
+   * their previous results even when the run just before it was another partial rerun. Only flipped cases are read in full.
    */
   async compare(before: string, after: string): Promise<CompareRow[]> {
-    const afterEntries = await this.runEntries(after);
-    const beforeEntries = await this.resultsAsOf(before);
-    return flippedRows(beforeEntries, afterEntries.values());
+    const afterItems = await this.runItems(after);
+    const beforeResults = await this.resultsAsOf(before);
+    const beforeItems = new Map<string, CaseListItem>();
+    for (const [key, listed] of beforeResults) beforeItems.set(key, listed.item);
+    return flippedItemRows(beforeItems, afterItems.values(), async (side, keys) => {
+      if (side === 'after') return this.readEntries(after, keys);
+      // Earlier results may come from several runs: one read per run.
+      const byRun = new Map<string, string[]>();
+      for (const key of keys) {
+        const runId = beforeResults.get(key)?.runId;
+        if (runId) byRun.set(runId, [...(byRun.get(runId) ?? []), key]);
+      }
+      const out = new Map<string, CaseEntry>();
+      for (const [runId, runKeys] of byRun) for (const [key, entry] of await this.readEntries(runId, runKeys)) out.set(key, entry);
+      return out;
+    });
   }
 
   /** The eval file a run ran, from this window's memory or the log's header. */
@@ -139,57 +167,86 @@ export class RunStore implements InspectorData, vscode.Disposable {
     const runs = (listed ?? (await this.diskRuns())).filter((e) => e.header && path.normalize(e.header.spec.file) === target);
     const newest = runs[0];
     if (!newest?.header) return undefined;
-    const { entries, runIds, problems } = await this.overlay(runs);
+    const entries = new Map<string, LatestEntry>();
+    const { runIds, problems } = await this.overlay(runs, (key, indexed, runId) => entries.set(key, { ...digestOf(indexed), runId }));
     return { specFile: target, name: newest.header.spec.name, latestRunId: newest.runId, runIds, entries, problems };
   }
 
+  /** The full cases of these keys of one run (this window's or a log's); keys the run lacks are left out. */
+  async readEntries(runId: string, keys: readonly string[]): Promise<Map<string, CaseEntry>> {
+    if (this.sessions.has(runId)) return this.sessions.readEntries(runId, keys);
+    const entry = await this.entryOf(runId);
+    const read = await this.index(entry.file);
+    if (!read.ok) throw new InspectorDataError('not-found', `run ${runId} cannot be read: ${read.problem}`);
+    try {
+      return await read.index.readEntries(keys);
+    } catch (error) {
+      throw new InspectorDataError('not-found', `run ${runId}: ${describeError(error)}`);
+    }
+  }
+
   /** The results current when `runId` finished: that run and the runs of the same eval file before it. */
-  private async resultsAsOf(runId: string): Promise<Map<string, CaseEntry>> {
-    const own = await this.runEntries(runId);
+  private async resultsAsOf(runId: string): Promise<Map<string, ListedResult>> {
+    const merged = new Map<string, ListedResult>();
+    for (const [key, item] of await this.runItems(runId)) merged.set(key, { item, runId });
     const specFile = await this.specFileOf(runId);
-    if (!specFile) return new Map(own);
+    if (!specFile) return merged;
     const target = path.normalize(specFile);
     const runs = (await this.diskRuns()).filter((e) => e.header && path.normalize(e.header.spec.file) === target);
     const at = runs.findIndex((e) => e.runId === runId);
-    const merged = new Map<string, CaseEntry>(own);
     if (at < 0) return merged;
-    for (const [key, entry] of (await this.overlay(runs.slice(at))).entries) if (!merged.has(key)) merged.set(key, entry);
+    await this.overlay(runs.slice(at), (key, indexed, from) => {
+      if (!merged.has(key)) merged.set(key, { item: indexed.item, runId: from });
+    });
     return merged;
   }
 
-  /** Newest-first runs of one eval file folded into one result per (case, model); see LatestResults. */
-  private async overlay(runs: RunListEntry[]): Promise<{ entries: Map<string, LatestEntry>; runIds: string[]; problems: InputProblem[] }> {
-    const entries = new Map<string, LatestEntry>();
+  /**
+   * Newest-first runs of one eval file folded into one result per (case, model); see LatestResults. `take` is
+   * called once per key, for the newest result that counts.
+   */
+  private async overlay(runs: RunListEntry[], take: (key: string, indexed: IndexedCase, runId: string) => void): Promise<{ runIds: string[]; problems: InputProblem[] }> {
+    const seen = new Set<string>();
     const runIds: string[] = [];
     let newest: { specHash: string; datasets: Map<string, string> } | undefined;
     let problems: InputProblem[] | undefined;
     for (const run of runs.slice(0, MAX_CHAIN)) {
-      const read = await this.read(run.file);
+      const read = await this.index(run.file);
       if (!read.ok) continue;
-      const { log } = read;
-      const datasets = datasetHashes(log);
-      newest ??= { specHash: log.header.spec.hash, datasets };
-      if (log.header.spec.hash !== newest.specHash) break;
-      runIds.push(log.header.runId);
-      if (!problems && log.summary) problems = log.summary.problems;
-      for (const line of log.cases) {
-        const key = caseKey(line.case.id, line.result.modelKey);
-        if (entries.has(key)) continue;
-        const file = path.normalize(line.case.row.file);
-        if (datasets.get(file) !== newest.datasets.get(file)) continue;
-        entries.set(key, { evalCase: line.case, result: line.result, runId: log.header.runId });
+      const { index } = read;
+      const datasets = datasetHashes(index);
+      newest ??= { specHash: index.header.spec.hash, datasets };
+      if (index.header.spec.hash !== newest.specHash) break;
+      runIds.push(index.header.runId);
+      if (!problems && index.summary) problems = index.summary.problems;
+      // A row's dataset is usually the same file for thousands of cases: compare its hash once per file.
+      const sameDataset = new Map<string, boolean>();
+      for (const [key, indexed] of index.entries) {
+        if (seen.has(key)) continue;
+        let same = sameDataset.get(indexed.row.file);
+        if (same === undefined) {
+          const file = path.normalize(indexed.row.file);
+          same = datasets.get(file) === newest.datasets.get(file);
+          sameDataset.set(indexed.row.file, same);
+        }
+        if (!same) continue;
+        seen.add(key);
+        take(key, indexed, index.header.runId);
       }
     }
-    return { entries, runIds, problems: problems ?? [] };
+    return { runIds, problems: problems ?? [] };
   }
 
-  private async runEntries(runId: string): Promise<ReadonlyMap<string, CaseEntry>> {
-    const live = this.sessions.entries(runId);
+  /** A run's own results as list items: this window's from memory, others from the log's index. */
+  private async runItems(runId: string): Promise<ReadonlyMap<string, CaseListItem>> {
+    const live = this.sessions.items(runId);
     if (live) return live;
     const entry = await this.entryOf(runId);
-    const read = await this.read(entry.file);
+    const read = await this.index(entry.file);
     if (!read.ok) throw new InspectorDataError('not-found', `run ${runId} cannot be read: ${read.problem}`);
-    return new Map(read.log.cases.map((line) => [caseKey(line.case.id, line.result.modelKey), { evalCase: line.case, result: line.result }]));
+    const items = new Map<string, CaseListItem>();
+    for (const [key, indexed] of read.index.entries) items.set(key, indexed.item);
+    return items;
   }
 
   private async entryOf(runId: string): Promise<RunListEntry> {
@@ -198,41 +255,55 @@ export class RunStore implements InspectorData, vscode.Disposable {
     return entry;
   }
 
-  /** A whole log, read again only when its size or mtime changed (a live run appends, a resume appends). */
-  private async read(file: string): Promise<ReadLog> {
+  /**
+   * A log's index, extended when the log grew (a live run appends, a resume appends) and built again when it was
+   * replaced; see RunLogIndex.update. The least recently used indexes are dropped past MAX_CACHED_ENTRIES.
+   */
+  private async index(file: string): Promise<ReadIndex> {
     try {
-      const info = await stat(file);
-      const cached = this.logs.get(file);
-      if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
+      let index = this.indexes.get(file);
+      if (index) {
+        await index.update();
         // Map order is the LRU order: touch it.
-        this.logs.delete(file);
-        this.logs.set(file, cached);
-        return { ok: true, log: cached.log };
+        this.indexes.delete(file);
+      } else {
+        index = await RunLogIndex.build(file);
       }
-      const log = await readRunLog(file);
-      this.logs.set(file, { mtimeMs: info.mtimeMs, size: info.size, log });
-      while (this.logs.size > MAX_CACHED_LOGS) this.logs.delete(this.logs.keys().next().value!);
-      return { ok: true, log };
+      this.indexes.set(file, index);
+      this.evict(index);
+      return { ok: true, index };
     } catch (error) {
-      this.logs.delete(file);
+      this.indexes.delete(file);
       return { ok: false, problem: describeError(error) };
+    }
+  }
+
+  /** Drops the least recently used indexes past the entry budget; the one just used stays even when it alone exceeds it. */
+  private evict(keep: RunLogIndex): void {
+    let total = 0;
+    for (const index of this.indexes.values()) total += index.entries.size;
+    for (const [file, index] of this.indexes) {
+      if (total <= MAX_CACHED_ENTRIES) break;
+      if (index === keep) continue;
+      this.indexes.delete(file);
+      total -= index.entries.size;
     }
   }
 }
 
 /** The hash of each dataset a run read, as its header recorded it at the start. */
-function datasetHashes(log: RunLogContents): Map<string, string> {
-  return new Map(log.header.inputs.filter((i) => i.kind === 'dataset').map((i) => [path.normalize(i.file), i.hash]));
+function datasetHashes(index: RunLogIndex): Map<string, string> {
+  return new Map(index.header.inputs.filter((i) => i.kind === 'dataset').map((i) => [path.normalize(i.file), i.hash]));
 }
 
-function listingOf(log: RunLogContents): RunListing {
+function listingOf(index: RunLogIndex): RunListing {
   return {
-    runId: log.header.runId,
-    name: log.header.spec.name,
-    createdAt: log.header.createdAt,
-    status: log.status,
-    models: log.header.models,
-    ...(log.summary ? { totals: log.summary.totals } : {}),
+    runId: index.header.runId,
+    name: index.header.spec.name,
+    createdAt: index.header.createdAt,
+    status: index.status,
+    models: index.header.models,
+    ...(index.summary ? { totals: index.summary.totals } : {}),
   };
 }
 

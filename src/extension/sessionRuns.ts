@@ -3,8 +3,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InputProblem, RunEvent } from '../core/engine/events.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
-import { caseListItem, describeKey, flippedRows } from '../core/report/caseItems.js';
+import { caseListItem, describeKey, flippedItemRows } from '../core/report/caseItems.js';
 import type { CaseEntry } from '../core/report/caseItems.js';
+import { describeError } from '../core/errors.js';
+import { RunLogIndex } from '../core/run/runLogIndex.js';
 
 // The key now lives with the other case helpers; re-exported for modules that import it from here (testExplorer.ts).
 export { caseKey } from '../core/report/caseItems.js';
@@ -31,8 +33,15 @@ interface SessionRun {
   logFile: string;
   detail: Omit<RunDetail, 'listing' | 'cases'>;
   items: Map<string, CaseListItem>;
-  cases: Map<string, CaseEntry>;
+  /** The run log's index, built when a case no longer in memory is first asked for, then extended as the run appends. */
+  log?: Promise<RunLogIndex>;
 }
+
+/**
+ * Full cases kept in memory across this window's runs, the most recently finished last: what the live view opens
+ * first. Older ones are read from the run log, which holds every finished case before its case-finished event fires.
+ */
+const RECENT_CASES = 500;
 
 export class SessionRuns implements InspectorData, vscode.Disposable {
   private readonly runs = new Map<string, SessionRun>();
@@ -42,6 +51,8 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
   /** Problems reported before run-started (the engine plans first); they belong to the next run. */
   private pendingProblems: InputProblem[] = [];
   private currentRunId: string | undefined;
+  /** By `${runId}\u0000${key}`; Map order is the age order. */
+  private readonly recent = new Map<string, CaseEntry>();
 
   /** Feeds one engine event in and tells listeners which run it touched; `specFile` names a starting run. */
   record(event: RunEvent, specFile?: string): string | undefined {
@@ -74,7 +85,6 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
           },
           detail: { reports: [], thresholds: [], problems: this.pendingProblems },
           items: new Map(),
-          cases: new Map(),
         });
         this.pendingProblems = [];
         return event.runId;
@@ -84,7 +94,7 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
         if (!run) return undefined;
         const item = caseListItem(event.evalCase, event.result);
         run.items.set(item.key, item);
-        run.cases.set(item.key, { evalCase: event.evalCase, result: event.result });
+        this.remember(run.listing.runId, item.key, { evalCase: event.evalCase, result: event.result });
         return run.listing.runId;
       }
       case 'run-finished': {
@@ -125,9 +135,37 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
     return run ? { specFile: run.specFile, logFile: run.logFile } : undefined;
   }
 
-  /** Every finished (case, model) of a run, by list key. */
-  entries(runId: string): ReadonlyMap<string, CaseEntry> | undefined {
-    return this.runs.get(runId)?.cases;
+  /** Every finished (case, model) of a run as the inspector lists it, by list key. */
+  items(runId: string): ReadonlyMap<string, CaseListItem> | undefined {
+    return this.runs.get(runId)?.items;
+  }
+
+  /**
+   * The full cases of these keys, from memory when recent, else from the run's log (through one open file); keys the
+   * run has not finished are left out. Throws InspectorDataError when the log cannot be read.
+   */
+  async readEntries(runId: string, keys: readonly string[]): Promise<Map<string, CaseEntry>> {
+    const run = this.require(runId);
+    const out = new Map<string, CaseEntry>();
+    const missing: string[] = [];
+    for (const key of keys) {
+      if (!run.items.has(key)) continue;
+      const found = this.recent.get(recentKey(runId, key));
+      if (found) out.set(key, found);
+      else missing.push(key);
+    }
+    if (missing.length === 0) return out;
+    let log: RunLogIndex;
+    try {
+      log = await (run.log ??= RunLogIndex.build(run.logFile));
+      // The writer appends each case line before case-finished fires, so catching up finds every listed case.
+      await log.update();
+    } catch (error) {
+      run.log = undefined;
+      throw new InspectorDataError('not-found', `run ${runId}: its log ${run.logFile} cannot be read: ${describeError(error)}`);
+    }
+    for (const [key, entry] of await log.readEntries(missing)) out.set(key, entry);
+    return out;
   }
 
   async listRuns(): Promise<RunListing[]> {
@@ -140,14 +178,21 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
   }
 
   async getCase(runId: string, key: string): Promise<CaseDetail> {
-    const found = this.require(runId).cases.get(key);
+    const found = (await this.readEntries(runId, [key])).get(key);
     if (!found) throw new InspectorDataError('not-found', `run ${runId} has no case ${describeKey(key)}`);
     return { runId, evalCase: found.evalCase, result: found.result };
   }
 
   /** The cases whose outcome flipped between the two runs (what the compare view lists). */
   async compare(before: string, after: string): Promise<CompareRow[]> {
-    return flippedRows(this.require(before).cases, this.require(after).cases.values());
+    return flippedItemRows(this.require(before).items, this.require(after).items.values(), (side, keys) => this.readEntries(side === 'before' ? before : after, keys));
+  }
+
+  private remember(runId: string, key: string, entry: CaseEntry): void {
+    const id = recentKey(runId, key);
+    this.recent.delete(id);
+    this.recent.set(id, entry);
+    while (this.recent.size > RECENT_CASES) this.recent.delete(this.recent.keys().next().value!);
   }
 
   private require(runId: string): SessionRun {
@@ -156,3 +201,5 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
     return run;
   }
 }
+
+const recentKey = (runId: string, key: string): string => `${runId}\u0000${key}`;

@@ -5,8 +5,10 @@ import type { InputProblem, RunEvent, ThresholdOutcome } from '../core/engine/ev
 import { InputError, InputErrors, describeError } from '../core/errors.js';
 import type { CaseResult, EvalCase } from '../core/model.js';
 import { failureMessage } from '../core/report/runData.js';
-import { listRuns, readRunLog } from '../core/run/runLog.js';
-import type { CaseLine, RunListEntry } from '../core/run/runLog.js';
+import type { CaseDigest } from '../core/report/caseItems.js';
+import { listRuns } from '../core/run/runLog.js';
+import type { RunListEntry } from '../core/run/runLog.js';
+import { RunLogIndex, digestOf } from '../core/run/runLogIndex.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import type { EvalSpec } from '../core/spec/types.js';
 import { settingsOverrides } from './commands.js';
@@ -146,12 +148,12 @@ export class RagTestExplorer implements vscode.Disposable {
       }
       if (spec) item.label = spec.name;
       const lines = await latestCaseLines(data.file);
-      const suiteIds = [...new Set([...(spec?.suites.map((s) => s.id) ?? []), ...lines.map((l) => l.case.suiteId)])];
+      const suiteIds = [...new Set([...(spec?.suites.map((s) => s.id) ?? []), ...lines.map((l) => l.evalCase.suiteId)])];
       const text = await readText(data.file);
       const suites = suiteIds.map((suiteId) => this.suiteItem(item, suiteId, text));
       item.children.replace(suites);
       const models = new Set([...(spec?.models.map((m) => `${m.provider}:${m.model}`) ?? []), ...lines.map((l) => l.result.modelKey)]);
-      for (const line of lines) this.caseItem(item, line.case, line.result.modelKey, models.size > 1);
+      for (const line of lines) this.caseItem(item, line.evalCase, line.result.modelKey, models.size > 1);
       item.canResolveChildren = false;
     } catch (error) {
       this.logger.warn(`Test Explorer: could not read the runs of ${data.file}: ${describeError(error)}`);
@@ -173,7 +175,7 @@ export class RagTestExplorer implements vscode.Disposable {
     return item;
   }
 
-  private caseItem(fileItem: vscode.TestItem, evalCase: EvalCase, modelKey: string, showModel: boolean): vscode.TestItem {
+  private caseItem(fileItem: vscode.TestItem, evalCase: CaseDigest['evalCase'], modelKey: string, showModel: boolean): vscode.TestItem {
     const suite = fileItem.children.get(`suite:${evalCase.suiteId}`) ?? this.suiteItem(fileItem, evalCase.suiteId);
     // JSON, not caseKey: VS Code joins test ids with NUL internally, so an id may not contain one.
     const id = JSON.stringify([evalCase.id, modelKey]);
@@ -466,7 +468,7 @@ function durationOf(result: CaseResult): number | undefined {
   return Number.isFinite(ms) && ms >= 0 ? ms : result.response?.latencyMs;
 }
 
-function rowRange(evalCase: EvalCase): vscode.Range {
+function rowRange(evalCase: Pick<EvalCase, 'row'>): vscode.Range {
   const line = Math.max(0, evalCase.row.line - 1);
   return new vscode.Range(line, 0, line, 0);
 }
@@ -535,17 +537,15 @@ export async function runLogsOf(file: string): Promise<RunListEntry[]> {
  * logs before it, down to the first log that holds as many cases as seen so far. Only logs of the same version of
  * the eval file as the newest (same hash) are read: an older version may have had other suites or rows.
  */
-export async function latestCaseLines(file: string): Promise<CaseLine[]> {
+export async function latestCaseLines(file: string): Promise<CaseDigest[]> {
   const logs = await runLogsOf(file);
   const wanted = logs[0]?.header?.spec.hash;
-  const byKey = new Map<string, CaseLine>();
+  const byKey = new Map<string, CaseDigest>();
   for (const entry of logs.filter((e) => e.header?.spec.hash === wanted).slice(0, MAX_LOGS_PER_FILE)) {
-    const log = await readRunLog(entry.file);
-    for (const line of log.cases) {
-      const key = caseKey(line.result.caseId, line.result.modelKey);
-      if (!byKey.has(key)) byKey.set(key, line);
-    }
-    if (log.cases.length >= byKey.size) break;
+    // An index, not the whole log: the tree needs each case's row and verdict, not its documents and response.
+    const log = await RunLogIndex.build(entry.file);
+    for (const [key, indexed] of log.entries) if (!byKey.has(key)) byKey.set(key, digestOf(indexed));
+    if (log.entries.size >= byKey.size) break;
   }
   return [...byKey.values()];
 }

@@ -1,5 +1,5 @@
 // How one (case, model) result is named and summarised, shared by the live session, the run logs on disk, diagnostics, CodeLens and hovers.
-import type { CaseResult, EvalCase } from '../model.js';
+import type { CaseError, CaseResult, EvalCase } from '../model.js';
 import { failureMessage } from './runData.js';
 import type { CaseListItem, CompareRow } from '../../protocol.js';
 
@@ -7,6 +7,20 @@ import type { CaseListItem, CompareRow } from '../../protocol.js';
 export interface CaseEntry {
   evalCase: EvalCase;
   result: CaseResult;
+}
+
+/**
+ * What diagnostics, CodeLens, reruns and the Test Explorer read of one result: its row, template and verdict, without
+ * the documents, messages, response and scores, so the current results of a 100,000-case run stay small. A hover or
+ * the inspector reads the full entry from the run log when it needs it.
+ */
+export interface CaseDigest {
+  evalCase: Pick<EvalCase, 'id' | 'suiteId' | 'testbed' | 'row' | 'template' | 'question'>;
+  result: Pick<CaseResult, 'caseId' | 'modelKey' | 'status' | 'pass'> & { error?: Pick<CaseError, 'stage'> };
+  /** failureMessage(result): why it failed, or "passed". */
+  failure: string;
+  /** shortReason(result): "wrong answer", "model error". */
+  reason: string;
 }
 
 const KEY_SEPARATOR = '\u0000';
@@ -82,10 +96,10 @@ export function shortReason(result: CaseResult): string {
 }
 
 /** "noise 0.6 — wrong answer", with the model when the eval file has several. */
-export function failureTitle(entry: CaseEntry, withModel: boolean): string {
+export function failureTitle(entry: Pick<CaseDigest, 'evalCase' | 'result' | 'reason'>, withModel: boolean): string {
   const variant = caseVariant(entry.evalCase);
   const model = withModel ? ` (${entry.result.modelKey})` : '';
-  return `${variant ? `${variant} — ` : ''}${shortReason(entry.result)}${model}`;
+  return `${variant ? `${variant} — ` : ''}${entry.reason}${model}`;
 }
 
 /** What a comparison shows for a side: the response, or the error when there was none. */
@@ -113,4 +127,30 @@ export function flippedRows(before: ReadonlyMap<string, CaseEntry>, after: Itera
     });
   }
   return rows;
+}
+
+/**
+ * flippedRows for results held as list items (a large run's cases are not in memory): the outcomes come from the
+ * items, and only the flipped pairs are read in full, through `read`, for their responses.
+ */
+export async function flippedItemRows(
+  before: ReadonlyMap<string, CaseListItem>,
+  after: Iterable<CaseListItem>,
+  read: (side: 'before' | 'after', keys: string[]) => Promise<ReadonlyMap<string, CaseEntry>>,
+): Promise<CompareRow[]> {
+  const flipped: [CaseListItem, CaseListItem][] = [];
+  for (const item of after) {
+    const earlier = before.get(item.key);
+    if (earlier && outcomeOf(earlier) !== outcomeOf(item)) flipped.push([earlier, item]);
+  }
+  if (flipped.length === 0) return [];
+  const keys = flipped.map(([, item]) => item.key);
+  const [beforeFull, afterFull] = await Promise.all([read('before', keys), read('after', keys)]);
+  return flipped.map(([earlier, item]) => ({
+    caseId: item.caseId,
+    before: earlier,
+    after: item,
+    beforeText: responseTextOf(beforeFull.get(item.key)?.result),
+    afterText: responseTextOf(afterFull.get(item.key)?.result),
+  }));
 }

@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import type { CaseError, CaseResult, EvalCase, RowRef, RunStatus } from '../model.js';
 import { caseKey, caseListItem, shortReason } from '../report/caseItems.js';
-import type { CaseEntry } from '../report/caseItems.js';
+import type { CaseDigest, CaseEntry } from '../report/caseItems.js';
 import type { CaseListItem } from '../../protocol.js';
 import { RUN_LOG_FORMAT } from './runLog.js';
 import type { CaseLine, RunHeader, RunLogLine, RunLogProblem, SummaryLine } from './runLog.js';
@@ -269,6 +269,24 @@ function indexedCase(evalCase: EvalCase, result: CaseResult, line: LocatedLine):
     ...(evalCase.template !== undefined ? { template: evalCase.template } : {}),
     reason: shortReason(result),
     ...(result.error ? { errorStage: result.error.stage } : {}),
+  };
+}
+
+/** The consumer-facing digest of an indexed case; its strings are the item's, so it costs a few small objects. */
+export function digestOf(entry: IndexedCase): CaseDigest {
+  const { item } = entry;
+  return {
+    evalCase: {
+      id: item.caseId,
+      suiteId: item.suiteId,
+      ...(item.testbed !== undefined ? { testbed: item.testbed } : {}),
+      row: entry.row,
+      ...(entry.template !== undefined ? { template: entry.template } : {}),
+      question: item.question,
+    },
+    result: { caseId: item.caseId, modelKey: item.modelKey, status: item.status, ...(item.pass !== undefined ? { pass: item.pass } : {}), ...(entry.errorStage ? { error: { stage: entry.errorStage } } : {}) },
+    failure: item.summary,
+    reason: entry.reason,
   };
 }
 

@@ -7,10 +7,12 @@ import { after, before, describe, it } from 'node:test';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import { InputError } from '../../../src/core/errors.js';
 import type { CaseResult, EvalCase } from '../../../src/core/model.js';
-import { caseKey, caseListItem, shortReason } from '../../../src/core/report/caseItems.js';
+import { caseKey, caseListItem, failureTitle, flippedItemRows, flippedRows, isFailure, shortReason } from '../../../src/core/report/caseItems.js';
+import type { CaseEntry } from '../../../src/core/report/caseItems.js';
+import { failureMessage } from '../../../src/core/report/runData.js';
 import { readRunLog, RunLogWriter } from '../../../src/core/run/runLog.js';
 import type { NewRunHeader, SummaryLine } from '../../../src/core/run/runLog.js';
-import { RunLogIndex, readEntry, scanLines } from '../../../src/core/run/runLogIndex.js';
+import { RunLogIndex, digestOf, readEntry, scanLines } from '../../../src/core/run/runLogIndex.js';
 
 const EXAMPLE = path.resolve(__dirname, '../../../examples/rgb/rgb-example.eval.yaml');
 
@@ -74,6 +76,11 @@ async function assertSameAsReadRunLog(index: RunLogIndex): Promise<void> {
     assert.equal(entry.reason, shortReason(line.result));
     assert.equal(entry.errorStage, line.result.error?.stage);
     assert.deepEqual(full.get(key), { evalCase: line.case, result: line.result });
+    const digest = digestOf(entry);
+    assert.equal(digest.failure, failureMessage(line.result));
+    assert.equal(isFailure(digest.result), isFailure(line.result));
+    assert.equal(failureTitle(digest, true), `${failureTitle({ evalCase: line.case, result: line.result, reason: shortReason(line.result) }, true)}`);
+    assert.deepEqual([digest.evalCase.id, digest.evalCase.suiteId, digest.evalCase.question, digest.evalCase.row, digest.evalCase.template, digest.result.error?.stage], [line.case.id, line.case.suiteId, line.case.question, line.case.row, line.case.template, line.result.error?.stage]);
   }
 }
 
@@ -91,7 +98,7 @@ describe('RunLogIndex', () => {
     const outcome = await runEvaluation(EXAMPLE, { signal: new AbortController().signal, credentials: { apiKey: async () => undefined }, workspaceDir, noCache: true });
     const index = await RunLogIndex.build(outcome.logFile);
     assert.ok(index.entries.size > 50, `${index.entries.size} cases`);
-    assert.equal(index.entries.size, outcome.results.length);
+    assert.equal(index.entries.size, outcome.totals.cases);
     assert.ok([...index.entries.values()].some((e) => e.item.pass === false), 'the example has failures to index');
     await assertSameAsReadRunLog(index);
   });
@@ -234,6 +241,25 @@ describe('RunLogIndex', () => {
         return true;
       });
     }
+  });
+});
+
+describe('flippedItemRows', () => {
+  it('lists the same rows as flippedRows over full cases, reading only the flipped pairs', async () => {
+    const entry = (id: string, model: string, pass: boolean | 'error'): CaseEntry => ({ evalCase: evalCase(id), result: pass === 'error' ? errored(id, model) : result(id, model, pass, `${id} ${pass}`) });
+    const before = [entry('a', 'm:a', true), entry('b', 'm:a', false), entry('c', 'm:a', true), entry('d', 'm:a', 'error')];
+    const after = [entry('d', 'm:a', true), entry('a', 'm:a', true), entry('b', 'm:a', true), entry('c', 'm:a', false), entry('e', 'm:a', false)];
+    const byKey = (entries: CaseEntry[]) => new Map(entries.map((e) => [caseKey(e.evalCase.id, e.result.modelKey), e]));
+    const items = (entries: CaseEntry[]) => new Map(entries.map((e) => [caseKey(e.evalCase.id, e.result.modelKey), caseListItem(e.evalCase, e.result)]));
+    const read: string[][] = [];
+    const rows = await flippedItemRows(items(before), items(after).values(), async (side, keys) => {
+      read.push([side, ...keys]);
+      const source = byKey(side === 'before' ? before : after);
+      return new Map(keys.map((k) => [k, source.get(k)!]));
+    });
+    assert.deepEqual(rows, flippedRows(byKey(before), after));
+    assert.deepEqual(rows.map((r) => r.caseId), ['d', 'b', 'c']);
+    assert.deepEqual(read.map((r) => r.length), [4, 4], 'one read per side, of the three flipped pairs');
   });
 });
 
