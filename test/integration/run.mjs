@@ -1,4 +1,4 @@
-// `npm run test:integration`: the mocha suite inside a real VS Code extension host (code-server), then the workbench UI test.
+// `npm run test:integration`: the mocha suite inside a real VS Code extension host (code-server), then the workbench UI tests.
 //
 // The workbench honours ?payload=[["extensionDevelopmentPath",…],["extensionTestsPath",…]] (code-server started
 // with enable-smoke-test-driver) exactly like `code --extensionTestsPath`, and calls window.codeAutomationExit(code)
@@ -105,9 +105,10 @@ async function runSuite() {
   return code;
 }
 
-function runWorkbench() {
+/** A driver script (workbench.mjs, crashResume.mjs) in its own process; resolves with its exit code. */
+function runDriver(script) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'test/integration/workbench.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'test/integration', script)], { stdio: ['ignore', 'pipe', 'inherit'] });
     cleanups.push(async () => { if (child.exitCode === null) child.kill('SIGTERM'); });
     // Passed through as it comes; its "PASS (N checks)" line gives the count for the closing line.
     let checks = 0;
@@ -138,9 +139,13 @@ async function main() {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
   let workbenchCode = 0;
   if (process.env.E2E_SKIP_WORKBENCH !== '1') {
-    const t = Date.now();
-    workbenchCode = await runWorkbench();
-    log(`workbench UI test: exit code ${workbenchCode} after ${((Date.now() - t) / 1000).toFixed(1)}s`);
+    // The UI tests after the suite: the palette and inspector, then an extension-host crash and Resume Interrupted Run.
+    for (const [script, what] of [['workbench.mjs', 'workbench UI test'], ['crashResume.mjs', 'crash/resume test']]) {
+      const t = Date.now();
+      const code = await runDriver(script);
+      log(`${what}: exit code ${code} after ${((Date.now() - t) / 1000).toFixed(1)}s`);
+      if (code !== 0) workbenchCode = code;
+    }
   }
   log(`total ${((Date.now() - started) / 1000).toFixed(1)}s`);
   console.log(closingLine(tally.passed, tally.failed));

@@ -1,0 +1,322 @@
+// A real extension-host crash mid-run, then Resume Interrupted Run: every case logged exactly once, no finished case sent to the model again.
+//
+// A code-server workbench (headless Chromium) opens a folder with one eval file: 120 RGB cases on an OpenAI-compatible
+// endpoint served by the fixture LLM server (150 ms per answer, 4 calls at once; a local server with no key, so the
+// eval file names none). Run Evaluation is started from the command palette; once the run log holds >= 20 case lines
+// the extension host process is SIGKILLed. The page is reloaded (a new extension host), the "interrupted" notice must
+// appear, and Resume Interrupted Run is started from the palette. Then, from the log and the server's own record:
+// each case has one case line; a case finished before the kill was sent once; a case in flight at the kill was sent at
+// most twice; the others once, after the kill. Screenshots in .e2e/screenshots/crash-*.png.
+// Env: E2E_TIMEOUT_MS (default 5 min), E2E_KEEP=1.
+import { execFileSync, fork } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { Checks } from './lib/checks.mjs';
+import { assertInstalled, E2E, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
+
+const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60_000);
+const SHOTS = path.join(E2E, 'screenshots');
+const CASES = 120;
+const CONCURRENCY = 4;
+const LATENCY_MS = 150;
+const KILL_AFTER = 20;
+const EVAL_NAME = 'crash-resume';
+
+const checks = new Checks();
+let server;
+let browser;
+let llm;
+async function cleanUp() {
+  await browser?.close();
+  server?.stop({ keepFiles: process.env.E2E_KEEP === '1' });
+  if (llm?.connected) llm.disconnect();
+}
+const hardStop = setTimeout(async () => {
+  console.error(`crash/resume test: timeout of ${TIMEOUT_MS / 1000}s reached`);
+  await cleanUp();
+  process.exit(124);
+}, TIMEOUT_MS);
+hardStop.unref();
+
+/** Strict: the rest of the test builds on it. */
+function must(ok, what, detail = '') {
+  if (!ok) throw new Error(`${what}${detail ? `: ${detail}` : ''}`);
+  checks.pass(what);
+}
+
+/** Recorded and continued: one broken property should not hide the others. */
+function expect(ok, what, detail = '') {
+  if (ok) checks.pass(what);
+  else checks.fail(`${what}${detail ? ` — ${detail}` : ''}`);
+}
+
+// ---- the fixture LLM server, in its own process (it is TypeScript: node --import tsx) ----
+
+function startLlmServer() {
+  const child = fork(path.join(ROOT, 'test/integration/lib/llmServerMain.ts'), [JSON.stringify({ latencyMs: LATENCY_MS })], {
+    execArgv: ['--import', 'tsx'], cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => (message.type === 'ready' ? resolve({ child, openaiBaseUrl: message.openaiBaseUrl }) : reject(new Error(`unexpected ${message.type}`))));
+    child.once('exit', (code) => reject(new Error(`the fixture LLM server exited with ${code} before it was ready`)));
+  });
+}
+
+function requestsOf(child) {
+  return new Promise((resolve) => {
+    const onMessage = (message) => {
+      if (message.type !== 'requests') return;
+      child.off('message', onMessage);
+      resolve(message.requests);
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'requests' });
+  });
+}
+
+// ---- the workspace: an eval file and 120 RGB rows whose correct answer the server gives ----
+
+function writeWorkspace(dir, baseUrl) {
+  for (const name of readdirSync(dir)) rmSync(path.join(dir, name), { recursive: true, force: true });
+  const rows = Array.from({ length: CASES }, (_, i) => JSON.stringify({
+    id: i,
+    query: `Where is landmark number ${i}?`,
+    answer: [`Answer${i}`],
+    positive: [`Landmark number ${i} is in Answer${i}.`, `Visitors reach landmark ${i} via Answer${i} station.`],
+    negative: [`Landmark number ${i + 1000} is famous.`, 'Many landmarks exist.', 'Landmarks are numbered.'],
+  }));
+  writeFileSync(path.join(dir, 'landmarks.jsonl'), `${rows.join('\n')}\n`);
+  writeFileSync(path.join(dir, `${EVAL_NAME}.eval.yaml`), [
+    '# 120 cases on the fixture LLM server; a local endpoint without a key, so none is configured.',
+    'version: 1',
+    `name: ${EVAL_NAME}`,
+    'models:',
+    '  - provider: openai-compatible',
+    '    model: fixture-model',
+    `    baseUrl: ${baseUrl}`,
+    `concurrency: ${CONCURRENCY}`,
+    'timeoutMs: 30000',
+    'suites:',
+    '  - id: noise',
+    '    method: rgb',
+    '    dataset: landmarks.jsonl',
+    '    params: { testbed: noise_robustness, noiseRates: [0], passageNum: 3 }',
+    '',
+  ].join('\n'));
+}
+
+const caseIdOf = (row) => `noise/${row}/noise=0`;
+
+// ---- the run log, read raw: every complete line, and whether a last line was cut short ----
+
+function runLogs() {
+  const dir = path.join(server.workspace, '.rag-inspector/runs');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(dir, f)) : [];
+}
+
+function rawLog(file) {
+  const text = readFileSync(file, 'utf8');
+  const end = text.lastIndexOf('\n') + 1;
+  const lines = text.slice(0, end).split('\n').filter(Boolean).map((line, i) => {
+    try {
+      return JSON.parse(line);
+    } catch {
+      return { type: 'unparsable', line: i + 1 };
+    }
+  });
+  return { lines, cases: lines.filter((l) => l.type === 'case'), partial: text.length - end };
+}
+
+// ---- the workbench ----
+
+/** The extension's log channel, from every extension host session of the server (a reload starts another). */
+function channelLog() {
+  const logs = path.join(server.userData, 'logs');
+  if (!existsSync(logs)) return '';
+  const files = [];
+  for (const session of readdirSync(logs)) {
+    const dir = path.join(logs, session);
+    for (const host of readdirSync(dir).filter((d) => d.startsWith('exthost'))) files.push(path.join(dir, host, 'rag-inspector.rag-inspector/RAG Inspector.log'));
+  }
+  return files.filter(existsSync).map((file) => readFileSync(file, 'utf8')).join('\n');
+}
+
+async function waitFor(page, probe, what, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await page.waitForTimeout(50);
+  }
+}
+
+/** Occurrences of `text` in the channel log: activation happens twice here, so "once more" is a count. */
+const logCount = (text) => channelLog().split(text).length - 1;
+
+async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+}
+
+async function shot(page, name) {
+  await page.waitForTimeout(400);
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  log(`screenshot ${path.relative(ROOT, file)}`);
+}
+
+/**
+ * The extension host of this code-server: a process of the server's group started as `bootstrap-fork
+ * --type=extensionHost`. To be sure it is the one running our run, it must hold the run log open.
+ */
+function extensionHostWriting(logFile) {
+  const ps = execFileSync('ps', ['-o', 'pid=,args=', '-g', String(server.pid)], { encoding: 'utf8' });
+  const hosts = ps.split('\n').map((line) => /^\s*(\d+)\s+(.*)$/.exec(line)).filter((m) => m && /bootstrap-fork .*--type=extensionHost/.test(m[2]));
+  const writing = hosts.filter((m) => {
+    try {
+      return readdirSync(`/proc/${m[1]}/fd`).some((fd) => {
+        try { return readlinkSync(`/proc/${m[1]}/fd/${fd}`) === logFile; } catch { return false; }
+      });
+    } catch {
+      return false;
+    }
+  });
+  return { hosts: hosts.map((m) => Number(m[1])), writing: writing.map((m) => Number(m[1])) };
+}
+
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+
+async function main() {
+  assertInstalled();
+  mkdirSync(SHOTS, { recursive: true });
+  const fixture = await startLlmServer();
+  llm = fixture.child;
+  log(`fixture LLM server at ${fixture.openaiBaseUrl} (${LATENCY_MS} ms per answer)`);
+  server = await startCodeServer('crash');
+  writeWorkspace(server.workspace, fixture.openaiBaseUrl);
+  log(`code-server on ${server.host}, workspace ${server.workspace}`);
+  browser = await launchBrowser();
+  const { page } = browser;
+  page.on('pageerror', (error) => { if (process.env.VERBOSE) console.log('[pageerror]', error.message.slice(0, 300)); });
+  const url = workbenchUrl(server, [['extensionDevelopmentPath', remoteUri(server, ROOT)]]);
+  await page.goto(url);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await waitFor(page, () => logCount('RAG Inspector 0.1.0 activated') >= 1, 'the extension to activate', 60_000);
+
+  // 1. Run Evaluation from the palette, as a user would; the workspace's only eval file runs.
+  await runCommand(page, 'RAG Inspector: Run Evaluation');
+  const logFile = await waitFor(page, () => runLogs()[0], 'the run log to appear');
+  await waitFor(page, () => rawLog(logFile).cases.length >= KILL_AFTER, `${KILL_AFTER} case lines in the run log`, 60_000);
+
+  // 2. SIGKILL the extension host: the process of the server's group that holds the run log open.
+  const { hosts, writing } = extensionHostWriting(logFile);
+  must(writing.length === 1, 'exactly one extension-host process (bootstrap-fork --type=extensionHost) holds the run log open', `hosts ${hosts.join(', ') || 'none'}, writing ${writing.join(', ') || 'none'}`);
+  const hostPid = writing[0];
+  process.kill(hostPid, 'SIGKILL');
+  await waitFor(page, () => !alive(hostPid), 'the extension host to die', 10_000);
+  const atKill = rawLog(logFile);
+  // Requests still open die with the host's sockets; give the server a moment to see them close.
+  await page.waitForTimeout(500);
+  const beforeKill = await requestsOf(llm);
+  must(atKill.cases.length >= KILL_AFTER && atKill.cases.length < CASES && !atKill.lines.some((l) => l.type === 'summary'),
+    `the run was killed mid-run: ${atKill.cases.length} of ${CASES} cases logged, no summary${atKill.partial ? `, a last line cut short (${atKill.partial} bytes)` : ''}`);
+  await shot(page, 'crash-killed');
+
+  // 3. Reload the page: a new extension host starts, activates, and finds the run interrupted.
+  await page.goto(url);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  const notice = 'was interrupted after';
+  await waitFor(page, () => channelLog().includes('Interrupted run found:'), 'the new extension host to find the interrupted run', 60_000);
+  // The notice reaches the screen-reader alert at once; this headless build shows no toast, so the notification
+  // center is opened to see it with its buttons.
+  const alert = page.locator('.monaco-aria-container .monaco-alert', { hasText: notice });
+  await alert.first().waitFor({ state: 'attached', timeout: 15_000 });
+  await runCommand(page, 'Notifications: Show Notifications');
+  const item = page.locator('.notifications-center .notification-list-item', { hasText: notice }).first();
+  await item.waitFor({ timeout: 15_000 });
+  const itemText = (await item.locator('.notification-list-item-message').textContent()).replace(/\s+/g, ' ').trim();
+  const buttons = (await item.locator('.monaco-button').allTextContents()).map((t) => t.trim()).filter(Boolean);
+  expect(new RegExp(`^RAG Inspector: a run of ${EVAL_NAME} was interrupted after ${atKill.cases.length} cases\\.$`).test(itemText),
+    `after the reload one notice says "${itemText}"`);
+  expect(JSON.stringify(buttons) === JSON.stringify(['Resume', 'Show', 'Dismiss']), `the notice offers ${buttons.join(' / ')}`);
+  expect((await page.locator('.notifications-center .notification-list-item', { hasText: notice }).count()) === 1, 'the notice is shown once');
+  await shot(page, 'crash-notice');
+  await runCommand(page, 'Notifications: Hide Notifications');
+
+  // 4. Resume Interrupted Run from the palette; the pick lists the run with its cases done.
+  await runCommand(page, 'RAG Inspector: Resume Interrupted Run');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: EVAL_NAME }).first();
+  await row.waitFor({ timeout: 15_000 });
+  const rowText = (await row.textContent()).replace(/\s+/g, ' ').trim();
+  expect(new RegExp(`${atKill.cases.length} cases done`).test(rowText), `the pick lists the run with the cases done at the kill: "${rowText.slice(0, 160)}"`);
+  await shot(page, 'crash-resume-pick');
+  await page.keyboard.press('Enter');
+  await waitFor(page, () => rawLog(logFile).lines.at(-1)?.type === 'summary', 'the summary line of the resumed run', 90_000);
+  const runId = path.basename(logFile, '.jsonl');
+  await waitFor(page, () => channelLog().includes(`run ${runId} success`), 'the resumed run to be reported', 15_000);
+  must(true, 'the resumed run wrote its summary line');
+
+  // 5. The log: one case line per case, nothing lost, nothing twice; the summary counts each once.
+  const end = rawLog(logFile);
+  const perCase = new Map();
+  for (const line of end.cases) perCase.set(line.case.id, (perCase.get(line.case.id) ?? 0) + 1);
+  const missing = Array.from({ length: CASES }, (_, i) => caseIdOf(i)).filter((id) => !perCase.has(id));
+  const twice = [...perCase].filter(([, n]) => n > 1).map(([id]) => id);
+  expect(missing.length === 0, `every case is in the log (${perCase.size} of ${CASES})`, `missing ${missing.join(', ')}`);
+  expect(twice.length === 0 && end.cases.length === CASES, `no case is logged twice (${end.cases.length} case lines)`, `twice: ${twice.join(', ')}`);
+  expect(end.partial === 0 && !end.lines.some((l) => l.type === 'unparsable'), 'every line of the log parses (a line cut by the kill was truncated by the resume)');
+  expect(end.lines.filter((l) => l.type === 'resume').length === 1, 'the log marks where the resume began (one resume line)');
+  const summary = end.lines.at(-1);
+  expect(summary.status === 'success' && summary.totals.cases === CASES && summary.totals.passed === CASES,
+    `the summary: success, ${summary.totals?.cases} cases, ${summary.totals?.passed} passed`, JSON.stringify(summary.totals));
+  const preserved = atKill.cases.every((line, i) => JSON.stringify(end.cases[i]) === JSON.stringify(line));
+  expect(preserved, `the ${atKill.cases.length} case lines written before the kill are kept as they were`);
+
+  // 6. The server's record, per prompt (row): finished before the kill → sent once, never again; in flight at the
+  // kill (sent, not logged) → sent again at most once; never sent before the kill → sent once after it.
+  const all = await requestsOf(llm);
+  const seqAtKill = beforeKill.length;
+  const sent = (rows, from, to) => rows.filter((r) => r.seq >= from && r.seq < to);
+  const byRow = (records) => { const m = new Map(); for (const r of records) m.set(r.row, (m.get(r.row) ?? 0) + 1); return m; };
+  const before = byRow(sent(all, 0, seqAtKill));
+  const after = byRow(sent(all, seqAtKill, Infinity));
+  expect(all.every((r) => r.row !== null), 'every request the server saw was a case prompt');
+  const finishedRows = new Set(atKill.cases.map((l) => Number(l.case.id.split('/')[1])));
+  const inFlight = [...before.keys()].filter((row) => !finishedRows.has(row));
+  const resent = inFlight.filter((row) => after.has(row));
+  const badFinished = [...finishedRows].filter((row) => before.get(row) !== 1 || after.has(row));
+  expect(badFinished.length === 0, `none of the ${finishedRows.size} cases finished before the kill was sent again`, `rows ${badFinished.join(', ')}`);
+  expect(inFlight.length <= CONCURRENCY && inFlight.every((row) => before.get(row) === 1 && (after.get(row) ?? 0) <= 1),
+    `${inFlight.length} case(s) in flight at the kill (at most ${CONCURRENCY}, the concurrency): ${resent.length} sent again, none more than once`, `rows ${inFlight.join(', ')}`);
+  const rest = Array.from({ length: CASES }, (_, i) => i).filter((row) => !before.has(row));
+  expect(rest.every((row) => after.get(row) === 1), `the ${rest.length} cases not started before the kill were each sent once, after it`);
+  expect(all.length === CASES + resent.length, `model requests = cases + in-flight re-sent: ${all.length} = ${CASES} + ${resent.length}`);
+  log(`killed after ${atKill.cases.length} logged cases; ${seqAtKill} requests before the kill (${inFlight.length} not logged, ${beforeKill.filter((r) => r.clientClosed).length} seen closed by the server), ${all.length - seqAtKill} after`);
+
+  // 7. The inspector shows the finished run, every case of it (the earlier ones too).
+  const webview = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+  await webview.locator('.badge', { hasText: 'success' }).waitFor({ timeout: 30_000 });
+  const casesTab = webview.getByRole('tab', { name: new RegExp(`^Cases \\(${CASES}\\b`) });
+  await casesTab.waitFor({ timeout: 15_000 }).then(() => undefined, () => undefined);
+  const tabText = (await webview.getByRole('tab', { name: /^Cases/ }).first().textContent().catch(() => '')).trim();
+  expect(new RegExp(`^Cases \\(${CASES}\\b`).test(tabText), `the inspector shows the finished run: success, "${tabText}"`);
+  await shot(page, 'crash-resumed');
+  console.log(checks.failed.length ? '' : `PASS (${checks.passed.length} checks)`);
+  console.log(checks.summary());
+}
+
+main()
+  .then(async () => { await cleanUp(); process.exit(checks.failed.length ? 1 : 0); })
+  .catch(async (error) => {
+    console.error(`crash/resume test FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    if (browser) await browser.page.screenshot({ path: path.join(SHOTS, 'crash-failure.png') }).catch(() => undefined);
+    console.error(`failure screenshot: ${path.relative(ROOT, path.join(SHOTS, 'crash-failure.png'))}; server log: ${server?.logFile}`);
+    console.log(checks.summary());
+    await cleanUp();
+    process.exit(1);
+  });
