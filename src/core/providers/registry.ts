@@ -5,6 +5,7 @@ import { ProviderConfigError } from './contract.js';
 import type { EmbeddingProvider, Provider } from './contract.js';
 import { OpenAIEmbeddingProvider } from './embeddings.js';
 import { ExtractiveProvider } from './extractive.js';
+import { EMBEDDING_PROVIDER_NAMES, PROVIDER_NAMES } from './names.js';
 import { OpenAIProvider } from './openai.js';
 
 /**
@@ -25,8 +26,7 @@ export interface RegistryOptions {
   providers?: Readonly<Record<string, ProviderFactory>>;
 }
 
-export const PROVIDER_NAMES = ['openai', 'openai-compatible', 'anthropic', 'extractive'] as const;
-export const EMBEDDING_PROVIDER_NAMES = ['openai', 'openai-compatible'] as const;
+export { EMBEDDING_PROVIDER_NAMES, PROVIDER_NAMES };
 
 const DEFAULT_BASE_URLS: Record<string, string> = {
   openai: 'https://api.openai.com/v1',

@@ -6,11 +6,11 @@ import type { PathSegment, YamlLocator } from './yamlPositions.js';
 
 type Raw = Record<string, unknown>;
 
-const asRecord = (value: unknown): Raw | undefined =>
+export const asRecord = (value: unknown): Raw | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Raw) : undefined;
 
 /** The eval file's suites as records (anything else is already a schema error). */
-function suitesOf(data: Raw): Array<[number, Raw]> {
+export function suitesOf(data: Raw): Array<[number, Raw]> {
   const suites = Array.isArray(data.suites) ? data.suites : [];
   return suites.flatMap((suite, index) => {
     const record = asRecord(suite);

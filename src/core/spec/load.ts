@@ -9,6 +9,8 @@ import type { Document } from 'yaml';
 import { InputError, InputErrors } from '../errors.js';
 import { decodeUtf8 } from '../data/lines.js';
 import { duplicateSuiteIds, missingFiles, thresholdRanges } from './checks.js';
+import { paramProblems } from './paramChecks.js';
+import { providerProblems } from './providerChecks.js';
 import { DEFAULTS, evalSchema } from './schema.js';
 import { schemaErrors } from './schemaErrors.js';
 import type { EvalSpec, ModelSpec, SuiteSpec, ThresholdSpec } from './types.js';
@@ -38,6 +40,8 @@ export async function loadEvalSpec(file: string): Promise<EvalSpec> {
     ...schemaProblems,
     ...duplicateSuiteIds(data, locator),
     ...thresholdRanges(data, locator),
+    ...providerProblems(data, locator),
+    ...paramProblems(data, absolute, locator),
     ...(await missingFiles(data, path.dirname(absolute), locator)),
   ];
   if (problems.length > 0) throw new InputErrors(sortByPosition(problems));

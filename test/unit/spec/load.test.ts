@@ -30,7 +30,7 @@ async function loadErrors(file: string): Promise<string[]> {
   assert.fail('expected loadEvalSpec to throw');
 }
 
-const MINIMAL = ['version: 1', 'models: [extractive:bm25]', 'suites:', '  - id: noise-en', '    method: rgb', '    dataset: data/en.jsonl'];
+const MINIMAL = ['version: 1', 'models: [extractive:bm25]', 'suites:', '  - id: noise-en', '    method: ragas', '    dataset: data/en.jsonl'];
 
 test('a full eval file loads with paths resolved, shorthand and mapping models, thresholds and hash', async () => {
   const file = evalFile('full.eval.yaml', [
@@ -59,7 +59,7 @@ test('a full eval file loads with paths resolved, shorthand and mapping models, 
     '  - id: noise-en',
     '    method: rgb',
     '    limit: 10',
-    '    params: { testbed: noise_robustness, noise: [0, 0.4] }',
+    '    params: { testbed: noise_robustness, noiseRates: [0, 0.4] }',
     '    thresholds: { accuracy: { min: 0.5 }, rej_star: { min: 0.1, max: 0.9 } }',
     '  - id: other.suite_2',
     '    method: llm-eval',
@@ -86,7 +86,7 @@ test('a full eval file loads with paths resolved, shorthand and mapping models, 
         dataset: path.join(folder, 'data', 'en.jsonl'),
         datasetFromDefault: true,
         template: path.join(folder, 'prompts', 'default.prompt'),
-        params: { testbed: 'noise_robustness', noise: [0, 0.4] },
+        params: { testbed: 'noise_robustness', noiseRates: [0, 0.4] },
         thresholds: [{ metric: 'accuracy', min: 0.5 }, { metric: 'rej_star', min: 0.1, max: 0.9 }],
         limit: 10,
       },
@@ -200,6 +200,8 @@ test('missing required keys, bad ids, empty lists, ranges and version are all co
     '<dir>/many.eval.yaml:2:9: models is empty — list at least 1 entry',
     '<dir>/many.eval.yaml:3:12: timeoutMs is out of range — >= 1 expected, got 0',
     "<dir>/many.eval.yaml:5:5: suites[0] is missing 'id' — add 'id': unique name of this suite, used in case ids and reports. Letters, digits, \"_\", \".\" and \"-\".",
+    '<dir>/many.eval.yaml:5:5: rgb params.testbed: missing — set it to one of noise_robustness, negative_rejection, information_integration, counterfactual_robustness',
+    '<dir>/many.eval.yaml:6:5: rgb params.testbed: missing — set it to one of noise_robustness, negative_rejection, information_integration, counterfactual_robustness',
     '<dir>/many.eval.yaml:6:9: suite id "has space" has characters that are not allowed — use letters, digits, "_", "." and "-" only, e.g. noise-en',
     '<dir>/many.eval.yaml:8:29: suites[1].thresholds.accuracy is empty — give min, max or both, e.g. { min: 0.5 }',
     "<dir>/many.eval.yaml:8:37: threshold 'f1' has min 0.9 above max 0.1 — swap them, or drop one bound",
@@ -225,5 +227,70 @@ test('an empty or missing eval file is one clear error', async () => {
   const missing = path.join(tempDir(), 'nope.eval.yaml');
   assert.deepEqual(await loadErrors(missing), [
     '<dir>/nope.eval.yaml: eval file not found — check the path, or create it with "RAG Inspector: Run Evaluation" and save the choices',
+  ]);
+});
+
+test('an unknown provider is reported at its name, in shorthand and mapping models, the judge and embeddings', async () => {
+  const file = evalFile('providers.eval.yaml', [
+    'version: 1',
+    'models:',
+    '  - opnai:gpt-4o-mini',
+    '  - provider: antropic',
+    '    model: claude',
+    '  - vscode-lm:copilot/gpt-4o',
+    '  - provider: gemini',
+    '    model: pro',
+    'judge: "openai-compat:llama3"',
+    'embeddings: anthropic:voyage',
+    ...MINIMAL.slice(2),
+  ]);
+  const names = 'openai, openai-compatible, anthropic, extractive, or vscode-lm in VS Code';
+  assert.deepEqual(await loadErrors(file), [
+    `<dir>/providers.eval.yaml:3:5: unknown provider "opnai" for model "gpt-4o-mini" — did you mean 'openai'? use one of: ${names}`,
+    `<dir>/providers.eval.yaml:4:15: unknown provider "antropic" for model "claude" — did you mean 'anthropic'? use one of: ${names}`,
+    `<dir>/providers.eval.yaml:7:15: unknown provider "gemini" for model "pro" — use one of: ${names}`,
+    `<dir>/providers.eval.yaml:9:8: unknown provider "openai-compat" for model "llama3" — did you mean 'openai-compatible'? use one of: ${names}`,
+    '<dir>/providers.eval.yaml:10:13: provider "anthropic" cannot make embeddings (model "voyage") — use one of: openai, openai-compatible',
+  ]);
+});
+
+test("a suite's params are checked by its method at load, each problem at its key or value", async () => {
+  const file = evalFile('params.eval.yaml', [
+    'version: 1',
+    'models: [extractive:bm25]',
+    'suites:',
+    '  - id: unknown-key',
+    '    method: rgb',
+    '    dataset: data/en.jsonl',
+    '    params: { testbed: noise_robustness, noiseRate: [0] }',
+    '  - id: out-of-range',
+    '    method: rgb',
+    '    dataset: data/en.jsonl',
+    '    params:',
+    '      testbed: noise_robustness',
+    '      noiseRates: [0, 1.5]',
+    '  - id: wrong-type',
+    '    method: needle',
+    '    params:',
+    '      buffer: lots',
+    '  - id: nested',
+    '    method: ragas',
+    '    dataset: data/en.jsonl',
+    '    params:',
+    '      answerRelevancy: { strictnes: 3 }',
+    '  - id: no-params',
+    '    method: ifrag',
+    '    dataset: data/en.jsonl',
+    '  - id: fine',
+    '    method: llm-eval',
+    '    dataset: data/en.jsonl',
+    '    params: { scale: "0-100" }',
+  ]);
+  assert.deepEqual(await loadErrors(file), [
+    "<dir>/params.eval.yaml:7:42: rgb params.noiseRate: unknown parameter — did you mean 'noiseRates'? RGB accepts testbed, language, noiseRates, passageNum, correctRate, strict, judge, withoutDocuments",
+    '<dir>/params.eval.yaml:13:23: rgb params.noiseRates[1]: expected a number between 0 and 1, got 1.5 — ratios are shares of passageNum, e.g. 0.4',
+    '<dir>/params.eval.yaml:17:15: needle params.buffer: expected a whole number of at least 0, got "lots" — token counts are whole numbers',
+    "<dir>/params.eval.yaml:22:26: ragas params.answerRelevancy.strictnes: unknown parameter — did you mean 'strictness'? use strictness, noncommittal, temperature",
+    '<dir>/params.eval.yaml:23:5: ifrag params.instruction: missing — set it to A, B or C (one suite entry per instruction; the 9-column table combines them)',
   ]);
 });

@@ -1,5 +1,5 @@
 // IF-RAG suite parameters: instruction, data kinds, passages per question, ID format, normalisation, refusal wording.
-import { InputError } from '../../errors.js';
+import { paramValueError, unknownParamError } from '../paramError.js';
 
 export const INSTRUCTIONS = ['A', 'B', 'C'] as const;
 /** A: answer only; B: answer and the helpful document's ID; C: every answer the documents support. */
@@ -39,7 +39,7 @@ const KNOWN_KEYS = ['instruction', 'kinds', 'k', 'idFormat', 'normalise', 'refus
 type Where = { file: string };
 
 function fail(where: Where, key: string, message: string, hint: string): never {
-  throw new InputError({ file: where.file }, `ifrag params.${key}: ${message}`, hint);
+  throw paramValueError(where.file, 'ifrag', key, message, hint);
 }
 
 function describe(value: unknown): string {
@@ -49,14 +49,14 @@ function describe(value: unknown): string {
 function asObject(raw: unknown, where: Where): Record<string, unknown> {
   if (raw === undefined || raw === null) fail(where, 'instruction', 'missing', 'set params.instruction to A (answer only), B (answer and document ID) or C (all answers)');
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new InputError({ file: where.file }, `ifrag params: expected a mapping, got ${describe(raw)}`, 'e.g. params: { instruction: B }');
+    fail(where, '(root)', `expected a mapping, got ${describe(raw)}`, 'e.g. params: { instruction: B }');
   }
   return raw as Record<string, unknown>;
 }
 
 function rejectUnknownKeys(raw: Record<string, unknown>, where: Where): void {
   for (const key of Object.keys(raw)) {
-    if (!KNOWN_KEYS.includes(key)) fail(where, key, 'unknown parameter', `IF-RAG accepts ${KNOWN_KEYS.join(', ')}`);
+    if (!KNOWN_KEYS.includes(key)) throw unknownParamError(where.file, 'ifrag', [key], KNOWN_KEYS, 'unknown parameter', `IF-RAG accepts ${KNOWN_KEYS.join(', ')}`);
   }
 }
 

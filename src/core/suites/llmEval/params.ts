@@ -1,5 +1,5 @@
 // LLM-Eval suite parameters: the user's score schema (dimensions), the scale, reference use and level, validated with messages that name the key.
-import { InputError } from '../../errors.js';
+import { paramValueError, unknownParamError } from '../paramError.js';
 
 export interface Dimension {
   /** A JSON property name: the key the judge answers under and the metric name in reports. */
@@ -37,7 +37,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 type Where = { file: string };
 
 function fail(where: Where, key: string, message: string, hint: string): never {
-  throw new InputError({ file: where.file }, `llm-eval params.${key}: ${message}`, hint);
+  throw paramValueError(where.file, 'llm-eval', key, message, hint);
 }
 
 function describe(value: unknown): string {
@@ -49,7 +49,7 @@ function parseDimension(value: unknown, i: number, where: Where): Dimension {
   const raw = typeof value === 'string' ? { name: value } : value;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail(where, key, `expected a name or { name, description }, got ${describe(value)}`, 'e.g. - { name: groundedness, description: every claim is supported by the context }');
   const object = raw as Record<string, unknown>;
-  for (const k of Object.keys(object)) if (k !== 'name' && k !== 'description') fail(where, `${key}.${k}`, 'unknown key', 'a dimension has name and description');
+  for (const k of Object.keys(object)) if (k !== 'name' && k !== 'description') throw unknownParamError(where.file, 'llm-eval', ['dimensions', i, k], ['name', 'description'], 'unknown key', 'a dimension has name and description');
   if (typeof object.name !== 'string' || !NAME.test(object.name)) {
     fail(where, `${key}.name`, `expected a name of letters, digits and _, got ${describe(object.name)}`, 'the judge answers under this JSON key, e.g. groundedness');
   }
@@ -79,10 +79,10 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], key: str
 
 export function parseLlmEvalParams(raw: unknown, where: Where): LlmEvalParams {
   if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
-    throw new InputError({ file: where.file }, `llm-eval params: expected a mapping, got ${describe(raw)}`, "e.g. params: { scale: '0-5' }");
+    fail(where, '(root)', `expected a mapping, got ${describe(raw)}`, "e.g. params: { scale: '0-5' }");
   }
   const object = (raw ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(object)) if (!KNOWN_KEYS.includes(key)) fail(where, key, 'unknown parameter', `LLM-Eval accepts ${KNOWN_KEYS.join(', ')}`);
+  for (const key of Object.keys(object)) if (!KNOWN_KEYS.includes(key)) throw unknownParamError(where.file, 'llm-eval', [key], KNOWN_KEYS, 'unknown parameter', `LLM-Eval accepts ${KNOWN_KEYS.join(', ')}`);
   const withReference = object.withReference ?? false;
   if (typeof withReference !== 'boolean') fail(where, 'withReference', `expected true or false, got ${describe(withReference)}`, 'true shows the judge each row\'s reference response');
   const level = oneOf(object.level, LEVELS, 'level', 'response', where);

@@ -1,5 +1,5 @@
 // Needle-in-a-Haystack parameters: types, the reference defaults, and validation that names the bad key.
-import { InputError } from '../../errors.js';
+import { paramPath, paramValueError, unknownParamError } from '../paramError.js';
 import { ARIZE_NEEDLE, ARIZE_QUESTION } from './arize.js';
 import { depthPercents, roundedLinspace } from './grid.js';
 import type { DepthDistribution } from './grid.js';
@@ -71,7 +71,7 @@ type Where = { file: string };
 type Raw = Record<string, unknown>;
 
 function fail(where: Where, key: string, message: string, hint: string): never {
-  throw new InputError({ file: where.file }, `needle params.${key}: ${message}`, hint);
+  throw paramValueError(where.file, 'needle', key, message, hint);
 }
 
 function describe(value: unknown): string {
@@ -81,14 +81,14 @@ function describe(value: unknown): string {
 function asObject(raw: unknown, where: Where): Raw {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new InputError({ file: where.file }, `needle params: expected a mapping, got ${describe(raw)}`, 'e.g. params: { variant: classic, contextLengths: [1000, 4000] }');
+    fail(where, '(root)', `expected a mapping, got ${describe(raw)}`, 'e.g. params: { variant: classic, contextLengths: [1000, 4000] }');
   }
   return raw as Raw;
 }
 
 function rejectUnknownKeys(raw: Raw, where: Where): void {
   for (const key of Object.keys(raw)) {
-    if (!KNOWN_KEYS.includes(key)) fail(where, key, 'unknown parameter', `Needle in a Haystack accepts ${KNOWN_KEYS.join(', ')}`);
+    if (!KNOWN_KEYS.includes(key)) throw unknownParamError(where.file, 'needle', [key], KNOWN_KEYS, 'unknown parameter', `Needle in a Haystack accepts ${KNOWN_KEYS.join(', ')}`);
   }
 }
 
@@ -111,7 +111,7 @@ function integer(value: unknown, key: string, min: number, where: Where): number
 
 function rangeObject(value: Raw, key: string, allowed: string[], where: Where): void {
   for (const field of Object.keys(value)) {
-    if (!allowed.includes(field)) fail(where, `${key}.${field}`, 'unknown field', `${key} accepts ${allowed.join(', ')}, or a list`);
+    if (!allowed.includes(field)) throw unknownParamError(where.file, 'needle', [...paramPath(key), field], allowed, 'unknown field', `${key} accepts ${allowed.join(', ')}, or a list`);
   }
 }
 

@@ -1,5 +1,5 @@
 // RAGAS suite parameters: which metrics, and the reference-vs-fixed choices each metric offers, validated with messages that name the key.
-import { InputError } from '../../errors.js';
+import { paramPath, paramValueError, unknownParamError } from '../paramError.js';
 
 /** The metrics as the report names them. Noise sensitivity has one name per mode (lower is better for both). */
 export const RAGAS_METRICS = [
@@ -53,7 +53,7 @@ const KNOWN_KEYS = ['metrics', 'answerRelevancy', 'contextPrecision', 'noiseSens
 type Where = { file: string };
 
 function fail(where: Where, key: string, message: string, hint: string): never {
-  throw new InputError({ file: where.file }, `ragas params.${key}: ${message}`, hint);
+  throw paramValueError(where.file, 'ragas', key, message, hint);
 }
 
 function describe(value: unknown): string {
@@ -68,7 +68,7 @@ function mapping(value: unknown, key: string, where: Where, example: string): Re
 
 function rejectUnknown(raw: Record<string, unknown>, known: readonly string[], prefix: string, where: Where): void {
   for (const key of Object.keys(raw)) {
-    if (!known.includes(key)) fail(where, `${prefix}${key}`, 'unknown parameter', `use ${known.join(', ')}`);
+    if (!known.includes(key)) throw unknownParamError(where.file, 'ragas', [...paramPath(prefix.replace(/\.$/, '')), key], known, 'unknown parameter', `use ${known.join(', ')}`);
   }
 }
 

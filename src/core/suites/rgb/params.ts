@@ -1,5 +1,5 @@
 // RGB suite parameters: their types, defaults per testbed, and validation with messages that name the bad key.
-import { InputError } from '../../errors.js';
+import { paramValueError, unknownParamError } from '../paramError.js';
 
 export const TESTBEDS = ['noise_robustness', 'negative_rejection', 'information_integration', 'counterfactual_robustness'] as const;
 export type Testbed = (typeof TESTBEDS)[number];
@@ -46,7 +46,7 @@ const JUDGE_KEYS = ['rejection', 'factualError', 'failureLabels'];
 type Where = { file: string };
 
 function fail(where: Where, key: string, message: string, hint: string): never {
-  throw new InputError({ file: where.file }, `rgb params.${key}: ${message}`, hint);
+  throw paramValueError(where.file, 'rgb', key, message, hint);
 }
 
 function describe(value: unknown): string {
@@ -58,14 +58,14 @@ function asObject(raw: unknown, where: Where): Record<string, unknown> {
     fail(where, 'testbed', 'missing', `set params.testbed to one of ${TESTBEDS.join(', ')}`);
   }
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new InputError({ file: where.file }, `rgb params: expected a mapping, got ${describe(raw)}`, 'e.g. params: { testbed: noise_robustness }');
+    fail(where, '(root)', `expected a mapping, got ${describe(raw)}`, 'e.g. params: { testbed: noise_robustness }');
   }
   return raw as Record<string, unknown>;
 }
 
 function rejectUnknownKeys(raw: Record<string, unknown>, where: Where): void {
   for (const key of Object.keys(raw)) {
-    if (!KNOWN_KEYS.includes(key)) fail(where, key, 'unknown parameter', `RGB accepts ${KNOWN_KEYS.join(', ')}`);
+    if (!KNOWN_KEYS.includes(key)) throw unknownParamError(where.file, 'rgb', [key], KNOWN_KEYS, 'unknown parameter', `RGB accepts ${KNOWN_KEYS.join(', ')}`);
   }
 }
 
@@ -141,7 +141,7 @@ function parseJudge(value: unknown, testbed: Testbed, where: Where): RgbJudgePar
   }
   const raw = value as Record<string, unknown>;
   for (const key of Object.keys(raw)) {
-    if (!JUDGE_KEYS.includes(key)) fail(where, `judge.${key}`, 'unknown judge pass', `use ${JUDGE_KEYS.join(', ')}`);
+    if (!JUDGE_KEYS.includes(key)) throw unknownParamError(where.file, 'rgb', ['judge', key], JUDGE_KEYS, 'unknown judge pass', `use ${JUDGE_KEYS.join(', ')}`);
   }
   return {
     rejection: parseBoolean(raw.rejection, 'judge.rejection', defaults.rejection, where),

@@ -1,0 +1,56 @@
+// Provider names checked at load, so a misspelt one is reported at its line with the names that exist, before any model is built.
+import { InputError } from '../errors.js';
+import { EMBEDDING_PROVIDER_NAMES, HOST_PROVIDER_NAMES, PROVIDER_NAMES } from '../providers/names.js';
+import { asRecord } from './checks.js';
+import { closest } from './suggest.js';
+import type { PathSegment, YamlLocator } from './yamlPositions.js';
+
+type Raw = Record<string, unknown>;
+
+interface ModelEntry {
+  segments: PathSegment[];
+  provider: string;
+  model: string;
+  /** Where the provider name is written: the start of "provider:model", or the mapping's provider value. */
+  at: PathSegment[];
+}
+
+/** The models under test, the judge and the embeddings model; entries the schema rejects are left to its errors. */
+function modelEntries(data: Raw): Array<ModelEntry & { embeddings: boolean }> {
+  const refs: Array<{ segments: PathSegment[]; value: unknown; embeddings: boolean }> = [
+    ...(Array.isArray(data.models) ? data.models : []).map((value: unknown, index) => ({ segments: ['models', index], value, embeddings: false })),
+    { segments: ['judge'], value: data.judge, embeddings: false },
+    { segments: ['embeddings'], value: data.embeddings, embeddings: true },
+  ];
+  return refs.flatMap(({ segments, value, embeddings }) => {
+    const entry = modelEntry(segments, value);
+    return entry ? [{ ...entry, embeddings }] : [];
+  });
+}
+
+function modelEntry(segments: PathSegment[], value: unknown): ModelEntry | undefined {
+  if (typeof value === 'string') {
+    const colon = value.indexOf(':');
+    return colon > 0 ? { segments, provider: value.slice(0, colon), model: value.slice(colon + 1), at: segments } : undefined;
+  }
+  const record = asRecord(value);
+  if (typeof record?.provider !== 'string' || record.provider === '') return undefined;
+  return { segments, provider: record.provider, model: String(record.model), at: [...segments, 'provider'] };
+}
+
+export function providerProblems(data: Raw, locator: YamlLocator): InputError[] {
+  const problems: InputError[] = [];
+  for (const entry of modelEntries(data)) {
+    const allowed: readonly string[] = entry.embeddings ? EMBEDDING_PROVIDER_NAMES : [...PROVIDER_NAMES, ...HOST_PROVIDER_NAMES];
+    if (allowed.includes(entry.provider)) continue;
+    const at = locator.valueAt(entry.at);
+    if (entry.embeddings && (PROVIDER_NAMES as readonly string[]).includes(entry.provider)) {
+      problems.push(new InputError(at, `provider "${entry.provider}" cannot make embeddings (model "${entry.model}")`, `use one of: ${EMBEDDING_PROVIDER_NAMES.join(', ')}`));
+      continue;
+    }
+    const suggestion = closest(entry.provider, allowed);
+    const names = entry.embeddings ? EMBEDDING_PROVIDER_NAMES.join(', ') : `${PROVIDER_NAMES.join(', ')}, or ${HOST_PROVIDER_NAMES.join(', ')} in VS Code`;
+    problems.push(new InputError(at, `unknown provider "${entry.provider}" for model "${entry.model}"`, `${suggestion ? `did you mean '${suggestion}'? ` : ''}use one of: ${names}`));
+  }
+  return problems;
+}
