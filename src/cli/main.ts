@@ -5,7 +5,7 @@ import { describeError, InputErrors } from '../core/errors.js';
 import { runEvaluation } from '../core/engine/runEvaluation.js';
 import type { RunEvent } from '../core/engine/events.js';
 import { envCredentials } from '../core/providers/registry.js';
-import { runDataFromLog, runDataFromOutcome } from '../core/report/runDataSources.js';
+import { runDataFromLog } from '../core/report/runDataSources.js';
 import type { RunData } from '../core/report/runData.js';
 import { writeReports } from '../core/report/writeReports.js';
 import { listRuns } from '../core/run/runLog.js';
@@ -88,7 +88,8 @@ async function runCommand(command: RunCommand): Promise<number> {
       },
     });
     progress.finish();
-    const run = runDataFromOutcome(outcome);
+    // Reports are written from the run log, one case at a time: the engine keeps no case in full.
+    const run = await runDataFromLog(outcome.logFile);
     const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
     printRun(run, await writeReports(run, out, command.formats));
     if (outcome.status === 'cancelled') {

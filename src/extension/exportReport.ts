@@ -1,14 +1,15 @@
 // Export Report: a logged run's standalone HTML report (the inspector bundle with the run's data) and core's JSON, CSV and JUnit reports, into a folder.
 import { existsSync } from 'node:fs';
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeError } from '../core/errors.js';
-import { renderHtmlReport } from '../core/report/html.js';
+import { writeHtmlReport } from '../core/report/htmlReportFile.js';
+import { writeFileStreaming } from '../core/report/textSink.js';
 import { runDataFromLog } from '../core/report/runDataSources.js';
 import { writeReports } from '../core/report/writeReports.js';
 import type { ReportFormat } from '../core/report/writeReports.js';
-import { findRun, loadLoggedRun, pickRun, workspaceRuns } from './compare.js';
+import { findRun, pickRun, workspaceRuns } from './compare.js';
 import type { StoredRun } from './compare.js';
 import type { Logger } from './outputChannel.js';
 
@@ -52,9 +53,9 @@ export async function exportRun(run: StoredRun, formats: readonly ExportFormat[]
   if (formats.includes('html')) {
     // Read first: a missing bundle should fail the export before any file is written.
     const bundle = await readWebviewBundle(extensionUri);
-    const { detail, cases } = await loadLoggedRun(run.file);
+    const data = await runDataFromLog(run.file);
     const target = path.join(folder, HTML_REPORT_FILE);
-    await writeFile(target, renderHtmlReport(detail, [...cases.values()], bundle.js, bundle.css), 'utf8');
+    await writeFileStreaming(target, (sink) => writeHtmlReport(data, sink, bundle.js, { css: bundle.css }));
     written.push(target);
   }
   const coreFormats = formats.filter((f): f is ReportFormat => f !== 'html');

@@ -1,11 +1,11 @@
-// Turns an eval spec into the full list of cases with their prompts rendered — before any model is called.
+// Turns an eval spec into its cases: suites prepared and rows checked up front, prompts rendered as the run pulls each case.
 import { InputError, InputErrors } from '../errors.js';
 import type { EvalCase } from '../model.js';
 import { readDataset } from '../data/readDataset.js';
 import { checkVariables, loadTemplate, renderTemplate } from '../prompt/template.js';
 import type { PromptTemplate } from '../prompt/template.js';
 import type { EvalSpec, SuiteSpec } from '../spec/types.js';
-import type { Suite } from '../suites/contract.js';
+import type { Suite, SuiteBuildContext } from '../suites/contract.js';
 import { knownMethods, suiteFor } from '../suites/registry.js';
 import type { InputProblem } from './events.js';
 
@@ -17,25 +17,43 @@ export interface SuitePlan {
   templateFile: string;
   /** The dataset the cases came from; undefined for generator suites. */
   dataset: string | undefined;
-  cases: EvalCase[];
+  /** A generator suite's cases (not rendered): its grid is small in count and built once. */
+  generated?: EvalCase[];
+  context: SuiteBuildContext;
 }
 
-export interface Plan {
+/** The suites ready to produce cases lazily; the count pass has read every row once and reported its problems. */
+export interface LazyPlan {
   suites: SuitePlan[];
   problems: InputProblem[];
   /** Every input file with a role, for the run header's hashes. */
   inputs: { kind: 'template' | 'dataset'; file: string }[];
 }
 
+/** Every case rendered in memory: for the cost estimate of a small run, not for running one. */
+export interface Plan extends LazyPlan {
+  suites: (SuitePlan & { cases: EvalCase[] })[];
+}
+
 /** The same missing-variable mistake on every row would bury the other messages; report this many per suite. */
 const MAX_PROBLEMS_PER_KIND = 20;
 
-export async function buildPlan(spec: EvalSpec, signal: AbortSignal): Promise<Plan> {
+/**
+ * Loads each suite's params and template and reads its dataset once to report bad rows (with file:line) before the
+ * run starts; no prompt is rendered. Cases come later from `expandedCases`, one row at a time.
+ */
+export async function planSuites(spec: EvalSpec, signal: AbortSignal, onCase?: (suitePlan: SuitePlan, evalCase: EvalCase) => void): Promise<LazyPlan> {
   const models = spec.models.map((m) => `${m.provider}:${m.model}`);
-  const plan: Plan = { suites: [], problems: [], inputs: [] };
+  const plan: LazyPlan = { suites: [], problems: [], inputs: [] };
   for (const suiteSpec of spec.suites) {
     if (signal.aborted) break;
-    const suitePlan = await planSuite(spec, suiteSpec, models, plan.problems, signal);
+    const suitePlan = await prepareSuite(spec, suiteSpec, models);
+    const reporter = problemReporter(plan.problems, suiteSpec.id);
+    let items = 0;
+    for await (const evalCase of expandedCases(suitePlan, signal, reporter, () => { items += 1; })) onCase?.(suitePlan, evalCase);
+    // Otherwise an empty (or blank) dataset runs nothing and passes, and CI stays green on a file cut to nothing.
+    if (suitePlan.dataset && items === 0) reporter.add('row', new InputError({ file: suitePlan.dataset, line: 1 }, 'the dataset has no rows', 'add rows (one JSON object per line in JSONL, a header and rows in CSV, a list in YAML) or point the suite at another dataset'));
+    reporter.flush();
     plan.suites.push(suitePlan);
     plan.inputs.push({ kind: 'template', file: suitePlan.templateFile });
     if (suitePlan.dataset) plan.inputs.push({ kind: 'dataset', file: suitePlan.dataset });
@@ -43,7 +61,25 @@ export async function buildPlan(spec: EvalSpec, signal: AbortSignal): Promise<Pl
   return plan;
 }
 
-async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, models: string[], problems: InputProblem[], signal: AbortSignal): Promise<SuitePlan> {
+/** The whole plan rendered up front (the extension's cost estimate); a run uses planSuites and renders as it goes. */
+export async function buildPlan(spec: EvalSpec, signal: AbortSignal): Promise<Plan> {
+  const lazy = await planSuites(spec, signal);
+  const suites: Plan['suites'] = [];
+  for (const suitePlan of lazy.suites) {
+    const reporter = problemReporter(lazy.problems, suitePlan.spec.id);
+    const cases: EvalCase[] = [];
+    for await (const evalCase of expandedCases(suitePlan, signal)) {
+      const rendered = await renderCase(suitePlan, evalCase);
+      if (rendered instanceof InputError) reporter.add('render', rendered);
+      else cases.push(rendered);
+    }
+    reporter.flush();
+    suites.push({ ...suitePlan, cases });
+  }
+  return { ...lazy, suites };
+}
+
+async function prepareSuite(spec: EvalSpec, suiteSpec: SuiteSpec, models: string[]): Promise<SuitePlan> {
   const suite = suiteFor(suiteSpec.method);
   if (!suite) {
     throw new InputError({ file: spec.file }, `suite '${suiteSpec.id}' uses unknown method '${suiteSpec.method}'`, `use one of: ${knownMethods().join(', ')}`);
@@ -51,57 +87,60 @@ async function planSuite(spec: EvalSpec, suiteSpec: SuiteSpec, models: string[],
   const params = suite.parseParams(suiteSpec.params, { file: spec.file });
   const templateFile = suiteSpec.template ?? suite.defaultTemplate(params);
   const template = await loadTemplate(templateFile);
-  const cases: EvalCase[] = [];
-  const reporter = problemReporter(problems, suiteSpec.id);
   const context = { suiteId: suiteSpec.id, seed: spec.seed, models };
   // Generator suites (NIAH) build their own cases; a top-level default dataset is meant for the others.
   const dataset = suite.generateCases && suiteSpec.datasetFromDefault ? undefined : suiteSpec.dataset;
-
-  const render = async (evalCase: EvalCase): Promise<void> => {
-    try {
-      checkVariables(template, evalCase.variables, evalCase.row);
-      evalCase.messages = await renderTemplate(template, evalCase.variables);
-      if (evalCase.messages.length === 0 && evalCase.givenResponse === undefined) throw noMessage(templateFile, evalCase);
-      evalCase.template = templateFile;
-      cases.push(evalCase);
-    } catch (error) {
-      reporter.add('render', asInputError(error, evalCase.row.file, evalCase.row.line));
-    }
-  };
-
-  if (!dataset) {
-    if (!suite.generateCases) {
-      throw new InputError({ file: spec.file }, `suite '${suiteSpec.id}' has no dataset`, "add 'dataset: <file>' to the suite or at the top level");
-    }
-    const generated = await suite.generateCases(params, { ...context, specFile: spec.file });
-    for (const evalCase of suiteSpec.limit === undefined ? generated : generated.slice(0, suiteSpec.limit)) await render(evalCase);
-    reporter.flush();
-    return { spec: suiteSpec, suite, params, template, templateFile, cases, dataset: undefined };
+  if (dataset) return { spec: suiteSpec, suite, params, template, templateFile, dataset, context };
+  if (!suite.generateCases) {
+    throw new InputError({ file: spec.file }, `suite '${suiteSpec.id}' has no dataset`, "add 'dataset: <file>' to the suite or at the top level");
   }
+  const generated = await suite.generateCases(params, { ...context, specFile: spec.file });
+  return { spec: suiteSpec, suite, params, template, templateFile, dataset: undefined, context, generated: suiteSpec.limit === undefined ? generated : generated.slice(0, suiteSpec.limit) };
+}
 
+/**
+ * The suite's cases, not rendered, one dataset row at a time (never the whole dataset in memory). Row problems go to
+ * `reporter` when given: the count pass reports them, the run pass reads the same rows and stays quiet.
+ */
+export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, reporter?: ProblemReporter, onItem?: () => void): AsyncGenerator<EvalCase> {
+  if (!suitePlan.dataset) {
+    for (const evalCase of suitePlan.generated ?? []) yield evalCase;
+    return;
+  }
+  const limit = suitePlan.spec.limit;
   let rows = 0;
-  let items = 0;
-  for await (const item of readDataset(dataset, { signal })) {
-    items += 1;
+  for await (const item of readDataset(suitePlan.dataset, { signal })) {
+    onItem?.();
     if (!item.ok) {
-      reporter.add('row', item.error);
+      reporter?.add('row', item.error);
       continue;
     }
-    if (suiteSpec.limit !== undefined && rows >= suiteSpec.limit) break;
+    if (limit !== undefined && rows >= limit) break;
     rows += 1;
     let expanded: EvalCase[];
     try {
-      expanded = suite.expandRow(item.row, params, context);
+      expanded = suitePlan.suite.expandRow(item.row, suitePlan.params, suitePlan.context);
     } catch (error) {
-      reporter.add('row', asInputError(error, item.row.ref.file, item.row.ref.line));
+      reporter?.add('row', asInputError(error, item.row.ref.file, item.row.ref.line));
       continue;
     }
-    for (const evalCase of expanded) await render(evalCase);
+    yield* expanded;
   }
-  // Otherwise an empty (or blank) dataset runs nothing and passes, and CI stays green on a file cut to nothing.
-  if (items === 0) reporter.add('row', new InputError({ file: dataset, line: 1 }, 'the dataset has no rows', 'add rows (one JSON object per line in JSONL, a header and rows in CSV, a list in YAML) or point the suite at another dataset'));
-  reporter.flush();
-  return { spec: suiteSpec, suite, params, template, templateFile, cases, dataset };
+}
+
+/**
+ * Renders the case's messages into a copy (a generator suite's grid keeps its cases unrendered, so a finished case's
+ * messages are not held for the rest of the run). An InputError comes back rather than thrown, for the run to report.
+ */
+export async function renderCase(suitePlan: SuitePlan, evalCase: EvalCase): Promise<EvalCase | InputError> {
+  try {
+    checkVariables(suitePlan.template, evalCase.variables, evalCase.row);
+    const rendered: EvalCase = { ...evalCase, messages: await renderTemplate(suitePlan.template, evalCase.variables), template: suitePlan.templateFile };
+    if (rendered.messages.length === 0 && rendered.givenResponse === undefined) throw noMessage(suitePlan.templateFile, rendered);
+    return rendered;
+  } catch (error) {
+    return asInputError(error, evalCase.row.file, evalCase.row.line);
+  }
 }
 
 /** Sections that render empty are dropped; when none is left the model would be called with nothing (and a baseline would still score it). */
@@ -116,8 +155,13 @@ function asInputError(error: unknown, file: string, line: number): InputError {
   return new InputError({ file, line }, error instanceof Error ? error.message : String(error));
 }
 
-/** Collects problems, keeping the first few of each kind and a count of the rest. */
-function problemReporter(problems: InputProblem[], suiteId: string) {
+export interface ProblemReporter {
+  add(kind: string, error: InputError): void;
+  flush(): void;
+}
+
+/** Collects problems, keeping the first few of each kind and a count of the rest. `onAdd` sees each one kept. */
+export function problemReporter(problems: InputProblem[], suiteId: string, onAdd?: (problem: InputProblem) => void): ProblemReporter {
   const counts = new Map<string, number>();
   const firstOf = new Map<string, InputError>();
   return {
@@ -125,13 +169,19 @@ function problemReporter(problems: InputProblem[], suiteId: string) {
       const seen = counts.get(kind) ?? 0;
       counts.set(kind, seen + 1);
       if (!firstOf.has(kind)) firstOf.set(kind, error);
-      if (seen < MAX_PROBLEMS_PER_KIND) problems.push(toProblem(error, suiteId));
+      if (seen < MAX_PROBLEMS_PER_KIND) {
+        const problem = toProblem(error, suiteId);
+        problems.push(problem);
+        onAdd?.(problem);
+      }
     },
     flush(): void {
       for (const [kind, count] of counts) {
         const first = firstOf.get(kind);
         if (count > MAX_PROBLEMS_PER_KIND && first) {
-          problems.push({ file: first.position.file, suiteId, message: `…and ${count - MAX_PROBLEMS_PER_KIND} more ${kind} problems like the ones above` });
+          const problem = { file: first.position.file, suiteId, message: `…and ${count - MAX_PROBLEMS_PER_KIND} more ${kind} problems like the ones above` };
+          problems.push(problem);
+          onAdd?.(problem);
         }
       }
     },

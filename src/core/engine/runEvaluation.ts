@@ -1,18 +1,22 @@
-// Runs an eval file end to end: plan the cases, call the models, score, log each case as it finishes, report.
+// Runs an eval file end to end: check the inputs, then build, call, score and log each case as the pool pulls it, report.
 import * as path from 'node:path';
 import { hashFile } from '../data/hash.js';
 import type { CaseResult, EvalCase, RunStatus } from '../model.js';
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
-import { RunLogWriter, newRunId, readRunLog } from '../run/runLog.js';
+import { InputError } from '../errors.js';
+import { RunLogWriter, newRunId, readCaseLines, scanRunLog } from '../run/runLog.js';
 import type { RunHeader } from '../run/runLog.js';
 import { loadEvalSpec } from '../spec/load.js';
 import type { EvalSpec, ModelSpec } from '../spec/types.js';
-import type { SuiteReport } from '../suites/contract.js';
+import type { Suite, SuiteReport } from '../suites/contract.js';
+import { suiteFor } from '../suites/registry.js';
+import { toReportCase, toReportResult } from '../suites/reportView.js';
+import type { ReportCase, ReportResult } from '../suites/reportView.js';
 import { createRunClients, modelKeyOf } from './clients.js';
-import type { RunEvent, RunTotals, ThresholdOutcome } from './events.js';
+import type { InputProblem, RunEvent, RunTotals, ThresholdOutcome } from './events.js';
 import { executeCase } from './executeCase.js';
-import { buildPlan } from './plan.js';
-import type { Plan, SuitePlan } from './plan.js';
+import { expandedCases, planSuites, problemReporter, renderCase } from './plan.js';
+import type { LazyPlan, SuitePlan } from './plan.js';
 import { forEachConcurrent } from './pool.js';
 import { evaluateThresholds } from './thresholds.js';
 import { combinedReports } from '../suites/combinedReports.js';
@@ -35,6 +39,7 @@ export interface RunOptions {
   providers?: Readonly<Record<string, ProviderFactory>>;
 }
 
+/** How the run ended. The cases and results are in the run log (`logFile`); the outcome holds only the summary. */
 export interface RunOutcome {
   runId: string;
   createdAt: string;
@@ -44,13 +49,22 @@ export interface RunOutcome {
   reports: SuiteReport[];
   thresholds: ThresholdOutcome[];
   spec: EvalSpec;
-  plan: Plan;
-  cases: Map<string, EvalCase>;
-  results: CaseResult[];
+  /** Rows and cases that could not be built, with file:line. */
+  problems: InputProblem[];
 }
 
 const RESULT_KEY_SEPARATOR = '\u0000';
 export const resultKey = (caseId: string, modelKey: string): string => `${caseId}${RESULT_KEY_SEPARATOR}${modelKey}`;
+
+/** What the suites' tables are computed from: the slim report view of every finished (case, model), per suite entry. */
+class ReportViews {
+  readonly cases = new Map<string, ReportCase>();
+  /** By resultKey: a later result for the same pair (a rerun) replaces the earlier one. */
+  readonly results = new Map<string, ReportResult>();
+}
+
+type RunClients = Awaited<ReturnType<typeof createRunClients>>;
+type Work = { suitePlan: SuitePlan; evalCase: EvalCase; model: RunClients['models'][number] };
 
 export async function runEvaluation(specFile: string, options: RunOptions): Promise<RunOutcome> {
   const emit = options.onEvent ?? (() => undefined);
@@ -58,13 +72,21 @@ export async function runEvaluation(specFile: string, options: RunOptions): Prom
   const workspaceDir = options.workspaceDir ?? path.dirname(spec.file);
   const stateDir = path.join(workspaceDir, '.rag-inspector');
 
-  const plan = await buildPlan(spec, options.signal);
-  for (const problem of plan.problems) emit({ type: 'input-problem', problem });
-
   const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers);
   const modelKeys = clients.models.map((m) => m.key);
+  const views = new Map(spec.suites.map((s) => [s.id, new ReportViews()]));
 
-  const previous = options.resume ? await readPrevious(options.resume, spec) : undefined;
+  const previous = options.resume ? await readPrevious(options.resume, spec, views) : undefined;
+  const finished = previous?.finished ?? new Set<string>();
+  const wanted = (caseId: string, modelKey: string) => !finished.has(resultKey(caseId, modelKey)) && (!options.caseFilter || options.caseFilter(caseId, modelKey));
+
+  // The count pass: every row read once (bad rows reported with file:line before the run starts), nothing rendered.
+  let total = 0;
+  const plan = await planSuites(spec, options.signal, (_suitePlan, evalCase) => {
+    for (const key of modelKeys) if (wanted(evalCase.id, key)) total += 1;
+  });
+  for (const problem of plan.problems) emit({ type: 'input-problem', problem });
+
   const runId = previous?.header.runId ?? newRunId(new Date());
   const writer = previous
     ? await RunLogWriter.reopen(options.resume!)
@@ -72,31 +94,33 @@ export async function runEvaluation(specFile: string, options: RunOptions): Prom
   const logFile = writer.file;
   const createdAt = previous?.header.createdAt ?? new Date().toISOString();
 
-  const cases = new Map<string, EvalCase>();
-  const results: CaseResult[] = previous ? [...previous.results] : [];
-  for (const c of previous?.cases ?? []) cases.set(c.id, c);
-  const finished = previous?.finished ?? new Set<string>();
+  emit({ type: 'run-started', runId, logFile, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size });
 
-  const pending: { suitePlan: SuitePlan; evalCase: EvalCase; model: (typeof clients.models)[number] }[] = [];
-  for (const suitePlan of plan.suites) {
-    for (const evalCase of suitePlan.cases) {
-      cases.set(evalCase.id, evalCase);
-      for (const model of clients.models) {
-        if (finished.has(resultKey(evalCase.id, model.key))) continue;
-        if (options.caseFilter && !options.caseFilter(evalCase.id, model.key)) continue;
-        pending.push({ suitePlan, evalCase, model });
+  /** Cases pulled one at a time and rendered then: never the whole run's prompts in memory. */
+  async function* pending(): AsyncGenerator<Work> {
+    for (const suitePlan of plan.suites) {
+      const reporter = problemReporter(plan.problems, suitePlan.spec.id, (problem) => emit({ type: 'input-problem', problem }));
+      for await (const evalCase of expandedCases(suitePlan, options.signal)) {
+        const models = clients.models.filter((m) => wanted(evalCase.id, m.key));
+        if (models.length === 0) continue;
+        const rendered = await renderCase(suitePlan, evalCase);
+        if (rendered instanceof InputError) {
+          reporter.add('render', rendered);
+          // Counted in `total` but never run: later progress events carry the corrected total.
+          total -= models.length;
+          continue;
+        }
+        for (const model of models) yield { suitePlan, evalCase: rendered, model };
       }
+      reporter.flush();
     }
   }
-
-  const total = pending.length;
-  emit({ type: 'run-started', runId, logFile, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size });
 
   let done = 0;
   // Each model's scheduler bounds its own calls; the pool only keeps enough work queued to feed them all.
   const width = clients.models.reduce((sum, m) => sum + m.concurrency, 0) * 2;
   try {
-    await forEachConcurrent(pending, width, options.signal, async ({ suitePlan, evalCase, model }) => {
+    await forEachConcurrent(pending(), width, options.signal, async ({ suitePlan, evalCase, model }) => {
       const result = await executeCase({
         evalCase,
         suite: suitePlan.suite,
@@ -111,27 +135,42 @@ export async function runEvaluation(specFile: string, options: RunOptions): Prom
       // A case cut short by cancel is not finished: leave it out of the log so --resume runs it again.
       if (options.signal.aborted && result.status === 'error' && result.error?.kind === 'cancelled') return;
       writer.appendCase({ type: 'case', case: evalCase, result });
-      results.push(result);
+      keepView(views, suitePlan.suite, evalCase, result);
       done += 1;
       emit({ type: 'case-finished', evalCase, result, done, total });
     });
   } catch (error) {
-    writer.appendSummary(summaryLine('error', results, [], [], plan, clients));
+    writer.appendSummary(summaryLine('error', allResults(views), [], [], plan.problems, clients));
     writer.close();
     throw error;
   }
 
   const status: RunStatus = options.signal.aborted ? 'cancelled' : 'success';
-  const suiteReports = plan.suites.map((s) => s.suite.report(cases, results.filter((r) => cases.get(r.caseId)?.suiteId === s.spec.id), s.params, s.spec.id));
+  const suiteReports = plan.suites.map((s) => {
+    const view = views.get(s.spec.id) ?? new ReportViews();
+    return s.suite.report(view.cases, [...view.results.values()], s.params, s.spec.id);
+  });
   const reports = [...suiteReports, ...combinedReports(suiteReports)];
   const thresholds = evaluateThresholds(spec.suites, reports, modelKeys);
-  const summary = summaryLine(status, results, reports, thresholds, plan, clients);
+  const summary = summaryLine(status, allResults(views), reports, thresholds, plan.problems, clients);
   writer.appendSummary(summary);
   writer.close();
 
   const totals = summary.totals;
   emit({ type: 'run-finished', runId, logFile, status, totals, reports, thresholds });
-  return { runId, createdAt, logFile, status, totals, reports, thresholds, spec, plan, cases, results };
+  return { runId, createdAt, logFile, status, totals, reports, thresholds, spec, problems: plan.problems };
+}
+
+/** Keeps what the suite's report reads; the case's documents, messages and the response text are dropped here. */
+function keepView(views: Map<string, ReportViews>, suite: Suite<unknown>, evalCase: EvalCase, result: CaseResult): void {
+  const view = views.get(evalCase.suiteId);
+  if (!view) return; // a case of a suite entry no longer in the eval file (resume checks the file's hash, so only by hand)
+  if (!view.cases.has(evalCase.id)) view.cases.set(evalCase.id, toReportCase(evalCase, suite));
+  view.results.set(resultKey(result.caseId, result.modelKey), toReportResult(result, suite));
+}
+
+function allResults(views: Map<string, ReportViews>): ReportResult[] {
+  return [...views.values()].flatMap((v) => [...v.results.values()]);
 }
 
 function applyOverrides(spec: EvalSpec, overrides: RunOptions['overrides']): EvalSpec {
@@ -149,7 +188,7 @@ function templateParametersFor(suitePlan: SuitePlan, model: ModelSpec): Record<s
   return Object.fromEntries(Object.entries(fromTemplate).filter(([name]) => !(name in model.parameters)));
 }
 
-async function headerFor(runId: string, spec: EvalSpec, plan: Plan, models: string[]): Promise<RunHeader> {
+async function headerFor(runId: string, spec: EvalSpec, plan: LazyPlan, models: string[]): Promise<RunHeader> {
   const unique = [...new Map(plan.inputs.map((i) => [`${i.kind}:${i.file}`, i])).values()];
   return {
     type: 'header',
@@ -167,24 +206,25 @@ async function headerFor(runId: string, spec: EvalSpec, plan: Plan, models: stri
   };
 }
 
-async function readPrevious(file: string, spec: EvalSpec) {
-  const log = await readRunLog(file);
-  if (log.header.spec.hash !== spec.hash) {
-    throw new Error(`${file}: the eval file changed since this run started (${log.header.spec.file}); resume needs the same eval file — start a new run instead`);
+/** The earlier sessions of a resumed run, streamed from its log into the report views: no case held in full. */
+async function readPrevious(file: string, spec: EvalSpec, views: Map<string, ReportViews>) {
+  const scan = await scanRunLog(file);
+  if (scan.header.spec.hash !== spec.hash) {
+    throw new Error(`${file}: the eval file changed since this run started (${scan.header.spec.file}); resume needs the same eval file — start a new run instead`);
   }
-  return {
-    header: log.header,
-    cases: log.cases.map((line) => line.case),
-    results: log.cases.map((line) => line.result),
-    finished: log.finished,
-  };
+  const suites = new Map(spec.suites.map((s) => [s.id, suiteFor(s.method)]));
+  for await (const line of readCaseLines(scan)) {
+    const suite = suites.get(line.case.suiteId);
+    if (suite) keepView(views, suite, line.case, line.result);
+  }
+  return { header: scan.header, finished: new Set(scan.winners.keys()) };
 }
 
-function summaryLine(status: RunStatus, results: readonly CaseResult[], reports: SuiteReport[], thresholds: ThresholdOutcome[], plan: Plan, clients: Awaited<ReturnType<typeof createRunClients>>) {
+function summaryLine(status: RunStatus, results: readonly ReportResult[], reports: SuiteReport[], thresholds: ThresholdOutcome[], problems: InputProblem[], clients: RunClients) {
   const totals = resultTotals(results, {
     modelCalls: clients.models.reduce((n, m) => n + m.client.counters.providerCalls, 0),
     cacheHits: clients.models.reduce((n, m) => n + m.client.counters.cacheHits, 0) + (clients.judge?.client.counters.cacheHits ?? 0),
     judgeCalls: clients.judge?.client.counters.providerCalls ?? 0,
   });
-  return { type: 'summary' as const, status, finishedAt: new Date().toISOString(), totals, reports, thresholds, problems: plan.problems };
+  return { type: 'summary' as const, status, finishedAt: new Date().toISOString(), totals, reports, thresholds, problems };
 }

@@ -1,20 +1,29 @@
-// The CSV report: one row per case and model, one column per metric, for spreadsheets.
+// The CSV report: one row per case and model, one column per metric, for spreadsheets; streamed row by row.
 import { stringify } from 'csv-stringify/sync';
 import { failureMessage } from './runData.js';
 import type { RunData } from './runData.js';
+import { renderToString } from './textSink.js';
+import type { TextSink } from './textSink.js';
 
 /** Spreadsheets run cells that start like a formula; model output is untrusted, so such cells get a leading quote. */
 function defuseFormula(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
-export function renderCsvReport(run: RunData): string {
-  const metrics = [...new Set(run.results.flatMap((r) => r.scores.map((s) => s.metric)))].sort();
+export function renderCsvReport(run: RunData): Promise<string> {
+  return renderToString((sink) => writeCsvReport(run, sink));
+}
+
+/** Two passes over the cases: the metric columns first (every metric any case has), then one row at a time. */
+export async function writeCsvReport(run: RunData, sink: TextSink): Promise<void> {
+  const seen = new Set<string>();
+  for await (const { result } of run.entries()) for (const score of result.scores) seen.add(score.metric);
+  const metrics = [...seen].sort();
   const header = ['suite', 'case_id', 'model', 'testbed', 'dataset_file', 'dataset_line', 'status', 'pass', ...metrics, 'message', 'question', 'response', 'input_tokens', 'output_tokens', 'latency_ms', 'cost_usd', 'cached'];
-  const rows = run.results.map((result) => {
-    const evalCase = run.cases.get(result.caseId);
+  await sink.write(stringify([header]));
+  for await (const { evalCase, result } of run.entries()) {
     const byMetric = new Map(result.scores.map((s) => [s.metric, s]));
-    return [
+    await sink.write(stringify([[
       evalCase?.suiteId ?? '',
       result.caseId,
       result.modelKey,
@@ -37,7 +46,6 @@ export function renderCsvReport(run: RunData): string {
       result.response?.latencyMs ?? '',
       result.response?.costUsd ?? '',
       result.response ? String(result.response.cached) : '',
-    ];
-  });
-  return stringify([header, ...rows]);
+    ]]));
+  }
 }

@@ -16,7 +16,21 @@ const REPORT_DATA_VERSION = 1;
  */
 export function renderHtmlReport(detail: RunDetail, cases: CaseDetail[], webviewBundleJs: string, css?: string): string {
   const data = { format: REPORT_DATA_FORMAT, version: REPORT_DATA_VERSION, runs: [{ detail, cases }] };
-  const json = escapeJsonForHtml(JSON.stringify(data));
+  const { before, after } = htmlReportFrame(detail.listing.name, webviewBundleJs, css);
+  return `${before}${escapeJsonForHtml(JSON.stringify(data))}${after}`;
+}
+
+/** The JSON of the data element up to where the run's list items go, for a writer that streams them (htmlReportFile.ts). */
+export function reportDataOpening(detail: Omit<RunDetail, 'cases'>): string {
+  const opening = JSON.stringify({ format: REPORT_DATA_FORMAT, version: REPORT_DATA_VERSION, runs: [{ detail: { ...detail, cases: [] } }] });
+  const tail = '[]}}]}';
+  if (!opening.endsWith(tail)) throw new Error('report data: cases must be the last field of the run detail');
+  // Then: list items, "]}", ',"cases":[', case details, "]}]}".
+  return opening.slice(0, opening.length - tail.length);
+}
+
+/** The page around the data element's JSON: everything before it and everything after. */
+export function htmlReportFrame(name: string, webviewBundleJs: string, css?: string): { before: string; after: string } {
   const script = escapeScriptText(stripSourceMapComment(webviewBundleJs));
   const style = css ? escapeStyleText(css) : undefined;
   // Hashes rather than 'unsafe-inline': the only code the page may run is the bundle written here.
@@ -26,15 +40,16 @@ export function renderHtmlReport(detail: RunDetail, cases: CaseDetail[], webview
     style ? `style-src '${sha256(style)}'` : "style-src 'none'",
     'img-src data:',
   ].join('; ');
-  return `<!DOCTYPE html>
+  const before = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
 <meta name="generator" content="RAG Inspector">
-<title>RAG Inspector — ${escapeText(detail.listing.name)}</title>
-${style === undefined ? '' : `<style>${style}</style>\n`}<script type="application/json" id="${REPORT_DATA_ELEMENT_ID}">${json}</script>
+<title>RAG Inspector — ${escapeText(name)}</title>
+${style === undefined ? '' : `<style>${style}</style>\n`}<script type="application/json" id="${REPORT_DATA_ELEMENT_ID}">`;
+  const after = `</script>
 </head>
 <body>
 <noscript>This report is an interactive page: open it in a browser with JavaScript enabled.</noscript>
@@ -42,6 +57,7 @@ ${style === undefined ? '' : `<style>${style}</style>\n`}<script type="applicati
 </body>
 </html>
 `;
+  return { before, after };
 }
 
 /**

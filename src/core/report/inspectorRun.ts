@@ -1,4 +1,5 @@
-// A run in the inspector's shapes (protocol.ts): what the standalone HTML report embeds and what Export and Compare read.
+// A run in the inspector's shapes (protocol.ts): what Export and Compare read. Holds every case: for a run that fits in
+// memory; the standalone HTML report streams instead (htmlReportFile.ts).
 import type { CaseDetail, RunDetail } from '../../protocol.js';
 import { caseKey, caseListItem } from './caseItems.js';
 import type { RunData } from './runData.js';
@@ -9,23 +10,23 @@ export interface InspectorRun {
   cases: Map<string, CaseDetail>;
 }
 
-export function inspectorRun(run: RunData): InspectorRun {
+export async function inspectorRun(run: RunData): Promise<InspectorRun> {
   const cases = new Map<string, CaseDetail>();
   const items = [];
-  for (const result of run.results) {
-    const evalCase = run.cases.get(result.caseId);
+  for await (const { evalCase, result } of run.entries()) {
     if (!evalCase) continue; // a result without its case cannot be shown; the log reader reports such lines
     items.push(caseListItem(evalCase, result));
     cases.set(caseKey(result.caseId, result.modelKey), { runId: run.runId, evalCase, result });
   }
+  return { detail: { ...runDetailOf(run), cases: items }, cases };
+}
+
+/** The run's detail without its case list. */
+export function runDetailOf(run: RunData): Omit<RunDetail, 'cases'> {
   return {
-    detail: {
-      listing: { runId: run.runId, name: run.name, createdAt: run.createdAt, status: run.status, models: run.models, totals: run.totals },
-      reports: run.reports,
-      thresholds: run.thresholds,
-      problems: run.problems,
-      cases: items,
-    },
-    cases,
+    listing: { runId: run.runId, name: run.name, createdAt: run.createdAt, status: run.status, models: run.models, totals: run.totals },
+    reports: run.reports,
+    thresholds: run.thresholds,
+    problems: run.problems,
   };
 }

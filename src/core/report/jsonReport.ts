@@ -1,8 +1,15 @@
-// The JSON report: the whole run (tables, thresholds, every case with its scores) for other tools to read.
-import type { RunData } from './runData.js';
+// The JSON report: the whole run (tables, thresholds, every case with its scores) for other tools to read; streamed case by case.
+import type { RunData, RunEntry } from './runData.js';
+import { renderToString } from './textSink.js';
+import type { TextSink } from './textSink.js';
 
-export function renderJsonReport(run: RunData): string {
-  return JSON.stringify({
+export function renderJsonReport(run: RunData): Promise<string> {
+  return renderToString((sink) => writeJsonReport(run, sink));
+}
+
+/** The same text JSON.stringify(report, …, 2) gives, written one case at a time. */
+export async function writeJsonReport(run: RunData, sink: TextSink): Promise<void> {
+  const head = JSON.stringify({
     format: 'rag-inspector-report',
     version: 1,
     runId: run.runId,
@@ -15,28 +22,39 @@ export function renderJsonReport(run: RunData): string {
     thresholds: run.thresholds,
     problems: run.problems,
     reports: run.reports,
-    cases: run.results.map((result) => {
-      const evalCase = run.cases.get(result.caseId);
-      return {
-        caseId: result.caseId,
-        suiteId: evalCase?.suiteId,
-        testbed: evalCase?.testbed,
-        row: evalCase?.row,
-        modelKey: result.modelKey,
-        question: evalCase?.question,
-        status: result.status,
-        pass: result.pass,
-        response: result.response?.text,
-        scores: result.scores,
-        error: result.error,
-        usage: result.response?.usage,
-        latencyMs: result.response?.latencyMs,
-        costUsd: result.response?.costUsd,
-        cached: result.response?.cached,
-        params: evalCase?.params,
-      };
-    }),
+    cases: [],
   }, jsonNumbers, 2);
+  const emptyTail = '[]\n}';
+  await sink.write(head.slice(0, head.length - emptyTail.length));
+  let first = true;
+  for await (const entry of run.entries()) {
+    // An element of an array two levels deep: JSON.stringify indents its lines by four more spaces.
+    const text = JSON.stringify(caseJson(entry), jsonNumbers, 2).replace(/\n/g, '\n    ');
+    await sink.write(`${first ? '[\n' : ',\n'}    ${text}`);
+    first = false;
+  }
+  await sink.write(first ? emptyTail : '\n  ]\n}');
+}
+
+function caseJson({ evalCase, result }: RunEntry) {
+  return {
+    caseId: result.caseId,
+    suiteId: evalCase?.suiteId,
+    testbed: evalCase?.testbed,
+    row: evalCase?.row,
+    modelKey: result.modelKey,
+    question: evalCase?.question,
+    status: result.status,
+    pass: result.pass,
+    response: result.response?.text,
+    scores: result.scores,
+    error: result.error,
+    usage: result.response?.usage,
+    latencyMs: result.response?.latencyMs,
+    costUsd: result.response?.costUsd,
+    cached: result.response?.cached,
+    params: evalCase?.params,
+  };
 }
 
 /** JSON has no NaN or Infinity; write null so a reader never mistakes "undetermined" for a number. */

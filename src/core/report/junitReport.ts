@@ -1,31 +1,45 @@
-// The JUnit XML report, so CI systems show each case as a test: failures carry what failed and the response.
+// The JUnit XML report, so CI systems show each case as a test: failures carry what failed and the response; streamed.
 import { failureMessage } from './runData.js';
-import type { RunData } from './runData.js';
+import type { RunData, RunEntry } from './runData.js';
+import { renderToString } from './textSink.js';
+import type { TextSink } from './textSink.js';
 
-export function renderJunitReport(run: RunData): string {
-  const bySuite = new Map<string, RunData['results'][number][]>();
-  for (const result of run.results) {
-    const suiteId = run.cases.get(result.caseId)?.suiteId ?? 'unknown';
-    bySuite.set(suiteId, [...(bySuite.get(suiteId) ?? []), result]);
+export function renderJunitReport(run: RunData): Promise<string> {
+  return renderToString((sink) => writeJunitReport(run, sink));
+}
+
+interface SuiteCounts {
+  tests: number;
+  failures: number;
+  errors: number;
+  latencyMs: number;
+}
+
+/** A first pass counts each suite's tests (the <testsuite> attributes come first); then one pass per suite writes its cases. */
+export async function writeJunitReport(run: RunData, sink: TextSink): Promise<void> {
+  const bySuite = new Map<string, SuiteCounts>();
+  for await (const { evalCase, result } of run.entries()) {
+    const suiteId = evalCase?.suiteId ?? 'unknown';
+    const counts = bySuite.get(suiteId) ?? { tests: 0, failures: 0, errors: 0, latencyMs: 0 };
+    counts.tests += 1;
+    if (result.status === 'success' && result.pass === false) counts.failures += 1;
+    if (result.status === 'error') counts.errors += 1;
+    counts.latencyMs += result.response?.latencyMs ?? 0;
+    bySuite.set(suiteId, counts);
   }
-  const suites = [...bySuite].map(([suiteId, results]) => {
-    const failures = results.filter((r) => r.status === 'success' && r.pass === false).length;
-    const errors = results.filter((r) => r.status === 'error').length;
-    const seconds = results.reduce((s, r) => s + (r.response?.latencyMs ?? 0), 0) / 1000;
-    const cases = results.map((result) => {
-      const evalCase = run.cases.get(result.caseId);
-      const attributes = `name="${xml(`${result.caseId} [${result.modelKey}]`)}" classname="${xml(`${run.name}.${suiteId}`)}" time="${((result.response?.latencyMs ?? 0) / 1000).toFixed(3)}"${evalCase ? ` file="${xml(evalCase.row.file)}" line="${evalCase.row.line}"` : ''}`;
-      const output = `<system-out>${xml(`Question: ${evalCase?.question ?? ''}\nResponse: ${result.response?.text ?? ''}`)}</system-out>`;
-      if (result.status === 'error') {
-        return `    <testcase ${attributes}>\n      <error message="${xml(failureMessage(result))}" type="${xml(result.error?.kind ?? 'error')}"/>\n      ${output}\n    </testcase>`;
-      }
-      if (result.pass === false) {
-        return `    <testcase ${attributes}>\n      <failure message="${xml(failureMessage(result))}" type="assertion">${xml(failureMessage(result))}</failure>\n      ${output}\n    </testcase>`;
-      }
-      return `    <testcase ${attributes}>\n      ${output}\n    </testcase>`;
-    });
-    return `  <testsuite name="${xml(suiteId)}" tests="${results.length}" failures="${failures}" errors="${errors}" time="${seconds.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
-  });
+  await sink.write(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(run.name)}" tests="${run.caseCount}">\n`);
+  let firstSuite = true;
+  for (const [suiteId, counts] of bySuite) {
+    await sink.write(`${firstSuite ? '' : '\n'}  <testsuite name="${xml(suiteId)}" tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" time="${(counts.latencyMs / 1000).toFixed(3)}">\n`);
+    firstSuite = false;
+    let firstCase = true;
+    for await (const { evalCase, result } of run.entries()) {
+      if ((evalCase?.suiteId ?? 'unknown') !== suiteId) continue;
+      await sink.write(`${firstCase ? '' : '\n'}${testcase(run, suiteId, evalCase, result)}`);
+      firstCase = false;
+    }
+    await sink.write('\n  </testsuite>');
+  }
   const thresholdSuite = run.thresholds.length === 0 ? '' : `\n  <testsuite name="thresholds" tests="${run.thresholds.length}" failures="${run.thresholds.filter((t) => !t.passed).length}" errors="0">\n${run.thresholds.map((t) => {
     const name = `${t.suiteId}.${t.metric} [${t.modelKey}]`;
     const bounds = [t.min !== undefined ? `>= ${t.min}` : '', t.max !== undefined ? `<= ${t.max}` : ''].filter(Boolean).join(' and ');
@@ -33,7 +47,19 @@ export function renderJunitReport(run: RunData): string {
       ? `    <testcase name="${xml(name)}" classname="${xml(run.name)}.thresholds"/>`
       : `    <testcase name="${xml(name)}" classname="${xml(run.name)}.thresholds">\n      <failure message="${xml(`${t.metric} = ${t.value ?? 'undetermined'}, required ${bounds}`)}"/>\n    </testcase>`;
   }).join('\n')}\n  </testsuite>`;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(run.name)}" tests="${run.results.length}">\n${suites.join('\n')}${thresholdSuite}\n</testsuites>\n`;
+  await sink.write(`${thresholdSuite}\n</testsuites>\n`);
+}
+
+function testcase(run: RunData, suiteId: string, evalCase: RunEntry['evalCase'], result: RunEntry['result']): string {
+  const attributes = `name="${xml(`${result.caseId} [${result.modelKey}]`)}" classname="${xml(`${run.name}.${suiteId}`)}" time="${((result.response?.latencyMs ?? 0) / 1000).toFixed(3)}"${evalCase ? ` file="${xml(evalCase.row.file)}" line="${evalCase.row.line}"` : ''}`;
+  const output = `<system-out>${xml(`Question: ${evalCase?.question ?? ''}\nResponse: ${result.response?.text ?? ''}`)}</system-out>`;
+  if (result.status === 'error') {
+    return `    <testcase ${attributes}>\n      <error message="${xml(failureMessage(result))}" type="${xml(result.error?.kind ?? 'error')}"/>\n      ${output}\n    </testcase>`;
+  }
+  if (result.pass === false) {
+    return `    <testcase ${attributes}>\n      <failure message="${xml(failureMessage(result))}" type="assertion">${xml(failureMessage(result))}</failure>\n      ${output}\n    </testcase>`;
+  }
+  return `    <testcase ${attributes}>\n      ${output}\n    </testcase>`;
 }
 
 /** Escapes for attributes and text, and drops characters XML 1.0 cannot carry at all (model output may hold them). */

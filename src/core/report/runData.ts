@@ -1,4 +1,4 @@
-// Everything a report needs about one run, whether it just finished or was read back from its log.
+// Everything a report needs about one run: its summary in memory, its cases streamed (from the run log).
 import type { InputProblem, RunTotals, ThresholdOutcome } from '../engine/events.js';
 import type { CaseResult, EvalCase, RunStatus } from '../model.js';
 import type { SuiteReport } from '../suites/contract.js';
@@ -14,8 +14,32 @@ export interface RunData {
   reports: SuiteReport[];
   thresholds: ThresholdOutcome[];
   problems: InputProblem[];
-  cases: ReadonlyMap<string, EvalCase>;
-  results: readonly CaseResult[];
+  /** How many entries `entries()` yields. */
+  caseCount: number;
+  /**
+   * Every finished (case, model), read afresh on each call (from the run log: one line in memory at a time), so a
+   * report of 100,000 cases streams rather than holding them. A writer may call it more than once.
+   */
+  entries(): AsyncIterable<RunEntry>;
+  /** The run log the entries come from, when there is one (the HTML report points readers to it). */
+  logFile?: string;
+}
+
+/** One finished (case, model); the case is missing only for a result held in memory without it. */
+export interface RunEntry {
+  evalCase: EvalCase | undefined;
+  result: CaseResult;
+}
+
+/** A run held in memory (a test, a tool with a few cases): its entries in `results` order. */
+export function runDataInMemory(meta: Omit<RunData, 'caseCount' | 'entries'>, cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[]): RunData {
+  return {
+    ...meta,
+    caseCount: results.length,
+    async *entries() {
+      for (const result of results) yield { evalCase: cases.get(result.caseId), result };
+    },
+  };
 }
 
 /** Why a case failed, in one line: every failing score with its explanation and every judge error, or the error. */

@@ -1,6 +1,9 @@
 // Counts and usage over a run's results: what the engine writes in the summary line, and what a reader of an interrupted log can still know.
 import type { RunTotals } from '../engine/events.js';
-import type { CaseResult } from '../model.js';
+import type { ReportResult } from '../suites/reportView.js';
+
+/** What totals read of a result: the report view holds it, and so does a full CaseResult. */
+type TotalsInput = Pick<ReportResult, 'status' | 'pass' | 'judgeUsage' | 'response'>;
 
 /** Call counters only the live clients know; a log read back without its summary estimates them from the results. */
 export interface CallCounts {
@@ -9,7 +12,7 @@ export interface CallCounts {
   judgeCalls: number;
 }
 
-export function resultTotals(results: readonly CaseResult[], calls: CallCounts = callsFromResults(results)): RunTotals {
+export function resultTotals(results: readonly TotalsInput[], calls: CallCounts = callsFromResults(results)): RunTotals {
   return {
     cases: results.length,
     success: results.filter((r) => r.status === 'success').length,
@@ -24,7 +27,7 @@ export function resultTotals(results: readonly CaseResult[], calls: CallCounts =
 }
 
 /** The calls the results show: one per fresh response (retries unseen), one hit per cached one, the judge calls recorded per case. */
-function callsFromResults(results: readonly CaseResult[]): CallCounts {
+function callsFromResults(results: readonly TotalsInput[]): CallCounts {
   return {
     modelCalls: results.filter((r) => r.response && !r.response.cached && !r.response.given).length,
     cacheHits: results.filter((r) => r.response?.cached).length,
@@ -33,7 +36,7 @@ function callsFromResults(results: readonly CaseResult[]): CallCounts {
 }
 
 /** Tokens spent now: cached answers cost nothing this run; the judge's tokens count too. */
-function freshUsage(result: CaseResult, field: 'inputTokens' | 'outputTokens'): number {
+function freshUsage(result: TotalsInput, field: 'inputTokens' | 'outputTokens'): number {
   return (result.response?.cached ? 0 : result.response?.usage[field] ?? 0) + (result.judgeUsage?.[field] ?? 0);
 }
 
@@ -42,7 +45,7 @@ function sum<T>(items: readonly T[], of: (item: T) => number): number {
 }
 
 /** Cost of fresh calls only; undefined when any price is unknown (a partial sum would read as the whole cost). */
-function totalCost(results: readonly CaseResult[]): number | undefined {
+function totalCost(results: readonly TotalsInput[]): number | undefined {
   let total = 0;
   for (const r of results) {
     if (r.response && !r.response.cached) {

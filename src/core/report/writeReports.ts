@@ -1,40 +1,45 @@
 // Writes the chosen report formats for a run into a folder and says where each went.
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { packageRoot } from '../assets.js';
-import { renderCsvReport } from './csvReport.js';
-import { renderHtmlReport } from './html.js';
-import { inspectorRun } from './inspectorRun.js';
-import { renderJsonReport } from './jsonReport.js';
-import { renderJunitReport } from './junitReport.js';
+import { writeCsvReport } from './csvReport.js';
+import { writeHtmlReport } from './htmlReportFile.js';
+import { writeJsonReport } from './jsonReport.js';
+import { writeJunitReport } from './junitReport.js';
 import type { RunData } from './runData.js';
+import { writeFileStreaming } from './textSink.js';
+import type { TextSink } from './textSink.js';
 
 export const REPORT_FORMATS = ['json', 'csv', 'junit', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-const RENDERERS: Record<ReportFormat, { file: string; render: (run: RunData) => string }> = {
-  json: { file: 'report.json', render: renderJsonReport },
-  csv: { file: 'cases.csv', render: renderCsvReport },
-  junit: { file: 'junit.xml', render: renderJunitReport },
-  html: { file: 'report.html', render: renderStandaloneHtml },
+const WRITERS: Record<ReportFormat, { file: string; write: (run: RunData, sink: TextSink) => Promise<void> }> = {
+  json: { file: 'report.json', write: writeJsonReport },
+  csv: { file: 'cases.csv', write: writeCsvReport },
+  junit: { file: 'junit.xml', write: writeJunitReport },
+  html: { file: 'report.html', write: writeStandaloneHtml },
 };
 
 /** The inspector itself as one offline page: the built webview bundle plus this run's data. */
-function renderStandaloneHtml(run: RunData): string {
-  const bundle = path.join(packageRoot(), 'dist', 'webview.js');
-  if (!existsSync(bundle)) throw new Error(`the HTML report needs the inspector bundle ${bundle}: build it with "npm run build"`);
-  const { detail, cases } = inspectorRun(run);
-  return renderHtmlReport(detail, [...cases.values()], readFileSync(bundle, 'utf8'));
+async function writeStandaloneHtml(run: RunData, sink: TextSink): Promise<void> {
+  await writeHtmlReport(run, sink, await readFile(webviewBundle(), 'utf8'));
 }
 
+function webviewBundle(): string {
+  return path.join(packageRoot(), 'dist', 'webview.js');
+}
+
+/** Each format streamed to its file from the run's cases (read from the run log), so memory does not grow with the run. */
 export async function writeReports(run: RunData, outDir: string, formats: readonly ReportFormat[]): Promise<string[]> {
+  // Checked first: a missing bundle should fail before any file is written.
+  if (formats.includes('html') && !existsSync(webviewBundle())) throw new Error(`the HTML report needs the inspector bundle ${webviewBundle()}: build it with "npm run build"`);
   await mkdir(outDir, { recursive: true });
   const written: string[] = [];
   for (const format of formats) {
-    const { file, render } = RENDERERS[format];
+    const { file, write } = WRITERS[format];
     const target = path.join(outDir, file);
-    await writeFile(target, render(run), 'utf8');
+    await writeFileStreaming(target, (sink) => write(run, sink));
     written.push(target);
   }
   return written;

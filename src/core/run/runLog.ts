@@ -260,12 +260,13 @@ function isCaseLine(value: Partial<CaseLine>): value is CaseLine {
   return typeof value.case?.id === 'string' && typeof value.result?.caseId === 'string' && typeof value.result.modelKey === 'string';
 }
 
-/** Accumulates the lines after the header. */
+/** Accumulates the lines after the header; `onCase` decides what to keep of each case line. */
 class RunLogReader {
-  readonly cases = new Map<string, CaseLine>();
   readonly resumes: ResumeLine[] = [];
   readonly problems: RunLogProblem[] = [];
   summary?: SummaryLine;
+
+  constructor(private readonly onCase: (key: string, number: number, line: CaseLine) => void) {}
 
   accept(number: number, text: string): void {
     if (text.trim() === '') return;
@@ -279,7 +280,7 @@ class RunLogReader {
     switch (value?.type) {
       case 'case':
         if (!isCaseLine(value)) return this.problem('error', number, 'a case line without case.id, result.caseId and result.modelKey; skipped');
-        this.cases.set(finishedKey(value.result.caseId, value.result.modelKey), value);
+        this.onCase(finishedKey(value.result.caseId, value.result.modelKey), number, value);
         return;
       case 'resume':
         this.resumes.push(value as ResumeLine);
@@ -299,13 +300,9 @@ class RunLogReader {
   }
 }
 
-/**
- * Reads a run log as a stream. A last line cut short by a crash is a warning (the log is still usable and
- * --resume reruns that case); a missing or foreign header, or a newer format, is an InputError naming the file.
- */
-export async function readRunLog(file: string): Promise<RunLogContents> {
+/** Feeds every line of the log to `reader` and returns its header; see readRunLog for the errors. */
+async function readInto(file: string, reader: RunLogReader): Promise<RunHeader> {
   let header: RunHeader | undefined;
-  const reader = new RunLogReader();
   for await (const line of readLines(file)) {
     if (!line.complete) {
       if (!header) throw new InputError({ file, line: 1 }, 'the run log header was cut short', 'start a new run');
@@ -319,17 +316,63 @@ export async function readRunLog(file: string): Promise<RunLogContents> {
     reader.accept(line.number, line.text);
   }
   if (!header) throw new InputError({ file, line: 1 }, 'the run log is empty', 'delete it or start a new run');
-  const cases = [...reader.cases.values()];
+  return header;
+}
+
+/**
+ * Reads a run log as a stream. A last line cut short by a crash is a warning (the log is still usable and
+ * --resume reruns that case); a missing or foreign header, or a newer format, is an InputError naming the file.
+ * Holds every case line in memory: for a log of any size, use scanRunLog and readCaseLines.
+ */
+export async function readRunLog(file: string): Promise<RunLogContents> {
+  const byKey = new Map<string, CaseLine>();
+  const reader = new RunLogReader((key, _number, line) => byKey.set(key, line));
+  const header = await readInto(file, reader);
   return {
     file,
     header,
-    cases,
+    cases: [...byKey.values()],
     resumes: reader.resumes,
     summary: reader.summary,
     status: reader.summary?.status ?? 'started',
-    finished: new Set(reader.cases.keys()),
+    finished: new Set(byKey.keys()),
     problems: reader.problems,
   };
+}
+
+/** A run log read once without keeping its cases: the number of the line that counts for each (case, model). */
+export interface RunLogScan extends Omit<RunLogContents, 'cases' | 'finished'> {
+  /** finishedKey → 1-based number of the last line for that pair (a later line replaces an earlier one). */
+  winners: ReadonlyMap<string, number>;
+}
+
+/** First pass of a streaming read: header, summary, problems and the winning line per (case, model); one line in memory at a time. */
+export async function scanRunLog(file: string): Promise<RunLogScan> {
+  const winners = new Map<string, number>();
+  const reader = new RunLogReader((key, number) => winners.set(key, number));
+  const header = await readInto(file, reader);
+  return { file, header, resumes: reader.resumes, summary: reader.summary, status: reader.summary?.status ?? 'started', problems: reader.problems, winners };
+}
+
+/**
+ * Second pass: the case lines that count, one at a time, in the order they were written; a (case, model) written
+ * twice (a resumed run that reran it) comes once, as its later line. Lines appended after the scan are not read.
+ */
+export async function* readCaseLines(scan: RunLogScan): AsyncGenerator<CaseLine> {
+  let last = 0;
+  for (const number of scan.winners.values()) last = Math.max(last, number);
+  for await (const line of readLines(scan.file)) {
+    if (line.number > last) return;
+    if (!line.complete || line.number === 1) continue;
+    let value: Partial<RunLogLine> | null;
+    try {
+      value = JSON.parse(line.text) as Partial<RunLogLine> | null;
+    } catch {
+      continue; // reported by the scan
+    }
+    if (value?.type !== 'case' || !isCaseLine(value)) continue;
+    if (scan.winners.get(finishedKey(value.result.caseId, value.result.modelKey)) === line.number) yield value;
+  }
 }
 
 /**

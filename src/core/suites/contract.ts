@@ -1,5 +1,6 @@
 // The contract every method (rgb, needle, ifrag, ragas, llm-eval) implements; see CONTRACT.md beside this file.
-import type { CaseResult, ChatMessage, EvalCase, ResponseRecord, RowRef, Score } from '../model.js';
+import type { ChatMessage, EvalCase, ResponseRecord, RowRef, Score } from '../model.js';
+import type { ReportCase, ReportResult } from './reportView.js';
 import type { StructuredOutput } from '../providers/contract.js';
 
 /** One record read from a dataset file, with where it came from. */
@@ -123,8 +124,15 @@ export interface Suite<Params = Record<string, unknown>> {
   generateCases?(params: Params, context: SuiteBuildContext & { specFile: string }): Promise<EvalCase[]>;
   /** Score one response. Judge failures become scores with `judgeError`, never thrown away silently. */
   score(evalCase: EvalCase, responseText: string, params: Params, context: ScoreContext): Promise<Score[]>;
-  /** Aggregate finished results the way the method's paper reports them. */
-  report(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[], params: Params, suiteId: string): SuiteReport;
+  /**
+   * Aggregate finished results the way the method's paper reports them. Reads the slim report view (reportView.ts):
+   * no prompts, documents or response text, so a run's memory does not grow with what each case held.
+   */
+  report(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: Params, suiteId: string): SuiteReport;
+  /** Human scores a case carries from its row, for the report's agreement table (kept in the report view). */
+  humanScoresOf?(evalCase: EvalCase): Readonly<Record<string, number>> | undefined;
+  /** Metrics whose `details` the report reads (RGB's answer-part labels); other details are left out of the report view. */
+  readonly reportDetails?: readonly string[];
   /** The built-in template used when the eval file names none (a path under prompts/). */
   defaultTemplate(params: Params): string;
 }

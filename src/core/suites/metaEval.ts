@@ -1,5 +1,5 @@
 // Meta-evaluation shared by the judge-based methods (RAGAS, LLM-Eval): how well a metric agrees with human scores.
-import type { CaseResult, EvalCase } from '../model.js';
+import type { ReportCase, ReportResult } from './reportView.js';
 import type { ReportCell, ReportTable } from './contract.js';
 
 /** Pearson's r; null when fewer than two pairs or when either side has no variance (r is undefined there). */
@@ -76,10 +76,10 @@ export interface AgreementInput {
   /** Metric names to correlate, in table order. */
   metrics: readonly string[];
   models: readonly string[];
-  cases: ReadonlyMap<string, EvalCase>;
-  results: readonly CaseResult[];
+  cases: ReadonlyMap<string, ReportCase>;
+  results: readonly ReportResult[];
   /** The human scores a case carries (from its row). */
-  humanScoresOf: (evalCase: EvalCase) => Readonly<Record<string, number>> | undefined;
+  humanScoresOf: (evalCase: ReportCase) => Readonly<Record<string, number>> | undefined;
 }
 
 /** Paired (metric value, human score) per model and metric, over cases where both are determined. */

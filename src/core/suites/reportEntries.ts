@@ -1,13 +1,13 @@
 // Pairs each result with the case it ran, the first step of every method's report.
-import type { CaseResult, EvalCase } from '../model.js';
+import type { ReportCase, ReportResult } from './reportView.js';
 
 export interface ReportEntry {
-  evalCase: EvalCase;
-  result: CaseResult;
+  evalCase: ReportCase;
+  result: ReportResult;
 }
 
 /** Results whose case is unknown (a log line without its case) are counted apart, so a report can say so. */
-export function joinEntries(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[]): { entries: ReportEntry[]; orphans: number } {
+export function joinEntries(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[]): { entries: ReportEntry[]; orphans: number } {
   const entries: ReportEntry[] = [];
   let orphans = 0;
   for (const result of results) {

@@ -9,6 +9,7 @@ import type { RunEvent } from '../../../src/core/engine/events.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { createWorkspace, fixtureEvalYaml, rgbRows } from './workspace.js';
+import { loggedRun } from './loggedRun.js';
 
 let server: FixtureServer;
 
@@ -84,8 +85,9 @@ test('faults: 429 with Retry-After and 500s are retried to success; a permanent 
   scriptAnswers(5);
 
   const outcome = await runEvaluation(ws.evalFile, { ...options(), noCache: true });
-  const byCase = new Map(outcome.results.map((r) => [r.caseId, r]));
-  assert.equal(outcome.results.length, 5, 'every case ends with a result');
+  const fromLog = await loggedRun(outcome);
+  const byCase = new Map(fromLog.results.map((r) => [r.caseId, r]));
+  assert.equal(fromLog.results.length, 5, 'every case ends with a result');
   assert.equal(byCase.get('noise/0/noise=0')?.status, 'success');
   assert.equal(byCase.get('noise/0/noise=0')?.attempts, 2);
   assert.equal(byCase.get('noise/1/noise=0')?.attempts, 3);
@@ -151,12 +153,13 @@ test('bad rows and a missing template variable are reported with file:line; the 
   scriptAnswers(3);
 
   const outcome = await runEvaluation(ws.evalFile, options());
-  const messages = outcome.plan.problems.map((p) => `${p.file}:${p.line ?? ''}: ${p.message}`);
+  const fromLog = await loggedRun(outcome);
+  const messages = outcome.problems.map((p) => `${p.file}:${p.line ?? ''}: ${p.message}`);
   assert.ok(messages.some((m) => m.includes(`${ws.datasetFile}:4:`)), messages.join('\n'));
   assert.ok(messages.some((m) => m.includes(`${ws.datasetFile}:5:`)), messages.join('\n'));
   assert.ok(messages.some((m) => /customer_name/.test(m)), messages.join('\n'));
-  assert.equal(outcome.results.filter((r) => r.caseId.startsWith('noise/')).length, 3, 'the good rows ran');
-  assert.equal(outcome.results.filter((r) => r.caseId.startsWith('custom/')).length, 0, 'no model call for cases that could not render');
+  assert.equal(fromLog.results.filter((r) => r.caseId.startsWith('noise/')).length, 3, 'the good rows ran');
+  assert.equal(fromLog.results.filter((r) => r.caseId.startsWith('custom/')).length, 0, 'no model call for cases that could not render');
 });
 
 test('an eval file with mistakes fails before any model call, naming file and line', async (t) => {

@@ -10,6 +10,7 @@ import { readRunLog } from '../../../src/core/run/runLog.js';
 import { combineIfRagTables, isIfRagReport } from '../../../src/core/suites/ifrag/report.js';
 import type { ReportTable } from '../../../src/core/suites/contract.js';
 import { createWorkspace } from '../engine/workspace.js';
+import { loggedRun } from '../engine/loggedRun.js';
 
 const ROWS = 4;
 const REFUSAL = 'I cannot answer the question due to the insufficient information in the documents.';
@@ -83,7 +84,7 @@ test('a 3×3 run reproduces the scripted table, per model, and the combined 9-co
   t.after(() => ws.cleanup());
   const outcome = await runEvaluation(ws.evalFile, { signal: new AbortController().signal, credentials: envCredentials({}) });
   assert.equal(outcome.status, 'success');
-  assert.deepEqual(outcome.plan.problems, []);
+  assert.deepEqual(outcome.problems, []);
   assert.equal(outcome.totals.cases, 3 * 3 * ROWS * 2);
   assert.equal(outcome.totals.error, 0);
 
@@ -110,7 +111,8 @@ test('a 3×3 run reproduces the scripted table, per model, and the combined 9-co
   assert.match(formatTable(table!), /IF-RAG Table 1/);
 
   // The suites showed the model the same documents: only the instruction differs between A, B and C.
-  const docsOf = (id: string) => outcome.cases.get(id)?.documents.map((d) => d.text);
+  const fromLog = await loggedRun(outcome);
+  const docsOf = (id: string) => fromLog.cases.get(id)?.documents.map((d) => d.text);
   assert.deepEqual(docsOf('if-a/item1/multi'), docsOf('if-c/item1/multi'));
   assert.equal(docsOf('if-a/item1/multi')?.length, 4);
 

@@ -35,7 +35,7 @@ test('the example eval runs offline and gives the 9-column table of the README',
   cpSync(EXAMPLE, dir, { recursive: true });
   const outcome = await runEvaluation(path.join(dir, 'ifrag-example.eval.yaml'), { signal: new AbortController().signal, credentials: envCredentials({}) });
   assert.equal(outcome.status, 'success');
-  assert.deepEqual(outcome.plan.problems, []);
+  assert.deepEqual(outcome.problems, []);
   const [table] = combineIfRagTables(outcome.reports);
   const row = table!.rows[0]!;
   assert.equal(row.label, 'extractive:bm25');

@@ -5,11 +5,13 @@ import type { CaseResult, EvalCase, Score } from '../../../src/core/model.js';
 import { binIndex, histogramBins } from '../../../src/core/suites/llmEval/report.js';
 import { SCALE_CONFIG } from '../../../src/core/suites/llmEval/schema.js';
 import { llmEvalSuite } from '../../../src/core/suites/llmEval/suite.js';
+import { reportCasesOf } from '../../../src/core/suites/reportView.js';
 
 const params = llmEvalSuite.parseParams({ dimensions: ['content'] }, { file: 't.eval.yaml' });
 const human = [1, 2, 3, 4, 5];
 const cases: EvalCase[] = human.map((h, i) => llmEvalSuite.expandRow({ ref: { file: 'd.jsonl', line: i + 1, index: i }, data: { id: i, context: 'c', response: 'r', human_content: h } }, params, { suiteId: 'le', seed: 1, models: [] })[0] as EvalCase);
-const byId = new Map(cases.map((c) => [c.id, c]));
+// Reports read the engine's report view of a case (human scores included), not the case itself.
+const byId = reportCasesOf(cases, llmEvalSuite);
 const result = (i: number, modelKey: string, score: Partial<Score>, status: 'success' | 'error' = 'success'): CaseResult =>
   ({ caseId: cases[i]!.id, modelKey, status, scores: status === 'success' ? [{ metric: 'content', value: null, ...score }] : [], attempts: 1, startedAt: '', finishedAt: '' });
 

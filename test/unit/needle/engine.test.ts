@@ -7,9 +7,12 @@ import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
+import { loadEvalSpec } from '../../../src/core/spec/load.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { packageRoot } from '../../../src/core/assets.js';
+import { loggedRun } from '../engine/loggedRun.js';
+import { buildPlan } from '../../../src/core/engine/plan.js';
 
 let server: FixtureServer;
 let dir: string;
@@ -59,9 +62,10 @@ describe('needle through the engine', () => {
     thresholds: { mean_score: { min: 7 } }`, true);
 
     const outcome = await runEvaluation(file, options());
+    const fromLog = await loggedRun(outcome);
     assert.equal(outcome.status, 'success');
     assert.deepEqual([outcome.totals.cases, outcome.totals.passed, outcome.totals.judgeCalls], [6, 6, 6]);
-    for (const result of outcome.results) assert.deepEqual(result.scores.map((s) => [s.metric, s.value, s.pass]), [['judge_score', 8, true]]);
+    for (const result of fromLog.results) assert.deepEqual(result.scores.map((s) => [s.metric, s.value, s.pass]), [['judge_score', 8, true]]);
 
     const asked = chats('fixture-model');
     assert.equal(asked.length, 6);
@@ -107,6 +111,7 @@ describe('needle through the engine', () => {
     params: { variant: arize, prompt: anthropic-rev2, ${grid} }`);
 
     const outcome = await runEvaluation(file, options());
+    const fromLog = await loggedRun(outcome);
     assert.equal(outcome.totals.cases, 12, '4 cells and 2 negative cells per suite');
     for (const report of outcome.reports) {
       const metric = (name: string) => report.metrics.find((m) => m.name === name)?.value;
@@ -115,7 +120,7 @@ describe('needle through the engine', () => {
     const rev2 = chats('fixture-model').filter((r) => messagesOf(r).at(-1)!.role === 'assistant');
     assert.equal(rev2.length, 6);
     assert.ok(rev2.every((r) => messagesOf(r).at(-1)!.content === 'Here is the most relevant sentence in the context:'));
-    const numbers = outcome.results.map((r) => outcome.cases.get(r.caseId)!.params.number);
+    const numbers = fromLog.results.map((r) => fromLog.cases.get(r.caseId)!.params.number);
     assert.equal(new Set(numbers).size, 12, 'every cell of both suites draws its own number');
   });
 
@@ -124,12 +129,15 @@ describe('needle through the engine', () => {
     t.after(() => rmSync(workspaceDir, { recursive: true, force: true }));
     // The BM25 reader takes ~0.2 s per long prompt on one core: the two shortest columns keep the test quick.
     const caseFilter = (caseId: string) => /\/L=(1000|2750)\//.test(caseId);
-    const outcome = await runEvaluation(path.join(packageRoot(), 'examples/needle/needle-example.eval.yaml'), { ...options(), workspaceDir, caseFilter });
+    const example = path.join(packageRoot(), 'examples/needle/needle-example.eval.yaml');
+    const outcome = await runEvaluation(example, { ...options(), workspaceDir, caseFilter });
+    const fromLog = await loggedRun(outcome);
+    const plan = await buildPlan(await loadEvalSpec(example), new AbortController().signal);
     assert.equal(outcome.status, 'success');
-    assert.deepEqual(outcome.plan.suites.map((s) => [s.spec.id, s.cases.length, path.basename(s.templateFile)]), [
+    assert.deepEqual(plan.suites.map((s) => [s.spec.id, s.cases.length, path.basename(s.templateFile)]), [
       ['needle-reference', 25, 'reference.prompt'], ['needle-anthropic-original', 25, 'anthropic-original.prompt'], ['needle-anthropic-rev2', 25, 'anthropic-rev2.prompt'],
     ]);
-    assert.equal(outcome.results.length, 30);
+    assert.equal(fromLog.results.length, 30);
     for (const report of outcome.reports) {
       assert.deepEqual(report.metrics.map((m) => [m.name, m.value, m.n]), [['mean_score', 1, 10], ['pass_rate', 1, 10], ['miss_count', 0, 10]], `BM25 picks the needle sentence with ${report.suiteId}`);
     }

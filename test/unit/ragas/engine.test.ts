@@ -10,6 +10,7 @@ import { readRunLog } from '../../../src/core/run/runLog.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { scriptedReplies } from './builders.js';
+import { loggedRun } from '../engine/loggedRun.js';
 
 let server: FixtureServer;
 
@@ -75,12 +76,13 @@ test('given responses are scored without calling the model; the generated one go
   const ws = workspace(judged(server.openaiBaseUrl));
   t.after(() => rmSync(ws.dir, { recursive: true, force: true }));
   const outcome = await runEvaluation(ws.evalFile, { signal: new AbortController().signal, credentials: envCredentials({}) });
+  const fromLog = await loggedRun(outcome);
   assert.equal(outcome.status, 'success');
-  assert.equal(outcome.results.length, 3);
+  assert.equal(fromLog.results.length, 3);
   assert.equal(outcome.totals.modelCalls, 1, 'only the row without a response called the model under test');
   assert.ok(outcome.totals.judgeCalls > 0);
 
-  const byCase = new Map(outcome.results.map((r) => [r.caseId, r]));
+  const byCase = new Map(fromLog.results.map((r) => [r.caseId, r]));
   assert.equal(byCase.get('ragas/given-1')?.response?.given, true);
   assert.equal(byCase.get('ragas/generated')?.response?.given, undefined);
   assert.equal(byCase.get('ragas/generated')?.response?.text, 'The tower is in Paris.');
@@ -113,10 +115,11 @@ test('the bundled example runs offline to a report that says the metrics need a 
   const dir = mkdtempSync(path.join(tmpdir(), 'rag-inspector-ragas-example-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const outcome = await runEvaluation(path.resolve('examples/ragas/ragas-example.eval.yaml'), { signal: new AbortController().signal, credentials: envCredentials({}), workspaceDir: dir });
+  const fromLog = await loggedRun(outcome);
   assert.equal(outcome.status, 'success');
-  assert.equal(outcome.plan.problems.length, 0, JSON.stringify(outcome.plan.problems));
-  assert.equal(outcome.results.length, 10);
-  assert.ok(outcome.results.every((r) => r.status === 'success' && r.response?.given === true));
+  assert.equal(outcome.problems.length, 0, JSON.stringify(outcome.problems));
+  assert.equal(fromLog.results.length, 10);
+  assert.ok(fromLog.results.every((r) => r.status === 'success' && r.response?.given === true));
   assert.equal(outcome.totals.modelCalls, 0);
   const report = outcome.reports[0]!;
   assert.match(report.notes[0] ?? '', /^RAGAS metrics need a judge model: set judge: in the eval file/, 'said first');

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import type { CaseResult, EvalCase, Score } from '../../../src/core/model.js';
 import { averageRanks, pearson, spearman } from '../../../src/core/suites/metaEval.js';
 import { ragasSuite } from '../../../src/core/suites/ragas/suite.js';
+import { reportCasesOf } from '../../../src/core/suites/reportView.js';
 import { SUITE_ID, build, params, result } from './builders.js';
 
 const value = (metric: string, v: number | null, extra: Partial<Score> = {}): Score => ({ metric, value: v, ...extra });
@@ -36,7 +37,8 @@ describe('Pearson and Spearman', () => {
 
 describe('report', () => {
   const cases = [0, 1, 2, 3].map((i) => build({ id: i, user_input: `Q${i}?`, retrieved_contexts: ['c'], response: 'r', reference: 'g', human_scores: { faithfulness: [0.2, 0.4, 0.6, 0.8][i] } }, { metrics: ['faithfulness', 'context_recall'] }));
-  const byId = new Map<string, EvalCase>(cases.map((c) => [c.id, c]));
+  // Reports read the engine's report view of a case (human scores included), not the case itself.
+  const byId = reportCasesOf(new Map<string, EvalCase>(cases.map((c) => [c.id, c])), ragasSuite);
 
   it('means over determined values only: NaN, judge errors and model errors are counted as undetermined, never as 0', () => {
     const results: CaseResult[] = [
@@ -95,7 +97,7 @@ describe('report', () => {
 
   it('no human scores: no agreement table', () => {
     const plain = build({ id: 'x', user_input: 'Q', retrieved_contexts: ['c'], response: 'r' });
-    const report = ragasSuite.report(new Map([[plain.id, plain]]), [result(plain.id, 'm', [value('faithfulness', 1)])], params(), SUITE_ID);
+    const report = ragasSuite.report(reportCasesOf([plain], ragasSuite), [result(plain.id, 'm', [value('faithfulness', 1)])], params(), SUITE_ID);
     assert.equal(report.tables.some((t) => t.id === 'ragas-human-agreement'), false);
   });
 });

@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { renderCsvReport } from '../../../src/core/report/csvReport.js';
 import { renderJunitReport } from '../../../src/core/report/junitReport.js';
 import { renderJsonReport } from '../../../src/core/report/jsonReport.js';
+import { runDataInMemory } from '../../../src/core/report/runData.js';
 import type { RunData } from '../../../src/core/report/runData.js';
 import type { CaseResult, EvalCase } from '../../../src/core/model.js';
 
@@ -18,20 +19,19 @@ function result(caseId: string, overrides: Partial<CaseResult>): CaseResult {
 
 function run(): RunData {
   const cases = new Map([['a', evalCase('a', 'Where <is> "it"?')], ['b', evalCase('b', 'Q2')], ['c', evalCase('c', 'Q3')]]);
-  return {
+  return runDataInMemory({
     runId: 'r1', name: 'Example & co', specFile: '/x.eval.yaml', createdAt: '', status: 'success', models: ['openai:gpt-4o-mini'],
     totals: { cases: 3, success: 2, error: 1, passed: 1, failed: 1, modelCalls: 3, cacheHits: 0, judgeCalls: 0, inputTokens: 0, outputTokens: 0 },
-    reports: [], thresholds: [{ suiteId: 'noise', modelKey: 'openai:gpt-4o-mini', metric: 'accuracy', value: 0.5, min: 0.6, passed: false }], problems: [], cases,
-    results: [
+    reports: [], thresholds: [{ suiteId: 'noise', modelKey: 'openai:gpt-4o-mini', metric: 'accuracy', value: 0.5, min: 0.6, passed: false }], problems: [],
+  }, cases, [
       result('a', { pass: true, response: { text: '=HYPERLINK("x")', usage: { inputTokens: 1, outputTokens: 2 }, latencyMs: 5, cached: false }, scores: [{ metric: 'correct', value: 1, pass: true }] }),
       result('b', { pass: false, response: { text: 'wrong </failure> \u0001', usage: { inputTokens: 1, outputTokens: 2 }, latencyMs: 5, cached: false }, scores: [{ metric: 'correct', value: 0, pass: false, explanation: 'answer part 1 of 1 not found' }, { metric: 'rej_star', value: null, judgeError: 'unparsable' }] }),
       result('c', { status: 'error', error: { stage: 'model', kind: 'server', message: 'failed after 5 attempts: 503', status: 503 }, attempts: 5 }),
-    ],
-  };
+  ]);
 }
 
-test('CSV: one row per case, metric columns, judge errors named, formulas defused', () => {
-  const rows = parse(renderCsvReport(run()), { columns: true }) as Record<string, string>[];
+test('CSV: one row per case, metric columns, judge errors named, formulas defused', async () => {
+  const rows = parse(await renderCsvReport(run()), { columns: true }) as Record<string, string>[];
   assert.equal(rows.length, 3);
   assert.equal(rows[0]?.response, `'=HYPERLINK("x")`);
   assert.equal(rows[1]?.correct, '0');
@@ -41,8 +41,8 @@ test('CSV: one row per case, metric columns, judge errors named, formulas defuse
   assert.match(rows[2]?.message ?? '', /model error \(server\): failed after 5 attempts/);
 });
 
-test('JUnit: failures, errors and thresholds, with XML escaped and control characters dropped', () => {
-  const xml = renderJunitReport(run());
+test('JUnit: failures, errors and thresholds, with XML escaped and control characters dropped', async () => {
+  const xml = await renderJunitReport(run());
   assert.match(xml, /<testsuite name="noise" tests="3" failures="1" errors="1"/);
   assert.match(xml, /<failure message="correct: answer part 1 of 1 not found; rej_star: judge error — unparsable"/);
   assert.match(xml, /<error message="model error \(server\)/);
@@ -53,8 +53,8 @@ test('JUnit: failures, errors and thresholds, with XML escaped and control chara
   assert.match(xml, /accuracy = 0.5, required &gt;= 0.6/);
 });
 
-test('JSON: undetermined values stay null, never 0', () => {
-  const json = JSON.parse(renderJsonReport(run()));
+test('JSON: undetermined values stay null, never 0', async () => {
+  const json = JSON.parse(await renderJsonReport(run()));
   assert.equal(json.cases[1].scores[1].value, null);
   assert.equal(json.cases[1].scores[1].judgeError, 'unparsable');
   assert.equal(json.thresholds[0].passed, false);

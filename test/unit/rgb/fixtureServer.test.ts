@@ -9,6 +9,7 @@ import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunOutcome } from '../../../src/core/engine/runEvaluation.js';
+import { loggedRun } from '../engine/loggedRun.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 
 let server: FixtureServer;
@@ -66,7 +67,7 @@ test('worked example 1 (noise 0.4, capital-I rejection): accuracy 0.5 for one mo
   const table = outcome.reports[0]!.tables[0]!;
   assert.deepEqual(table.columns, ['openai-compatible:model-a', 'openai-compatible:model-b'], 'models side by side');
   assert.deepEqual(table.rows.map((r) => [r.label, ...r.cells.map((c) => c.value)]), [['0.4', 0.5, 1]]);
-  const firstCase = outcome.cases.get('noise/0/noise=0.4')!;
+  const firstCase = (await loggedRun(outcome)).cases.get('noise/0/noise=0.4')!;
   assert.deepEqual(firstCase.documents.map((d) => d.role).sort(), ['negative', 'negative', 'positive', 'positive', 'positive'], '3 pos + 2 neg');
 });
 

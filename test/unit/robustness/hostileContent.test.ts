@@ -17,6 +17,8 @@ import { renderJsonReport } from '../../../src/core/report/jsonReport.js';
 import { renderJunitReport } from '../../../src/core/report/junitReport.js';
 import { failureMessage } from '../../../src/core/report/runData.js';
 import type { RunData } from '../../../src/core/report/runData.js';
+import { loggedRun } from '../engine/loggedRun.js';
+import type { LoggedRun } from '../engine/loggedRun.js';
 import { runDataFromLog, runDataFromOutcome } from '../../../src/core/report/runDataSources.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { createWorkspace, evalYaml, fixtureModel, rgbRows, rowOf } from './builders.js';
@@ -52,12 +54,14 @@ let server: FixtureServer;
 let ws: Workspace;
 let outcome: RunOutcome;
 let fromLog: RunData;
+let logged: LoggedRun;
 const ROWS = hostileRows(4);
 
 before(async () => {
   server = await startFixtureServer({ rules: [{ match: (req) => rowOf(req) !== undefined, reply: (req) => reply(rowOf(req)!) }] });
   ws = createWorkspace({ rows: ROWS, evalYaml: () => evalYaml({ models: [fixtureModel(server.openaiBaseUrl, 'streamed', { stream: true }), fixtureModel(server.openaiBaseUrl, 'plain')] }) });
   outcome = await runEvaluation(ws.evalFile, { signal: new AbortController().signal, credentials: envCredentials({}), noCache: true });
+  logged = await loggedRun(outcome);
   fromLog = await runDataFromLog(outcome.logFile);
 });
 after(async () => {
@@ -68,7 +72,7 @@ after(async () => {
 const rowNumber = (caseId: string) => Number(/^noise\/(\d+)\//.exec(caseId)?.[1]);
 
 test('documents reach the model and the run log, and replies come back, character for character', async () => {
-  assert.equal(outcome.results.length, ROWS.length * 2);
+  assert.equal(logged.results.length, ROWS.length * 2);
   for (const row of ROWS) {
     const request = server.requests.find((r) => rowOf(r) === row.id);
     for (const passage of row.positive) assert.ok(request?.text.includes(passage as string), `row ${row.id}: a passage was altered on its way to the model`);
@@ -85,9 +89,9 @@ test('documents reach the model and the run log, and replies come back, characte
   }
 });
 
-test('JSON report: every question and response parses back unchanged, from the live run and from the log', () => {
-  for (const run of [runDataFromOutcome(outcome), fromLog]) {
-    const report = JSON.parse(renderJsonReport(run)) as { cases: { caseId: string; question: string; response: string }[] };
+test('JSON report: every question and response parses back unchanged, from the live run and from the log', async () => {
+  for (const run of [await runDataFromOutcome(outcome), fromLog]) {
+    const report = JSON.parse(await renderJsonReport(run)) as { cases: { caseId: string; question: string; response: string }[] };
     assert.equal(report.cases.length, ROWS.length * 2);
     for (const entry of report.cases) {
       assert.equal(entry.question, ROWS[rowNumber(entry.caseId)]!.query);
@@ -96,8 +100,8 @@ test('JSON report: every question and response parses back unchanged, from the l
   }
 });
 
-test('CSV report: round-trips through csv-parse, quotes, commas, CR/LF and all', () => {
-  const rows = parseCsv(renderCsvReport(fromLog), { columns: true, relax_column_count: false }) as Record<string, string>[];
+test('CSV report: round-trips through csv-parse, quotes, commas, CR/LF and all', async () => {
+  const rows = parseCsv(await renderCsvReport(fromLog), { columns: true, relax_column_count: false }) as Record<string, string>[];
   assert.equal(rows.length, ROWS.length * 2);
   for (const row of rows) {
     const i = rowNumber(row.case_id!);
@@ -137,10 +141,10 @@ function junitCases(xml: string): Map<string, { out: string; failure?: string }>
   return cases;
 }
 
-test('JUnit report: well-formed XML whose text and failure messages read back exactly', () => {
-  const cases = junitCases(renderJunitReport(fromLog));
+test('JUnit report: well-formed XML whose text and failure messages read back exactly', async () => {
+  const cases = junitCases(await renderJunitReport(fromLog));
   assert.equal(cases.size, ROWS.length * 2);
-  for (const result of fromLog.results) {
+  for (const result of (await loggedRun(outcome)).results) {
     const i = rowNumber(result.caseId);
     const parsed = cases.get(`${result.caseId} [${result.modelKey}]`);
     assert.equal(parsed?.out, `Question: ${ROWS[i]!.query}\nResponse: ${reply(i)}`);
@@ -161,8 +165,8 @@ function elements(node: HtmlNode): HtmlNode[] {
   return [node, ...children.flatMap(elements)];
 }
 
-test('HTML report: the data block parses back to the same run, nothing in it ends the script element or adds markup', () => {
-  const { detail, cases } = inspectorRun(fromLog);
+test('HTML report: the data block parses back to the same run, nothing in it ends the script element or adds markup', async () => {
+  const { detail, cases } = await inspectorRun(fromLog);
   const html = renderHtmlReport(detail, [...cases.values()], 'document.title;');
   const all = elements(parseHtml(html) as unknown as HtmlNode);
   const scripts = all.filter((n) => n.nodeName === 'script');

@@ -100,7 +100,7 @@ test('keys appear in no run log, cache entry, report or console output, even whe
   }
 
   const run = await runDataFromLog(log.file);
-  const { detail, cases } = inspectorRun(run);
+  const { detail, cases } = await inspectorRun(run);
   const outputs: [string, string][] = [
     ['stdout', exit.stdout],
     ['stderr', exit.stderr],

@@ -7,6 +7,7 @@ import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { CaseResult } from '../../../src/core/model.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { caseIdOf, correctAnswers, countBy, createWorkspace, evalYaml, fixtureModel, rawLogLines, rgbRows, rowOf } from './builders.js';
+import { loggedRun } from '../engine/loggedRun.js';
 
 const FAULT_KINDS: FaultKind[] = ['rate_limit', 'server_error', 'slow', 'hang', 'malformed', 'drop', 'stream_error'];
 /** Kinds a case may end with after its retries ran out; anything else would be a misclassified fault. */
@@ -75,9 +76,10 @@ describe('the engine under load', { concurrency: true }, () => {
     t.after(() => ws.cleanup());
 
     const outcome = await runEvaluation(ws.evalFile, options());
+    const fromLog = await loggedRun(outcome);
 
     const expected = new Set(rgbRows(rowCount).flatMap((row) => MODELS.map((model) => `${model}|${row.id}`)));
-    assertNothingLostOrDuplicated(outcome.results, outcome.logFile, server.requests, expected);
+    assertNothingLostOrDuplicated(fromLog.results, outcome.logFile, server.requests, expected);
 
     const drawn = new Set(server.requests.flatMap((r) => (r.reply?.fault ? [`${r.reply.fault.kind}/${r.stream ? 'stream' : 'plain'}`] : [])));
     for (const kind of FAULT_KINDS) {
@@ -85,7 +87,7 @@ describe('the engine under load', { concurrency: true }, () => {
     }
     assert.ok(server.requests.some((r) => r.model === 'soak-streaming' && r.stream) && server.requests.every((r) => r.stream === (r.model === 'soak-streaming')));
 
-    for (const result of outcome.results) {
+    for (const result of fromLog.results) {
       const row = Number(/^noise\/(\d+)\//.exec(result.caseId)?.[1]);
       if (result.status === 'success') {
         // A dropped stream's first bytes ("par") or a malformed body must never pass for an answer.
@@ -99,10 +101,10 @@ describe('the engine under load', { concurrency: true }, () => {
       else assert.ok(RETRYABLE_KINDS.has(result.error.kind), `${result.caseId}: ${result.error.kind}: ${result.error.message}`);
     }
     for (const row of [7, 13]) {
-      assert.deepEqual(outcome.results.filter((r) => r.caseId === caseIdOf(row)).map((r) => r.status), ['error', 'error']);
+      assert.deepEqual(fromLog.results.filter((r) => r.caseId === caseIdOf(row)).map((r) => r.status), ['error', 'error']);
     }
     // 0.2^5 per case: a retry policy that works leaves (almost) nothing else failed.
-    const unexpectedErrors = outcome.results.filter((r) => r.status === 'error' && r.caseId !== caseIdOf(7) && r.caseId !== caseIdOf(13));
+    const unexpectedErrors = fromLog.results.filter((r) => r.status === 'error' && r.caseId !== caseIdOf(7) && r.caseId !== caseIdOf(13));
     assert.ok(unexpectedErrors.length <= 2, `retries should absorb random faults: ${unexpectedErrors.map((r) => `${r.caseId} ${r.error?.message}`).join('; ')}`);
   });
 
@@ -126,10 +128,11 @@ describe('the engine under load', { concurrency: true }, () => {
     t.after(() => ws.cleanup());
 
     const outcome = await runEvaluation(ws.evalFile, options());
+    const fromLog = await loggedRun(outcome);
 
     const expected = new Set(rgbRows(rowCount).map((row) => `limited|${row.id}`));
-    assertNothingLostOrDuplicated(outcome.results, outcome.logFile, server.requests, expected);
-    assert.deepEqual(outcome.results.filter((r) => r.status !== 'success').map((r) => `${r.caseId}: ${r.error?.message}`), []);
+    assertNothingLostOrDuplicated(fromLog.results, outcome.logFile, server.requests, expected);
+    assert.deepEqual(fromLog.results.filter((r) => r.status !== 'success').map((r) => `${r.caseId}: ${r.error?.message}`), []);
     const refused = server.requests.filter((r) => r.reply?.status === 429).length;
     const admitted = server.requests.filter((r) => r.reply?.status === 200).length;
     assert.equal(admitted, rowCount, 'the server admitted each case once');

@@ -265,7 +265,7 @@ export function expandIfRagRow(row: DatasetRow, params: IfRagParams, context: Su
   return built.map((kind) => buildCase({ row, ifragRow, key, kind, params, context, draw, sampleSeed, skipped }));
 }
 
-export function ifragCaseParams(evalCase: EvalCase): IfRagCaseParams {
+export function ifragCaseParams(evalCase: Pick<EvalCase, 'params'>): IfRagCaseParams {
   return evalCase.params as IfRagCaseParams;
 }
 

@@ -2,7 +2,7 @@
 import { joinEntries, entriesForModel } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import * as path from 'node:path';
-import type { CaseResult, EvalCase, Score } from '../../model.js';
+import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { wilson } from '../../report/stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { CITATION_RULE } from './citations.js';
@@ -46,7 +46,7 @@ interface Tally {
   undetermined: number;
 }
 
-function scoreOf(result: CaseResult, metric: string): Score | undefined {
+function scoreOf(result: ReportResult, metric: string): ReportScore | undefined {
   return result.scores.find((score) => score.metric === metric);
 }
 
@@ -128,12 +128,12 @@ function metricsFor(entries: Entry[], models: string[], params: IfRagParams, sui
   });
 }
 
-function suiteCases(cases: ReadonlyMap<string, EvalCase>, suiteId: string): EvalCase[] {
+function suiteCases(cases: ReadonlyMap<string, ReportCase>, suiteId: string): ReportCase[] {
   return [...cases.values()].filter((c) => c.suiteId === suiteId && c.method === IFRAG_METHOD);
 }
 
 /** Rows that gave no counterfactual or multi-answer case, counted once per row (each of their cases carries the reason). */
-function skippedNote(own: readonly EvalCase[]): string | undefined {
+function skippedNote(own: readonly ReportCase[]): string | undefined {
   const rows = new Map<string, string>();
   for (const evalCase of own) {
     const skipped = ifragCaseParams(evalCase).skippedKinds;
@@ -145,13 +145,13 @@ function skippedNote(own: readonly EvalCase[]): string | undefined {
   return `${rows.size} row(s) have no counterfactual data${detail}: they appear in the factual column only. Rows that gave no case at all are not counted here.`;
 }
 
-function shortPoolNote(own: readonly EvalCase[]): string | undefined {
+function shortPoolNote(own: readonly ReportCase[]): string | undefined {
   const short = own.filter((c) => ifragCaseParams(c).irrelevant < ifragCaseParams(c).requestedIrrelevant);
   if (short.length === 0) return undefined;
   return `${short.length} case(s) show fewer than k passages: the other rows had too few passages that do not mention the row's answers.`;
 }
 
-function notesFor(own: readonly EvalCase[], params: IfRagParams): string[] {
+function notesFor(own: readonly ReportCase[], params: IfRagParams): string[] {
   const notes = [
     `Answers and the refusal sentence matched by ${NORMALISATION_RULES[params.normalise]}. Refusal: ${params.refusal.map((r) => `'${r}'`).join(', ')}.`,
     `Documents labelled ${params.idFormat.replace('{n}', 'N')}, N = 1..${params.k} in the order shown.${params.instruction === 'B' ? ` Citations: ${CITATION_RULE}` : ''}`,
@@ -165,7 +165,7 @@ function notesFor(own: readonly EvalCase[], params: IfRagParams): string[] {
 }
 
 /** Suite.report for IF-RAG. */
-export function ifragReport(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[], params: IfRagParams, suiteId: string): IfRagSuiteReport {
+export function ifragReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: IfRagParams, suiteId: string): IfRagSuiteReport {
   const { entries, orphans } = joinEntries(cases, results);
   // Sorted, so a table's rows do not depend on which model finished first.
   const models = [...new Set(entries.map((e) => e.result.modelKey))].sort();

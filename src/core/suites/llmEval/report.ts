@@ -1,10 +1,10 @@
 // Aggregates LLM-Eval results: mean per dimension per model, the score distribution per dimension, and agreement with human scores.
 import type { ReportEntry } from '../reportEntries.js';
-import type { CaseResult, EvalCase, Score } from '../../model.js';
+import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { meanWithInterval } from '../../report/stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { agreementTable } from '../metaEval.js';
-import { LLM_EVAL_METHOD, llmEvalExpected } from './cases.js';
+import { LLM_EVAL_METHOD } from './cases.js';
 import type { LlmEvalParams } from './params.js';
 import { SCALE_CONFIG } from './schema.js';
 import type { ScaleConfig } from './schema.js';
@@ -12,7 +12,7 @@ import { NEEDS_JUDGE_LABEL } from './score.js';
 
 type Entry = ReportEntry;
 
-function scoreOf(result: CaseResult, metric: string): Score | undefined {
+function scoreOf(result: ReportResult, metric: string): ReportScore | undefined {
   return result.scores.find((s) => s.metric === metric);
 }
 
@@ -81,7 +81,7 @@ function notesFor(params: LlmEvalParams, entries: readonly Entry[]): string[] {
 }
 
 /** Suite.report for LLM-Eval. */
-export function llmEvalReport(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[], params: LlmEvalParams, suiteId: string): SuiteReport {
+export function llmEvalReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: LlmEvalParams, suiteId: string): SuiteReport {
   const entries = results.flatMap((result) => {
     const evalCase = cases.get(result.caseId);
     return evalCase ? [{ evalCase, result }] : [];
@@ -102,7 +102,7 @@ export function llmEvalReport(cases: ReadonlyMap<string, EvalCase>, results: rea
   const scale = SCALE_CONFIG[params.scale];
   const histograms = dimensions.map((dimension) => histogramTable(dimension, entries, models, scale));
   const agreement = agreementTable('llm-eval-human-agreement', 'Agreement with human scores (the paper\'s validation: Pearson and Spearman per dimension)', {
-    metrics: dimensions, models, cases, results: entries.map((e) => e.result), humanScoresOf: (c) => llmEvalExpected(c).humanScores,
+    metrics: dimensions, models, cases, results: entries.map((e) => e.result), humanScoresOf: (c) => c.humanScores,
   });
   const notes = notesFor(params, entries);
   const orphans = results.length - entries.length;

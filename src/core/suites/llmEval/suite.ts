@@ -1,7 +1,7 @@
 // The LLM-Eval suite (Lin & Chen 2023, "LLM-Eval: Unified Multi-Dimensional Automatic Evaluation"; MiuLab/LLM-Eval): the Suite contract wired to its steps.
 import { builtinPrompt } from '../../assets.js';
 import type { Suite } from '../contract.js';
-import { LLM_EVAL_METHOD, expandLlmEvalRow } from './cases.js';
+import { LLM_EVAL_METHOD, expandLlmEvalRow, llmEvalExpected } from './cases.js';
 import { parseLlmEvalParams } from './params.js';
 import type { LlmEvalParams } from './params.js';
 import { llmEvalReport } from './report.js';
@@ -13,6 +13,7 @@ export const llmEvalSuite: Suite<LlmEvalParams> = {
   expandRow: (row, params, context) => expandLlmEvalRow(row, params, context),
   score: (evalCase, responseText, params, context) => scoreLlmEvalCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => llmEvalReport(cases, results, params, suiteId),
+  humanScoresOf: (evalCase) => llmEvalExpected(evalCase).humanScores,
   // Used only for rows without a response: the model under test replies to the context.
   defaultTemplate: () => builtinPrompt('llm-eval/answer.prompt'),
 };

@@ -54,7 +54,7 @@ export interface NeedleCaseParams extends Record<string, unknown> {
   seed?: number;
 }
 
-export function needleCaseParams(evalCase: EvalCase): NeedleCaseParams {
+export function needleCaseParams(evalCase: Pick<EvalCase, 'params'>): NeedleCaseParams {
   return evalCase.params as NeedleCaseParams;
 }
 

@@ -1,7 +1,7 @@
 // Aggregates needle results into the reference's heatmap (depth × context length, one per model) and a summary.
 import { joinEntries } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
-import type { CaseResult, EvalCase, Score } from '../../model.js';
+import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { meanWithInterval, wilson } from '../../report/stats.js';
 import type { ChartSpec, ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { NEEDLE_METHOD, needleCaseParams } from './cases.js';
@@ -25,7 +25,7 @@ const SCALES: Readonly<Record<ScoringMode, { min: number; max: number; describe:
   retrieved: { min: 0, max: 1, describe: 'share of needles retrieved (substring per needle)' },
 };
 
-function scoreOf(result: CaseResult): { mode: ScoringMode; score: Score } | undefined {
+function scoreOf(result: ReportResult): { mode: ScoringMode; score: ReportScore } | undefined {
   for (const mode of MODES) {
     const score = result.scores.find((s) => s.metric === METRIC_OF[mode]);
     if (score) return { mode, score };
@@ -198,7 +198,7 @@ function format(value: number): string {
 }
 
 /** How far the back-up moved needles from the requested depth, the deviation the reference never reported. */
-function placementNote(cases: readonly EvalCase[]): string | undefined {
+function placementNote(cases: readonly ReportCase[]): string | undefined {
   const shifts = cases.map((c) => needleCaseParams(c)).filter((p) => p.requestedDepth !== null && p.actualDepthPercent !== null).map((p) => ({ p, shift: (p.requestedDepth as number) - (p.actualDepthPercent as number) }));
   if (shifts.length === 0) return undefined;
   const mean = shifts.reduce((sum, s) => sum + s.shift, 0) / shifts.length;
@@ -207,7 +207,7 @@ function placementNote(cases: readonly EvalCase[]): string | undefined {
   return `Each needle backs up from the requested depth to ${rule}: on average ${format(mean)} points earlier, at most ${format(largest.shift)} (L=${largest.p.contextLength}, depth ${largest.p.requestedDepth}). Heatmap rows are the requested depths.`;
 }
 
-function tokenizerNote(cases: readonly EvalCase[], params: NeedleParams): string | undefined {
+function tokenizerNote(cases: readonly ReportCase[], params: NeedleParams): string | undefined {
   const first = cases[0];
   if (!first) return undefined;
   const p = needleCaseParams(first);
@@ -232,7 +232,7 @@ function scoringNote(modes: readonly ScoringMode[], params: NeedleParams): strin
 }
 
 /** Suite.report for Needle in a Haystack. */
-export function needleReport(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[], params: NeedleParams, suiteId: string): SuiteReport {
+export function needleReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: NeedleParams, suiteId: string): SuiteReport {
   const { entries, orphans } = joinEntries(cases, results);
   const models = [...new Set(entries.map((e) => e.result.modelKey))];
   const tables: ReportTable[] = [];

@@ -110,7 +110,7 @@ export function expandRagasRow(row: DatasetRow, params: RagasParams, context: Su
   return [evalCase];
 }
 
-export function ragasCaseParams(evalCase: EvalCase): RagasCaseParams {
+export function ragasCaseParams(evalCase: Pick<EvalCase, 'params'>): RagasCaseParams {
   return evalCase.params as RagasCaseParams;
 }
 

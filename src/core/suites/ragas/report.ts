@@ -1,18 +1,18 @@
 // Aggregates RAGAS results: the mean of each metric per model with its interval and undetermined count, plus agreement with human scores.
 import { joinEntries } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
-import type { CaseResult, EvalCase, Score } from '../../model.js';
+import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { meanWithInterval } from '../../report/stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { agreementTable } from '../metaEval.js';
-import { RAGAS_METHOD, ragasCaseParams, ragasExpected } from './cases.js';
+import { RAGAS_METHOD, ragasCaseParams } from './cases.js';
 import { NEEDS_EMBEDDINGS_LABEL, NEEDS_JUDGE_LABEL } from './judgeStep.js';
 import { RAGAS_METRICS } from './params.js';
 import type { RagasMetric, RagasParams } from './params.js';
 
 type Entry = ReportEntry;
 
-function scoreOf(result: CaseResult, metric: string): Score | undefined {
+function scoreOf(result: ReportResult, metric: string): ReportScore | undefined {
   return result.scores.find((s) => s.metric === metric);
 }
 
@@ -94,7 +94,7 @@ function inputNotes(entries: readonly Entry[]): string[] {
 }
 
 /** Suite.report for RAGAS. */
-export function ragasReport(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[], params: RagasParams, suiteId: string): SuiteReport {
+export function ragasReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: RagasParams, suiteId: string): SuiteReport {
   const { entries, orphans } = joinEntries(cases, results);
   const models = [...new Set(entries.map((e) => e.result.modelKey))];
   const metrics = presentMetrics(entries);
@@ -111,7 +111,7 @@ export function ragasReport(cases: ReadonlyMap<string, EvalCase>, results: reado
     return { suiteId, modelKey: model, name: metric, value: summary.value, n: summary.n };
   }));
   const agreement = agreementTable('ragas-human-agreement', 'Agreement with human scores (meta-evaluation)', {
-    metrics, models, cases, results: entries.map((e) => e.result), humanScoresOf: (c) => ragasExpected(c).humanScores,
+    metrics, models, cases, results: entries.map((e) => e.result), humanScoresOf: (c) => c.humanScores,
   });
   // What kept the numbers from existing at all (no judge, no embeddings model) is said first.
   const needs = inputNotes(entries);

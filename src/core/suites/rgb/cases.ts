@@ -116,7 +116,7 @@ export function expandRgbRow(row: DatasetRow, params: RgbParams, context: SuiteB
 }
 
 /** The recorded RGB parameters of a case built by this suite. */
-export function rgbCaseParams(evalCase: EvalCase): RgbCaseParams {
+export function rgbCaseParams(evalCase: Pick<EvalCase, 'params'>): RgbCaseParams {
   return evalCase.params as RgbCaseParams;
 }
 

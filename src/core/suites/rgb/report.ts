@@ -1,7 +1,7 @@
 // Aggregates RGB results into the paper's tables (1, 3, 5, 7), one column per model, Wilson intervals throughout.
 import { joinEntries, entriesForModel } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
-import type { CaseResult, EvalCase, Score } from '../../model.js';
+import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { wilson } from '../../report/stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { RGB_METHOD, rgbCaseParams } from './cases.js';
@@ -20,7 +20,7 @@ interface Tally {
   present: boolean;
 }
 
-function scoreOf(result: CaseResult, metric: string): Score | undefined {
+function scoreOf(result: ReportResult, metric: string): ReportScore | undefined {
   return result.scores.find((score) => score.metric === metric);
 }
 
@@ -53,7 +53,7 @@ function proportionCell(tally: Tally): ReportCell {
  * CR-style rates: among cases flagged by `flag`, the share that `good` accepts; 0 when nothing was flagged, as the
  * reference returns (`correct_tt / fact_tt if fact_tt > 0 else 0`).
  */
-function conditionalTally(entries: readonly Entry[], flag: string, good: (result: CaseResult) => boolean): Tally {
+function conditionalTally(entries: readonly Entry[], flag: string, good: (result: ReportResult) => boolean): Tally {
   const flagged = entries.filter((e) => e.result.status === 'success' && scoreOf(e.result, flag)?.value === 1);
   const flagTally = tallyMetric(entries, flag);
   return { hits: flagged.filter((e) => good(e.result)).length, n: flagged.length, undetermined: flagTally.undetermined, present: flagTally.present };
@@ -64,18 +64,18 @@ function conditionalCell(tally: Tally): ReportCell {
   return proportionCell(tally);
 }
 
-function labelsOf(result: CaseResult): number[] {
+function labelsOf(result: ReportResult): number[] {
   const details = scoreOf(result, 'correct')?.details as { labels?: number[] } | undefined;
   return details?.labels ?? [];
 }
 
-function isCorrect(result: CaseResult): boolean {
+function isCorrect(result: ReportResult): boolean {
   return scoreOf(result, 'correct')?.value === 1;
 }
 
 // ——— grouping ———
 
-function modelKeysOf(results: readonly CaseResult[]): string[] {
+function modelKeysOf(results: readonly ReportResult[]): string[] {
   return [...new Set(results.map((r) => r.modelKey))];
 }
 
@@ -99,7 +99,7 @@ function format(rate: number): string {
 }
 
 /** One note per requested ratio whose cases ran at other effective ratios (rows short of positives or negatives). */
-function effectiveRateNotes(cases: ReadonlyMap<string, EvalCase>, suiteId: string, params: RgbParams): string[] {
+function effectiveRateNotes(cases: ReadonlyMap<string, ReportCase>, suiteId: string, params: RgbParams): string[] {
   const notes: string[] = [];
   const suiteCases = [...cases.values()].filter((c) => c.suiteId === suiteId && !rgbCaseParams(c).noDocuments);
   for (const rate of params.noiseRates) {
@@ -177,7 +177,7 @@ function rejectionTable(entries: Entry[], models: string[], suiteId: string): Bu
   return { tables: [table], metrics, notes: [judgeNote(rejStar, 'Rej*')].filter((n): n is string => n !== undefined) };
 }
 
-function noLabelZero(result: CaseResult): boolean {
+function noLabelZero(result: ReportResult): boolean {
   return !labelsOf(result).includes(0);
 }
 
@@ -252,7 +252,7 @@ function failureLabelTable(entries: Entry[], models: string[], params: RgbParams
   const rows = labels.map((label) => ({
     label,
     cells: models.map((model) => {
-      const scores = forModel(labelled, model).map((e) => scoreOf(e.result, 'failure_label') as Score);
+      const scores = forModel(labelled, model).map((e) => scoreOf(e.result, 'failure_label') as ReportScore);
       const determined = scores.filter((s) => s.judgeError === undefined);
       const interval = wilson(determined.filter((s) => s.label === label).length, determined.length);
       return { value: interval.value, low: interval.low, high: interval.high, n: determined.length, undetermined: scores.length - determined.length };
@@ -281,7 +281,7 @@ function buildForTestbed(entries: Entry[], models: string[], params: RgbParams, 
 }
 
 /** Suite.report for RGB. */
-export function rgbReport(cases: ReadonlyMap<string, EvalCase>, results: readonly CaseResult[], params: RgbParams, suiteId: string): SuiteReport {
+export function rgbReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: RgbParams, suiteId: string): SuiteReport {
   const { entries, orphans } = joinEntries(cases, results);
   const models = modelKeysOf(entries.map((e) => e.result));
   const built = buildForTestbed(entries, models, params, suiteId);

@@ -13,5 +13,7 @@ export const rgbSuite: Suite<RgbParams> = {
   expandRow: (row, params, context) => expandRgbRow(row, params, context),
   score: (evalCase, responseText, params, context) => scoreRgbCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => rgbReport(cases, results, params, suiteId),
+  // The answer-part labels behind the counterfactual and integration tables.
+  reportDetails: ['correct'],
   defaultTemplate: (params) => builtinPrompt(params.language === 'zh' ? 'rgb/zh.prompt' : 'rgb/en.prompt'),
 };

@@ -1,0 +1,79 @@
+// The standalone HTML report written as a stream: every case in the list, full details for as many as a size budget
+// allows (failures first), so a 100,000-case run gives a page a browser can open and a writer that stays flat.
+import type { CaseDetail, RunDetail } from '../../protocol.js';
+import type { InputProblem } from '../engine/events.js';
+import { caseKey, caseListItem, isFailure } from './caseItems.js';
+import { escapeJsonForHtml, htmlReportFrame, reportDataOpening } from './html.js';
+import { runDetailOf } from './inspectorRun.js';
+import type { RunData } from './runData.js';
+import type { TextSink } from './textSink.js';
+
+/**
+ * Case details embedded at most, in characters of JSON. A case with its documents and response is 2–10 KB, so
+ * ~20 MB is a few thousand cases: a page that opens in seconds. The run log keeps them all.
+ */
+export const DEFAULT_DETAIL_BUDGET = 20 * 1024 * 1024;
+
+export interface HtmlReportOptions {
+  css?: string;
+  detailBudget?: number;
+}
+
+/**
+ * Three passes over the run's cases: sizes (to choose which details fit), the list items, the chosen details. A case
+ * left out is still listed with its outcome and score; opening it says it is not in this report, and a problem at the
+ * top of the report says how many were embedded and where the rest are.
+ */
+export async function writeHtmlReport(run: RunData, sink: TextSink, webviewBundleJs: string, options: HtmlReportOptions = {}): Promise<void> {
+  const budget = options.detailBudget ?? DEFAULT_DETAIL_BUDGET;
+  const { embedded, listed } = await chooseEmbedded(run, budget);
+  const notes: InputProblem[] = embedded.size < listed ? [embeddingNote(run, embedded.size, listed, budget)] : [];
+  const detail: Omit<RunDetail, 'cases'> = runDetailOf(run);
+  const { before, after } = htmlReportFrame(run.name, webviewBundleJs, options.css);
+  await sink.write(before);
+  await sink.write(escapeJsonForHtml(reportDataOpening({ ...detail, problems: [...notes, ...detail.problems] })));
+  await sink.write('[');
+  let first = true;
+  for await (const { evalCase, result } of run.entries()) {
+    if (!evalCase) continue; // a result without its case cannot be shown; the log reader reports such lines
+    await sink.write(`${first ? '' : ','}${escapeJsonForHtml(JSON.stringify(caseListItem(evalCase, result)))}`);
+    first = false;
+  }
+  await sink.write('],"cases":[');
+  first = true;
+  for await (const { evalCase, result } of run.entries()) {
+    if (!evalCase || !embedded.has(caseKey(evalCase.id, result.modelKey))) continue;
+    const caseDetail: CaseDetail = { runId: run.runId, evalCase, result };
+    await sink.write(`${first ? '' : ','}${escapeJsonForHtml(JSON.stringify(caseDetail))}`);
+    first = false;
+  }
+  await sink.write(`]}]}${after}`);
+}
+
+/** Failures first (what a reader opens the report for), then the others in log order, while they fit the budget. */
+async function chooseEmbedded(run: RunData, budget: number): Promise<{ embedded: Set<string>; listed: number }> {
+  const failures: [string, number][] = [];
+  const others: [string, number][] = [];
+  for await (const { evalCase, result } of run.entries()) {
+    if (!evalCase) continue;
+    const size = JSON.stringify({ runId: run.runId, evalCase, result }).length;
+    (isFailure(result) ? failures : others).push([caseKey(evalCase.id, result.modelKey), size]);
+  }
+  const embedded = new Set<string>();
+  let used = 0;
+  for (const [key, size] of [...failures, ...others]) {
+    if (used + size > budget) continue;
+    used += size;
+    embedded.add(key);
+  }
+  return { embedded, listed: failures.length + others.length };
+}
+
+function embeddingNote(run: RunData, embedded: number, listed: number, budget: number): InputProblem {
+  const where = run.logFile ?? 'the run log';
+  return {
+    file: where,
+    message: `this report lists all ${listed} cases but embeds the full details (documents, prompt, response) of ${embedded} of them, failures first, to stay under ${Math.round(budget / (1024 * 1024))} MB; the run log has every case`,
+    hint: `open the run in VS Code's RAG Inspector panel (RAG Inspector: Open Inspector), or read ${where}`,
+  };
+}

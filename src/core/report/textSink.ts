@@ -1,0 +1,46 @@
+// Where a streaming report writer puts its text: a file (with back-pressure) or a string in memory.
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+
+export interface TextSink {
+  write(text: string): Promise<void>;
+}
+
+/** Collects the text; for tests and small runs. */
+export class StringSink implements TextSink {
+  private readonly parts: string[] = [];
+
+  async write(text: string): Promise<void> {
+    this.parts.push(text);
+  }
+
+  toString(): string {
+    return this.parts.join('');
+  }
+}
+
+/** Writes `file` through `produce`, waiting whenever the OS buffer is full so memory stays flat whatever the size. */
+export async function writeFileStreaming(file: string, produce: (sink: TextSink) => Promise<void>): Promise<void> {
+  const stream = createWriteStream(file, { encoding: 'utf8' });
+  const failed = once(stream, 'error').then(([error]) => { throw error as Error; });
+  failed.catch(() => undefined);
+  const sink: TextSink = {
+    async write(text: string) {
+      if (text === '' || stream.write(text)) return;
+      await Promise.race([once(stream, 'drain'), failed]);
+    },
+  };
+  try {
+    await produce(sink);
+  } finally {
+    stream.end();
+  }
+  await Promise.race([once(stream, 'finish'), failed]);
+}
+
+/** Runs a streaming writer into a string. */
+export async function renderToString(produce: (sink: TextSink) => Promise<void>): Promise<string> {
+  const sink = new StringSink();
+  await produce(sink);
+  return sink.toString();
+}
