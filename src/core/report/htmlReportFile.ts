@@ -39,7 +39,7 @@ export async function writeHtmlReport(run: RunData, sink: TextSink, webviewBundl
     await sink.write(`${first ? '' : ','}${escapeJsonForHtml(JSON.stringify(caseListItem(evalCase, result)))}`);
     first = false;
   }
-  await sink.write('],"cases":[');
+  await sink.write(']},"cases":[');
   first = true;
   for await (const { evalCase, result } of run.entries()) {
     if (!evalCase || !embedded.has(caseKey(evalCase.id, result.modelKey))) continue;

@@ -131,8 +131,8 @@ export interface Suite<Params = Record<string, unknown>> {
   report(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: Params, suiteId: string): SuiteReport;
   /** Human scores a case carries from its row, for the report's agreement table (kept in the report view). */
   humanScoresOf?(evalCase: EvalCase): Readonly<Record<string, number>> | undefined;
-  /** Metrics whose `details` the report reads (RGB's answer-part labels); other details are left out of the report view. */
-  readonly reportDetails?: readonly string[];
+  /** The part of a score's `details` the report reads (RGB's answer-part labels); without it no details are kept for the report. */
+  reportDetails?(score: Score): unknown;
   /** The built-in template used when the eval file names none (a path under prompts/). */
   defaultTemplate(params: Params): string;
 }

@@ -8,7 +8,7 @@ export interface ReportCase extends Pick<EvalCase, 'id' | 'suiteId' | 'method' |
   humanScores?: Readonly<Record<string, number>>;
 }
 
-/** A score without its explanation and evidence; `details` only for the metrics whose report reads them. */
+/** A score without its explanation and evidence; of `details`, only what the suite's report reads (Suite.reportDetails). */
 export type ReportScore = Pick<Score, 'metric' | 'value' | 'pass' | 'label' | 'judgeError' | 'details'>;
 
 /** What a report may know about a result: verdicts, scores, and the usage that run totals add up. */
@@ -21,7 +21,7 @@ export interface ReportResult extends Pick<CaseResult, 'caseId' | 'modelKey' | '
 /** What the slimming needs from the case's suite (both optional; see Suite in contract.ts). */
 export interface ReportViewHooks {
   humanScoresOf?(evalCase: EvalCase): Readonly<Record<string, number>> | undefined;
-  reportDetails?: readonly string[];
+  reportDetails?(score: Score): unknown;
 }
 
 export function toReportCase(evalCase: EvalCase, hooks: ReportViewHooks = {}): ReportCase {
@@ -38,7 +38,7 @@ export function toReportResult(result: CaseResult, hooks: ReportViewHooks = {}):
     caseId: result.caseId,
     modelKey: result.modelKey,
     status: result.status,
-    scores: result.scores.map((score) => slimScore(score, hooks.reportDetails)),
+    scores: result.scores.map((score) => slimScore(score, hooks)),
   };
   if (result.pass !== undefined) view.pass = result.pass;
   if (result.error) view.error = { stage: result.error.stage, kind: result.error.kind };
@@ -50,13 +50,14 @@ export function toReportResult(result: CaseResult, hooks: ReportViewHooks = {}):
   return view;
 }
 
-function slimScore(score: Score, keepDetails: readonly string[] | undefined): ReportScore {
+function slimScore(score: Score, hooks: ReportViewHooks): ReportScore {
   const view: ReportScore = { metric: score.metric, value: score.value };
   if (score.pass !== undefined) view.pass = score.pass;
   if (score.label !== undefined) view.label = score.label;
   if (score.judgeError !== undefined) view.judgeError = score.judgeError;
-  // RAGAS keeps per-statement verdicts in details: kilobytes per case that no table reads.
-  if (score.details !== undefined && keepDetails?.includes(score.metric)) view.details = score.details;
+  // Details can be kilobytes per case (RAGAS's per-statement verdicts, RGB's response spans) that no table reads.
+  const details = score.details === undefined ? undefined : hooks.reportDetails?.(score);
+  if (details !== undefined) view.details = details;
   return view;
 }
 

@@ -8,7 +8,10 @@ import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js
 import { renderHtmlReport } from '../../../src/core/report/html.js';
 import { inspectorRun } from '../../../src/core/report/inspectorRun.js';
 import { runDataFromLog } from '../../../src/core/report/runDataSources.js';
-import { readRunLog } from '../../../src/core/run/runLog.js';
+import { writeHtmlReport } from '../../../src/core/report/htmlReportFile.js';
+import { renderToString } from '../../../src/core/report/textSink.js';
+import { createWorkspace as createEngineWorkspace, rgbRows as engineRgbRows } from '../engine/workspace.js';
+import { listRuns, readRunLog } from '../../../src/core/run/runLog.js';
 import { correctAnswers, createWorkspace, evalYaml, rgbRows, rgbSuite, rowOf } from './builders.js';
 import type { Workspace } from './builders.js';
 import { runCli } from './cliProcess.js';
@@ -124,3 +127,27 @@ test('an openai-compatible model at a workspace-chosen base URL never receives O
     assert.ok(!JSON.stringify(call.headers).includes(MARK), JSON.stringify(call.headers));
   }
 });
+
+test('a key pasted into a dataset row reaches no report: the CLI writes its reports from the redacted run log', async (t) => {
+  const pasted = 'sk-proj-SECRET-pasted-into-a-dataset-4d2c8e1f';
+  const rows = engineRgbRows(4).map((row, i) => (i === 1 ? { ...row, query: `Where is landmark number 1? (key ${pasted})`, positive: [`Landmark number 1 is in Answer1. Token: ${pasted}`, ...row.positive] } : row));
+  const workspace = createEngineWorkspace({ rows, evalYaml: () => 'version: 1\nname: pasted key\nmodels:\n  - extractive:bm25\nsuites:\n  - id: noise\n    method: rgb\n    dataset: data.jsonl\n    params: { testbed: noise_robustness, noiseRates: [0] }\n' });
+  t.after(() => workspace.cleanup());
+  const out = path.join(workspace.dir, 'reports');
+  const run = await runCli(['run', workspace.evalFile, '--no-cache', '--format', 'json,csv,junit', '--out', out]);
+  assert.equal(run.code, 0, run.stderr);
+  const files = readdirSync(out).map((name) => path.join(out, name));
+  assert.deepEqual(files.map((f) => path.basename(f)).sort(), ['cases.csv', 'junit.xml', 'report.json']);
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    assert.ok(!text.includes(MARK), `the pasted key appears in ${file}`);
+    assert.ok(text.includes('[redacted-api-key]'), `${file} shows where the key was`);
+  }
+  // The HTML report streams from the same log.
+  const html = await renderToString(async (sink) => writeHtmlReport(await runDataFromLog((await listRunLogs(workspace.dir))[0]!), sink, 'void 0'));
+  assert.ok(!html.includes(MARK) && html.includes('[redacted-api-key]'));
+});
+
+async function listRunLogs(dir: string): Promise<string[]> {
+  return (await listRuns(path.join(dir, '.rag-inspector', 'runs'))).map((r) => r.file);
+}

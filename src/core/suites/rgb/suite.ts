@@ -13,7 +13,7 @@ export const rgbSuite: Suite<RgbParams> = {
   expandRow: (row, params, context) => expandRgbRow(row, params, context),
   score: (evalCase, responseText, params, context) => scoreRgbCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => rgbReport(cases, results, params, suiteId),
-  // The answer-part labels behind the counterfactual and integration tables.
-  reportDetails: ['correct'],
+  // The answer-part labels behind the counterfactual and integration tables; the response spans stay in the log.
+  reportDetails: (score) => (score.metric === 'correct' ? { labels: (score.details as { labels?: number[] }).labels } : undefined),
   defaultTemplate: (params) => builtinPrompt(params.language === 'zh' ? 'rgb/zh.prompt' : 'rgb/en.prompt'),
 };
