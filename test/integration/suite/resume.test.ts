@@ -1,0 +1,110 @@
+// Resume Interrupted Run in the extension host: a log cut short is finished without asking its finished cases again; a changed eval file offers a new run.
+// The real crash (SIGKILL of the extension host, reload) is test/integration/crashResume.mjs; here the log is cut by hand.
+import * as assert from 'node:assert/strict';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startFixtureServer } from '../../fixtures/llmServer.js';
+import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { activatedExtension } from './extensionHost.js';
+import { answerPrompts, asSummary, rightAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
+
+const runsDir = () => path.join(workspaceFolder().fsPath, '.rag-inspector', 'runs');
+const logOf = (runId: string) => path.join(runsDir(), `${runId}.jsonl`);
+const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; case?: { id: string } });
+
+/** What a crash leaves: the header, the first `keep` case lines, half of the next one, no summary. */
+function cutLog(file: string, keep: number): void {
+  const raw = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  const next = raw[1 + keep]!;
+  writeFileSync(file, `${raw.slice(0, 1 + keep).join('\n')}\n${next.slice(0, Math.floor(next.length / 2))}`);
+}
+
+/** Answers the two questions Resume may ask; records every warning shown. */
+function answerResumeWarnings(warnings: string[], onChanged: string | undefined): () => void {
+  const original = vscode.window.showWarningMessage;
+  return answerPrompts({
+    showWarningMessage: ((message: string, ...rest: unknown[]) => {
+      warnings.push(message);
+      if (message.includes('may still be running')) return Promise.resolve('Resume Anyway');
+      if (message.includes('cannot be resumed')) return Promise.resolve(onChanged);
+      return (original as (...args: unknown[]) => Thenable<unknown>)(message, ...rest);
+    }) as typeof vscode.window.showWarningMessage,
+  });
+}
+
+suite('Resume Interrupted Run', () => {
+  let server: FixtureServer;
+
+  suiteSetup(async () => {
+    server = await startFixtureServer({ rules: rightAnswers() });
+    await activatedExtension();
+  });
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  suiteTeardown(async () => {
+    await server?.close();
+  });
+
+  test('a log cut short (recent, no marker: maybe running) asks first, then runs only the missing cases into the same log', async () => {
+    const { testing } = await activatedExtension();
+    const fixture = await writeFixtureEval({ name: 'resume-cut', baseUrl: server.openaiBaseUrl, noiseRates: [0] });
+    const first = asSummary(await vscode.commands.executeCommand('ragInspector.runEvaluation', fixture.evalFile));
+    assert.equal(first.totals.cases, 3);
+    const file = logOf(first.runId);
+    const kept = lines(file)[1]!.case!.id;
+    cutLog(file, 1);
+
+    const warnings: string[] = [];
+    const restore = answerResumeWarnings(warnings, undefined);
+    let outcome: unknown;
+    try {
+      outcome = await vscode.commands.executeCommand('ragInspector.resumeRun', { runId: first.runId });
+    } finally {
+      restore();
+    }
+    assert.equal(warnings.length, 1, `one confirmation: ${JSON.stringify(warnings)}`);
+    assert.match(warnings[0]!, /resume-cut .*changed less than two minutes ago: it may still be running/);
+    const resumed = asSummary(outcome);
+    assert.equal(resumed.runId, first.runId, 'the same run, finished');
+    assert.deepEqual([resumed.status, resumed.totals.cases], ['success', 3]);
+    // The finished case is neither called nor looked up again: only the two missing cases reach the model client.
+    assert.equal(resumed.totals.modelCalls + resumed.totals.cacheHits, 2);
+    assert.equal(lines(file).filter((l) => l.case?.id === kept).length, 1, 'the case kept from before the cut is logged once');
+
+    const after = lines(file);
+    const ids = after.filter((l) => l.type === 'case').map((l) => l.case!.id).sort();
+    assert.equal(new Set(ids).size, 3, `each case once: ${ids.join(', ')}`);
+    assert.equal(ids.length, 3);
+    assert.deepEqual(after.map((l) => l.type).filter((t) => t !== 'case'), ['header', 'resume', 'summary']);
+    // This window's record of the run (what the inspector lists) holds the earlier case too.
+    assert.equal(testing.sessions.items(first.runId)?.size, 3);
+  });
+
+  test('an eval file changed since the run started is not resumed; "Start a new run" starts one and the old log stays as it was', async () => {
+    const fixture = await writeFixtureEval({ name: 'resume-changed', baseUrl: server.openaiBaseUrl, noiseRates: [0] });
+    const first = asSummary(await vscode.commands.executeCommand('ragInspector.runEvaluation', fixture.evalFile));
+    const file = logOf(first.runId);
+    cutLog(file, 1);
+    const before = readFileSync(file, 'utf8');
+    writeFileSync(fixture.evalFile.fsPath, `${readFileSync(fixture.evalFile.fsPath, 'utf8')}# edited after the run\n`);
+    const runsBefore = new Set(readdirSync(runsDir()));
+
+    const warnings: string[] = [];
+    const restore = answerResumeWarnings(warnings, 'Start a new run');
+    let outcome: unknown;
+    try {
+      outcome = await vscode.commands.executeCommand('ragInspector.resumeRun', { runId: first.runId });
+    } finally {
+      restore();
+    }
+    assert.equal(outcome, 'spec-changed');
+    assert.match(warnings.at(-1)!, /resume-changed\.eval\.yaml changed since run .* started, so that run cannot be resumed/);
+    assert.equal(readFileSync(file, 'utf8'), before, 'the interrupted log is left alone');
+    const added = readdirSync(runsDir()).filter((f) => !runsBefore.has(f));
+    assert.equal(added.length, 1, `one new run: ${added.join(', ')}`);
+    const summary = lines(path.join(runsDir(), added[0]!)).at(-1) as { type: string; status?: string; totals?: { cases: number } };
+    assert.deepEqual([summary.type, summary.status, summary.totals?.cases], ['summary', 'success', 3]);
+  });
+});
