@@ -1,6 +1,7 @@
 // Runs model calls under the run's limits: bounded concurrency, RPM/TPM budgets, retries, adaptive concurrency on 429, timeouts, cancellation.
 import { ProviderError } from '../providers/contract.js';
 import { AbortFanout } from './abortFanout.js';
+import { Cancellation } from './cancellation.js';
 import { retryDelay } from './backoff.js';
 import type { BackoffPolicy } from './backoff.js';
 import { systemClock } from './clock.js';
@@ -222,26 +223,26 @@ export class Scheduler {
    * after the last retry; ProviderError('cancelled') when `signal` aborts, at whatever stage the call is.
    */
   async schedule<T>(call: (signal: AbortSignal) => Promise<T>, options: ScheduleOptions): Promise<Scheduled<T>> {
-    // A private controller per call: its signal carries the 'cancelled' error, and the caller's (shared)
-    // signal gets one listener through the fan-out instead of one per call and stage.
-    const cancel = new AbortController();
-    const unsubscribe = this.aborts.subscribe(options.signal, () => cancel.abort(cancelledError(options.signal)));
+    // A private cancellation per call carries the 'cancelled' error, and the caller's (shared) signal gets one
+    // listener through the fan-out instead of one per call and stage.
+    const cancellation = new Cancellation();
+    const unsubscribe = this.aborts.subscribe(options.signal, () => cancellation.cancel(cancelledError(options.signal)));
     const tokens = options.estimatedTokens ?? 0;
     let attempts = 0;
     const rateLimits = { count: 0, since: 0 };
     try {
       for (;;) {
-        await this.acquire(tokens, cancel.signal, attempts > 0);
+        await this.acquire(tokens, cancellation, attempts > 0);
         attempts++;
         const dispatchedEpoch = this.epoch;
         let value: T;
         try {
-          value = await this.runAttempt(call, cancel.signal);
+          value = await this.runAttempt(call, cancellation);
         } catch (error) {
           const verdict = this.judgeFailure(error, attempts, rateLimits, dispatchedEpoch);
           this.release();
           if (!verdict.retry) throw verdict.error;
-          await this.backOff(verdict.error, attempts, options, cancel.signal);
+          await this.backOff(verdict.error, attempts, options, cancellation);
           continue;
         }
         this.recordSuccess();
@@ -261,27 +262,26 @@ export class Scheduler {
    * Waits in the queue until the call may start; the slot and rate budget are taken when it resolves. Returns
    * nothing when the call may start at once, which is the common case and needs no waiter, promise or listener.
    */
-  private acquire(tokens: number, signal: AbortSignal, retry: boolean): Promise<void> | undefined {
-    if (signal.aborted) return Promise.reject(signal.reason);
+  private acquire(tokens: number, cancellation: Cancellation, retry: boolean): Promise<void> | undefined {
+    if (cancellation.cancelled) return Promise.reject(cancellation.reason);
     if (this.startNow(tokens)) return undefined;
     const queue = retry ? this.retrying : this.fresh;
     return new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => {
-        // Rejected here and now, not when the waiter would have reached the head of the queue.
-        queue.remove(waiter);
-        reject(signal.reason);
-        this.pump();
-      };
       const waiter: Waiter = {
         tokens,
         settled: false,
         start: () => {
           queue.remove(waiter);
-          signal.removeEventListener('abort', onAbort);
+          cancellation.clear();
           resolve();
         },
       };
-      signal.addEventListener('abort', onAbort, { once: true });
+      cancellation.onCancel(() => {
+        // Rejected here and now, not when the waiter would have reached the head of the queue.
+        queue.remove(waiter);
+        reject(cancellation.reason);
+        this.pump();
+      });
       queue.push(waiter);
       this.pump();
     });
@@ -347,11 +347,11 @@ export class Scheduler {
    * One attempt with its own signal, aborted by the caller's cancel or after timeoutMs. The attempt settles with
    * the abort reason the moment it aborts, whatever the provider then throws (or if it never settles), so a
    * timeout is ProviderError('timeout'), which is retryable, and a cancel is ProviderError('cancelled'), which is
-   * not. This runs once per call, so it costs one AbortController, one listener and one plain timer: the timeout
-   * is cleared rather than aborted (an abort without a reason builds a DOMException with its stack each time).
+   * not. This runs once per call, so it costs one AbortController (the provider's signal) and one plain timer:
+   * the timeout is cleared rather than aborted (an abort without a reason builds a DOMException with its stack).
    */
-  private runAttempt<T>(call: (signal: AbortSignal) => Promise<T>, cancelSignal: AbortSignal): Promise<T> {
-    if (cancelSignal.aborted) return Promise.reject(cancelSignal.reason);
+  private runAttempt<T>(call: (signal: AbortSignal) => Promise<T>, cancellation: Cancellation): Promise<T> {
+    if (cancellation.cancelled) return Promise.reject(cancellation.reason);
     const attempt = new AbortController();
     return new Promise<T>((resolve, reject) => {
       let settled = false;
@@ -360,7 +360,7 @@ export class Scheduler {
         if (settled) return false;
         settled = true;
         clearTimer();
-        cancelSignal.removeEventListener('abort', onCancel);
+        cancellation.clear();
         return true;
       };
       const abort = (reason: unknown): void => {
@@ -368,9 +368,8 @@ export class Scheduler {
         attempt.abort(reason);
         reject(reason);
       };
-      const onCancel = (): void => abort(cancelSignal.reason);
       const clearTimer = this.clock.setTimer(this.timeoutMs, () => abort(new ProviderError('timeout', `no answer within ${this.timeoutMs} ms`)));
-      cancelSignal.addEventListener('abort', onCancel, { once: true });
+      cancellation.onCancel(() => abort(cancellation.reason));
       let pending: Promise<T>;
       try {
         pending = Promise.resolve(call(attempt.signal));
@@ -407,17 +406,33 @@ export class Scheduler {
     return { retry: true, error };
   }
 
-  private async backOff(error: unknown, attempts: number, options: ScheduleOptions, signal: AbortSignal): Promise<void> {
+  private async backOff(error: unknown, attempts: number, options: ScheduleOptions, cancellation: Cancellation): Promise<void> {
     const providerError = error as ProviderError;
     const delayMs = retryDelay(providerError, attempts, this.backoff);
     this.retries++;
     options.onRetry?.({ attempt: attempts, error: providerError, delayMs });
     this.backingOff++;
     try {
-      await this.clock.sleep(delayMs, signal);
+      await this.pause(delayMs, cancellation);
     } finally {
       this.backingOff--;
     }
+  }
+
+  /** Resolves after `ms`, or rejects with the cancel reason the moment the call is cancelled, clearing its timer. */
+  private pause(ms: number, cancellation: Cancellation): Promise<void> {
+    if (cancellation.cancelled) return Promise.reject(cancellation.reason);
+    if (ms <= 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const clearTimer = this.clock.setTimer(ms, () => {
+        cancellation.clear();
+        resolve();
+      });
+      cancellation.onCancel(() => {
+        clearTimer();
+        reject(cancellation.reason);
+      });
+    });
   }
 
   private onRateLimited(error: ProviderError, dispatchedEpoch: number): void {

@@ -3,7 +3,7 @@ import type { Clock } from '../../../src/core/run/clock.js';
 
 interface Timer {
   at: number;
-  resolve: () => void;
+  fire: () => void;
 }
 
 /** Lets every promise continuation that is already due run (several turns, for chains of awaits). */
@@ -19,35 +19,15 @@ export class FakeClock implements Clock {
     return this.current;
   }
 
-  sleep(ms: number, signal: AbortSignal): Promise<void> {
-    if (signal.aborted) return Promise.reject(signal.reason);
-    if (ms <= 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer: Timer = {
-        at: this.current + ms,
-        resolve: () => {
-          signal.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      const onAbort = (): void => {
-        this.timers.delete(timer);
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.timers.add(timer);
-    });
-  }
-
   setTimer(ms: number, callback: () => void): () => void {
-    const timer: Timer = { at: this.current + Math.max(0, ms), resolve: callback };
+    const timer: Timer = { at: this.current + Math.max(0, ms), fire: callback };
     this.timers.add(timer);
     return () => {
       this.timers.delete(timer);
     };
   }
 
-  /** Deadlines of the sleeps and timers still pending, soonest first; empty means nothing was left behind. */
+  /** Deadlines of the timers still pending, soonest first; empty means nothing was left behind. */
   get pending(): number[] {
     return [...this.timers].map((t) => t.at).sort((a, b) => a - b);
   }
@@ -61,7 +41,7 @@ export class FakeClock implements Clock {
       if (!due) break;
       this.timers.delete(due);
       this.current = due.at;
-      due.resolve();
+      due.fire();
     }
     this.current = target;
     await settle();
