@@ -68,8 +68,13 @@ export class InterruptedRunsService {
       const runs = await this.list();
       const wanted = typeof arg === 'string' ? arg : (arg as { runId?: unknown } | undefined)?.runId;
       const run = typeof wanted === 'string' ? runs.find((r) => r.runId === wanted) : await this.pick(runs);
+      if (!run && typeof wanted === 'string') {
+        // Offered by the notice, but finished or resumed meanwhile (another window, a terminal).
+        void vscode.window.showInformationMessage(`RAG Inspector: run ${wanted} is not interrupted any more; nothing to resume.`);
+        return 'nothing-to-resume';
+      }
       if (!run) {
-        if (runs.length === 0 || typeof wanted === 'string') void vscode.window.showInformationMessage('RAG Inspector: no interrupted run to resume in this workspace.');
+        if (runs.length === 0) void vscode.window.showInformationMessage('RAG Inspector: no interrupted run to resume in this workspace.');
         return runs.length === 0 ? 'nothing-to-resume' : 'cancelled';
       }
       if (run.certainty === 'maybe-running' && !(await this.confirmMaybeRunning(run))) return 'cancelled';
@@ -102,7 +107,7 @@ export class InterruptedRunsService {
   /** Engine events: mark the log this process writes, and fill in a resumed run's earlier cases. */
   onEvent(event: RunEvent): void {
     if (event.type === 'run-started') {
-      this.markers.mark(event.logFile, event.runId);
+      this.safely(() => this.markers.mark(event.logFile, event.runId));
       const resuming = this.resuming;
       if (resuming?.runId === event.runId) {
         // This window's record of the run starts empty; the inspector should list every case of the run, the
@@ -112,7 +117,16 @@ export class InterruptedRunsService {
         }
       }
     } else if (event.type === 'run-finished') {
-      this.markers.clear(event.logFile);
+      this.safely(() => this.markers.clear(event.logFile));
+    }
+  }
+
+  /** A marker that cannot be written costs only the certainty of a later "interrupted"; the run goes on. */
+  private safely(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.deps.logger.warn(`Run marker: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
