@@ -347,8 +347,8 @@ export class Scheduler {
    * One attempt with its own signal, aborted by the caller's cancel or after timeoutMs. The attempt settles with
    * the abort reason the moment it aborts, whatever the provider then throws (or if it never settles), so a
    * timeout is ProviderError('timeout'), which is retryable, and a cancel is ProviderError('cancelled'), which is
-   * not. This runs once per call, so it costs one AbortController (the provider's signal) and one plain timer:
-   * the timeout is cleared rather than aborted (an abort without a reason builds a DOMException with its stack).
+   * not. Every call makes at least one attempt, so this costs only one AbortController (the provider's signal)
+   * and one plain timer, cleared rather than aborted (an abort without a reason builds a DOMException, stack and all).
    */
   private runAttempt<T>(call: (signal: AbortSignal) => Promise<T>, cancellation: Cancellation): Promise<T> {
     if (cancellation.cancelled) return Promise.reject(cancellation.reason);
