@@ -35,7 +35,7 @@ function modelEntry(segments: PathSegment[], value: unknown): ModelEntry | undef
   }
   const record = asRecord(value);
   if (typeof record?.provider !== 'string' || record.provider === '') return undefined;
-  return { segments, provider: record.provider, model: String(record.model), at: [...segments, 'provider'] };
+  return { segments, provider: record.provider, model: typeof record.model === 'string' ? record.model : '', at: [...segments, 'provider'] };
 }
 
 export function providerProblems(data: Raw, locator: YamlLocator): InputError[] {
@@ -45,12 +45,17 @@ export function providerProblems(data: Raw, locator: YamlLocator): InputError[] 
     if (allowed.includes(entry.provider)) continue;
     const at = locator.valueAt(entry.at);
     if (entry.embeddings && (PROVIDER_NAMES as readonly string[]).includes(entry.provider)) {
-      problems.push(new InputError(at, `provider "${entry.provider}" cannot make embeddings (model "${entry.model}")`, `use one of: ${EMBEDDING_PROVIDER_NAMES.join(', ')}`));
+      problems.push(new InputError(at, `provider "${entry.provider}" cannot make embeddings${forModel(entry)}`, `use one of: ${EMBEDDING_PROVIDER_NAMES.join(', ')}`));
       continue;
     }
     const suggestion = closest(entry.provider, allowed);
     const names = entry.embeddings ? EMBEDDING_PROVIDER_NAMES.join(', ') : `${PROVIDER_NAMES.join(', ')}, or ${HOST_PROVIDER_NAMES.join(', ')} in VS Code`;
-    problems.push(new InputError(at, `unknown provider "${entry.provider}" for model "${entry.model}"`, `${suggestion ? `did you mean '${suggestion}'? ` : ''}use one of: ${names}`));
+    problems.push(new InputError(at, `unknown provider "${entry.provider}"${forModel(entry)}`, `${suggestion ? `did you mean '${suggestion}'? ` : ''}use one of: ${names}`));
   }
   return problems;
+}
+
+/** ' for model "x"', or nothing when the model is missing (the schema reports that). */
+function forModel(entry: ModelEntry): string {
+  return entry.model === '' ? '' : ` for model "${entry.model}"`;
 }

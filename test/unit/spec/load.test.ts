@@ -250,7 +250,7 @@ test('an unknown provider is reported at its name, in shorthand and mapping mode
     `<dir>/providers.eval.yaml:4:15: unknown provider "antropic" for model "claude" — did you mean 'anthropic'? use one of: ${names}`,
     `<dir>/providers.eval.yaml:7:15: unknown provider "gemini" for model "pro" — use one of: ${names}`,
     `<dir>/providers.eval.yaml:9:8: unknown provider "openai-compat" for model "llama3" — did you mean 'openai-compatible'? use one of: ${names}`,
-    '<dir>/providers.eval.yaml:10:13: provider "anthropic" cannot make embeddings (model "voyage") — use one of: openai, openai-compatible',
+    '<dir>/providers.eval.yaml:10:13: provider "anthropic" cannot make embeddings for model "voyage" — use one of: openai, openai-compatible',
   ]);
 });
 
