@@ -58,6 +58,7 @@ interface ListedResult {
 export class RunStore implements InspectorData, vscode.Disposable {
   /** By log file; Map order is the LRU order. */
   private readonly indexes = new Map<string, RunLogIndex>();
+  private readonly building = new Map<string, Promise<RunLogIndex>>();
   /** The latest listing by run id, so opening a case does not list every log again. */
   private readonly known = new Map<string, RunListEntry>();
   private readonly changed = new vscode.EventEmitter<{ specFiles?: string[] }>();
@@ -264,11 +265,17 @@ export class RunStore implements InspectorData, vscode.Disposable {
       let index = this.indexes.get(file);
       if (index) {
         await index.update();
-        // Map order is the LRU order: touch it.
-        this.indexes.delete(file);
       } else {
-        index = await RunLogIndex.build(file);
+        // Diagnostics and the panel often ask for the same new log at once: one build serves both.
+        let building = this.building.get(file);
+        if (!building) {
+          building = RunLogIndex.build(file).finally(() => this.building.delete(file));
+          this.building.set(file, building);
+        }
+        index = await building;
       }
+      // Map order is the LRU order: touch it.
+      this.indexes.delete(file);
       this.indexes.set(file, index);
       this.evict(index);
       return { ok: true, index };
