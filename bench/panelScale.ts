@@ -17,6 +17,8 @@ import { machineLine, mb, median, table } from './lib/report.js';
 
 const EXAMPLE = path.resolve(__dirname, '../examples/rgb/rgb-example.eval.yaml');
 const LOOKUPS = 200;
+/** Case lines appended to a log already indexed, as a live run or a resume does. */
+const APPENDED = 1_000;
 
 type Mode = 'index' | 'readRunLog';
 
@@ -113,6 +115,7 @@ async function main(): Promise<void> {
     console.log(machineLine());
     console.log(`case lines: copies of the ${example.cases.length} cases of a run of examples/rgb (${run.status})`);
     const rows: (string | number)[][] = [];
+    const extensions: (string | number)[][] = [];
     for (const cases of sizes) {
       const file = await writeLog(path.join(root, 'runs'), example.cases, cases, header);
       const size = (await stat(file)).size;
@@ -127,9 +130,22 @@ async function main(): Promise<void> {
           r.getCaseMedianMs.toFixed(3), r.getCaseMaxMs.toFixed(2), Math.round(r.currentResultsMs),
         ]);
       }
+      // A live run or a resume appends: the index reads only the new lines.
+      const index = await RunLogIndex.build(file);
+      const resumed = await RunLogWriter.reopen(file);
+      for (let i = 0; i < APPENDED; i += 1) {
+        const template = example.cases[i % example.cases.length]!;
+        const id = `${template.case.id}#appended-${i}`;
+        resumed.appendCase({ case: { ...template.case, id }, result: { ...template.result, caseId: id } });
+      }
+      resumed.close();
+      const t = performance.now();
+      await index.update();
+      extensions.push([cases.toLocaleString('en'), APPENDED.toLocaleString('en'), Math.round(performance.now() - t), index.entries.size.toLocaleString('en')]);
       await rm(file, { force: true });
     }
     console.log(`\n${table(['cases', 'path', 'open ms', 'heap MB', 'RSS MB', 'getRun ms', 'getRun MB', 'getCase median ms', 'getCase max ms', 'current results ms'], rows)}`);
+    console.log(`\n${table(['cases', 'lines appended', 'update ms', 'cases indexed after'], extensions)}`);
     console.log(`\nopen: one pass over the log; heap/RSS: growth after GC with the log open; getRun: list items + JSON as posted; getCase: ${LOOKUPS} lookups; current results: one digest (or full entry) per case`);
   } finally {
     await rm(root, { recursive: true, force: true });
