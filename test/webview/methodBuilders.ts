@@ -14,6 +14,8 @@ import { scoreIfRagCase } from '../../src/core/suites/ifrag/score.js';
 import { parseIfRagParams } from '../../src/core/suites/ifrag/params.js';
 import type { IfRagCaseParams, IfRagExpected } from '../../src/core/suites/ifrag/cases.js';
 import { llmEvalReport } from '../../src/core/suites/llmEval/report.js';
+import { llmEvalSuite } from '../../src/core/suites/llmEval/suite.js';
+import { reportCasesOf } from '../../src/core/suites/reportView.js';
 import { parseLlmEvalParams } from '../../src/core/suites/llmEval/params.js';
 import type { LlmEvalExpected } from '../../src/core/suites/llmEval/cases.js';
 import { doc, prng } from './builders.js';
@@ -358,6 +360,7 @@ export function llmEvalRun(runId = 'llm-eval-run'): FixtureRun {
       cases.push({ runId, evalCase, result });
     });
   }
-  const report = llmEvalReport(evalCases, results, params, 'llm-eval');
+  // Reports read the engine's report view of a case (human scores included), not the case itself.
+  const report = llmEvalReport(reportCasesOf(evalCases, llmEvalSuite), results, params, 'llm-eval');
   return run(runId, 'LLM-Eval dialogue scores', [...LLM_EVAL_MODELS], cases, [report], (c) => `content ${String(c.result.scores[0]?.value ?? '—')}`);
 }
