@@ -1,17 +1,14 @@
 // Runs an eval file end to end: check the inputs, then build, call, score and log each case as the pool pulls it, report.
 import * as path from 'node:path';
 import { hashFile } from '../data/hash.js';
-import type { CaseResult, EvalCase, RunStatus } from '../model.js';
+import type { EvalCase, RunStatus } from '../model.js';
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
 import { InputError } from '../errors.js';
-import { RunLogWriter, newRunId, readCaseLines, scanRunLog } from '../run/runLog.js';
+import { RunLogWriter, newRunId, scanRunLog } from '../run/runLog.js';
 import type { RunHeader } from '../run/runLog.js';
 import { loadEvalSpec } from '../spec/load.js';
 import type { EvalSpec, ModelSpec } from '../spec/types.js';
-import type { Suite, SuiteReport } from '../suites/contract.js';
-import { suiteFor } from '../suites/registry.js';
-import { toReportCase, toReportResult } from '../suites/reportView.js';
-import type { ReportCase, ReportResult } from '../suites/reportView.js';
+import type { SuiteReport } from '../suites/contract.js';
 import { createRunClients, modelKeyOf } from './clients.js';
 import type { InputProblem, RunEvent, RunTotals, ThresholdOutcome } from './events.js';
 import { executeCase } from './executeCase.js';
@@ -19,9 +16,9 @@ import { expandedCases, planSuites, problemReporter, renderCase } from './plan.j
 import type { LazyPlan, SuitePlan } from './plan.js';
 import { forEachConcurrent } from './pool.js';
 import { evaluateThresholds } from './thresholds.js';
-import { combinedReports } from '../suites/combinedReports.js';
 import { TOOL_VERSION } from '../version.js';
-import { resultTotals } from '../report/totals.js';
+import type { CallCounts } from '../report/totals.js';
+import { loggedCalls, tablesFromLog } from './tablesFromLog.js';
 
 export interface RunOptions {
   signal: AbortSignal;
@@ -56,13 +53,6 @@ export interface RunOutcome {
 const RESULT_KEY_SEPARATOR = '\u0000';
 export const resultKey = (caseId: string, modelKey: string): string => `${caseId}${RESULT_KEY_SEPARATOR}${modelKey}`;
 
-/** What the suites' tables are computed from: the slim report view of every finished (case, model), per suite entry. */
-class ReportViews {
-  readonly cases = new Map<string, ReportCase>();
-  /** By resultKey: a later result for the same pair (a rerun) replaces the earlier one. */
-  readonly results = new Map<string, ReportResult>();
-}
-
 type RunClients = Awaited<ReturnType<typeof createRunClients>>;
 type Work = { suitePlan: SuitePlan; evalCase: EvalCase; model: RunClients['models'][number] };
 
@@ -74,9 +64,8 @@ export async function runEvaluation(specFile: string, options: RunOptions): Prom
 
   const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers);
   const modelKeys = clients.models.map((m) => m.key);
-  const views = new Map(spec.suites.map((s) => [s.id, new ReportViews()]));
 
-  const previous = options.resume ? await readPrevious(options.resume, spec, views) : undefined;
+  const previous = options.resume ? await readPrevious(options.resume, spec) : undefined;
   const finished = previous?.finished ?? new Set<string>();
   const wanted = (caseId: string, modelKey: string) => !finished.has(resultKey(caseId, modelKey)) && (!options.caseFilter || options.caseFilter(caseId, modelKey));
 
@@ -134,43 +123,28 @@ export async function runEvaluation(specFile: string, options: RunOptions): Prom
       });
       // A case cut short by cancel is not finished: leave it out of the log so --resume runs it again.
       if (options.signal.aborted && result.status === 'error' && result.error?.kind === 'cancelled') return;
+      // The log is the only record kept of a finished case: the tables are computed from it at the end.
       writer.appendCase({ type: 'case', case: evalCase, result });
-      keepView(views, suitePlan.suite, evalCase, result);
       done += 1;
       emit({ type: 'case-finished', evalCase, result, done, total });
     });
   } catch (error) {
-    writer.appendSummary(summaryLine('error', allResults(views), [], [], plan.problems, clients));
+    const { totals } = await tablesFromLog(logFile, [], callCounts(clients, previous?.calls));
+    writer.appendSummary(summaryLine('error', totals, [], [], plan.problems));
     writer.close();
     throw error;
   }
 
   const status: RunStatus = options.signal.aborted ? 'cancelled' : 'success';
-  const suiteReports = plan.suites.map((s) => {
-    const view = views.get(s.spec.id) ?? new ReportViews();
-    return s.suite.report(view.cases, [...view.results.values()], s.params, s.spec.id);
-  });
-  const reports = [...suiteReports, ...combinedReports(suiteReports)];
+  const { reports, totals: counted } = await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
   const thresholds = evaluateThresholds(spec.suites, reports, modelKeys);
-  const summary = summaryLine(status, allResults(views), reports, thresholds, plan.problems, clients);
+  const summary = summaryLine(status, counted, reports, thresholds, plan.problems);
   writer.appendSummary(summary);
   writer.close();
 
   const totals = summary.totals;
   emit({ type: 'run-finished', runId, logFile, status, totals, reports, thresholds });
   return { runId, createdAt, logFile, status, totals, reports, thresholds, spec, problems: plan.problems };
-}
-
-/** Keeps what the suite's report reads; the case's documents, messages and the response text are dropped here. */
-function keepView(views: Map<string, ReportViews>, suite: Suite<unknown>, evalCase: EvalCase, result: CaseResult): void {
-  const view = views.get(evalCase.suiteId);
-  if (!view) return; // a case of a suite entry no longer in the eval file (resume checks the file's hash, so only by hand)
-  if (!view.cases.has(evalCase.id)) view.cases.set(evalCase.id, toReportCase(evalCase, suite));
-  view.results.set(resultKey(result.caseId, result.modelKey), toReportResult(result, suite));
-}
-
-function allResults(views: Map<string, ReportViews>): ReportResult[] {
-  return [...views.values()].flatMap((v) => [...v.results.values()]);
 }
 
 function applyOverrides(spec: EvalSpec, overrides: RunOptions['overrides']): EvalSpec {
@@ -206,25 +180,24 @@ async function headerFor(runId: string, spec: EvalSpec, plan: LazyPlan, models: 
   };
 }
 
-/** The earlier sessions of a resumed run, streamed from its log into the report views: no case held in full. */
-async function readPrevious(file: string, spec: EvalSpec, views: Map<string, ReportViews>) {
+/** The earlier sessions of a resumed run: which pairs are done, and what they spent; streamed from the log, no case kept. */
+async function readPrevious(file: string, spec: EvalSpec) {
   const scan = await scanRunLog(file);
   if (scan.header.spec.hash !== spec.hash) {
     throw new Error(`${file}: the eval file changed since this run started (${scan.header.spec.file}); resume needs the same eval file — start a new run instead`);
   }
-  const suites = new Map(spec.suites.map((s) => [s.id, suiteFor(s.method)]));
-  for await (const line of readCaseLines(scan)) {
-    const suite = suites.get(line.case.suiteId);
-    if (suite) keepView(views, suite, line.case, line.result);
-  }
-  return { header: scan.header, finished: new Set(scan.winners.keys()) };
+  return { header: scan.header, finished: new Set(scan.winners.keys()), calls: await loggedCalls(scan) };
 }
 
-function summaryLine(status: RunStatus, results: readonly ReportResult[], reports: SuiteReport[], thresholds: ThresholdOutcome[], problems: InputProblem[], clients: RunClients) {
-  const totals = resultTotals(results, {
-    modelCalls: clients.models.reduce((n, m) => n + m.client.counters.providerCalls, 0),
-    cacheHits: clients.models.reduce((n, m) => n + m.client.counters.cacheHits, 0) + (clients.judge?.client.counters.cacheHits ?? 0),
-    judgeCalls: clients.judge?.client.counters.providerCalls ?? 0,
-  });
+/** Calls this process made (its clients count retries and cache hits), plus what earlier sessions of a resumed run made. */
+function callCounts(clients: RunClients, earlier: CallCounts = { modelCalls: 0, cacheHits: 0, judgeCalls: 0 }): CallCounts {
+  return {
+    modelCalls: earlier.modelCalls + clients.models.reduce((n, m) => n + m.client.counters.providerCalls, 0),
+    cacheHits: earlier.cacheHits + clients.models.reduce((n, m) => n + m.client.counters.cacheHits, 0) + (clients.judge?.client.counters.cacheHits ?? 0),
+    judgeCalls: earlier.judgeCalls + (clients.judge?.client.counters.providerCalls ?? 0),
+  };
+}
+
+function summaryLine(status: RunStatus, totals: RunTotals, reports: SuiteReport[], thresholds: ThresholdOutcome[], problems: InputProblem[]) {
   return { type: 'summary' as const, status, finishedAt: new Date().toISOString(), totals, reports, thresholds, problems };
 }

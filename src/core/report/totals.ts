@@ -27,7 +27,7 @@ export function resultTotals(results: readonly TotalsInput[], calls: CallCounts 
 }
 
 /** The calls the results show: one per fresh response (retries unseen), one hit per cached one, the judge calls recorded per case. */
-function callsFromResults(results: readonly TotalsInput[]): CallCounts {
+export function callsFromResults(results: readonly TotalsInput[]): CallCounts {
   return {
     modelCalls: results.filter((r) => r.response && !r.response.cached && !r.response.given).length,
     cacheHits: results.filter((r) => r.response?.cached).length,

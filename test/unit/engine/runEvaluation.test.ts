@@ -133,6 +133,8 @@ test('cancel mid-run leaves a valid cancelled log; resume finishes it without ca
     assert.ok(!finishedBefore.has(`noise/${row}/noise=0`), `finished case ${row} was called again on resume`);
   }
   assert.equal(resumed.totals.cases, rows, 'the summary counts the cases of both sessions');
+  // No retries here, so calls = one per case: the earlier session's are counted from its logged results.
+  assert.equal(resumed.totals.modelCalls, rows, 'model calls of both sessions');
 });
 
 test('bad rows and a missing template variable are reported with file:line; the good cases still run', async (t) => {
