@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../core/engine/events.js';
-import { finishedKey, readRunLog } from '../core/run/runLog.js';
-import type { RunLogContents } from '../core/run/runLog.js';
+import { finishedKey, scanRunLog } from '../core/run/runLog.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import { engineUnavailable } from './commands.js';
 import type { CommandOutcome } from './commands.js';
@@ -36,7 +35,6 @@ export interface ResumeDeps {
 
 export class InterruptedRunsService {
   /** The run being resumed in this window, so its earlier cases can join this window's record of it. */
-  private resuming: { runId: string; log: RunLogContents } | undefined;
 
   constructor(private readonly deps: ResumeDeps, private readonly markers: LiveRunMarkers, private readonly state: vscode.Memento) {}
 
@@ -104,21 +102,10 @@ export class InterruptedRunsService {
     }
   }
 
-  /** Engine events: mark the log this process writes, and fill in a resumed run's earlier cases. */
+  /** Engine events: mark the log this process writes (a resumed run's earlier cases are listed by SessionRuns). */
   onEvent(event: RunEvent): void {
-    if (event.type === 'run-started') {
-      this.safely(() => this.markers.mark(event.logFile, event.runId));
-      const resuming = this.resuming;
-      if (resuming?.runId === event.runId) {
-        // This window's record of the run starts empty; the inspector should list every case of the run, the
-        // earlier ones too. They are replayed after run-started and before the first new case.
-        for (const line of resuming.log.cases) {
-          this.deps.sessions.record({ type: 'case-finished', evalCase: line.case, result: line.result, done: 0, total: event.total });
-        }
-      }
-    } else if (event.type === 'run-finished') {
-      this.safely(() => this.markers.clear(event.logFile));
-    }
+    if (event.type === 'run-started') this.safely(() => this.markers.mark(event.logFile, event.runId));
+    else if (event.type === 'run-finished') this.safely(() => this.markers.clear(event.logFile));
   }
 
   /** A marker that cannot be written costs only the certainty of a later "interrupted"; the run goes on. */
@@ -136,7 +123,8 @@ export class InterruptedRunsService {
       void vscode.window.showErrorMessage(specMissingMessage(run));
       return 'failed';
     }
-    const [spec, log] = await Promise.all([loadEvalSpec(run.specFile), readRunLog(run.file)]);
+    // A scan keeps the header and which pairs are done, not the cases: a log may hold 100,000 of them.
+    const [spec, log] = await Promise.all([loadEvalSpec(run.specFile), scanRunLog(run.file)]);
     // The engine refuses too, but here the user gets a way forward instead of an error.
     if (log.header.spec.hash !== spec.hash) {
       logger.warn(`Resume of ${run.runId}: ${run.specFile} changed since the run started; not resumed.`);
@@ -144,21 +132,16 @@ export class InterruptedRunsService {
       if (choice === 'Start a new run') await vscode.commands.executeCommand('ragInspector.runEvaluation', vscode.Uri.file(run.specFile));
       return 'spec-changed';
     }
-    logger.info(`Resuming run ${run.runId} of ${run.name}: ${log.finished.size} cases already in ${run.file}.`);
-    this.resuming = { runId: log.header.runId, log };
-    try {
-      return await launcher.launch({
-        specFile: run.specFile,
-        title: `Resume ${run.name}`,
-        resume: run.file,
-        // The engine skips finished cases by itself; the filter makes the cost guard count only the rest.
-        caseFilter: (caseId, modelKey) => !log.finished.has(finishedKey(caseId, modelKey)),
-        openInspector: true,
-        announce: true,
-      });
-    } finally {
-      this.resuming = undefined;
-    }
+    logger.info(`Resuming run ${run.runId} of ${run.name}: ${log.winners.size} cases already in ${run.file}.`);
+    return launcher.launch({
+      specFile: run.specFile,
+      title: `Resume ${run.name}`,
+      resume: run.file,
+      // The engine skips finished cases by itself; the filter makes the cost guard count only the rest.
+      caseFilter: (caseId, modelKey) => !log.winners.has(finishedKey(caseId, modelKey)),
+      openInspector: true,
+      announce: true,
+    });
   }
 
   private async pick(runs: InterruptedRun[]): Promise<InterruptedRun | undefined> {

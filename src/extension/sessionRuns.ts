@@ -35,6 +35,8 @@ interface SessionRun {
   items: Map<string, CaseListItem>;
   /** The run log's index, built when a case no longer in memory is first asked for, then extended as the run appends. */
   log?: Promise<RunLogIndex>;
+  /** A resumed run: its earlier sessions' cases, listed from the log's index (settled, never rejected, once listed). */
+  earlier?: Promise<void>;
 }
 
 /**
@@ -87,6 +89,7 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
           items: new Map(),
         });
         this.pendingProblems = [];
+        if (event.resumed > 0) this.listEarlierCases(this.runs.get(event.runId)!);
         return event.runId;
       }
       case 'case-finished': {
@@ -174,6 +177,7 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
 
   async getRun(runId: string): Promise<RunDetail> {
     const run = this.require(runId);
+    await run.earlier;
     return { listing: { ...run.listing }, ...run.detail, cases: [...run.items.values()] };
   }
 
@@ -186,6 +190,26 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
   /** The cases whose outcome flipped between the two runs (what the compare view lists). */
   async compare(before: string, after: string): Promise<CompareRow[]> {
     return flippedItemRows(this.require(before).items, this.require(after).items.values(), (side, keys) => this.readEntries(side === 'before' ? before : after, keys));
+  }
+
+  /**
+   * A resumed run lists the cases its earlier sessions logged too. They come from the log's index (list items only,
+   * whatever the run's size), ahead of the cases this session finishes meanwhile; the index then serves case reads.
+   */
+  private listEarlierCases(run: SessionRun): void {
+    run.log = RunLogIndex.build(run.logFile);
+    run.earlier = run.log.then(
+      (index) => {
+        const listed = new Map<string, CaseListItem>();
+        for (const [key, entry] of index.entries) listed.set(key, entry.item);
+        for (const [key, item] of run.items) listed.set(key, item);
+        run.items = listed;
+      },
+      (error: unknown) => {
+        run.log = undefined;
+        run.detail.problems.push({ file: run.logFile, message: `the cases of the run's earlier sessions cannot be listed: ${describeError(error)}` });
+      },
+    );
   }
 
   private remember(runId: string, key: string, entry: CaseEntry): void {

@@ -69,8 +69,9 @@ suite('Resume Interrupted Run', () => {
     const resumed = asSummary(outcome);
     assert.equal(resumed.runId, first.runId, 'the same run, finished');
     assert.deepEqual([resumed.status, resumed.totals.cases], ['success', 3]);
-    // The finished case is neither called nor looked up again: only the two missing cases reach the model client.
-    assert.equal(resumed.totals.modelCalls + resumed.totals.cacheHits, 2);
+    // The run's totals count both sessions (the first's calls from its logged results): each case answered once, by
+    // the model or the cache — the finished case was neither called nor looked up again.
+    assert.equal(resumed.totals.modelCalls + resumed.totals.cacheHits, 3);
     assert.equal(lines(file).filter((l) => l.case?.id === kept).length, 1, 'the case kept from before the cut is logged once');
 
     const after = lines(file);
