@@ -34,6 +34,8 @@ export interface ScaleResult {
   heapAfterRun: number;
   runPeakRss: number;
   runPeakHeap: number;
+  /** From the last case finished to the run's return: the suites' tables (computed from the log since a664315) and the summary. */
+  tables: { ms: number; peakRss: number; peakHeap: number };
   reports: { ms: number; peakRss: number; peakHeap: number; files: Record<string, number>; error?: string };
   logBytes: number;
 }
@@ -86,6 +88,8 @@ async function main(): Promise<void> {
     const wanted = new Set(job.checkpoints);
     const checkpoints: Checkpoint[] = [];
     let logFile = '';
+    let tablesStart = 0;
+    let tablesPeaks: Peaks | undefined;
     gc();
     const peaks = new Peaks();
     const started = performance.now();
@@ -95,6 +99,10 @@ async function main(): Promise<void> {
       noCache: true,
       onEvent: (event: { type: string; done?: number; logFile?: string }) => {
         if (event.type === 'run-started') logFile = event.logFile ?? '';
+        if (event.type === 'case-finished' && event.done === job.cases) {
+          tablesStart = performance.now();
+          tablesPeaks = new Peaks();
+        }
         if (event.type !== 'case-finished' || !wanted.has(event.done ?? -1)) return;
         peaks.sample();
         gc();
@@ -103,6 +111,8 @@ async function main(): Promise<void> {
       },
     });
     const runMs = performance.now() - started;
+    const tablesMs = tablesStart ? performance.now() - tablesStart : NaN;
+    tablesPeaks?.stop();
     peaks.stop();
     gc();
     const heapAfterRun = process.memoryUsage().heapUsed;
@@ -130,6 +140,7 @@ async function main(): Promise<void> {
       heapAfterRun,
       runPeakRss: peaks.rss,
       runPeakHeap: peaks.heap,
+      tables: { ms: tablesMs, peakRss: tablesPeaks?.rss ?? NaN, peakHeap: tablesPeaks?.heap ?? NaN },
       reports: { ms: reportMs, peakRss: reportPeaks.rss, peakHeap: reportPeaks.heap, files, ...(error ? { error } : {}) },
       logBytes: statSync(outcome.logFile).size,
     };
