@@ -1,7 +1,7 @@
 // Before a run: its cost estimated from the rendered prompts and the price table, and a modal confirmation above `ragInspector.maxCostWithoutConfirm`.
 import * as vscode from 'vscode';
 import { modelKeyOf } from '../core/engine/clients.js';
-import { buildPlan } from '../core/engine/plan.js';
+import { renderedCases } from '../core/engine/plan.js';
 import { countMessages, tokenizerFor } from '../core/prompt/tokens.js';
 import { priceOf } from '../core/providers/prices.js';
 import type { EvalSpec } from '../core/spec/types.js';
@@ -35,21 +35,23 @@ export async function estimateCost(spec: EvalSpec, caseFilter: ((caseId: string,
   });
   const estimate: CostEstimate = { usd: 0, calls: 0, inputTokens: 0, outputTokens: 0, unpriced };
   if (paid.length === 0) return estimate;
-  const plan = await buildPlan(spec, signal);
-  for (const { key, model, price } of paid) {
-    const tokenizer = tokenizerFor(key);
-    const maxTokens = typeof model.parameters.maxTokens === 'number' ? model.parameters.maxTokens : DEFAULT_OUTPUT_TOKENS;
-    for (const suite of plan.suites) {
-      for (const evalCase of suite.cases) {
-        // A response the dataset already holds is scored without a call.
-        if (evalCase.givenResponse !== undefined) continue;
-        if (caseFilter && !caseFilter(evalCase.id, key)) continue;
-        const input = countMessages(evalCase.messages, tokenizer);
-        estimate.calls += 1;
-        estimate.inputTokens += input;
-        estimate.outputTokens += maxTokens;
-        estimate.usd += (input * price.input + maxTokens * price.output) / 1_000_000;
-      }
+  const models = paid.map(({ key, model, price }) => ({
+    key,
+    price,
+    tokenizer: tokenizerFor(key),
+    maxTokens: typeof model.parameters.maxTokens === 'number' ? model.parameters.maxTokens : DEFAULT_OUTPUT_TOKENS,
+  }));
+  // One case in memory at a time: a dataset of 100,000 rows is estimated without holding its prompts.
+  for await (const evalCase of renderedCases(spec, signal)) {
+    // A response the dataset already holds is scored without a call.
+    if (evalCase.givenResponse !== undefined) continue;
+    for (const { key, price, tokenizer, maxTokens } of models) {
+      if (caseFilter && !caseFilter(evalCase.id, key)) continue;
+      const input = countMessages(evalCase.messages, tokenizer);
+      estimate.calls += 1;
+      estimate.inputTokens += input;
+      estimate.outputTokens += maxTokens;
+      estimate.usd += (input * price.input + maxTokens * price.output) / 1_000_000;
     }
   }
   return estimate;

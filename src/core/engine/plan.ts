@@ -61,7 +61,21 @@ export async function planSuites(spec: EvalSpec, signal: AbortSignal, onCase?: (
   return plan;
 }
 
-/** The whole plan rendered up front (the extension's cost estimate); a run uses planSuites and renders as it goes. */
+/**
+ * Every case rendered, one at a time and then let go (the extension's cost estimate reads each prompt once); rows and
+ * cases that cannot be built are left out, as a run leaves them out.
+ */
+export async function* renderedCases(spec: EvalSpec, signal: AbortSignal): AsyncGenerator<EvalCase> {
+  const lazy = await planSuites(spec, signal);
+  for (const suitePlan of lazy.suites) {
+    for await (const evalCase of expandedCases(suitePlan, signal)) {
+      const rendered = await renderCase(suitePlan, evalCase);
+      if (!(rendered instanceof InputError)) yield rendered;
+    }
+  }
+}
+
+/** The whole plan rendered up front: for tests and small tools only; a run uses planSuites and renders as it goes. */
 export async function buildPlan(spec: EvalSpec, signal: AbortSignal): Promise<Plan> {
   const lazy = await planSuites(spec, signal);
   const suites: Plan['suites'] = [];

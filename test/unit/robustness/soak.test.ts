@@ -2,11 +2,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
-import type { FaultKind, RecordedRequest } from '../../fixtures/llmServer.js';
+import type { FaultKind } from '../../fixtures/llmServer.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
-import type { CaseResult } from '../../../src/core/model.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
-import { caseIdOf, correctAnswers, countBy, createWorkspace, evalYaml, fixtureModel, rawLogLines, rgbRows, rowOf } from './builders.js';
+import { caseIdOf, correctAnswers, createWorkspace, evalYaml, fixtureModel, rgbRows } from './builders.js';
+import { assertNothingLostOrDuplicated } from './soakChecks.js';
 import { loggedRun } from '../engine/loggedRun.js';
 
 const FAULT_KINDS: FaultKind[] = ['rate_limit', 'server_error', 'slow', 'hang', 'malformed', 'drop', 'stream_error'];
@@ -15,43 +15,6 @@ const RETRYABLE_KINDS = new Set(['rate_limit', 'server', 'timeout', 'network', '
 const MODELS = ['soak-streaming', 'soak-plain'];
 
 const options = () => ({ signal: new AbortController().signal, credentials: envCredentials({}), noCache: true });
-
-/** Replies the server finished sending with the scripted answer: what a model call that succeeded looks like from its side. */
-function served(request: RecordedRequest): boolean {
-  return request.reply?.status === 200 && request.reply.text !== undefined && request.clientClosed !== true;
-}
-
-const keyOf = (model: string | undefined, row: number | undefined) => (model === undefined || row === undefined ? undefined : `${model}|${row}`);
-const resultKey = (result: CaseResult) => keyOf(result.modelKey.replace(/^openai-compatible:/, ''), Number(/^noise\/(\d+)\//.exec(result.caseId)?.[1]));
-
-/** Each (case, model) pair once in the log, once in the results; each successful case served once by the server. */
-function assertNothingLostOrDuplicated(results: readonly CaseResult[], logFile: string, requests: readonly RecordedRequest[], expected: Set<string>): void {
-  const resultCounts = countBy(results, resultKey);
-  assert.deepEqual(new Set(resultCounts.keys()), expected, 'every (case, model) pair has a result');
-  assert.deepEqual([...resultCounts.values()].filter((n) => n !== 1), [], 'no pair has two results');
-
-  const lines = rawLogLines(logFile);
-  const caseLines = lines.filter((line) => line.type === 'case').map((line) => line.result as CaseResult);
-  const logCounts = countBy(caseLines, resultKey);
-  assert.deepEqual(new Set(logCounts.keys()), expected, 'every pair is in the run log');
-  assert.deepEqual([...logCounts.entries()].filter(([, n]) => n !== 1), [], 'no pair is logged twice');
-  const summary = lines.at(-1) as { type: string; totals: { cases: number; success: number; error: number } };
-  assert.equal(summary.type, 'summary');
-  assert.equal(summary.totals.cases, expected.size);
-  assert.equal(summary.totals.success + summary.totals.error, expected.size);
-
-  const byKey = new Map<string, RecordedRequest[]>();
-  for (const request of requests) {
-    const key = keyOf(request.model, rowOf(request));
-    if (key) byKey.set(key, [...(byKey.get(key) ?? []), request]);
-  }
-  for (const result of results) {
-    const key = resultKey(result)!;
-    const calls = byKey.get(key) ?? [];
-    assert.equal(calls.filter(served).length, result.status === 'success' ? 1 : 0, `${key}: ${result.status} after ${calls.length} requests`);
-    assert.ok(calls.length >= 1 && calls.length <= result.attempts, `${key}: the server saw ${calls.length} requests for ${result.attempts} attempts`);
-  }
-}
 
 describe('the engine under load', { concurrency: true }, () => {
   test('a fifth of the calls fail (every fault kind, streaming and not): every case ends once, as a success or an error with its cause', async (t) => {
@@ -79,7 +42,7 @@ describe('the engine under load', { concurrency: true }, () => {
     const fromLog = await loggedRun(outcome);
 
     const expected = new Set(rgbRows(rowCount).flatMap((row) => MODELS.map((model) => `${model}|${row.id}`)));
-    assertNothingLostOrDuplicated(fromLog.results, outcome.logFile, server.requests, expected);
+    assertNothingLostOrDuplicated(outcome.logFile, server.requests, expected);
 
     const drawn = new Set(server.requests.flatMap((r) => (r.reply?.fault ? [`${r.reply.fault.kind}/${r.stream ? 'stream' : 'plain'}`] : [])));
     for (const kind of FAULT_KINDS) {
@@ -131,7 +94,7 @@ describe('the engine under load', { concurrency: true }, () => {
     const fromLog = await loggedRun(outcome);
 
     const expected = new Set(rgbRows(rowCount).map((row) => `limited|${row.id}`));
-    assertNothingLostOrDuplicated(fromLog.results, outcome.logFile, server.requests, expected);
+    assertNothingLostOrDuplicated(outcome.logFile, server.requests, expected);
     assert.deepEqual(fromLog.results.filter((r) => r.status !== 'success').map((r) => `${r.caseId}: ${r.error?.message}`), []);
     const refused = server.requests.filter((r) => r.reply?.status === 429).length;
     const admitted = server.requests.filter((r) => r.reply?.status === 200).length;
