@@ -234,7 +234,7 @@ async function checkHeader(file: string, handle: FileHandle): Promise<RunHeader>
 }
 
 /** Checks line 1: a RAG Inspector header in a format this version reads. */
-function parseHeader(file: string, text: string): RunHeader {
+export function parseHeader(file: string, text: string): RunHeader {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -256,7 +256,8 @@ function notARunLog(file: string): InputError {
   return new InputError({ file, line: 1 }, 'not a RAG Inspector run log: line 1 must be its header', 'run logs are written by RAG Inspector under .rag-inspector/runs/');
 }
 
-function isCaseLine(value: Partial<CaseLine>): value is CaseLine {
+/** A case line with the fields every reader keys on. */
+export function isCaseLine(value: Partial<CaseLine>): value is CaseLine {
   return typeof value.case?.id === 'string' && typeof value.result?.caseId === 'string' && typeof value.result.modelKey === 'string';
 }
 

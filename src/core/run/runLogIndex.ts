@@ -6,7 +6,7 @@ import type { CaseError, CaseResult, EvalCase, RowRef, RunStatus } from '../mode
 import { caseKey, caseListItem, shortReason } from '../report/caseItems.js';
 import type { CaseDigest, CaseEntry } from '../report/caseItems.js';
 import type { CaseListItem } from '../../protocol.js';
-import { RUN_LOG_FORMAT } from './runLog.js';
+import { isCaseLine, parseHeader } from './runLog.js';
 import type { CaseLine, RunHeader, RunLogLine, RunLogProblem, SummaryLine } from './runLog.js';
 
 const NEWLINE = 0x0a;
@@ -343,29 +343,3 @@ async function readIndexedLine(file: string, handle: FileHandle, entry: IndexedC
   return { evalCase: value.case, result: value.result };
 }
 
-function isCaseLine(value: Partial<CaseLine>): value is CaseLine {
-  return typeof value.case?.id === 'string' && typeof value.result?.caseId === 'string' && typeof value.result.modelKey === 'string';
-}
-
-/** Line 1: a RAG Inspector header in a format this version reads (the checks and messages of runLog.ts' reader). */
-function parseHeader(file: string, text: string): RunHeader {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw notARunLog(file);
-  }
-  const header = value as Partial<RunHeader> | null;
-  if (typeof header !== 'object' || header === null || header.type !== 'header' || typeof header.format !== 'number') throw notARunLog(file);
-  if (header.format > RUN_LOG_FORMAT) {
-    throw new InputError({ file, line: 1 }, `this run log has format ${header.format}, written by a newer RAG Inspector; this version reads format ${RUN_LOG_FORMAT}`, 'update RAG Inspector to open it');
-  }
-  if (header.format !== RUN_LOG_FORMAT || typeof header.runId !== 'string') {
-    throw new InputError({ file, line: 1 }, `unsupported run log format ${JSON.stringify(header.format)}`, `this version reads format ${RUN_LOG_FORMAT}`);
-  }
-  return header as RunHeader;
-}
-
-function notARunLog(file: string): InputError {
-  return new InputError({ file, line: 1 }, 'not a RAG Inspector run log: line 1 must be its header', 'run logs are written by RAG Inspector under .rag-inspector/runs/');
-}
