@@ -2,7 +2,7 @@
 import { InputError, InputErrors } from '../errors.js';
 import type { EvalCase } from '../model.js';
 import { readDataset } from '../data/readDataset.js';
-import { checkVariables, loadTemplate, renderTemplate } from '../prompt/template.js';
+import { checkVariables, loadTemplate, missingVariables, renderTemplate } from '../prompt/template.js';
 import type { PromptTemplate } from '../prompt/template.js';
 import type { EvalSpec, SuiteSpec } from '../spec/types.js';
 import type { Suite, SuiteBuildContext } from '../suites/contract.js';
@@ -39,8 +39,9 @@ export interface Plan extends LazyPlan {
 const MAX_PROBLEMS_PER_KIND = 20;
 
 /**
- * Loads each suite's params and template and reads its dataset once to report bad rows (with file:line) before the
- * run starts; no prompt is rendered. Cases come later from `expandedCases`, one row at a time.
+ * Loads each suite's params and template and reads its dataset once to report bad rows and rows missing a template
+ * variable (with file:line) before the run starts; no prompt is rendered. Cases come later from `expandedCases`, one
+ * row at a time; `onCase` sees the ones that will be rendered.
  */
 export async function planSuites(spec: EvalSpec, signal: AbortSignal, onCase?: (suitePlan: SuitePlan, evalCase: EvalCase) => void): Promise<LazyPlan> {
   const models = spec.models.map((m) => `${m.provider}:${m.model}`);
@@ -50,7 +51,11 @@ export async function planSuites(spec: EvalSpec, signal: AbortSignal, onCase?: (
     const suitePlan = await prepareSuite(spec, suiteSpec, models);
     const reporter = problemReporter(plan.problems, suiteSpec.id);
     let items = 0;
-    for await (const evalCase of expandedCases(suitePlan, signal, reporter, () => { items += 1; })) onCase?.(suitePlan, evalCase);
+    for await (const evalCase of expandedCases(suitePlan, signal, reporter, () => { items += 1; })) {
+      const missing = variablesProblem(suitePlan, evalCase);
+      if (missing) reporter.add('render', missing);
+      else onCase?.(suitePlan, evalCase);
+    }
     // Otherwise an empty (or blank) dataset runs nothing and passes, and CI stays green on a file cut to nothing.
     if (suitePlan.dataset && items === 0) reporter.add('row', new InputError({ file: suitePlan.dataset, line: 1 }, 'the dataset has no rows', 'add rows (one JSON object per line in JSONL, a header and rows in CSV, a list in YAML) or point the suite at another dataset'));
     reporter.flush();
@@ -140,6 +145,11 @@ export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, 
     }
     yield* expanded;
   }
+}
+
+/** A template variable the case does not provide (cheap: no rendering); the count pass reports it, the run skips the case. */
+export function variablesProblem(suitePlan: SuitePlan, evalCase: EvalCase): InputError | undefined {
+  return missingVariables(suitePlan.template, evalCase.variables, evalCase.row);
 }
 
 /**

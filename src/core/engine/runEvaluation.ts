@@ -12,7 +12,7 @@ import type { SuiteReport } from '../suites/contract.js';
 import { createRunClients, modelKeyOf } from './clients.js';
 import type { InputProblem, RunEvent, RunTotals, ThresholdOutcome } from './events.js';
 import { executeCase } from './executeCase.js';
-import { expandedCases, planSuites, problemReporter, renderCase } from './plan.js';
+import { expandedCases, planSuites, problemReporter, renderCase, variablesProblem } from './plan.js';
 import type { LazyPlan, SuitePlan } from './plan.js';
 import { forEachConcurrent } from './pool.js';
 import { evaluateThresholds } from './thresholds.js';
@@ -91,7 +91,8 @@ export async function runEvaluation(specFile: string, options: RunOptions): Prom
       const reporter = problemReporter(plan.problems, suitePlan.spec.id, (problem) => emit({ type: 'input-problem', problem }));
       for await (const evalCase of expandedCases(suitePlan, options.signal)) {
         const models = clients.models.filter((m) => wanted(evalCase.id, m.key));
-        if (models.length === 0) continue;
+        // Reported by the count pass before the run started, and not in `total`.
+        if (models.length === 0 || variablesProblem(suitePlan, evalCase)) continue;
         const rendered = await renderCase(suitePlan, evalCase);
         if (rendered instanceof InputError) {
           reporter.add('render', rendered);

@@ -154,9 +154,17 @@ test('bad rows and a missing template variable are reported with file:line; the 
   ws.write('custom.prompt', 'user:\n{{ question }} — {{ customer_name }}\n');
   scriptAnswers(3);
 
-  const outcome = await runEvaluation(ws.evalFile, options());
+  const order: string[] = [];
+  const outcome = await runEvaluation(ws.evalFile, {
+    ...options(),
+    onEvent: (e) => order.push(e.type === 'input-problem' ? `problem: ${e.problem.message}` : e.type),
+  });
   const fromLog = await loggedRun(outcome);
   const messages = outcome.problems.map((p) => `${p.file}:${p.line ?? ''}: ${p.message}`);
+  // Before any model is called: the missing variable is found without rendering, in the pass that counts the cases.
+  const started = order.indexOf('run-started');
+  assert.ok(order.slice(0, started).some((e) => /customer_name/.test(e)), order.join('\n'));
+  assert.equal(order.filter((e) => /customer_name/.test(e)).length, 3, 'each row reported once');
   assert.ok(messages.some((m) => m.includes(`${ws.datasetFile}:4:`)), messages.join('\n'));
   assert.ok(messages.some((m) => m.includes(`${ws.datasetFile}:5:`)), messages.join('\n'));
   assert.ok(messages.some((m) => /customer_name/.test(m)), messages.join('\n'));
