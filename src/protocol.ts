@@ -68,6 +68,11 @@ export interface RunListing {
   status: RunStatus;
   models: string[];
   totals?: RunTotals;
+  /**
+   * A 'started' run nothing is writing any more (its extension host or terminal died): the view offers Resume instead
+   * of Cancel. Absent for a run that may still be running, and for every finished run.
+   */
+  interrupted?: true;
 }
 
 /** One row of the case list: small, because a run may hold 100,000 of them. */
@@ -123,6 +128,8 @@ export const OpenDatasetRow = new Command<{ file: string; line: number }>('open/
 export const OpenTemplate = new Command<{ file: string }>('open/template');
 export const RerunCase = new Command<{ runId: string; key: string }>('case/rerun');
 export const CancelRun = new Command<{ runId: string }>('run/cancel');
+/** Finish an interrupted run (the Resume Interrupted Run command, on that run). */
+export const ResumeRun = new Command<{ runId: string }>('run/resume');
 /** Save an image the view exported (a heatmap as SVG or PNG): VS Code webviews cannot download, so the host writes it. */
 export const ExportImage = new Command<{ fileName: string; dataUrl: string }>('export/image');
 

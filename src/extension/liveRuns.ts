@@ -16,6 +16,11 @@ export interface LiveRunMarker {
   hostname: string;
 }
 
+/** Where the markers live under the extension's global storage; the inspector's listing and Resume read the same folder. */
+export function liveRunMarkersDir(globalStorage: string): string {
+  return path.join(globalStorage, 'live-runs');
+}
+
 export class LiveRunMarkers {
   constructor(private readonly dir: string) {}
 

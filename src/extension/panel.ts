@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { RunEvent } from '../core/engine/events.js';
 import {
   CancelRun, CaseFinished, CompareRuns, GetCase, GetRun, isEnvelope, ListRuns, OpenDatasetRow, OpenTemplate,
-  ExportImage, PROTOCOL_VERSION, Ready, RerunCase, Reveal, RunFinished, RunStarted, ShowCompare,
+  ExportImage, PROTOCOL_VERSION, Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare,
 } from '../protocol.js';
 import type { Notification, ProtocolError } from '../protocol.js';
 import type { Logger } from './outputChannel.js';
@@ -253,6 +253,10 @@ export class InspectorPanel implements vscode.Disposable {
           return;
         case CancelRun.method:
           this.deps.controller.cancel();
+          return;
+        case ResumeRun.method:
+          // The command says why when it cannot (a run in progress, the eval file changed) and asks what it must.
+          await vscode.commands.executeCommand('ragInspector.resumeRun', { runId: stringParam(params, 'runId') });
           return;
         case ExportImage.method:
           await saveImage(stringParam(params, 'fileName'), stringParam(params, 'dataUrl'));

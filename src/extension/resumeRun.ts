@@ -13,7 +13,7 @@ import {
 import type { InterruptedRun } from './interruptedRuns.js';
 import { reportRunError } from './launch.js';
 import type { RunLauncher } from './launch.js';
-import { LiveRunMarkers, processAlive, thisHostname } from './liveRuns.js';
+import { LiveRunMarkers, liveRunMarkersDir, processAlive, thisHostname } from './liveRuns.js';
 import type { Logger } from './outputChannel.js';
 import type { RunController } from './runController.js';
 import type { RunStore } from './runStore.js';
@@ -165,7 +165,7 @@ export class InterruptedRunsService {
 }
 
 export function activateResumeRun(context: vscode.ExtensionContext, deps: ResumeDeps): InterruptedRunsService {
-  const markers = new LiveRunMarkers(path.join(context.globalStorageUri.fsPath, 'live-runs'));
+  const markers = new LiveRunMarkers(liveRunMarkersDir(context.globalStorageUri.fsPath));
   const service = new InterruptedRunsService(deps, markers, context.workspaceState);
   context.subscriptions.push(
     deps.controller.onEvent((event) => service.onEvent(event)),

@@ -11,6 +11,9 @@ import type { IndexedCase } from '../core/run/runLogIndex.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
 import { describeKey, flippedItemRows } from '../core/report/caseItems.js';
 import type { CaseDigest, CaseEntry } from '../core/report/caseItems.js';
+import { interruptedCheck } from './interruptedListing.js';
+import type { InterruptedCheck } from './interruptedListing.js';
+import { LiveRunMarkers, liveRunMarkersDir, processAlive, thisHostname } from './liveRuns.js';
 import { InspectorDataError } from './sessionRuns.js';
 import type { InspectorData, SessionRuns } from './sessionRuns.js';
 
@@ -65,7 +68,8 @@ export class RunStore implements InspectorData, vscode.Disposable {
   /** Fires when runs were added or changed; `specFiles` undefined means any eval file may be affected. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly sessions: SessionRuns, private readonly runDirs: RunDirs) {}
+  /** `interrupted`: which 'started' logs nothing writes any more (see interruptedListing.ts); without it none is flagged. */
+  constructor(private readonly sessions: SessionRuns, private readonly runDirs: RunDirs, private readonly interrupted?: InterruptedCheck) {}
 
   dispose(): void {
     this.changed.dispose();
@@ -89,7 +93,9 @@ export class RunStore implements InspectorData, vscode.Disposable {
 
   async listRuns(): Promise<RunListing[]> {
     const byId = new Map<string, RunListing>();
-    for (const entry of await this.diskRuns()) byId.set(entry.runId, await diskListing(entry));
+    const entries = await this.diskRuns();
+    const interrupted = await this.interruptedAmong(entries);
+    for (const entry of entries) byId.set(entry.runId, await diskListing(entry, interrupted.has(entry.runId)));
     // A run of this window answers from memory: the same data, and its progress is ahead of the log's last line.
     for (const listing of await this.sessions.listRuns()) byId.set(listing.runId, listing);
     return [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
@@ -105,8 +111,10 @@ export class RunStore implements InspectorData, vscode.Disposable {
     const { index } = read;
     const cases: CaseListItem[] = [];
     for (const indexed of index.entries.values()) cases.push(indexed.item);
+    // The index's status is fresher than the listing's (a resume elsewhere may have finished the log since).
+    const interrupted = index.status === 'started' && (await this.interruptedAmong([{ ...entry, status: 'started' }])).has(runId);
     return {
-      listing: listingOf(index),
+      listing: listingOf(index, interrupted),
       reports: index.summary?.reports ?? [],
       thresholds: index.summary?.thresholds ?? [],
       problems: [
@@ -250,6 +258,12 @@ export class RunStore implements InspectorData, vscode.Disposable {
     return items;
   }
 
+  /** Which of these disk runs are interrupted; a failed check (a marker folder gone) flags none rather than failing the listing. */
+  private async interruptedAmong(entries: readonly RunListEntry[]): Promise<ReadonlySet<string>> {
+    if (!this.interrupted) return new Set();
+    return this.interrupted(entries).catch(() => new Set<string>());
+  }
+
   private async entryOf(runId: string): Promise<RunListEntry> {
     const entry = this.known.get(runId) ?? (await this.diskRuns()).find((e) => e.runId === runId);
     if (!entry) throw new InspectorDataError('not-found', `no run ${runId} in this workspace's .rag-inspector/runs folders`);
@@ -303,7 +317,7 @@ function datasetHashes(index: RunLogIndex): Map<string, string> {
   return new Map(index.header.inputs.filter((i) => i.kind === 'dataset').map((i) => [path.normalize(i.file), i.hash]));
 }
 
-function listingOf(index: RunLogIndex): RunListing {
+function listingOf(index: RunLogIndex, interrupted: boolean): RunListing {
   return {
     runId: index.header.runId,
     name: index.header.spec.name,
@@ -311,10 +325,11 @@ function listingOf(index: RunLogIndex): RunListing {
     status: index.status,
     models: index.header.models,
     ...(index.summary ? { totals: index.summary.totals } : {}),
+    ...(interrupted ? { interrupted: true as const } : {}),
   };
 }
 
-async function diskListing(entry: RunListEntry): Promise<RunListing> {
+async function diskListing(entry: RunListEntry, interrupted = false): Promise<RunListing> {
   if (entry.header && entry.status !== 'unreadable') {
     return {
       runId: entry.runId,
@@ -323,6 +338,7 @@ async function diskListing(entry: RunListEntry): Promise<RunListing> {
       status: entry.status,
       models: entry.header.models,
       ...(entry.summary ? { totals: entry.summary.totals } : {}),
+      ...(interrupted && entry.status === 'started' ? { interrupted: true as const } : {}),
     };
   }
   // The protocol has no "unreadable" status: the name says it, and getRun carries the problem.
@@ -348,7 +364,15 @@ export function workspaceRunDirs(): RunDirs {
 /** The store, refreshed when this window finishes a run or a run log changes on disk (a CLI run in a terminal). */
 export function activateRunStore(context: vscode.ExtensionContext, sessions: SessionRuns): RunStore {
   let dirs = workspaceRunDirs();
-  const store = new RunStore(sessions, () => dirs());
+  const markers = new LiveRunMarkers(liveRunMarkersDir(context.globalStorageUri.fsPath));
+  const interrupted = interruptedCheck({
+    markerOf: (file) => markers.get(file),
+    isHere: (runId) => sessions.has(runId),
+    isAlive: processAlive,
+    hostname: thisHostname(),
+    now: Date.now,
+  });
+  const store = new RunStore(sessions, () => dirs(), interrupted);
   const watcher = vscode.workspace.createFileSystemWatcher('**/.rag-inspector/runs/*.jsonl');
   let timer: NodeJS.Timeout | undefined;
   const onDisk = (uri: vscode.Uri, created: boolean) => {

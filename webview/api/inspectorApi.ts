@@ -13,7 +13,7 @@ export type InspectorNotification =
   | { type: 'showCompare'; params: ParamsOf<typeof ShowCompare> };
 
 export interface InspectorApi {
-  /** "static" has no host: no files to open, nothing to rerun or cancel; the UI hides those actions. */
+  /** "static" has no host: no files to open, nothing to rerun, cancel or resume; the UI hides those actions. */
   readonly kind: 'vscode' | 'static';
   readonly canRunCommands: boolean;
 
@@ -29,6 +29,8 @@ export interface InspectorApi {
   openTemplate(file: string): void;
   rerunCase(runId: string, key: string): void;
   cancelRun(runId: string): void;
+  /** Finishes an interrupted run (listing.interrupted); the host asks anything it must. */
+  resumeRun(runId: string): void;
   /** Saves an exported image: a download in a browser, a file the host writes in VS Code (webviews cannot download). */
   exportImage(fileName: string, dataUrl: string): void;
 

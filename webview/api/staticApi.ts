@@ -59,6 +59,7 @@ export class StaticApi implements InspectorApi {
   openTemplate(): void {}
   rerunCase(): void {}
   cancelRun(): void {}
+  resumeRun(): void {}
 
   exportImage(fileName: string, dataUrl: string): void {
     // A data: URL, not a blob: one: the report's CSP allows data: and the page may be a file:// URL.

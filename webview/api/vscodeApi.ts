@@ -1,7 +1,7 @@
 // InspectorApi over the VS Code webview channel: typed requests with ids, commands, notifications, the Ready handshake.
 import {
   CancelRun, CaseFinished, CompareRuns, ExportImage, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
-  Ready, RerunCase, Reveal, RunFinished, RunStarted, ShowCompare, isResponse,
+  Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare, isResponse,
 } from '../../src/protocol.js';
 import type { ProtocolError, Request } from '../../src/protocol.js';
 import { InspectorError } from './inspectorApi.js';
@@ -56,6 +56,7 @@ export class VsCodeApi implements InspectorApi {
   openTemplate(file: string): void { this.vscode.postMessage(OpenTemplate.create({ file })); }
   rerunCase(runId: string, key: string): void { this.vscode.postMessage(RerunCase.create({ runId, key })); }
   cancelRun(runId: string): void { this.vscode.postMessage(CancelRun.create({ runId })); }
+  resumeRun(runId: string): void { this.vscode.postMessage(ResumeRun.create({ runId })); }
   exportImage(fileName: string, dataUrl: string): void { this.vscode.postMessage(ExportImage.create({ fileName, dataUrl })); }
 
   onNotification(listener: (notification: InspectorNotification) => void): () => void {

@@ -87,6 +87,7 @@ export class InspectorApp extends LitElement {
     [role='tab'][aria-selected='true'] { border-bottom-color: var(--vscode-focusBorder); font-weight: 600; }
     [role='tab']:hover { background: var(--vscode-list-hoverBackground); }
     .progress { font-variant-numeric: tabular-nums; }
+    .badge.interrupted { border: 1px solid var(--vscode-editorWarning-foreground); }
     main { min-height: 0; overflow: hidden; }
     .cases { display: grid; grid-template-columns: minmax(280px, 36%) 1fr; height: 100%; min-height: 0; }
     ri-case-list {
@@ -166,10 +167,11 @@ export class InspectorApp extends LitElement {
             @change=${(e: Event) => void this.selectRun((e.target as HTMLSelectElement).value, false)}>
           ${repeat(this.runs, (r) => `${r.runId}\u0000${runLabel(r)}`, (r) => html`<vscode-option value=${r.runId} ?selected=${r.runId === this.state.runId}>${runLabel(r)}</vscode-option>`)}
         </vscode-single-select>` : nothing}
-        ${listing ? html`<span class="badge" title="Run status">${listing.status}</span>` : nothing}
-        ${this.progress && listing?.status === 'started' ? html`<span class="progress muted" role="status">${formatCount(this.progress.done)} / ${formatCount(this.progress.total)} cases</span>` : nothing}
-        ${listing?.status === 'started' && this.api?.canRunCommands
-          ? html`<vscode-button secondary @click=${() => this.api.cancelRun(listing.runId)}>Cancel run</vscode-button>` : nothing}
+        ${listing?.interrupted
+          ? html`<span class="badge interrupted" title=${INTERRUPTED_TITLE}>interrupted</span>`
+          : listing ? html`<span class="badge" title="Run status">${listing.status}</span>` : nothing}
+        ${this.progress && listing?.status === 'started' && !listing.interrupted ? html`<span class="progress muted" role="status">${formatCount(this.progress.done)} / ${formatCount(this.progress.total)} cases</span>` : nothing}
+        ${listing?.status === 'started' && this.api?.canRunCommands ? this.runAction(listing) : nothing}
         <div role="tablist" aria-label="Views">
           ${VIEWS.map((v) => html`<button role="tab" id=${`tab-${v.name}`} aria-selected=${String(this.state.view === v.name)}
               tabindex=${this.state.view === v.name ? '0' : '-1'} @click=${() => this.setView(v.name)} @keydown=${this.onTabKey}>
@@ -182,6 +184,14 @@ export class InspectorApp extends LitElement {
         ${this.renderView()}
       </main>
     `;
+  }
+
+  /** Cancel stops a run this window runs; a run nothing runs any more (see RunListing.interrupted) can only be resumed. */
+  private runAction(listing: RunListing) {
+    return listing.interrupted
+      ? html`<vscode-button secondary title="Run its remaining cases into the same log (RAG Inspector: Resume Interrupted Run)"
+          @click=${() => this.api.resumeRun(listing.runId)}>Resume run</vscode-button>`
+      : html`<vscode-button secondary @click=${() => this.api.cancelRun(listing.runId)}>Cancel run</vscode-button>`;
   }
 
   private renderView() {
@@ -313,7 +323,11 @@ export class InspectorApp extends LitElement {
       case 'runStarted': {
         this.runs = sortRuns([n.params.listing, ...this.runs.filter((r) => r.runId !== n.params.runId)]);
         if (!this.state.runId) void this.selectRun(n.params.runId, false);
-        if (this.state.runId === n.params.runId) this.progress = { done: 0, total: n.params.total };
+        if (this.state.runId === n.params.runId) {
+          this.progress = { done: 0, total: n.params.total };
+          // A resumed run starts again under its own id: it is no longer interrupted.
+          if (this.detail?.listing.runId === n.params.runId) this.detail = { ...this.detail, listing: n.params.listing };
+        }
         break;
       }
       case 'caseFinished': {
@@ -449,8 +463,10 @@ function isTyping(event: KeyboardEvent): boolean {
  * with a new option element.
  */
 function runLabel(run: RunListing): string {
-  return `${run.name} · ${run.status} · ${new Date(run.createdAt).toLocaleString()}`;
+  return `${run.name} · ${run.interrupted ? 'interrupted' : run.status} · ${new Date(run.createdAt).toLocaleString()}`;
 }
+
+const INTERRUPTED_TITLE = 'Run status: nothing is writing this run any more (the window or terminal running it closed). Resume runs its remaining cases.';
 
 /** Newest first, which is what the picker and the default comparison want. */
 function sortRuns(runs: RunListing[]): RunListing[] {
