@@ -1,0 +1,127 @@
+// An interrupted run in the inspector (real Chromium, the panel's CSP): badge "interrupted", Resume run in place of
+// Cancel run (by keyboard too), the ResumeRun command sent to the host; a run still going keeps Cancel; a static
+// report shows the badge but no action.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { CancelRun, GetRun, ListRuns, ResumeRun, RunStarted, isEnvelope } from '../../src/protocol.js';
+import type { RunListing } from '../../src/protocol.js';
+import { rgbRun } from './builders.js';
+import type { FixtureRun } from './builders.js';
+import { collectPageErrors, cspViolations, launch, screenshotPath, seedViewState, serve, waitFor } from './harness.js';
+import type { TestServer } from './harness.js';
+
+let browser: Browser;
+let server: TestServer;
+
+before(async () => {
+  browser = await launch();
+  server = await serve();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A run as the extension lists one with no summary: 'started', its first cases only, no totals. */
+function startedRun(runId: string, name: string, createdAt: string, flags: Pick<RunListing, 'interrupted'>): FixtureRun {
+  const run = rgbRun({ runId, name, createdAt });
+  const listing: RunListing = { ...run.detail.listing, status: 'started', totals: undefined, ...flags };
+  return { detail: { ...run.detail, listing, reports: [], thresholds: [], cases: run.detail.cases.slice(0, 7) }, cases: run.cases.slice(0, 7) };
+}
+
+const finished = rgbRun({ runId: 'run-1', name: 'RGB noise', createdAt: '2025-05-01T10:00:00.000Z' });
+const interrupted = startedRun('run-cut', 'RGB noise (cut)', '2025-05-03T10:00:00.000Z', { interrupted: true });
+const running = startedRun('run-going', 'RGB noise (terminal)', '2025-05-02T10:00:00.000Z', {});
+
+/** Answers ListRuns and GetRun from fixture runs and records what the view sends. */
+async function openWithHost(runs: FixtureRun[]): Promise<{ page: Page; received: unknown[]; send(message: unknown): Promise<void>; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+  const errors = collectPageErrors(page);
+  const received: unknown[] = [];
+  const send = (message: unknown) => page.evaluate((m) => (globalThis as unknown as { postMessage(m: unknown, origin: string): void }).postMessage(m, '*'), message);
+  await page.exposeBinding('__hostPost', (_source, json: string) => {
+    const message: unknown = JSON.parse(json);
+    received.push(message);
+    if (!isEnvelope(message)) return;
+    if (ListRuns.is(message)) void send(ListRuns.respond(message.id, runs.map((r) => r.detail.listing)));
+    else if (GetRun.is(message)) {
+      const run = runs.find((r) => r.detail.listing.runId === message.params.runId);
+      void send(run ? GetRun.respond(message.id, run.detail) : GetRun.fail(message.id, { code: 'not-found', message: `no run ${message.params.runId}` }));
+    }
+  });
+  await page.exposeBinding('__hostState', () => undefined);
+  await page.goto(server.setPage({ runs: [], vscode: true, theme: 'dark' }));
+  return { page, received, send, errors };
+}
+
+async function pick(page: Page, runId: string): Promise<void> {
+  await page.locator('vscode-single-select.run').evaluate((el, id) => {
+    (el as unknown as { value: string }).value = id;
+    el.dispatchEvent(new Event('change'));
+  }, runId);
+}
+
+/** The text of the focused element, through shadow roots (focus inside the app is the app's shadow root's). */
+function focusedText(page: Page): Promise<string | undefined> {
+  return page.evaluate(() => {
+    type Focusable = { activeElement: Focusable | null; shadowRoot?: Focusable | null; textContent?: string | null };
+    let at = (globalThis as unknown as { document: Focusable }).document.activeElement;
+    while (at?.shadowRoot?.activeElement) at = at.shadowRoot.activeElement;
+    return at?.textContent?.trim();
+  });
+}
+
+const badge = (page: Page) => page.locator('header.bar .badge');
+const button = (page: Page, text: string) => page.locator('header.bar vscode-button', { hasText: text });
+
+test('an interrupted run: badge, Resume run by keyboard sends ResumeRun; a run still going keeps Cancel; resuming turns it back to started', async () => {
+  const { page, received, send, errors } = await openWithHost([finished, interrupted, running]);
+  // The newest run opens first: the interrupted one.
+  await waitFor('interrupted badge', async () => (await badge(page).innerText()) === 'interrupted');
+  assert.equal(await button(page, 'Resume run').count(), 1);
+  assert.equal(await button(page, 'Cancel run').count(), 0, 'nothing to cancel in a run nothing runs');
+  assert.equal(await page.locator('header.bar .progress').count(), 0);
+  assert.match(await page.locator('vscode-single-select.run .select-face .text').innerText(), /^RGB noise \(cut\) · interrupted · /);
+  await page.locator('header.bar').screenshot({ path: screenshotPath('interrupted-run-dark') });
+
+  // Keyboard: Tab from the run picker reaches Resume run (the badge is not a stop), Enter presses it.
+  await page.locator('vscode-single-select.run').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await focusedText(page), 'Resume run');
+  await page.keyboard.press('Enter');
+  await waitFor('ResumeRun sent', () => received.some((m) => ResumeRun.is(m) && m.params.runId === 'run-cut'));
+  assert.equal(received.filter((m) => ResumeRun.is(m)).length, 1);
+
+  // A started run that is not interrupted (a terminal still writing it) is shown as before.
+  await pick(page, 'run-going');
+  await waitFor('started badge', async () => (await badge(page).innerText()) === 'started');
+  assert.equal(await button(page, 'Resume run').count(), 0);
+  await button(page, 'Cancel run').click();
+  await waitFor('CancelRun sent', () => received.some((m) => CancelRun.is(m) && m.params.runId === 'run-going'));
+
+  // The host resumes the run: RunStarted under the same id clears the flag on the run shown.
+  await pick(page, 'run-cut');
+  await waitFor('interrupted again', async () => (await badge(page).innerText()) === 'interrupted');
+  const resumed: RunListing = { ...interrupted.detail.listing, interrupted: undefined };
+  delete resumed.interrupted;
+  await send(RunStarted.create({ runId: 'run-cut', total: 23, listing: resumed }));
+  await waitFor('started after resume', async () => (await badge(page).innerText()) === 'started');
+  assert.equal(await button(page, 'Cancel run').count(), 1);
+  assert.equal(await button(page, 'Resume run').count(), 0);
+  assert.match(await page.locator('header.bar .progress').innerText(), /0 \/ 23 cases/);
+  assert.deepEqual(await cspViolations(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a static report shows an interrupted run\'s badge but no Resume (nothing there can run)', async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+  const errors = collectPageErrors(page);
+  await seedViewState(page, { runId: 'run-cut' });
+  await page.goto(server.setPage({ runs: [finished, interrupted], theme: 'light' }));
+  await waitFor('interrupted badge', async () => (await badge(page).innerText()) === 'interrupted');
+  assert.equal(await page.locator('header.bar vscode-button').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
