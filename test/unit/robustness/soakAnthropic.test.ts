@@ -3,19 +3,15 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FaultKind } from '../../fixtures/llmServer.js';
-import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
-import { envCredentials } from '../../../src/core/providers/registry.js';
 import type { ModelEntry } from './builders.js';
-import { caseIdOf, correctAnswers, createWorkspace, evalYaml, rgbRows } from './builders.js';
-import { assertNothingLostOrDuplicated } from './soakChecks.js';
+import { correctAnswers } from './builders.js';
+import { RATE_LIMITED, assertFaultOutcomes, assertFaultsDrawnOnBothPaths, assertNothingLostOrDuplicated, assertRateLimitHeld } from './soakChecks.js';
+import { expectedPairs, runSoak, scriptNeverSucceedingRows } from './soakRun.js';
 
 const FAULT_KINDS: FaultKind[] = ['rate_limit', 'server_error', 'status', 'slow', 'hang', 'malformed', 'drop', 'stream_error'];
-/** Kinds a case may end with after its retries ran out; anything else would be a misclassified fault. */
-const RETRYABLE_KINDS = new Set(['rate_limit', 'server', 'timeout', 'network', 'bad_response']);
 const MODELS = ['claude-soak-streaming', 'claude-soak-plain'];
 const API_KEY = 'sk-ant-fixture-soak';
-
-const options = () => ({ signal: new AbortController().signal, credentials: envCredentials({ ANTHROPIC_API_KEY: API_KEY }), noCache: true });
+const ENV = { ANTHROPIC_API_KEY: API_KEY };
 
 function anthropicModel(baseUrl: string, model: string, parameters: Record<string, unknown> = {}): ModelEntry {
   return { provider: 'anthropic', model, baseUrl, parameters };
@@ -27,87 +23,38 @@ describe('the engine under load, through the Anthropic SDK', { concurrency: true
     // `status` draws 529 (overloaded), the Anthropic 5xx that is not one of the common three.
     const server = await startFixtureServer({ latencyMs: 2, faultRate: { rate: 0.2, seed: 20261123, kinds: FAULT_KINDS }, requireApiKey: API_KEY });
     t.after(() => server.close());
-    // Row 7 is refused for good after a retryable failure (its attempts must count both); row 13 runs out of retries.
-    for (const model of MODELS) server.addRule({ match: { contains: 'landmark number 7?', model }, fault: { kind: 'stream_error' }, times: 1 });
-    server.addRule({ match: { contains: 'landmark number 7?' }, fault: { kind: 'status', status: 400 } });
-    server.addRule({ match: { contains: 'landmark number 13?' }, fault: { kind: 'status', status: 529 } });
-    server.addRule(correctAnswers());
-    const ws = createWorkspace({
-      rows: rgbRows(rowCount),
-      evalYaml: () => evalYaml({
-        models: [anthropicModel(server.anthropicBaseUrl, MODELS[0]!, { stream: true }), anthropicModel(server.anthropicBaseUrl, MODELS[1]!)],
-        concurrency: 8,
-        timeoutMs: 2500,
-        maxRetries: 4,
-      }),
-    });
-    t.after(() => ws.cleanup());
+    scriptNeverSucceedingRows(server, MODELS, { kind: 'stream_error' }, { kind: 'status', status: 529 });
 
-    const outcome = await runEvaluation(ws.evalFile, options());
+    const outcome = await runSoak(t, rowCount, {
+      models: [anthropicModel(server.anthropicBaseUrl, MODELS[0]!, { stream: true }), anthropicModel(server.anthropicBaseUrl, MODELS[1]!)],
+      concurrency: 8,
+      timeoutMs: 2500,
+      maxRetries: 4,
+    }, ENV);
 
-    const expected = new Set(rgbRows(rowCount).flatMap((row) => MODELS.map((model) => `${model}|${row.id}`)));
-    const results = assertNothingLostOrDuplicated(outcome.logFile, server.requests, expected);
+    const results = assertNothingLostOrDuplicated(outcome.logFile, server.requests, expectedPairs(MODELS, rowCount));
     // The server refuses any other key with a 401, which would fail the case as auth, not as a retryable fault.
     assert.ok(server.requests.every((r) => r.api === 'anthropic-messages' && r.headers['anthropic-version'] !== undefined), 'every request spoke the Messages API');
     assert.ok(server.requests.some((r) => r.stream) && server.requests.every((r) => r.stream === (r.model === MODELS[0])), 'streaming only for the streaming model');
-
-    const drawn = new Set(server.requests.flatMap((r) => (r.reply?.fault ? [`${r.reply.fault.kind}/${r.stream ? 'stream' : 'plain'}`] : [])));
-    for (const kind of FAULT_KINDS) {
-      assert.ok(drawn.has(`${kind}/stream`) && drawn.has(`${kind}/plain`), `fault ${kind} was injected on both paths: ${[...drawn].join(', ')}`);
-    }
-
-    for (const result of results) {
-      const row = Number(/^noise\/(\d+)\//.exec(result.caseId)?.[1]);
-      if (result.status === 'success') {
-        // A dropped stream, a mid-stream error event or a malformed body must never pass for an answer.
-        assert.equal(result.response?.text, `It is in Answer${row}.`, result.caseId);
-        assert.equal(result.pass, true, result.caseId);
-        continue;
-      }
-      assert.ok(result.error && result.error.kind && result.error.message, `${result.caseId} records its cause`);
-      if (row === 7) assert.deepEqual([result.error.kind, result.attempts], ['bad_request', 2], `${result.caseId}: ${result.error.message}`);
-      else if (row === 13) assert.match(result.error.message, /failed after 5 attempts: .*529/);
-      else assert.ok(RETRYABLE_KINDS.has(result.error.kind), `${result.caseId}: ${result.error.kind}: ${result.error.message}`);
-    }
-    for (const row of [7, 13]) {
-      assert.deepEqual(results.filter((r) => r.caseId === caseIdOf(row)).map((r) => r.status), ['error', 'error']);
-    }
-    // 0.2^5 per case: a retry policy that works leaves (almost) nothing else failed.
-    const unexpectedErrors = results.filter((r) => r.status === 'error' && r.caseId !== caseIdOf(7) && r.caseId !== caseIdOf(13));
-    assert.ok(unexpectedErrors.length <= 2, `retries should absorb random faults: ${unexpectedErrors.map((r) => `${r.caseId} ${r.error?.message}`).join('; ')}`);
+    assertFaultsDrawnOnBothPaths(server.requests, FAULT_KINDS);
+    assertFaultOutcomes(results, 529);
   });
 
   test('a server-side rate limit: refused calls stay within the retry overshoot and no case fails for rate limiting', async (t) => {
-    const rowCount = 60;
-    const perMinute = 40;
-    const concurrency = 8;
+    const { rowCount, perMinute, concurrency } = RATE_LIMITED;
     const server = await startFixtureServer({ latencyMs: 5, rateLimit: { requestsPerMinute: perMinute } });
     t.after(() => server.close());
     server.addRule(correctAnswers());
-    const ws = createWorkspace({
-      rows: rgbRows(rowCount),
-      evalYaml: () => evalYaml({
-        models: [anthropicModel(server.anthropicBaseUrl, 'claude-limited', { stream: true })],
-        concurrency,
-        timeoutMs: 5000,
-        maxRetries: 8,
-        rateLimit: { requestsPerMinute: perMinute },
-      }),
-    });
-    t.after(() => ws.cleanup());
 
-    const outcome = await runEvaluation(ws.evalFile, options());
+    const outcome = await runSoak(t, rowCount, {
+      models: [anthropicModel(server.anthropicBaseUrl, 'claude-limited', { stream: true })],
+      concurrency,
+      timeoutMs: 5000,
+      maxRetries: 8,
+      rateLimit: { requestsPerMinute: perMinute },
+    }, ENV);
 
-    const expected = new Set(rgbRows(rowCount).map((row) => `claude-limited|${row.id}`));
-    const results = assertNothingLostOrDuplicated(outcome.logFile, server.requests, expected);
-    assert.deepEqual(results.filter((r) => r.status !== 'success').map((r) => `${r.caseId}: ${r.error?.message}`), []);
-    const refused = server.requests.filter((r) => r.reply?.status === 429).length;
-    const admitted = server.requests.filter((r) => r.reply?.status === 200).length;
-    assert.equal(admitted, rowCount, 'the server admitted each case once');
-    assert.ok(refused >= 1, 'the test drove the client past the server limit');
-    // As for the OpenAI path (soak.test.ts): about one refusal per call beyond the minute's allowance, plus a
-    // concurrency's worth when the window fills and when it reopens.
-    const overshoot = rowCount - perMinute + 2 * concurrency;
-    assert.ok(refused <= overshoot, `${refused} calls refused for ${rowCount} cases (bound ${overshoot})`);
+    const results = assertNothingLostOrDuplicated(outcome.logFile, server.requests, expectedPairs(['claude-limited'], rowCount));
+    assertRateLimitHeld(results, server.requests);
   });
 });

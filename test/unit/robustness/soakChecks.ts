@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { RecordedRequest } from '../../fixtures/llmServer.js';
 import type { CaseResult } from '../../../src/core/model.js';
-import { countBy, rawLogLines, rowOf } from './builders.js';
+import { caseIdOf, countBy, rawLogLines, rowOf } from './builders.js';
 
 /** "model|row", the identity of a (case, model) pair on both sides: the engine's results and the server's requests. */
 export const pairKey = (model: string | undefined, row: number | undefined): string | undefined => (model === undefined || row === undefined ? undefined : `${model}|${row}`);
@@ -47,4 +47,62 @@ export function assertNothingLostOrDuplicated(logFile: string, requests: readonl
     assert.ok(calls.length >= 1 && calls.length <= result.attempts, `${key}: the server saw ${calls.length} requests for ${result.attempts} attempts`);
   }
   return results;
+}
+
+/** Kinds a case may end with after its retries ran out; anything else would be a misclassified fault. */
+const RETRYABLE_KINDS = new Set(['rate_limit', 'server', 'timeout', 'network', 'bad_response']);
+
+/** Every fault kind was injected on the streaming path and on the plain one, so both paths' handling was exercised. */
+export function assertFaultsDrawnOnBothPaths(requests: readonly RecordedRequest[], kinds: readonly string[]): void {
+  const drawn = new Set(requests.flatMap((r) => (r.reply?.fault ? [`${r.reply.fault.kind}/${r.stream ? 'stream' : 'plain'}`] : [])));
+  for (const kind of kinds) {
+    assert.ok(drawn.has(`${kind}/stream`) && drawn.has(`${kind}/plain`), `fault ${kind} was injected on both paths: ${[...drawn].join(', ')}`);
+  }
+}
+
+/**
+ * The fault soak's outcomes, case by case: a success carries its row's answer and passed (a dropped stream's first
+ * bytes, a mid-stream error event or a malformed body must never pass for one); an error records its cause. Row 7 is
+ * refused for good after one retryable failure (bad_request after 2 attempts), row 13 runs out of retries on
+ * `exhaustedStatus`; both fail for every model. Any other error is retryable, and at most two of them (0.2^5 per case:
+ * a retry policy that works leaves almost nothing else failed).
+ */
+export function assertFaultOutcomes(results: readonly CaseResult[], exhaustedStatus: number): void {
+  for (const result of results) {
+    const row = Number(/^noise\/(\d+)\//.exec(result.caseId)?.[1]);
+    if (result.status === 'success') {
+      assert.equal(result.response?.text, `It is in Answer${row}.`, result.caseId);
+      assert.equal(result.pass, true, result.caseId);
+      continue;
+    }
+    assert.ok(result.error && result.error.kind && result.error.message, `${result.caseId} records its cause`);
+    if (row === 7) assert.deepEqual([result.error.kind, result.attempts], ['bad_request', 2], `${result.caseId}: ${result.error.message}`);
+    else if (row === 13) assert.match(result.error.message, new RegExp(`failed after 5 attempts: .*${exhaustedStatus}`));
+    else assert.ok(RETRYABLE_KINDS.has(result.error.kind), `${result.caseId}: ${result.error.kind}: ${result.error.message}`);
+  }
+  for (const row of [7, 13]) {
+    assert.deepEqual(results.filter((r) => r.caseId === caseIdOf(row)).map((r) => r.status), ['error', 'error']);
+  }
+  const unexpectedErrors = results.filter((r) => r.status === 'error' && r.caseId !== caseIdOf(7) && r.caseId !== caseIdOf(13));
+  assert.ok(unexpectedErrors.length <= 2, `retries should absorb random faults: ${unexpectedErrors.map((r) => `${r.caseId} ${r.error?.message}`).join('; ')}`);
+}
+
+/** The rate-limit soak's shape: enough cases past the server's minute allowance that the client must be refused. */
+export const RATE_LIMITED = { rowCount: 60, perMinute: 40, concurrency: 8 } as const;
+
+/**
+ * No case failed, the server admitted each case once and refused at least one call, and no more than the retry
+ * overshoot: a call beyond the minute's allowance is refused about once, then waits out Retry-After; the calls in
+ * flight when the window fills, and when it reopens, add up to a concurrency's worth each. A client that retried on
+ * its own schedule would be refused again and again (and run out of retries).
+ */
+export function assertRateLimitHeld(results: readonly CaseResult[], requests: readonly RecordedRequest[]): void {
+  const { rowCount, perMinute, concurrency } = RATE_LIMITED;
+  assert.deepEqual(results.filter((r) => r.status !== 'success').map((r) => `${r.caseId}: ${r.error?.message}`), []);
+  const refused = requests.filter((r) => r.reply?.status === 429).length;
+  const admitted = requests.filter((r) => r.reply?.status === 200).length;
+  assert.equal(admitted, rowCount, 'the server admitted each case once');
+  assert.ok(refused >= 1, 'the test drove the client past the server limit');
+  const overshoot = rowCount - perMinute + 2 * concurrency;
+  assert.ok(refused <= overshoot, `${refused} calls refused for ${rowCount} cases (bound ${overshoot})`);
 }

@@ -1,0 +1,32 @@
+// Sets up and runs a soak: the fault script both vendors' soaks play, and one eval over a throwaway workspace of RGB rows.
+import type { TestContext } from 'node:test';
+import type { Fault, FixtureServer } from '../../fixtures/llmServer.js';
+import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
+import type { RunOutcome } from '../../../src/core/engine/runEvaluation.js';
+import { envCredentials } from '../../../src/core/providers/registry.js';
+import type { EvalFile } from './builders.js';
+import { correctAnswers, createWorkspace, evalYaml, rgbRows } from './builders.js';
+
+/**
+ * Two rows that can never succeed, so the error path is exercised whatever the seed draws: row 7 is refused for good
+ * (400) after one retryable `firstFault` per model (its attempts must count both), row 13 fails with `exhausted` until
+ * it runs out of retries. Every other row is answered correctly.
+ */
+export function scriptNeverSucceedingRows(server: FixtureServer, models: readonly string[], firstFault: Fault, exhausted: Fault): void {
+  for (const model of models) server.addRule({ match: { contains: 'landmark number 7?', model }, fault: firstFault, times: 1 });
+  server.addRule({ match: { contains: 'landmark number 7?' }, fault: { kind: 'status', status: 400 } });
+  server.addRule({ match: { contains: 'landmark number 13?' }, fault: exhausted });
+  server.addRule(correctAnswers());
+}
+
+/** "model|row" for every model and every one of `rowCount` rows: the pairs a soak must end with, each once. */
+export function expectedPairs(models: readonly string[], rowCount: number): Set<string> {
+  return new Set(rgbRows(rowCount).flatMap((row) => models.map((model) => `${model}|${row.id}`)));
+}
+
+/** Runs `evalFile` over `rowCount` RGB rows, cache off, keys read from `env` only; the workspace is removed after the test. */
+export async function runSoak(t: TestContext, rowCount: number, evalFile: EvalFile, env: Record<string, string> = {}): Promise<RunOutcome> {
+  const ws = createWorkspace({ rows: rgbRows(rowCount), evalYaml: () => evalYaml(evalFile) });
+  t.after(() => ws.cleanup());
+  return runEvaluation(ws.evalFile, { signal: new AbortController().signal, credentials: envCredentials(env), noCache: true });
+}
