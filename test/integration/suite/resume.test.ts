@@ -1,13 +1,19 @@
 // Resume Interrupted Run in the extension host: a log cut short is finished without asking its finished cases again; a changed eval file offers a new run.
 // The real crash (SIGKILL of the extension host, reload) is test/integration/crashResume.mjs; here the log is cut by hand.
 import * as assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { QUIET_MS } from '../../../src/extension/interruptedRuns.js';
+import type { Logger } from '../../../src/extension/outputChannel.js';
+import { InspectorPanel } from '../../../src/extension/panel.js';
+import { ListRuns, PROTOCOL_VERSION, Ready, ResumeRun } from '../../../src/protocol.js';
+import type { RunListing } from '../../../src/protocol.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { recordingPanel } from './builders.js';
 import { activatedExtension } from './extensionHost.js';
-import { answerPrompts, asSummary, rightAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
+import { answerPrompts, asSummary, eventually, rightAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
 
 const runsDir = () => path.join(workspaceFolder().fsPath, '.rag-inspector', 'runs');
 const logOf = (runId: string) => path.join(runsDir(), `${runId}.jsonl`);
@@ -19,6 +25,19 @@ function cutLog(file: string, keep: number): void {
   const next = raw[1 + keep]!;
   writeFileSync(file, `${raw.slice(0, 1 + keep).join('\n')}\n${next.slice(0, Math.floor(next.length / 2))}`);
 }
+
+/**
+ * The log of a run this window never ran (as after a reload): `file` copied under a new run id. This window's own runs
+ * are listed from memory, so a cut log of one of them would not show what a restored window sees.
+ */
+function copyAsOtherRun(file: string, runId: string): string {
+  const [header, ...rest] = readFileSync(file, 'utf8').split('\n');
+  const copy = logOf(runId);
+  writeFileSync(copy, [JSON.stringify({ ...JSON.parse(header!), runId }), ...rest].join('\n'));
+  return copy;
+}
+
+const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, show() {} };
 
 /** Answers the two questions Resume may ask; records every warning shown. */
 function answerResumeWarnings(warnings: string[], onChanged: string | undefined): () => void {
@@ -107,5 +126,51 @@ suite('Resume Interrupted Run', () => {
     assert.equal(added.length, 1, `one new run: ${added.join(', ')}`);
     const summary = lines(path.join(runsDir(), added[0]!)).at(-1) as { type: string; status?: string; totals?: { cases: number } };
     assert.deepEqual([summary.type, summary.status, summary.totals?.cases], ['summary', 'success', 3]);
+  });
+
+  test('the inspector lists a quiet cut log as interrupted, and its ResumeRun finishes it without a question', async () => {
+    const { testing } = await activatedExtension();
+    const fixture = await writeFixtureEval({ name: 'resume-panel', baseUrl: server.openaiBaseUrl, noiseRates: [0] });
+    const ran = asSummary(await vscode.commands.executeCommand('ragInspector.runEvaluation', fixture.evalFile));
+    const runId = `${ran.runId}-cut`;
+    const file = copyAsOtherRun(logOf(ran.runId), runId);
+    cutLog(file, 1);
+    const listed = async (id: string) => (await testing.store.listRuns()).find((r) => r.runId === id);
+
+    // Just written and no marker: maybe a terminal still writes it, so it stays 'started' with its Cancel.
+    assert.deepEqual(await listed(runId).then((r) => [r?.status, r?.interrupted]), ['started', undefined]);
+    const quiet = new Date(Date.now() - QUIET_MS - 60_000);
+    utimesSync(file, quiet, quiet);
+    assert.deepEqual(await listed(runId).then((r) => [r?.status, r?.interrupted]), ['started', true]);
+    assert.equal((await testing.store.getRun(runId)).listing.interrupted, true);
+    assert.equal((await listed(ran.runId))?.interrupted, undefined, 'the finished run it was copied from is not');
+
+    const webview = recordingPanel(vscode.Uri.file('/ext'));
+    const panel = new InspectorPanel(webview.panel, { extensionUri: webview.extensionUri, data: testing.store, controller: { cancel: () => false }, logger: silent });
+    const warnings: string[] = [];
+    const restore = answerResumeWarnings(warnings, undefined);
+    try {
+      await webview.send(Ready.create({ protocolVersion: PROTOCOL_VERSION }));
+      await webview.send(ListRuns.create(1, {}), 1);
+      const fromPanel = (webview.posted.at(-1) as { result: RunListing[] }).result.find((r) => r.runId === runId);
+      assert.equal(fromPanel?.interrupted, true, 'the panel lists it as interrupted');
+
+      await webview.send(ResumeRun.create({ runId }));
+      // The command runs on in the host; until the resume rewrites it the log ends with the half line the cut left.
+      const last = await eventually('the resumed run\'s summary', () => {
+        const tail = readFileSync(file, 'utf8').trimEnd().split('\n').at(-1)!;
+        let line: { type?: string; status?: string; totals?: { cases: number } } | undefined;
+        try { line = JSON.parse(tail) as typeof line; } catch { return undefined; }
+        return line?.type === 'summary' ? line : undefined;
+      }, 20_000, () => readFileSync(file, 'utf8').split('\n').map((l) => l.slice(0, 20)));
+      assert.deepEqual([last.status, last.totals?.cases], ['success', 3]);
+    } finally {
+      restore();
+      panel.dispose();
+    }
+    assert.deepEqual(warnings, [], 'an interrupted run is resumed without the "may still be running" question');
+    assert.deepEqual(lines(file).map((l) => l.type).filter((t) => t !== 'case'), ['header', 'resume', 'summary']);
+    const after = await listed(runId);
+    assert.deepEqual([after?.status, after?.interrupted], ['success', undefined]);
   });
 });
