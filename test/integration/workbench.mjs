@@ -3,12 +3,12 @@
 // Drives code-server's VS Code in headless Chromium the way a user does (F1, typing, Enter), loading the extension
 // from this repository (extensionDevelopmentPath, no install). Env: E2E_TIMEOUT_MS (default 4 min), E2E_KEEP=1.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { assertInstalled, E2E, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
+import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
+import { channelLog, runCommand, shot, SHOTS, waitForLog } from './lib/workbench.mjs';
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 4 * 60_000);
-const SHOTS = path.join(E2E, 'screenshots');
 
 let server;
 let browser;
@@ -29,39 +29,6 @@ function pass(name) {
   log(`ok  ${name}`);
 }
 
-/** The extension's log channel file, read from the server's user-data dir (the extension host runs there). */
-function channelLog() {
-  const logs = path.join(server.userData, 'logs');
-  if (!existsSync(logs)) return '';
-  return readdirSync(logs).map((session) => path.join(logs, session, 'exthost1/rag-inspector.rag-inspector/RAG Inspector.log'))
-    .filter(existsSync).map((file) => readFileSync(file, 'utf8')).join('\n');
-}
-
-async function waitForLog(page, text, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!channelLog().includes(text)) {
-    if (Date.now() > deadline) throw new Error(`"${text}" never reached the RAG Inspector log; it holds:\n${channelLog()}`);
-    await page.waitForTimeout(200);
-  }
-}
-
-async function runCommand(page, title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-}
-
-async function shot(page, name) {
-  // Quick inputs and toasts fade in; a picture taken mid-animation shows them half transparent.
-  await page.waitForTimeout(400);
-  const file = path.join(SHOTS, `${name}.png`);
-  await page.screenshot({ path: file });
-  log(`screenshot ${path.relative(ROOT, file)}`);
-}
-
 async function main() {
   assertInstalled();
   mkdirSync(SHOTS, { recursive: true });
@@ -79,7 +46,7 @@ async function main() {
   await page.goto(workbenchUrl(server, [['extensionDevelopmentPath', remoteUri(server, ROOT)]]));
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   // workspaceContains:**/*.eval.yaml activates the extension once the folder is scanned.
-  await waitForLog(page, 'RAG Inspector 0.1.0 activated', 60_000);
+  await waitForLog(page, server, 'RAG Inspector 0.1.0 activated', 60_000);
   pass('the extension activates in the workbench (workspaceContains:**/*.eval.yaml)');
 
   // 1. Open Inspector from the command palette; the webview does the handshake and asks for the runs.
@@ -94,7 +61,7 @@ async function main() {
     await webview.locator('#missing-title').waitFor({ timeout: 30_000 });
     await webview.getByText('Extension host: connected (protocol 1), 0 run(s) in this window.').waitFor({ timeout: 15_000 });
   }
-  await waitForLog(page, 'Inspector webview ready (protocol 1)');
+  await waitForLog(page, server, 'Inspector webview ready (protocol 1)');
   pass(`the inspector panel opens, does the ready handshake and shows the host's answer to runs/list (${bundled ? 'UI bundle' : 'bundle missing page'})`);
   await shot(page, 'inspector-empty');
 
@@ -129,8 +96,8 @@ async function main() {
   await page.keyboard.press('Enter');
   // The notification reaches the workbench's screen-reader alert even when this build shows no toast.
   await page.locator('.monaco-aria-container .monaco-alert', { hasText: 'API key stored' }).first().waitFor({ state: 'attached', timeout: 15_000 });
-  await waitForLog(page, 'Stored the Anthropic API key');
-  if (channelLog().includes(key)) throw new Error('the API key reached the output channel');
+  await waitForLog(page, server, 'Stored the Anthropic API key');
+  if (channelLog(server).includes(key)) throw new Error('the API key reached the output channel');
   pass('Set API Key stores the key from a password box and the log never shows it');
   await shot(page, 'set-api-key-stored');
 
