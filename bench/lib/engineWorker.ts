@@ -10,6 +10,7 @@ import { createWorkspace, rgbRows } from '../../test/unit/engine/workspace.js';
 import type { Workspace } from '../../test/unit/engine/workspace.js';
 import type { EngineJob, EngineResult } from './engineJob.js';
 import { startFixtureProcess } from './fixtureProcess.js';
+import { MemoryPeaks } from './memoryPeaks.js';
 import type { FixtureProcess } from './fixtureProcess.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -43,24 +44,6 @@ function workspaceFor(job: EngineJob, cases: number, baseUrl: string | undefined
 
 const options = () => ({ signal: new AbortController().signal, credentials: envCredentials({}) });
 
-/** Peak RSS and heap, sampled every 50 ms and on demand. */
-class MemorySampler {
-  peakRss = 0;
-  peakHeapUsed = 0;
-  private readonly timer = setInterval(() => this.sample(), 50);
-
-  sample(): void {
-    const m = process.memoryUsage();
-    this.peakRss = Math.max(this.peakRss, m.rss);
-    this.peakHeapUsed = Math.max(this.peakHeapUsed, m.heapUsed);
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.sample();
-  }
-}
-
 async function measureEngine(job: EngineJob, ws: Workspace, server: FixtureProcess | undefined): Promise<EngineResult> {
   const heapAtWanted = new Set(job.heapAt ?? []);
   const markAtWanted = new Set(job.markAt ?? []);
@@ -71,7 +54,7 @@ async function measureEngine(job: EngineJob, ws: Workspace, server: FixtureProce
   gc!();
   const heapBefore = process.memoryUsage().heapUsed;
   const serverCpuBefore = server ? (await server.stats()).cpuMs : 0;
-  const memory = new MemorySampler();
+  const memory = new MemoryPeaks();
   const cpuStart = cpuNow();
   const started = performance.now();
   const outcome = await runEvaluation(ws.evalFile, {
@@ -101,8 +84,8 @@ async function measureEngine(job: EngineJob, ws: Workspace, server: FixtureProce
     failed: outcome.totals.error,
     modelCalls: outcome.totals.modelCalls,
     heapAt,
-    peakRss: memory.peakRss,
-    peakHeapUsed: memory.peakHeapUsed,
+    peakRss: memory.rss,
+    peakHeapUsed: memory.heapUsed,
     heapBefore,
     marks,
     logBytes: statSync(outcome.logFile).size,
@@ -139,7 +122,7 @@ async function measureBareProvider(job: EngineJob, ws: Workspace, server: Fixtur
   gc!();
   const heapBefore = process.memoryUsage().heapUsed;
   const serverCpuBefore = server ? (await server.stats()).cpuMs : 0;
-  const memory = new MemorySampler();
+  const memory = new MemoryPeaks();
   const cpuStart = cpuNow();
   const started = performance.now();
   const failed = await callAll(prompts);
@@ -155,8 +138,8 @@ async function measureBareProvider(job: EngineJob, ws: Workspace, server: Fixtur
     failed,
     modelCalls: prompts.length,
     heapAt: {},
-    peakRss: memory.peakRss,
-    peakHeapUsed: memory.peakHeapUsed,
+    peakRss: memory.rss,
+    peakHeapUsed: memory.heapUsed,
     heapBefore,
     marks: {},
     logBytes: 0,

@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createWorkspace, rgbRows } from '../../test/unit/engine/workspace.js';
+import { MemoryPeaks } from './memoryPeaks.js';
 
 export interface ScaleJob {
   /** The source tree whose engine runs (its src/ is imported); the current one by default. */
@@ -42,23 +43,6 @@ export interface ScaleResult {
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-class Peaks {
-  rss = 0;
-  heap = 0;
-  private readonly timer = setInterval(() => this.sample(), 50);
-
-  sample(): void {
-    const m = process.memoryUsage();
-    this.rss = Math.max(this.rss, m.rss);
-    this.heap = Math.max(this.heap, m.heapUsed);
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.sample();
-  }
-}
-
 function evalYaml(concurrency: number): string {
   return `version: 1
 name: scale benchmark
@@ -89,9 +73,9 @@ async function main(): Promise<void> {
     const checkpoints: Checkpoint[] = [];
     let logFile = '';
     let tablesStart = 0;
-    let tablesPeaks: Peaks | undefined;
+    let tablesPeaks: MemoryPeaks | undefined;
     gc();
-    const peaks = new Peaks();
+    const peaks = new MemoryPeaks();
     const started = performance.now();
     const outcome = await engine.runEvaluation(ws.evalFile, {
       signal: new AbortController().signal,
@@ -101,7 +85,7 @@ async function main(): Promise<void> {
         if (event.type === 'run-started') logFile = event.logFile ?? '';
         if (event.type === 'case-finished' && event.done === job.cases) {
           tablesStart = performance.now();
-          tablesPeaks = new Peaks();
+          tablesPeaks = new MemoryPeaks();
         }
         if (event.type !== 'case-finished' || !wanted.has(event.done ?? -1)) return;
         peaks.sample();
@@ -117,7 +101,7 @@ async function main(): Promise<void> {
     gc();
     const heapAfterRun = process.memoryUsage().heapUsed;
 
-    const reportPeaks = new Peaks();
+    const reportPeaks = new MemoryPeaks();
     const reportStart = performance.now();
     const files: Record<string, number> = {};
     let error: string | undefined;
@@ -139,9 +123,9 @@ async function main(): Promise<void> {
       checkpoints,
       heapAfterRun,
       runPeakRss: peaks.rss,
-      runPeakHeap: peaks.heap,
-      tables: { ms: tablesMs, peakRss: tablesPeaks?.rss ?? NaN, peakHeap: tablesPeaks?.heap ?? NaN },
-      reports: { ms: reportMs, peakRss: reportPeaks.rss, peakHeap: reportPeaks.heap, files, ...(error ? { error } : {}) },
+      runPeakHeap: peaks.heapUsed,
+      tables: { ms: tablesMs, peakRss: tablesPeaks?.rss ?? NaN, peakHeap: tablesPeaks?.heapUsed ?? NaN },
+      reports: { ms: reportMs, peakRss: reportPeaks.rss, peakHeap: reportPeaks.heapUsed, files, ...(error ? { error } : {}) },
       logBytes: statSync(outcome.logFile).size,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
