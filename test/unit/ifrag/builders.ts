@@ -1,11 +1,14 @@
 // Builders for IF-RAG test data: rows, a passage pool, built cases and results, so tests read as examples.
-import type { CaseResult, EvalCase, Score } from '../../../src/core/model.js';
+import type { EvalCase, Score } from '../../../src/core/model.js';
 import type { DatasetRow } from '../../../src/core/suites/contract.js';
 import { expandIfRagRow } from '../../../src/core/suites/ifrag/cases.js';
 import type { IfRagParams } from '../../../src/core/suites/ifrag/params.js';
 import { poolFromRows } from '../../../src/core/suites/ifrag/pool.js';
 import type { PassagePool } from '../../../src/core/suites/ifrag/pool.js';
 import { ifragSuite } from '../../../src/core/suites/ifrag/suite.js';
+import { noSignal } from '../suites/builders.js';
+
+export { find, noSignal, result } from '../suites/builders.js';
 
 export const RUN_SEED = 2333;
 
@@ -37,20 +40,8 @@ export function build(row: DatasetRow, pool: PassagePool, raw: Record<string, un
   return expandIfRagRow(row, params(raw), { suiteId: options.suiteId ?? 'ifrag-test', seed: options.seed ?? RUN_SEED, models: [] }, pool);
 }
 
-export const noSignal = new AbortController().signal;
-
 export async function score(evalCase: EvalCase, response: string, raw: Record<string, unknown>): Promise<Score[]> {
   return ifragSuite.score(evalCase, response, params(raw), { signal: noSignal });
-}
-
-export function find(scores: readonly Score[], metric: string): Score {
-  const found = scores.find((s) => s.metric === metric);
-  if (!found) throw new Error(`no ${metric} score in ${JSON.stringify(scores.map((s) => s.metric))}`);
-  return found;
-}
-
-export function result(caseId: string, modelKey: string, scores: Score[], status: 'success' | 'error' = 'success'): CaseResult {
-  return { caseId, modelKey, status, scores, attempts: 1, startedAt: '2024-01-01T00:00:00Z', finishedAt: '2024-01-01T00:00:01Z' };
 }
 
 /** The worked examples' rows: Tokyo (counterfactual Kyoto) and a city with two answers, Paris and Lyon. */

@@ -1,12 +1,14 @@
 // Builders for needle tests: a character tokenizer (the reference's worked examples), params, results, a scripted judge.
 import * as path from 'node:path';
-import type { CaseResult, Score } from '../../../src/core/model.js';
-import type { ClientResponse, ModelClient } from '../../../src/core/suites/contract.js';
 import type { NeedleParams } from '../../../src/core/suites/needle/params.js';
 import { needleSuite } from '../../../src/core/suites/needle/suite.js';
 import { indexText } from '../../../src/core/suites/needle/tokenIndex.js';
 import type { BoundaryRule, IndexedText } from '../../../src/core/suites/needle/tokenIndex.js';
 import type { HaystackTokenizer } from '../../../src/core/suites/needle/tokenizer.js';
+import { scriptedJudge as sharedScriptedJudge } from '../suites/builders.js';
+import type { ScriptedJudge } from '../suites/builders.js';
+
+export { noSignal, result } from '../suites/builders.js';
 
 /** Test-only data, read in place (never copied): the reference's Paul Graham essays. */
 export const PG_HAYSTACK = path.resolve(__dirname, '../../../../shared/data/haystack-pg');
@@ -31,24 +33,5 @@ export function params(raw: Record<string, unknown> = {}): NeedleParams {
   return needleSuite.parseParams(raw, { file: SPEC_FILE });
 }
 
-export const noSignal = new AbortController().signal;
-
-export function result(caseId: string, modelKey: string, scores: Score[], status: 'success' | 'error' = 'success'): CaseResult {
-  return { caseId, modelKey, status, scores, attempts: 1, startedAt: '2024-01-01T00:00:00Z', finishedAt: '2024-01-01T00:00:01Z' };
-}
-
-/** A judge that answers from a script (or throws), remembering what it was asked. */
-export function scriptedJudge(answer: (prompt: string) => string): ModelClient & { prompts: string[]; temperatures: (number | undefined)[] } {
-  const prompts: string[] = [];
-  const temperatures: (number | undefined)[] = [];
-  return {
-    key: 'fake:judge',
-    prompts,
-    temperatures,
-    async complete(request): Promise<ClientResponse> {
-      prompts.push(request.messages.map((m) => `${m.role}: ${m.content}`).join('\n'));
-      temperatures.push(request.temperature);
-      return { text: answer(prompts.at(-1) as string), usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1, cached: false, attempts: 1 };
-    },
-  };
-}
+/** A scripted judge (see suites/builders.ts) whose script sees each message as "role: content". */
+export const scriptedJudge = (answer: (prompt: string) => string): ScriptedJudge => sharedScriptedJudge(answer, { withRoles: true });

@@ -12,6 +12,8 @@ import type { RagasParams } from '../../../src/core/suites/ragas/params.js';
 import { ragasSuite } from '../../../src/core/suites/ragas/suite.js';
 import type { RecordedRequest } from '../../fixtures/llmServer.js';
 
+export { find } from '../suites/builders.js';
+
 export const SUITE_ID = 'ragas-test';
 
 let nextIndex = 0;
@@ -27,12 +29,6 @@ export function params(raw: Record<string, unknown> = {}): RagasParams {
 
 export function build(data: Record<string, unknown>, raw: Record<string, unknown> = {}): EvalCase {
   return ragasSuite.expandRow(datasetRow(data), params(raw), { suiteId: SUITE_ID, seed: 1, models: [] })[0] as EvalCase;
-}
-
-export function find(scores: readonly Score[], metric: string): Score {
-  const found = scores.find((s) => s.metric === metric);
-  if (!found) throw new Error(`no ${metric} score in ${JSON.stringify(scores.map((s) => s.metric))}`);
-  return found;
 }
 
 export function result(caseId: string, modelKey: string, scores: Score[], status: 'success' | 'error' = 'success'): CaseResult {

@@ -1,10 +1,13 @@
 // Builders for RGB test data: dataset rows, built cases, results and a scripted judge, so tests read as examples.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { CaseResult, EvalCase, Score } from '../../../src/core/model.js';
-import type { ClientResponse, DatasetRow, ModelClient } from '../../../src/core/suites/contract.js';
+import type { EvalCase, Score } from '../../../src/core/model.js';
+import type { DatasetRow, ModelClient } from '../../../src/core/suites/contract.js';
 import type { RgbParams } from '../../../src/core/suites/rgb/params.js';
 import { rgbSuite } from '../../../src/core/suites/rgb/suite.js';
+import { noSignal } from '../suites/builders.js';
+
+export { find, noSignal, result, scriptedJudge } from '../suites/builders.js';
 
 export const SUITE_ID = 'rgb-test';
 export const RUN_SEED = 2333;
@@ -35,38 +38,8 @@ export function plainRow(answer: unknown, positives: number, negatives: number, 
   };
 }
 
-export const noSignal = new AbortController().signal;
-
 export async function score(evalCase: EvalCase, response: string, p: RgbParams, judge?: ModelClient): Promise<Score[]> {
   return rgbSuite.score(evalCase, response, p, { signal: noSignal, ...(judge ? { judge } : {}) });
-}
-
-export function find(scores: readonly Score[], metric: string): Score {
-  const found = scores.find((s) => s.metric === metric);
-  if (!found) throw new Error(`no ${metric} score in ${JSON.stringify(scores.map((s) => s.metric))}`);
-  return found;
-}
-
-export function result(caseId: string, modelKey: string, scores: Score[], status: 'success' | 'error' = 'success'): CaseResult {
-  return { caseId, modelKey, status, scores, attempts: 1, startedAt: '2024-01-01T00:00:00Z', finishedAt: '2024-01-01T00:00:01Z' };
-}
-
-/** A judge that answers from a script (or throws), remembering what it was asked. */
-export function scriptedJudge(answer: (prompt: string) => string): ModelClient & { prompts: string[]; temperatures: (number | undefined)[] } {
-  const prompts: string[] = [];
-  const temperatures: (number | undefined)[] = [];
-  return {
-    key: 'fake:judge',
-    prompts,
-    temperatures,
-    async complete(request): Promise<ClientResponse> {
-      const prompt = request.messages.map((m) => m.content).join('\n');
-      prompts.push(prompt);
-      temperatures.push(request.temperature);
-      const text = answer(prompt);
-      return { text, usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1, cached: false, attempts: 1 };
-    },
-  };
 }
 
 /** The simple JSONL loop the RGB files need (one object per line). */

@@ -1,0 +1,38 @@
+// What every suite's tests build alike: a finished result, a score picked by metric, a judge answering from a script.
+import type { CaseResult, Score } from '../../../src/core/model.js';
+import type { ClientResponse, ModelClient } from '../../../src/core/suites/contract.js';
+
+/** A signal never aborted, for suite calls that take one. */
+export const noSignal = new AbortController().signal;
+
+export function find(scores: readonly Score[], metric: string): Score {
+  const found = scores.find((s) => s.metric === metric);
+  if (!found) throw new Error(`no ${metric} score in ${JSON.stringify(scores.map((s) => s.metric))}`);
+  return found;
+}
+
+export function result(caseId: string, modelKey: string, scores: Score[], status: 'success' | 'error' = 'success'): CaseResult {
+  return { caseId, modelKey, status, scores, attempts: 1, startedAt: '2024-01-01T00:00:00Z', finishedAt: '2024-01-01T00:00:01Z' };
+}
+
+export type ScriptedJudge = ModelClient & { prompts: string[]; temperatures: (number | undefined)[] };
+
+/**
+ * A judge that answers from a script (or throws), remembering what it was asked. The script sees the request's
+ * messages one per line: their contents, or "role: content" with `withRoles` (for tests that check who says what).
+ */
+export function scriptedJudge(answer: (prompt: string) => string, options: { withRoles?: boolean } = {}): ScriptedJudge {
+  const prompts: string[] = [];
+  const temperatures: (number | undefined)[] = [];
+  return {
+    key: 'fake:judge',
+    prompts,
+    temperatures,
+    async complete(request): Promise<ClientResponse> {
+      const prompt = request.messages.map((m) => (options.withRoles ? `${m.role}: ${m.content}` : m.content)).join('\n');
+      prompts.push(prompt);
+      temperatures.push(request.temperature);
+      return { text: answer(prompt), usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1, cached: false, attempts: 1 };
+    },
+  };
+}
