@@ -1,5 +1,5 @@
 // Benchmark: RAG Inspector's CLI against promptfoo's on the same RAG workload and the same fixture server — wall time, throughput, CPU and peak RSS of each tool's process tree, failed cases — at each tool's defaults and at equal concurrency, latency-bound and rate-limited.
-import { fork, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -14,6 +14,7 @@ import type { ServerMessage, ServerOptions, ServerReport } from './promptfoo/ser
 import { promptfooConfig, ragInspectorEval, writeWorkload } from './promptfoo/workload.js';
 import type { WorkloadFiles } from './promptfoo/workload.js';
 import { machineLine, mb, median, numberArg, table } from './lib/report.js';
+import { forkServerProcess } from '../test/fixtures/serverProcess.js';
 
 const REPO = path.resolve(__dirname, '..');
 const RUN_LIMIT_MS = 10 * 60_000;
@@ -64,34 +65,13 @@ interface ServerHandle {
   close(): Promise<void>;
 }
 
-function startServer(options: ServerOptions): Promise<ServerHandle> {
-  const child = fork(path.join(__dirname, 'promptfoo', 'server.ts'), [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = <K extends ServerMessage['type']>(type: K) =>
-    new Promise<Extract<ServerMessage, { type: K }>>((resolve, reject) => {
-      const onMessage = (message: ServerMessage) => {
-        if (message.type !== type) return;
-        child.off('exit', onExit);
-        child.off('message', onMessage);
-        resolve(message as Extract<ServerMessage, { type: K }>);
-      };
-      const onExit = (code: number | null) => reject(new Error(`the fixture server exited (code ${code}) before "${type}"`));
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
-  return next('ready').then((ready) => ({
-    openaiBaseUrl: ready.openaiBaseUrl,
-    report: async () => {
-      const reply = next('report');
-      child.send({ type: 'report' });
-      return (await reply).report;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.send({ type: 'close' });
-      }),
-  }));
+async function startServer(options: ServerOptions): Promise<ServerHandle> {
+  const server = await forkServerProcess<ServerMessage>(path.join(__dirname, 'promptfoo', 'server.ts'), options);
+  return {
+    openaiBaseUrl: server.openaiBaseUrl,
+    report: async () => (await server.ask('report', 'report')).report,
+    close: () => server.close(),
+  };
 }
 
 // ---- the two tools ----

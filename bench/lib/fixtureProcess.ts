@@ -1,26 +1,20 @@
 // Starts the fixture LLM server in a separate Node process and talks to it over IPC (stats, reset, close).
-import { fork } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import type { FixtureOptions } from '../../test/fixtures/llmServer.js';
+import type { ServerLoad } from '../../test/fixtures/serverLoad.js';
+import { forkServerProcess } from '../../test/fixtures/serverProcess.js';
+import type { ReadyMessage } from '../../test/fixtures/serverProcess.js';
 
-export interface ServerStats {
+/** The server's load (statuses, first arrival and last answer, requests in flight) since the last reset, and its CPU. */
+export interface ServerStats extends ServerLoad {
   /** Requests the server recorded since the last reset (429s included). */
   requests: number;
-  /** Count per HTTP status ("200", "429"…). */
-  byStatus: Record<string, number>;
-  firstReceivedAt: number;
-  lastAnsweredAt: number;
-  /** Most requests open at the server at one moment: the concurrency the engine really achieved. */
-  peakInFlight: number;
-  /** Requests open at the server on average between the first arrival and the last answer. */
-  meanInFlight: number;
   /** CPU the server process has used since it started. */
   cpuMs: number;
 }
 
 export type ServerMessage =
-  | { type: 'ready'; openaiBaseUrl: string }
+  | ReadyMessage
   | { type: 'stats'; stats: ServerStats }
   | { type: 'reset-done' };
 
@@ -36,46 +30,14 @@ export interface FixtureProcess {
 const SERVER_MAIN = path.join(__dirname, 'fixtureServerMain.ts');
 
 export async function startFixtureProcess(options: FixtureOptions): Promise<FixtureProcess> {
-  const child = fork(SERVER_MAIN, [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ready = await nextMessage(child, 'ready');
+  const server = await forkServerProcess<ServerMessage>(SERVER_MAIN, options);
   return {
-    openaiBaseUrl: ready.openaiBaseUrl,
-    pid: child.pid ?? -1,
-    stats: async () => {
-      const reply = nextMessage(child, 'stats');
-      child.send({ type: 'stats' });
-      return (await reply).stats;
-    },
+    openaiBaseUrl: server.openaiBaseUrl,
+    pid: server.pid,
+    stats: async () => (await server.ask('stats', 'stats')).stats,
     reset: async () => {
-      const reply = nextMessage(child, 'reset-done');
-      child.send({ type: 'reset' });
-      await reply;
+      await server.ask('reset', 'reset-done');
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.send({ type: 'close' });
-      }),
+    close: () => server.close(),
   };
-}
-
-function nextMessage<K extends ServerMessage['type']>(child: ChildProcess, type: K): Promise<Extract<ServerMessage, { type: K }>> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: ServerMessage) => {
-      if (message.type !== type) return;
-      cleanup();
-      resolve(message as Extract<ServerMessage, { type: K }>);
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`the fixture server process exited (code ${code}) before answering "${type}"`));
-    };
-    const cleanup = () => {
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-    };
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
 }
