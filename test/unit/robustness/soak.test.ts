@@ -3,9 +3,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FaultKind } from '../../fixtures/llmServer.js';
-import { correctAnswers, fixtureModel } from './builders.js';
-import { RATE_LIMITED, assertFaultOutcomes, assertFaultsDrawnOnBothPaths, assertNothingLostOrDuplicated, assertRateLimitHeld } from './soakChecks.js';
-import { expectedPairs, runSoak, scriptNeverSucceedingRows } from './soakRun.js';
+import { fixtureModel } from './builders.js';
+import { assertFaultOutcomes, assertFaultsDrawnOnBothPaths, assertNothingLostOrDuplicated, assertRateLimitHeld } from './soakChecks.js';
+import { RATE_LIMITED, expectedPairs, runRateLimitedSoak, runSoak, scriptNeverSucceedingRows } from './soakRun.js';
 import { loggedRun } from '../engine/loggedRun.js';
 
 const FAULT_KINDS: FaultKind[] = ['rate_limit', 'server_error', 'slow', 'hang', 'malformed', 'drop', 'stream_error'];
@@ -33,21 +33,10 @@ describe('the engine under load', { concurrency: true }, () => {
   });
 
   test('a server-side rate limit: refused calls stay within the retry overshoot and no case fails for rate limiting', async (t) => {
-    const { rowCount, perMinute, concurrency } = RATE_LIMITED;
-    const server = await startFixtureServer({ latencyMs: 5, rateLimit: { requestsPerMinute: perMinute } });
-    t.after(() => server.close());
-    server.addRule(correctAnswers());
-
-    const outcome = await runSoak(t, rowCount, {
-      models: [fixtureModel(server.openaiBaseUrl, 'limited')],
-      concurrency,
-      timeoutMs: 5000,
-      maxRetries: 8,
-      rateLimit: { requestsPerMinute: perMinute },
-    });
+    const { server, outcome } = await runRateLimitedSoak(t, (fixture) => fixtureModel(fixture.openaiBaseUrl, 'limited'));
     const fromLog = await loggedRun(outcome);
 
-    assertNothingLostOrDuplicated(outcome.logFile, server.requests, expectedPairs(['limited'], rowCount));
+    assertNothingLostOrDuplicated(outcome.logFile, server.requests, expectedPairs(['limited'], RATE_LIMITED.rowCount));
     assertRateLimitHeld(fromLog.results, server.requests);
   });
 });

@@ -4,9 +4,8 @@ import assert from 'node:assert/strict';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FaultKind } from '../../fixtures/llmServer.js';
 import type { ModelEntry } from './builders.js';
-import { correctAnswers } from './builders.js';
-import { RATE_LIMITED, assertFaultOutcomes, assertFaultsDrawnOnBothPaths, assertNothingLostOrDuplicated, assertRateLimitHeld } from './soakChecks.js';
-import { expectedPairs, runSoak, scriptNeverSucceedingRows } from './soakRun.js';
+import { assertFaultOutcomes, assertFaultsDrawnOnBothPaths, assertNothingLostOrDuplicated, assertRateLimitHeld } from './soakChecks.js';
+import { RATE_LIMITED, expectedPairs, runRateLimitedSoak, runSoak, scriptNeverSucceedingRows } from './soakRun.js';
 
 const FAULT_KINDS: FaultKind[] = ['rate_limit', 'server_error', 'status', 'slow', 'hang', 'malformed', 'drop', 'stream_error'];
 const MODELS = ['claude-soak-streaming', 'claude-soak-plain'];
@@ -41,20 +40,9 @@ describe('the engine under load, through the Anthropic SDK', { concurrency: true
   });
 
   test('a server-side rate limit: refused calls stay within the retry overshoot and no case fails for rate limiting', async (t) => {
-    const { rowCount, perMinute, concurrency } = RATE_LIMITED;
-    const server = await startFixtureServer({ latencyMs: 5, rateLimit: { requestsPerMinute: perMinute } });
-    t.after(() => server.close());
-    server.addRule(correctAnswers());
+    const { server, outcome } = await runRateLimitedSoak(t, (fixture) => anthropicModel(fixture.anthropicBaseUrl, 'claude-limited', { stream: true }), ENV);
 
-    const outcome = await runSoak(t, rowCount, {
-      models: [anthropicModel(server.anthropicBaseUrl, 'claude-limited', { stream: true })],
-      concurrency,
-      timeoutMs: 5000,
-      maxRetries: 8,
-      rateLimit: { requestsPerMinute: perMinute },
-    }, ENV);
-
-    const results = assertNothingLostOrDuplicated(outcome.logFile, server.requests, expectedPairs(['claude-limited'], rowCount));
+    const results = assertNothingLostOrDuplicated(outcome.logFile, server.requests, expectedPairs(['claude-limited'], RATE_LIMITED.rowCount));
     assertRateLimitHeld(results, server.requests);
   });
 });

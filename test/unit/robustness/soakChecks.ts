@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { RecordedRequest } from '../../fixtures/llmServer.js';
 import type { CaseResult } from '../../../src/core/model.js';
 import { caseIdOf, countBy, rawLogLines, rowOf } from './builders.js';
+import { RATE_LIMITED } from './soakRun.js';
 
 /** "model|row", the identity of a (case, model) pair on both sides: the engine's results and the server's requests. */
 export const pairKey = (model: string | undefined, row: number | undefined): string | undefined => (model === undefined || row === undefined ? undefined : `${model}|${row}`);
@@ -86,9 +87,6 @@ export function assertFaultOutcomes(results: readonly CaseResult[], exhaustedSta
   const unexpectedErrors = results.filter((r) => r.status === 'error' && r.caseId !== caseIdOf(7) && r.caseId !== caseIdOf(13));
   assert.ok(unexpectedErrors.length <= 2, `retries should absorb random faults: ${unexpectedErrors.map((r) => `${r.caseId} ${r.error?.message}`).join('; ')}`);
 }
-
-/** The rate-limit soak's shape: enough cases past the server's minute allowance that the client must be refused. */
-export const RATE_LIMITED = { rowCount: 60, perMinute: 40, concurrency: 8 } as const;
 
 /**
  * No case failed, the server admitted each case once and refused at least one call, and no more than the retry

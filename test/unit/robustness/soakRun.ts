@@ -1,10 +1,11 @@
 // Sets up and runs a soak: the fault script both vendors' soaks play, and one eval over a throwaway workspace of RGB rows.
 import type { TestContext } from 'node:test';
+import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { Fault, FixtureServer } from '../../fixtures/llmServer.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunOutcome } from '../../../src/core/engine/runEvaluation.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
-import type { EvalFile } from './builders.js';
+import type { EvalFile, ModelEntry } from './builders.js';
 import { correctAnswers, createWorkspace, evalYaml, rgbRows } from './builders.js';
 
 /**
@@ -29,4 +30,21 @@ export async function runSoak(t: TestContext, rowCount: number, evalFile: EvalFi
   const ws = createWorkspace({ rows: rgbRows(rowCount), evalYaml: () => evalYaml(evalFile) });
   t.after(() => ws.cleanup());
   return runEvaluation(ws.evalFile, { signal: new AbortController().signal, credentials: envCredentials(env), noCache: true });
+}
+
+/** The rate-limit soak's shape: enough cases past the server's minute allowance that the client must be refused. */
+export const RATE_LIMITED = { rowCount: 60, perMinute: 40, concurrency: 8 } as const;
+
+/**
+ * The rate-limit soak: a server admitting RATE_LIMITED.perMinute calls a sliding minute (429 with Retry-After above
+ * it), answering every row correctly, and a run of RATE_LIMITED.rowCount rows on `model` whose eval file declares the
+ * same limit and allows 8 retries.
+ */
+export async function runRateLimitedSoak(t: TestContext, model: (server: FixtureServer) => ModelEntry, env: Record<string, string> = {}): Promise<{ server: FixtureServer; outcome: RunOutcome }> {
+  const { rowCount, perMinute, concurrency } = RATE_LIMITED;
+  const server = await startFixtureServer({ latencyMs: 5, rateLimit: { requestsPerMinute: perMinute } });
+  t.after(() => server.close());
+  server.addRule(correctAnswers());
+  const outcome = await runSoak(t, rowCount, { models: [model(server)], concurrency, timeoutMs: 5000, maxRetries: 8, rateLimit: { requestsPerMinute: perMinute } }, env);
+  return { server, outcome };
 }
