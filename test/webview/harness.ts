@@ -1,5 +1,6 @@
 // What the browser tests share: the webview bundle, a 127.0.0.1 server for pages under a strict CSP, Chromium,
 // VS Code theme emulation, and small polling helpers.
+import { after, before } from 'node:test';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -35,6 +36,20 @@ export function launch(): Promise<Browser> {
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/** One Chromium and one page server for a test file: started before its tests, closed after them. */
+export function useBrowser(): { readonly browser: Browser; readonly server: TestServer } {
+  const session = {} as { browser: Browser; server: TestServer };
+  before(async () => {
+    session.browser = await launch();
+    session.server = await serve();
+  });
+  after(async () => {
+    await session.browser?.close();
+    await session.server?.close();
+  });
+  return session;
 }
 
 export interface PageOptions {

@@ -1,12 +1,11 @@
 // The Needle heatmaps in Chromium: colours on the reference scale, side by side per template, hover/focus shows the
 // cell's case, Enter opens it, hatched empty cells, undetermined counted apart, SVG/PNG export; theme screenshots.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync } from 'node:fs';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { JUDGE_ERROR_CELL, MISSING_CELL, NEEDLE_MODEL, NEEDLE_SUITES, needleGridRun, ratingOf, referenceGridRun } from './methodBuilders.js';
-import { collectPageErrors, cspViolations, launch, screenshotPath, seedViewState, serve, waitFor } from './harness.js';
-import type { TestServer } from './harness.js';
+import { collectPageErrors, cspViolations, screenshotPath, seedViewState, waitFor, useBrowser } from './harness.js';
 import type { PaletteName } from '../../webview/theme/palettes.js';
 
 /** The browser's XML parser, as the page callback uses it (the test tsconfig has no DOM library). */
@@ -15,24 +14,15 @@ interface PageParser {
   DOMParser: new () => { parseFromString(text: string, type: string): { querySelector(s: string): ParsedElement | null; querySelectorAll(s: string): Iterable<ParsedElement> } };
 }
 
-let browser: Browser;
-let server: TestServer;
+const session = useBrowser();
 const grid = needleGridRun();
 
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 async function openSummary(theme: PaletteName = 'dark', run = grid): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1500, height: 950 }, acceptDownloads: true });
+  const page = await session.browser.newPage({ viewport: { width: 1500, height: 950 }, acceptDownloads: true });
   const errors = collectPageErrors(page);
   await seedViewState(page, { runId: run.detail.listing.runId, view: 'summary' });
-  await page.goto(server.setPage({ runs: [run], theme }));
+  await page.goto(session.server.setPage({ runs: [run], theme }));
   await page.locator('ri-heatmap').first().waitFor();
   return { page, errors };
 }

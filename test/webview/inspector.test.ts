@@ -1,33 +1,24 @@
 // The inspector in real Chromium on the static API under the panel's CSP: list, filters, keyboard, case view,
 // evidence, compare, and hostile documents rendered as text.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { HOSTILE_TEXT, JUDGE_ERROR_CASE, MEGABYTE_LINE, MODELS, rgbRun } from './builders.js';
-import { collectPageErrors, computedStyle, cspViolations, launch, seedViewState, serve, waitFor } from './harness.js';
-import type { PageGlobals, TestServer } from './harness.js';
+import { collectPageErrors, computedStyle, cspViolations, seedViewState, waitFor, useBrowser } from './harness.js';
+import type { PageGlobals } from './harness.js';
 import { RENDER_LIMIT } from '../../webview/text/limits.js';
 
-let browser: Browser;
-let server: TestServer;
+const session = useBrowser();
 
 const beforeRun = rgbRun({ runId: 'run-1', name: 'RGB noise (before)', createdAt: '2025-05-01T10:00:00.000Z', hostile: true });
 const afterRun = rgbRun({ runId: 'run-2', name: 'RGB noise (after)', createdAt: '2025-05-02T10:00:00.000Z', variant: 'after' });
 
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 async function openInspector(state: object = {}, csp = true): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await session.browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors = collectPageErrors(page);
   await seedViewState(page, state);
-  await page.goto(server.setPage({ runs: [beforeRun, afterRun], csp }));
+  await page.goto(session.server.setPage({ runs: [beforeRun, afterRun], csp }));
   await page.locator('rag-inspector-app').waitFor();
   return { page, errors };
 }

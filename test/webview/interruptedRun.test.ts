@@ -1,27 +1,17 @@
 // An interrupted run in the inspector (real Chromium, the panel's CSP): badge "interrupted", Resume run in place of
 // Cancel run (by keyboard too), the ResumeRun command sent to the host; a run still going keeps Cancel; a static
 // report shows the badge but no action.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { CancelRun, GetRun, ListRuns, ResumeRun, RunStarted, isEnvelope } from '../../src/protocol.js';
 import type { RunListing } from '../../src/protocol.js';
 import { rgbRun } from './builders.js';
 import type { FixtureRun } from './builders.js';
-import { collectPageErrors, cspViolations, launch, screenshotPath, seedViewState, serve, waitFor } from './harness.js';
-import type { TestServer } from './harness.js';
+import { collectPageErrors, cspViolations, screenshotPath, seedViewState, waitFor, useBrowser } from './harness.js';
 
-let browser: Browser;
-let server: TestServer;
+const session = useBrowser();
 
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 /** A run as the extension lists one with no summary: 'started', its first cases only, no totals. */
 function startedRun(runId: string, name: string, createdAt: string, flags: Pick<RunListing, 'interrupted'>): FixtureRun {
@@ -36,7 +26,7 @@ const running = startedRun('run-going', 'RGB noise (terminal)', '2025-05-02T10:0
 
 /** Answers ListRuns and GetRun from fixture runs and records what the view sends. */
 async function openWithHost(runs: FixtureRun[]): Promise<{ page: Page; received: unknown[]; send(message: unknown): Promise<void>; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+  const page = await session.browser.newPage({ viewport: { width: 1200, height: 700 } });
   const errors = collectPageErrors(page);
   const received: unknown[] = [];
   const send = (message: unknown) => page.evaluate((m) => (globalThis as unknown as { postMessage(m: unknown, origin: string): void }).postMessage(m, '*'), message);
@@ -51,7 +41,7 @@ async function openWithHost(runs: FixtureRun[]): Promise<{ page: Page; received:
     }
   });
   await page.exposeBinding('__hostState', () => undefined);
-  await page.goto(server.setPage({ runs: [], vscode: true, theme: 'dark' }));
+  await page.goto(session.server.setPage({ runs: [], vscode: true, theme: 'dark' }));
   return { page, received, send, errors };
 }
 
@@ -116,10 +106,10 @@ test('an interrupted run: badge, Resume run by keyboard sends ResumeRun; a run s
 });
 
 test('a static report shows an interrupted run\'s badge but no Resume (nothing there can run)', async () => {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+  const page = await session.browser.newPage({ viewport: { width: 1200, height: 700 } });
   const errors = collectPageErrors(page);
   await seedViewState(page, { runId: 'run-cut' });
-  await page.goto(server.setPage({ runs: [finished, interrupted], theme: 'light' }));
+  await page.goto(session.server.setPage({ runs: [finished, interrupted], theme: 'light' }));
   await waitFor('interrupted badge', async () => (await badge(page).innerText()) === 'interrupted');
   assert.equal(await page.locator('header.bar vscode-button').count(), 0);
   assert.deepEqual(errors, []);

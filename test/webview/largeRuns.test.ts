@@ -1,30 +1,20 @@
 // Large runs in Chromium: 10,000 and 100,000 cases render only the visible rows and stay fully usable.
 // (How fast is measured in bench/webviewList.ts, not asserted here.)
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { bigRun } from './builders.js';
 import type { FixtureRun } from './builders.js';
-import { collectPageErrors, launch, seedViewState, serve, waitFor } from './harness.js';
-import type { TestServer } from './harness.js';
+import { collectPageErrors, seedViewState, waitFor, useBrowser } from './harness.js';
 
-let browser: Browser;
-let server: TestServer;
+const session = useBrowser();
 
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 async function openList(run: FixtureRun): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await session.browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors = collectPageErrors(page);
   await seedViewState(page, { runId: run.detail.listing.runId, view: 'cases' });
-  await page.goto(server.setPage({ runs: [run] }));
+  await page.goto(session.server.setPage({ runs: [run] }));
   await waitFor('first rows', () => page.evaluate("performance.getEntriesByName('ri-first-rows')[0]?.startTime") as Promise<number | undefined>, 60_000);
   return { page, errors };
 }

@@ -1,31 +1,22 @@
 // The method case views in Chromium: a 128k-token needle case (virtualised), RAGAS judges' findings linked to their
 // spans, IF-RAG citation badges, LLM-Eval bars and distributions; RAGAS theme screenshots.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { IFRAG_MODEL, LONG_END_MARK, NEEDLE, NEEDLE_MODEL, RAGAS_CASE, RAGAS_MODEL, ifragRun, llmEvalRun, longNeedleRun, ragasRun } from './methodBuilders.js';
 import type { FixtureRun } from './builders.js';
-import { collectPageErrors, cspViolations, launch, screenshotPath, seedViewState, serve, waitFor } from './harness.js';
-import type { PageGlobals, TestServer } from './harness.js';
+import { collectPageErrors, cspViolations, screenshotPath, seedViewState, waitFor, useBrowser } from './harness.js';
+import type { PageGlobals } from './harness.js';
 import type { PaletteName } from '../../webview/theme/palettes.js';
 
-let browser: Browser;
-let server: TestServer;
+const session = useBrowser();
 
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 async function openCase(run: FixtureRun, caseId: string, model: string, theme: PaletteName = 'dark'): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await session.browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors = collectPageErrors(page);
   await seedViewState(page, { runId: run.detail.listing.runId, view: 'cases' });
-  await page.goto(server.setPage({ runs: [run], theme }));
+  await page.goto(session.server.setPage({ runs: [run], theme }));
   await page.locator(`ri-case-list .row[data-case="${caseId}"][data-model="${model}"]`).click();
   await page.locator('ri-case-view h2').filter({ hasText: caseId }).waitFor();
   return { page, errors };

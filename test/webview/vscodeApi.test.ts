@@ -1,8 +1,8 @@
 // The inspector against a fake VS Code host speaking src/protocol.ts: Ready handshake, request ids, errors,
 // commands, live notifications and setState — in Chromium under the panel's CSP.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   CancelRun, CaseFinished, CompareRuns, ExportImage, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
   Ready, RerunCase, Reveal, RunFinished, RunStarted, ShowCompare, isEnvelope,
@@ -11,21 +11,11 @@ import type { CompareRow } from '../../src/protocol.js';
 import { JUDGE_ERROR_CASE, MODELS, listItem, rgbRun } from './builders.js';
 import { NEEDLE_SUITES, needleGridRun } from './methodBuilders.js';
 import type { FixtureRun } from './builders.js';
-import { collectPageErrors, cspViolations, launch, serve, waitFor } from './harness.js';
-import type { TestServer } from './harness.js';
+import { collectPageErrors, cspViolations, waitFor, useBrowser } from './harness.js';
 import { flippedCases, responseTextOf } from '../../webview/api/compareRuns.js';
 
-let browser: Browser;
-let server: TestServer;
+const session = useBrowser();
 
-before(async () => {
-  browser = await launch();
-  server = await serve();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 /** A host that answers from fixture runs, records everything the view sends, and can push notifications. */
 class FakeHost {
@@ -76,11 +66,11 @@ class FakeHost {
 }
 
 async function openWithHost(runs: FixtureRun[]): Promise<{ page: Page; host: FakeHost; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1300, height: 850 } });
+  const page = await session.browser.newPage({ viewport: { width: 1300, height: 850 } });
   const errors = collectPageErrors(page);
   const host = new FakeHost(page, runs);
   await host.attach();
-  await page.goto(server.setPage({ runs: [], vscode: true, theme: 'light' }));
+  await page.goto(session.server.setPage({ runs: [], vscode: true, theme: 'light' }));
   return { page, host, errors };
 }
 
