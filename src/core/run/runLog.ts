@@ -261,8 +261,8 @@ export function isCaseLine(value: Partial<CaseLine>): value is CaseLine {
   return typeof value.case?.id === 'string' && typeof value.result?.caseId === 'string' && typeof value.result.modelKey === 'string';
 }
 
-/** Accumulates the lines after the header; `onCase` decides what to keep of each case line. */
-class RunLogReader {
+/** Accumulates the lines after the header; `onCase` decides what to keep of each case line (the index keeps a digest). */
+export class RunLogReader {
   readonly resumes: ResumeLine[] = [];
   readonly problems: RunLogProblem[] = [];
   summary?: SummaryLine;

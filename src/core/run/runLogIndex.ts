@@ -6,8 +6,8 @@ import type { CaseError, CaseResult, EvalCase, RowRef, RunStatus } from '../mode
 import { caseKey, caseListItem, shortReason } from '../report/caseItems.js';
 import type { CaseDigest, CaseEntry } from '../report/caseItems.js';
 import type { CaseListItem } from '../../protocol.js';
-import { isCaseLine, parseHeader } from './runLog.js';
-import type { CaseLine, RunHeader, RunLogLine, RunLogProblem, SummaryLine } from './runLog.js';
+import { RunLogReader, isCaseLine, parseHeader } from './runLog.js';
+import type { CaseLine, RunHeader, RunLogProblem, SummaryLine } from './runLog.js';
 
 const NEWLINE = 0x0a;
 const CHUNK = 1024 * 1024;
@@ -83,11 +83,10 @@ export class RunLogIndex {
   header!: RunHeader;
   /** One per (case, model) by caseKey, in the order first finished; a later line for the same pair replaces the earlier. */
   readonly entries = new Map<string, IndexedCase>();
-  /** The latest summary, unless a resume came after it. */
-  summary?: SummaryLine;
-  resumes = 0;
-  /** Problems of complete lines; see `problems` for the whole list. */
-  private lineProblems: RunLogProblem[] = [];
+  /** The lines after the header, read by the run log's own rules (problems, resumes, the summary). */
+  private lines = this.newReader();
+  /** The line being read, for the entry its case line becomes. */
+  private current: LocatedLine | undefined;
   private headerText = '';
   /** Everything before this byte is indexed; a cut-short last line starts here. */
   private indexedBytes = 0;
@@ -109,14 +108,23 @@ export class RunLogIndex {
   }
 
   /** From the summary; 'started' when there is none (still running, or interrupted). */
+  /** The latest summary, unless a resume came after it. */
+  get summary(): SummaryLine | undefined {
+    return this.lines.summary;
+  }
+
+  get resumes(): number {
+    return this.lines.resumes.length;
+  }
+
   get status(): RunStatus {
     return this.summary?.status ?? 'started';
   }
 
   /** The same problems, in the same order, as readRunLog reports for the log as it was at the last update. */
   get problems(): RunLogProblem[] {
-    if (!this.partialTail) return this.lineProblems;
-    return [...this.lineProblems, { severity: 'warning', line: this.lineCount + 1, message: 'the last line was cut short (the run was interrupted while writing it); ignored' }];
+    if (!this.partialTail) return this.lines.problems;
+    return [...this.lines.problems, { severity: 'warning', line: this.lineCount + 1, message: 'the last line was cut short (the run was interrupted while writing it); ignored' }];
   }
 
   /** Bytes indexed so far (up to the end of the last complete line). */
@@ -177,7 +185,8 @@ export class RunLogIndex {
           this.header = parseHeader(this.file, line.text);
           this.headerText = line.text;
         } else {
-          this.accept(line);
+          this.current = line;
+          this.lines.accept(line.number, line.text);
         }
         // Per line, so a read that fails half way leaves an index that the next update continues correctly.
         this.lineCount = line.number;
@@ -208,9 +217,7 @@ export class RunLogIndex {
 
   private reset(): void {
     this.entries.clear();
-    this.summary = undefined;
-    this.resumes = 0;
-    this.lineProblems = [];
+    this.lines = this.newReader();
     this.headerText = '';
     this.indexedBytes = 0;
     this.lineCount = 0;
@@ -218,42 +225,16 @@ export class RunLogIndex {
     this.intern = new Interner();
   }
 
-  /** The same rules as readRunLog's reader, keeping a compact entry instead of the case line. */
-  private accept(line: LocatedLine): void {
-    if (line.text.trim() === '') return;
-    let value: Partial<RunLogLine> | null;
-    try {
-      value = JSON.parse(line.text) as Partial<RunLogLine> | null;
-    } catch {
-      this.problem('error', line.number, 'not valid JSON; the line was skipped');
-      return;
-    }
-    switch (value?.type) {
-      case 'case':
-        if (!isCaseLine(value)) return this.problem('error', line.number, 'a case line without case.id, result.caseId and result.modelKey; skipped');
-      {
-        const indexed = indexedCase(value.case, value.result, line, this.intern);
-        const key = caseKey(value.result.caseId, value.result.modelKey);
-        // Keyed like readRunLog (by the result's case id); the item's key is the same string, and one copy is enough.
-        this.entries.set(key === indexed.item.key ? indexed.item.key : key, indexed);
-        return;
-      }
-      case 'resume':
-        this.resumes += 1;
-        // A summary before a resume described the earlier process; the resumed run has not finished yet.
-        this.summary = undefined;
-        return;
-      case 'summary':
-        this.summary = value as SummaryLine;
-        return;
-      default:
-        this.problem('warning', line.number, `unknown line type ${JSON.stringify(value?.type)}; skipped`);
-    }
+  /** A reader with readRunLog's rules that keeps a compact entry instead of each case line. */
+  private newReader(): RunLogReader {
+    return new RunLogReader((_key, _number, value: CaseLine) => {
+      const indexed = indexedCase(value.case, value.result, this.current!, this.intern);
+      const key = caseKey(value.result.caseId, value.result.modelKey);
+      // Keyed like readRunLog (by the result's case id); the item's key is the same string, and one copy is enough.
+      this.entries.set(key === indexed.item.key ? indexed.item.key : key, indexed);
+    });
   }
 
-  private problem(severity: RunLogProblem['severity'], line: number, message: string): void {
-    this.lineProblems.push({ severity, line, message });
-  }
 }
 
 /** Indexes a log (see RunLogIndex.build). */
