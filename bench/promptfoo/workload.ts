@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { buildPlan } from '../../src/core/engine/plan.js';
 import { loadEvalSpec } from '../../src/core/spec/load.js';
+import { mulberry32 } from '../../src/core/random.js';
 
 export interface WorkloadRow {
   id: number;
@@ -13,17 +14,8 @@ export interface WorkloadRow {
   negative: string[];
 }
 
-/** mulberry32: the rows are the same on every machine and in every run. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The product's seeded PRNG: the rows are the same on every machine and in every run. */
+const prng = mulberry32;
 
 const SYLLABLES = ['ka', 'lor', 'ven', 'tis', 'mar', 'qua', 'del', 'ori', 'sen', 'bru', 'fal', 'nix', 'pel', 'dra', 'gum', 'hol'];
 const SUBJECTS = ['observatory', 'lighthouse', 'seed bank', 'glass museum', 'river lock', 'botanical garden', 'clock tower', 'salt mine'];

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import type { RecordedRequest, Rule } from '../../fixtures/llmServer.js';
+import { mulberry32 } from '../../../src/core/random.js';
 
 export { createWorkspace, rgbRows } from '../engine/workspace.js';
 export type { RgbRow, Workspace } from '../engine/workspace.js';
@@ -64,17 +65,8 @@ export function caseIdOf(row: number, suiteId = 'noise'): string {
   return `${suiteId}/${row}/noise=0`;
 }
 
-/** mulberry32: a tiny seeded PRNG, so "random" offsets and choices repeat from run to run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG (the product's own), so "random" offsets and choices repeat from run to run. */
+export const seededRandom = mulberry32;
 
 /** Counts of each key, for "every case exactly once" checks. */
 export function countBy<T>(items: Iterable<T>, key: (item: T) => string | undefined): Map<string, number> {
