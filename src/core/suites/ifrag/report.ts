@@ -3,13 +3,13 @@ import { joinEntries, entriesForModel } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import * as path from 'node:path';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
-import { wilson } from '../../report/stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { CITATION_RULE } from './citations.js';
 import { IFRAG_METHOD, ifragCaseParams } from './cases.js';
 import { NORMALISATION_RULES } from './normalise.js';
 import { DATA_KINDS, INSTRUCTIONS } from './params.js';
 import type { DataKind, IfRagParams, Instruction, Normalisation } from './params.js';
+import { wilsonCell } from '../reportCells.js';
 
 /** What combineIfRagTables needs to line suites up: the instruction and the dataset file(s) the cases came from. */
 export interface IfRagReportInfo {
@@ -65,8 +65,7 @@ function tally(entries: readonly Entry[], metric: string): Tally {
 }
 
 function cell(t: Tally): ReportCell {
-  const interval = wilson(t.hits, t.n);
-  return { value: interval.value, low: interval.low, high: interval.high, n: t.n, undetermined: t.undetermined };
+  return wilsonCell(t.hits, t.n, t.undetermined);
 }
 
 function labelTally(entries: readonly Entry[], label: string): Tally {

@@ -2,13 +2,14 @@
 import type { ReportEntry } from '../reportEntries.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { meanWithInterval } from '../../report/stats.js';
-import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
+import type { ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { agreementTable } from '../metaEval.js';
 import { LLM_EVAL_METHOD } from './cases.js';
 import type { LlmEvalParams } from './params.js';
 import { SCALE_CONFIG } from './schema.js';
 import type { ScaleConfig } from './schema.js';
 import { NEEDS_JUDGE_LABEL } from './score.js';
+import { meanCell } from '../reportCells.js';
 
 type Entry = ReportEntry;
 
@@ -20,16 +21,6 @@ function scoreOf(result: ReportResult, metric: string): ReportScore | undefined 
 function valueOf(entry: Entry, dimension: string): number | null {
   if (entry.result.status !== 'success') return null;
   return scoreOf(entry.result, dimension)?.value ?? null;
-}
-
-function meanCell(values: readonly (number | null)[]): ReportCell {
-  const summary = meanWithInterval(values);
-  const cell: ReportCell = { value: summary.value, n: summary.n, undetermined: summary.undetermined };
-  if (summary.low !== null && summary.high !== null) {
-    cell.low = summary.low;
-    cell.high = summary.high;
-  }
-  return cell;
 }
 
 /** Five unit-wide bins on 0–5, ten 10-wide bins on 0–100; the top bin includes the maximum. */

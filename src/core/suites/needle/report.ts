@@ -2,12 +2,12 @@
 import { joinEntries } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
-import { meanWithInterval, wilson } from '../../report/stats.js';
 import type { ChartSpec, ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { NEEDLE_METHOD, needleCaseParams } from './cases.js';
 import type { NeedleParams } from './params.js';
 import { JUDGE_PASS, METRIC_OF } from './score.js';
 import type { ScoringMode } from './score.js';
+import { meanCell, wilsonCell } from '../reportCells.js';
 
 /** The reference heatmap's colours, red → yellow → green, and its axis titles. */
 export const HEATMAP_COLORS = ['#F0496E', '#EBB839', '#0CD79F'] as const;
@@ -61,10 +61,8 @@ function passIn(entry: Entry, mode: ScoringMode): boolean | null | undefined {
   return scoreOf(entry.result)?.score.pass === true;
 }
 
-function meanCell(entries: readonly Entry[], mode: ScoringMode): ReportCell {
-  const values = entries.map((e) => valueIn(e, mode)).filter((v): v is number | null => v !== undefined);
-  const summary = meanWithInterval(values);
-  return { value: summary.value, n: summary.n, undetermined: summary.undetermined, ...(summary.low !== null ? { low: summary.low, high: summary.high as number } : {}) };
+function modeMeanCell(entries: readonly Entry[], mode: ScoringMode): ReportCell {
+  return meanCell(entries.map((e) => valueIn(e, mode)).filter((v): v is number | null => v !== undefined));
 }
 
 interface PassTally {
@@ -87,11 +85,6 @@ function passTally(entries: readonly Entry[], mode: ScoringMode): PassTally {
   return tally;
 }
 
-function proportionCell(hits: number, n: number, undetermined: number): ReportCell {
-  const interval = wilson(hits, n);
-  return { value: interval.value, low: interval.low, high: interval.high, n, undetermined };
-}
-
 function tableId(model: string, mode: ScoringMode, modes: readonly ScoringMode[]): string {
   return modes.length > 1 ? `needle-heatmap:${model}:${mode}` : `needle-heatmap:${model}`;
 }
@@ -109,7 +102,7 @@ function heatmapTable(entries: readonly Entry[], model: string, mode: ScoringMod
     id: tableId(model, mode, modes),
     title: `Needle retrieval by depth and context length — ${model} (${scale.describe})`,
     columns: lengths.map(String),
-    rows: depths.map((depth) => ({ label: String(depth), cells: lengths.map((length) => meanCell(at(length, depth), mode)) })),
+    rows: depths.map((depth) => ({ label: String(depth), cells: lengths.map((length) => modeMeanCell(at(length, depth), mode)) })),
     notes: [
       `Rows: ${Y_TITLE} (requested; the needle backs up to a sentence end, see each case's actualDepthPercent). Columns: ${X_TITLE} (context length in tokens).`,
       `Cell: mean over the cell's results with n; colour scale ${HEATMAP_COLORS.join(' → ')} from ${scale.min} to ${scale.max}.`,
@@ -148,7 +141,7 @@ function summarise(entries: readonly Entry[], model: string): ModelSummary {
   return {
     model,
     mode,
-    mean: mode ? meanCell(positive, mode) : { value: null, n: 0, undetermined: positive.length },
+    mean: mode ? modeMeanCell(positive, mode) : { value: null, n: 0, undetermined: positive.length },
     pass: mode ? passTally(positive, mode) : empty,
     labels: mode ? labelCounts(positive, mode) : new Map(),
     negative: passTally(mine.filter(isNegative), 'rail'),
@@ -158,14 +151,14 @@ function summarise(entries: readonly Entry[], model: string): ModelSummary {
 function summaryTable(summaries: readonly ModelSummary[], params: NeedleParams): ReportTable {
   const rows: ReportTable['rows'] = [
     { label: 'Mean score', cells: summaries.map((s) => s.mean) },
-    { label: `Pass rate (${params.variant === 'classic' ? `judge ≥ ${JUDGE_PASS}, or the phrase found` : params.variant === 'arize' ? 'the number found' : 'every needle found'})`, cells: summaries.map((s) => proportionCell(s.pass.passes, s.pass.n, s.pass.undetermined)) },
+    { label: `Pass rate (${params.variant === 'classic' ? `judge ≥ ${JUDGE_PASS}, or the phrase found` : params.variant === 'arize' ? 'the number found' : 'every needle found'})`, cells: summaries.map((s) => wilsonCell(s.pass.passes, s.pass.n, s.pass.undetermined)) },
     { label: 'Misses', cells: summaries.map((s) => ({ value: s.pass.n - s.pass.passes, n: s.pass.n, undetermined: s.pass.undetermined })) },
   ];
   if (params.variant === 'arize') {
     for (const label of ['refusal', 'miss']) {
-      rows.push({ label: label === 'refusal' ? 'Refused (UNANSWERABLE) with the needle present' : 'Not parsable (neither or both rails)', cells: summaries.map((s) => proportionCell(s.labels.get(label) ?? 0, s.pass.n, s.pass.undetermined)) });
+      rows.push({ label: label === 'refusal' ? 'Refused (UNANSWERABLE) with the needle present' : 'Not parsable (neither or both rails)', cells: summaries.map((s) => wilsonCell(s.labels.get(label) ?? 0, s.pass.n, s.pass.undetermined)) });
     }
-    if (params.negativeTest) rows.push({ label: 'Negative test: answered UNANSWERABLE', cells: summaries.map((s) => proportionCell(s.negative.passes, s.negative.n, s.negative.undetermined)) });
+    if (params.negativeTest) rows.push({ label: 'Negative test: answered UNANSWERABLE', cells: summaries.map((s) => wilsonCell(s.negative.passes, s.negative.n, s.negative.undetermined)) });
   }
   return {
     id: 'needle-summary',

@@ -3,12 +3,13 @@ import { joinEntries } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { meanWithInterval } from '../../report/stats.js';
-import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
+import type { ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { agreementTable } from '../metaEval.js';
 import { RAGAS_METHOD, ragasCaseParams } from './cases.js';
 import { NEEDS_EMBEDDINGS_LABEL, NEEDS_JUDGE_LABEL } from './judgeStep.js';
 import { RAGAS_METRICS } from './params.js';
 import type { RagasMetric, RagasParams } from './params.js';
+import { meanCell } from '../reportCells.js';
 
 type Entry = ReportEntry;
 
@@ -23,16 +24,6 @@ function valueFor(entry: Entry, metric: RagasMetric): number | null | undefined 
   if (entry.result.status !== 'success') return null;
   const score = scoreOf(entry.result, metric);
   return score ? score.value : undefined;
-}
-
-function meanCell(values: readonly (number | null)[]): ReportCell {
-  const summary = meanWithInterval(values);
-  const cell: ReportCell = { value: summary.value, n: summary.n, undetermined: summary.undetermined };
-  if (summary.low !== null && summary.high !== null) {
-    cell.low = summary.low;
-    cell.high = summary.high;
-  }
-  return cell;
 }
 
 /** Metrics at least one case carried, in the order the report names them. */

@@ -7,6 +7,7 @@ import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../cont
 import { RGB_METHOD, rgbCaseParams } from './cases.js';
 import { failureLabelsFor } from './judge.js';
 import type { RgbParams } from './params.js';
+import { wilsonCell } from '../reportCells.js';
 
 /** A result with the case it answered. */
 type Entry = ReportEntry;
@@ -45,8 +46,7 @@ function tallyMetric(entries: readonly Entry[], metric: string, within: (entry: 
 }
 
 function proportionCell(tally: Tally): ReportCell {
-  const interval = wilson(tally.hits, tally.n);
-  return { value: interval.value, low: interval.low, high: interval.high, n: tally.n, undetermined: tally.undetermined };
+  return wilsonCell(tally.hits, tally.n, tally.undetermined);
 }
 
 /**
