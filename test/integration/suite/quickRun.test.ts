@@ -10,6 +10,19 @@ import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { activatedExtension } from './extensionHost.js';
 import { answerPrompts, asSummary, eventually, scriptedAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
 
+/**
+ * Shows the template and waits until it is the active editor: a panel an earlier test revealed late (the inspector
+ * opens without being awaited) would otherwise hold the focus, and Run Evaluation reads the active editor.
+ */
+async function focusTemplate(template: vscode.Uri): Promise<string | undefined> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await vscode.window.showTextDocument(template);
+  return eventually('the template as the active editor', () => {
+    const active = vscode.window.activeTextEditor?.document.uri.fsPath;
+    return active === template.fsPath ? active : undefined;
+  }, 10_000, () => vscode.window.activeTextEditor?.document.uri.fsPath);
+}
+
 suite('Run Evaluation without an eval file', () => {
   let restore: () => void = () => undefined;
   teardown(async () => {
@@ -29,8 +42,6 @@ suite('Run Evaluation without an eval file', () => {
     const dataset = vscode.Uri.joinPath(dir, 'rows.jsonl');
     await vscode.workspace.fs.copy(vscode.Uri.joinPath(root, 'qa.prompt'), template, { overwrite: true });
     await vscode.workspace.fs.copy(vscode.Uri.joinPath(root, 'questions.jsonl'), dataset, { overwrite: true });
-    await vscode.window.showTextDocument(template);
-
     const asked: string[] = [];
     const offers: string[] = [];
     const showInformationMessage = vscode.window.showInformationMessage;
@@ -55,9 +66,12 @@ suite('Run Evaluation without an eval file', () => {
       }) as typeof vscode.window.showInformationMessage,
     });
 
+    const active = await focusTemplate(template);
     const summary = asSummary(await vscode.commands.executeCommand('ragInspector.runEvaluation'));
     // The method is asked only when there is a choice.
-    assert.deepEqual(asked, [...(knownMethods().length > 1 ? ['method'] : []), 'testbed', 'dataset', 'model']);
+    const { testing } = await activatedExtension();
+    assert.deepEqual(asked, [...(knownMethods().length > 1 ? ['method'] : []), 'testbed', 'dataset', 'model'],
+      `active editor at the command: ${active}; the run used ${await testing.store.specFileOf(summary.runId)}`);
     assert.equal(summary.status, 'success');
     assert.equal(summary.totals.cases, 15, '3 rows × the 5 default noise ratios');
 
@@ -71,11 +85,10 @@ suite('Run Evaluation without an eval file', () => {
 
     // The saved file is a normal eval file: Run Evaluation on the template now runs it, without asking anything.
     asked.length = 0;
-    await vscode.window.showTextDocument(template);
+    await focusTemplate(template);
     const again = asSummary(await vscode.commands.executeCommand('ragInspector.runEvaluation'));
     assert.deepEqual(asked, []);
     assert.equal(again.totals.cases, 15);
-    const { testing } = await activatedExtension();
     assert.equal(await testing.store.specFileOf(again.runId), saved);
   });
 });
