@@ -58,7 +58,8 @@ type Work = { suitePlan: SuitePlan; evalCase: EvalCase; model: RunClients['model
 
 export async function runEvaluation(specFile: string, options: RunOptions): Promise<RunOutcome> {
   const emit = options.onEvent ?? (() => undefined);
-  const spec = applyOverrides(await loadEvalSpec(specFile), options.overrides);
+  // A provider only a host has (vscode-lm) is reported at its line when this process lacks it (the CLI).
+  const spec = applyOverrides(await loadEvalSpec(specFile, { hostProviders: Object.keys(options.providers ?? {}) }), options.overrides);
   const workspaceDir = options.workspaceDir ?? path.dirname(spec.file);
   const stateDir = path.join(workspaceDir, '.rag-inspector');
 

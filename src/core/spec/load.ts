@@ -26,8 +26,16 @@ function validate(data: unknown): ValidateFunction['errors'] {
   return validator(data) ? null : validator.errors;
 }
 
+export interface LoadOptions {
+  /**
+   * The host providers this process has (RunOptions.providers: the extension's `vscode-lm`); a model naming another is
+   * reported at its line. Unset: every host provider is accepted (the extension reading a file it may run).
+   */
+  hostProviders?: readonly string[];
+}
+
 /** Reads, checks and normalises an eval file. Throws InputErrors listing every problem found, each at its line:column. */
-export async function loadEvalSpec(file: string): Promise<EvalSpec> {
+export async function loadEvalSpec(file: string, options: LoadOptions = {}): Promise<EvalSpec> {
   const absolute = path.resolve(file);
   const bytes = await readEvalFile(absolute);
   const text = decodeOrThrow(absolute, bytes);
@@ -40,7 +48,7 @@ export async function loadEvalSpec(file: string): Promise<EvalSpec> {
     ...schemaProblems,
     ...duplicateSuiteIds(data, locator),
     ...thresholdRanges(data, locator),
-    ...providerProblems(data, locator),
+    ...providerProblems(data, locator, options.hostProviders),
     ...paramProblems(data, absolute, locator),
     ...(await missingFiles(data, path.dirname(absolute), locator)),
   ];

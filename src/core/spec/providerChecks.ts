@@ -38,12 +38,18 @@ function modelEntry(segments: PathSegment[], value: unknown): ModelEntry | undef
   return { segments, provider: record.provider, model: typeof record.model === 'string' ? record.model : '', at: [...segments, 'provider'] };
 }
 
-export function providerProblems(data: Raw, locator: YamlLocator): InputError[] {
+/** `hostProviders`: the host providers this process has (every one when unset); see LoadOptions. */
+export function providerProblems(data: Raw, locator: YamlLocator, hostProviders: readonly string[] = HOST_PROVIDER_NAMES): InputError[] {
   const problems: InputError[] = [];
   for (const entry of modelEntries(data)) {
     const allowed: readonly string[] = entry.embeddings ? EMBEDDING_PROVIDER_NAMES : [...PROVIDER_NAMES, ...HOST_PROVIDER_NAMES];
-    if (allowed.includes(entry.provider)) continue;
+    const absentHost = (HOST_PROVIDER_NAMES as readonly string[]).includes(entry.provider) && !hostProviders.includes(entry.provider);
+    if (allowed.includes(entry.provider) && !absentHost) continue;
     const at = locator.valueAt(entry.at);
+    if (absentHost && !entry.embeddings) {
+      problems.push(new InputError(at, `provider "${entry.provider}"${forModel(entry)} runs only in the RAG Inspector extension (it uses VS Code's chat models)`, `run this eval file from VS Code, or name a model of ${PROVIDER_NAMES.join(', ')} to run it here`));
+      continue;
+    }
     if (entry.embeddings && (PROVIDER_NAMES as readonly string[]).includes(entry.provider)) {
       problems.push(new InputError(at, `provider "${entry.provider}" cannot make embeddings${forModel(entry)}`, `use one of: ${EMBEDDING_PROVIDER_NAMES.join(', ')}`));
       continue;
