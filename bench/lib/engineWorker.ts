@@ -44,6 +44,38 @@ function workspaceFor(job: EngineJob, cases: number, baseUrl: string | undefined
 
 const options = () => ({ signal: new AbortController().signal, credentials: envCredentials({}) });
 
+/**
+ * The span one measured run covers, opened after a forced GC: wall time, this process's CPU (minus the `gcCpuMs` the
+ * run's own forced GCs took), memory peaks, and the fixture server's CPU over the same span.
+ */
+async function openWindow(server: FixtureProcess | undefined) {
+  gc!();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const serverCpuBefore = server ? (await server.stats()).cpuMs : 0;
+  const memory = new MemoryPeaks();
+  const cpuStart = cpuNow();
+  const started = performance.now();
+  return {
+    memory,
+    started,
+    async close(gcCpuMs: number): Promise<Pick<EngineResult, 'wallMs' | 'cpuMs' | 'systemCpuMs' | 'peakRss' | 'peakHeapUsed' | 'heapBefore' | 'server'>> {
+      const wallMs = performance.now() - started;
+      const cpuEnd = cpuNow();
+      memory.stop();
+      const serverStats = server ? await server.stats() : undefined;
+      return {
+        wallMs,
+        cpuMs: cpuEnd.total - cpuStart.total - gcCpuMs,
+        systemCpuMs: cpuEnd.system - cpuStart.system,
+        peakRss: memory.rss,
+        peakHeapUsed: memory.heapUsed,
+        heapBefore,
+        ...(serverStats ? { server: { ...serverStats, cpuMsDuringRun: serverStats.cpuMs - serverCpuBefore } } : {}),
+      };
+    },
+  };
+}
+
 async function measureEngine(job: EngineJob, ws: Workspace, server: FixtureProcess | undefined): Promise<EngineResult> {
   const heapAtWanted = new Set(job.heapAt ?? []);
   const markAtWanted = new Set(job.markAt ?? []);
@@ -51,12 +83,8 @@ async function measureEngine(job: EngineJob, ws: Workspace, server: FixtureProce
   const marks: Record<string, number> = {};
   let gcCpuMs = 0;
 
-  gc!();
-  const heapBefore = process.memoryUsage().heapUsed;
-  const serverCpuBefore = server ? (await server.stats()).cpuMs : 0;
-  const memory = new MemoryPeaks();
-  const cpuStart = cpuNow();
-  const started = performance.now();
+  const window = await openWindow(server);
+  const { memory, started } = window;
   const outcome = await runEvaluation(ws.evalFile, {
     ...options(),
     noCache: job.noCache,
@@ -72,24 +100,14 @@ async function measureEngine(job: EngineJob, ws: Workspace, server: FixtureProce
       }
     },
   });
-  const wallMs = performance.now() - started;
-  const cpuEnd = cpuNow();
-  memory.stop();
-  const serverStats = server ? await server.stats() : undefined;
   return {
-    wallMs,
-    cpuMs: cpuEnd.total - cpuStart.total - gcCpuMs,
-    systemCpuMs: cpuEnd.system - cpuStart.system,
+    ...(await window.close(gcCpuMs)),
     cases: outcome.totals.cases,
     failed: outcome.totals.error,
     modelCalls: outcome.totals.modelCalls,
     heapAt,
-    peakRss: memory.rss,
-    peakHeapUsed: memory.heapUsed,
-    heapBefore,
     marks,
     logBytes: statSync(outcome.logFile).size,
-    ...(serverStats ? { server: { ...serverStats, cpuMsDuringRun: serverStats.cpuMs - serverCpuBefore } } : {}),
   };
 }
 
@@ -119,31 +137,16 @@ async function measureBareProvider(job: EngineJob, ws: Workspace, server: Fixtur
     await server?.reset();
   }
 
-  gc!();
-  const heapBefore = process.memoryUsage().heapUsed;
-  const serverCpuBefore = server ? (await server.stats()).cpuMs : 0;
-  const memory = new MemoryPeaks();
-  const cpuStart = cpuNow();
-  const started = performance.now();
+  const window = await openWindow(server);
   const failed = await callAll(prompts);
-  const wallMs = performance.now() - started;
-  const cpuEnd = cpuNow();
-  memory.stop();
-  const serverStats = server ? await server.stats() : undefined;
   return {
-    wallMs,
-    cpuMs: cpuEnd.total - cpuStart.total,
-    systemCpuMs: cpuEnd.system - cpuStart.system,
+    ...(await window.close(0)),
     cases: prompts.length,
     failed,
     modelCalls: prompts.length,
     heapAt: {},
-    peakRss: memory.rss,
-    peakHeapUsed: memory.heapUsed,
-    heapBefore,
     marks: {},
     logBytes: 0,
-    ...(serverStats ? { server: { ...serverStats, cpuMsDuringRun: serverStats.cpuMs - serverCpuBefore } } : {}),
   };
 }
 

@@ -56,6 +56,16 @@ export async function workspaceRuns(): Promise<StoredRun[]> {
   return runs.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.runId.localeCompare(a.runId));
 }
 
+/** workspaceRuns for a command: a failure to list is shown to the user, and the command ends with undefined. */
+export async function workspaceRunsOrReport(): Promise<StoredRun[] | undefined> {
+  try {
+    return await workspaceRuns();
+  } catch (error) {
+    void vscode.window.showErrorMessage(`RAG Inspector: could not list the runs: ${describeError(error)}`);
+    return undefined;
+  }
+}
+
 /** Finds a run by id or by its log's path. */
 export function findRun(runs: readonly StoredRun[], idOrFile: string): StoredRun | undefined {
   return runs.find((r) => r.runId === idOrFile || path.resolve(r.file) === path.resolve(idOrFile));
@@ -111,13 +121,8 @@ export type CompareOutcome = 'cancelled' | 'not-enough-runs' | 'not-found' | 'fa
  */
 export async function compareRunsCommand(data: InspectorData, logger: Logger, arg: unknown): Promise<CompareOutcome> {
   const args = (typeof arg === 'object' && arg !== null ? arg : {}) as CompareArgs;
-  let runs: StoredRun[];
-  try {
-    runs = await workspaceRuns();
-  } catch (error) {
-    void vscode.window.showErrorMessage(`RAG Inspector: could not list the runs: ${describeError(error)}`);
-    return 'failed';
-  }
+  const runs = await workspaceRunsOrReport();
+  if (!runs) return 'failed';
   if (runs.length < 2) {
     void vscode.window.showInformationMessage(`RAG Inspector: comparing needs two runs; this workspace has ${runs.length}. Run an evaluation (again) first.`);
     return 'not-enough-runs';

@@ -9,7 +9,7 @@ import { writeFileStreaming } from '../core/report/textSink.js';
 import { runDataFromLog } from '../core/report/runDataSources.js';
 import { writeReports } from '../core/report/writeReports.js';
 import type { ReportFormat } from '../core/report/writeReports.js';
-import { findRun, pickRun, workspaceRuns } from './compare.js';
+import { findRun, pickRun, workspaceRunsOrReport } from './compare.js';
 import type { StoredRun } from './compare.js';
 import type { Logger } from './outputChannel.js';
 
@@ -65,13 +65,8 @@ export async function exportRun(run: StoredRun, formats: readonly ExportFormat[]
 
 export async function exportReportCommand(extensionUri: vscode.Uri, logger: Logger, arg: unknown): Promise<ExportOutcome> {
   const args = (typeof arg === 'object' && arg !== null ? arg : {}) as ExportArgs;
-  let runs: StoredRun[];
-  try {
-    runs = await workspaceRuns();
-  } catch (error) {
-    void vscode.window.showErrorMessage(`RAG Inspector: could not list the runs: ${describeError(error)}`);
-    return 'failed';
-  }
+  const runs = await workspaceRunsOrReport();
+  if (!runs) return 'failed';
   if (runs.length === 0) {
     void vscode.window.showInformationMessage('RAG Inspector: there is no run to export yet. Run an evaluation first.');
     return 'no-runs';
