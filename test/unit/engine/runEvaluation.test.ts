@@ -1,8 +1,7 @@
 // The engine end to end: the real OpenAI SDK over HTTP to the fixture server, the run log, the cache, faults, cancel and resume.
-import { after, before, beforeEach, test } from 'node:test';
+import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunEvent } from '../../../src/core/engine/events.js';
@@ -10,19 +9,15 @@ import { envCredentials } from '../../../src/core/providers/registry.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { createWorkspace, fixtureEvalYaml, rgbRows } from './workspace.js';
 import { loggedRun } from './loggedRun.js';
+import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
 let server: FixtureServer;
 
-before(async () => {
-  server = await startFixtureServer();
-});
-after(async () => {
-  await server.close();
+useFixtureServer((started) => {
+  server = started;
 });
 beforeEach(() => {
-  server.clearRules();
   server.setLatency(0);
-  server.requests.length = 0;
 });
 
 /** Row i is answered correctly when i is even, wrongly when odd. */

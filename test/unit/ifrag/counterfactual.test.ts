@@ -4,8 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { startFixtureServer } from '../../fixtures/llmServer.js';
+import { describe, it } from 'node:test';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
 import { readDataset } from '../../../src/core/data/readDataset.js';
 import { OpenAIProvider } from '../../../src/core/providers/openai.js';
@@ -15,17 +14,11 @@ import type { DatasetRow } from '../../../src/core/suites/contract.js';
 import { generateCounterfactuals, generationProblem, toJsonLines } from '../../../src/core/suites/ifrag/counterfactual.js';
 import { readIfRagRow } from '../../../src/core/suites/ifrag/rows.js';
 import { datasetRow } from './builders.js';
+import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
 let server: FixtureServer;
-before(async () => {
-  server = await startFixtureServer();
-});
-after(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.clearRules();
-  server.requests.length = 0;
+useFixtureServer((started) => {
+  server = started;
 });
 
 const ROWS = {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { EvalCase, Score } from '../../../src/core/model.js';
 import { OpenAIProvider } from '../../../src/core/providers/openai.js';
@@ -11,19 +11,12 @@ import { envCredentials } from '../../../src/core/providers/registry.js';
 import { createModelClient } from '../../../src/core/run/modelClient.js';
 import { Scheduler } from '../../../src/core/run/scheduler.js';
 import { llmEvalSuite } from '../../../src/core/suites/llmEval/suite.js';
-import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
 let server: FixtureServer;
-before(async () => {
-  server = await startFixtureServer();
-});
-after(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.clearRules();
-  server.requests.length = 0;
+useFixtureServer((started) => {
+  server = started;
 });
 
 const CONTEXT = "Hello! Do you like Football?\nI do. Do you?\nOf course! What's your favorite team. Mine is the New England Patriots, the Lannisters of the NFL!";

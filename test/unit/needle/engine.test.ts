@@ -1,10 +1,9 @@
 // A needle grid end to end: generated cases, the real OpenAI SDK to the fixture server, a scripted judge, the report.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import { loadEvalSpec } from '../../../src/core/spec/load.js';
@@ -13,19 +12,15 @@ import { readRunLog } from '../../../src/core/run/runLog.js';
 import { packageRoot } from '../../../src/core/assets.js';
 import { loggedRun } from '../engine/loggedRun.js';
 import { buildPlan } from '../../../src/core/engine/plan.js';
+import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
 let server: FixtureServer;
 let dir: string;
 
-before(async () => {
-  server = await startFixtureServer();
-});
-after(async () => {
-  await server.close();
+useFixtureServer((started) => {
+  server = started;
 });
 beforeEach(() => {
-  server.clearRules();
-  server.requests.length = 0;
   dir = mkdtempSync(path.join(tmpdir(), 'needle-engine-'));
 });
 
