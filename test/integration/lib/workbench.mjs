@@ -12,14 +12,28 @@ const CHANNEL_DIR = `${publisher}.${name}`;
 /** F1, how a user opens the palette (a driver whose webview may hold the focus passes a way that gets past it). */
 const pressF1 = (page) => page.keyboard.press('F1');
 
-/** Opens the command palette with `openPalette`, types the command's title and presses Enter once its row is listed. */
+/**
+ * Opens the command palette with `openPalette`, types the command's title and presses Enter once its row is listed.
+ * A quick input closes when something else takes the focus (a test run ending opens its results, a notice appears),
+ * so an attempt the palette closed under is retried with a fresh palette, up to three times.
+ */
 export async function runCommand(page, title, openPalette = pressF1) {
-  await openPalette(page);
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await openPalette(page);
+      await input.waitFor({ state: 'visible', timeout: 15_000 });
+      await input.fill(`>${title}`, { timeout: 5_000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      log(`the palette closed before "${title}" ran (attempt ${attempt}: ${String(error?.message ?? error).split('\n')[0]}); opening it again`);
+      await page.keyboard.press('Escape').catch(() => undefined);
+      await page.waitForTimeout(500);
+    }
+  }
 }
 
 /** A screenshot of the page as `.e2e/screenshots/<name>.png`. */
