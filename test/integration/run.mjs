@@ -15,6 +15,7 @@ const TOTAL_TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 10 * 60_000);
 const SUITE_TIMEOUT_MS = Number(process.env.E2E_SUITE_TIMEOUT_MS ?? 5 * 60_000);
 const SUITE_SRC = path.join(ROOT, 'test/integration/suite');
 const SUITE_OUT = path.join(E2E, 'out/suite');
+const FIXTURE_EXTENSION = path.join(ROOT, 'test/integration/fixtureExtension');
 
 const cleanups = [];
 /** For the closing line: mocha's tests plus the workbench test's checks. */
@@ -56,7 +57,9 @@ async function buildSuite() {
 }
 
 async function runSuite() {
-  const server = await startCodeServer('suite');
+  // The fixture extension contributes the chat-model vendor of the vscode-lm tests' scripted models, so the product's
+  // manifest need not. code-server loads one extensionDevelopmentPath only, so it comes as an installed extension.
+  const server = await startCodeServer('suite', { installed: [FIXTURE_EXTENSION] });
   cleanups.push(async () => server.stop({ keepFiles: process.env.E2E_KEEP === '1' }));
   log(`code-server on ${server.host} (pid group ${server.pid}), workspace ${server.workspace}`);
   const mochaOut = path.join(server.runDir, 'mocha.txt');

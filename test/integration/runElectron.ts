@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   try {
     await runTests({
       version: process.argv[2] ?? 'stable',
-      extensionDevelopmentPath: root,
+      extensionDevelopmentPath: [root, path.join(root, 'test/integration/fixtureExtension')],
       extensionTestsPath: path.join(root, '.e2e/out/suite/index.js'),
       launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', userData],
       // Mocha's report goes to stdout here; the suite reads settings from this user-data dir.

@@ -1,6 +1,6 @@
 // Starts a throwaway code-server (a real VS Code) and a headless Chromium on it, for run.mjs and workbench.mjs.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -38,13 +38,18 @@ async function freePort() {
  * there), XDG dirs inside the run folder (code-server writes its default config and logs to ~ otherwise).
  * The workspace opened is a copy of test/integration/workspace, so tests may write into it.
  */
-export async function startCodeServer(label) {
+export async function startCodeServer(label, { installed = [] } = {}) {
   const runDir = mkdtempSync(path.join(tmpdir(), `rag-e2e-${label}-`));
   const userData = path.join(runDir, 'user-data');
   const workspace = path.join(runDir, 'workspace');
   const tmp = path.join(runDir, 'tmp');
   for (const dir of [path.join(userData, 'User'), path.join(runDir, 'extensions'), tmp, path.join(runDir, 'xdg')]) mkdirSync(dir, { recursive: true });
   cpSync(path.join(ROOT, 'test/integration/workspace'), workspace, { recursive: true });
+  // Extension folders (a manifest and its files) placed as if installed: found when the server scans its extensions dir.
+  for (const folder of installed) {
+    const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8'));
+    cpSync(folder, path.join(runDir, 'extensions', `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+  }
   writeFileSync(path.join(userData, 'User/settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,

@@ -7,7 +7,7 @@ import { activatedExtension, note, outputChannelLog } from './extensionHost.js';
 import { eventually } from './fixtureEval.js';
 import { QUESTIONS, workspaceFolder } from './inlineFixtures.js';
 
-/** Contributed (hidden from the Manage Models list) in package.json: VS Code refuses providers of vendors nobody contributed. */
+/** Contributed (hidden from the Manage Models list) by test/integration/fixtureExtension, loaded beside the extension: VS Code refuses providers of vendors nobody contributed. */
 const VENDOR = 'rag-inspector-test';
 
 // The chat provider API was finalized in VS Code 1.104; @types/vscode follows engines (1.95), so its shape is declared here.
