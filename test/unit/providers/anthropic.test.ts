@@ -1,23 +1,20 @@
 // The Anthropic provider through the real @anthropic-ai/sdk over HTTP to the fixture server: system, pre-fill, tools, streams.
 import * as assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ChatMessage } from '../../../src/core/model.js';
 import { AnthropicProvider, DEFAULT_MAX_TOKENS } from '../../../src/core/providers/anthropic.js';
-import { fixtureTokenCount, startFixtureServer } from '../../fixtures/llmServer.js';
+import { fixtureTokenCount } from '../../fixtures/llmServer.js';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
+import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
 const KEY = 'sk-ant-test-0123456789';
 let server: FixtureServer;
 let provider: AnthropicProvider;
 
-before(async () => {
-  server = await startFixtureServer();
+useFixtureServer((started) => {
+  server = started;
   provider = new AnthropicProvider({ apiKey: KEY, baseURL: server.anthropicBaseUrl });
 });
-after(async () => {
-  await server.close();
-});
-beforeEach(() => server.clearRules());
 
 const conversation: ChatMessage[] = [
   { role: 'system', content: 'You answer from documents.' },

@@ -1,22 +1,20 @@
 // The embeddings provider through the real openai SDK to the fixture server: vectors in order, usage, float format, errors.
 import * as assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ProviderError } from '../../../src/core/providers/contract.js';
 import { OpenAIEmbeddingProvider } from '../../../src/core/providers/embeddings.js';
-import { EMBEDDING_DIMENSION, fixtureTokenCount, hashEmbedding, startFixtureServer } from '../../fixtures/llmServer.js';
+import { EMBEDDING_DIMENSION, fixtureTokenCount, hashEmbedding } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
 const KEY = 'sk-embed-test-0123456789';
 let server: FixtureServer;
 let provider: OpenAIEmbeddingProvider;
 
-before(async () => {
-  server = await startFixtureServer({ embeddings: { 'Paris is in France.': [0.6, 0.8, 0, 0, 0, 0, 0, 0] } });
+useFixtureServer((started) => {
+  server = started;
   provider = new OpenAIEmbeddingProvider({ apiKey: KEY, baseURL: server.openaiBaseUrl });
-});
-after(async () => {
-  await server.close();
-});
+}, { embeddings: { 'Paris is in France.': [0.6, 0.8, 0, 0, 0, 0, 0, 0] } });
 
 function signal(): AbortSignal {
   return new AbortController().signal;

@@ -1,6 +1,6 @@
 // Every fixture fault, through each real SDK, arrives as the ProviderError kind the scheduler acts on — and no key leaks.
 import * as assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ChatMessage } from '../../../src/core/model.js';
 import { AnthropicProvider } from '../../../src/core/providers/anthropic.js';
 import { ProviderError } from '../../../src/core/providers/contract.js';
@@ -10,6 +10,7 @@ import { OpenAIProvider } from '../../../src/core/providers/openai.js';
 import { publicEndpoint, redactSecrets } from '../../../src/core/providers/secrets.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { Fault, FixtureServer } from '../../fixtures/llmServer.js';
+import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
 const OPENAI_KEY = 'sk-openai-secret-0123456789';
 const ANTHROPIC_KEY = 'sk-ant-secret-0123456789';
@@ -18,17 +19,13 @@ const messages: ChatMessage[] = [{ role: 'user', content: 'What is the capital o
 let server: FixtureServer;
 let vendors: { name: string; provider: Provider }[];
 
-before(async () => {
-  server = await startFixtureServer();
+useFixtureServer((started) => {
+  server = started;
   vendors = [
     { name: 'openai', provider: new OpenAIProvider({ apiKey: OPENAI_KEY, baseURL: server.openaiBaseUrl }) },
     { name: 'anthropic', provider: new AnthropicProvider({ apiKey: ANTHROPIC_KEY, baseURL: server.anthropicBaseUrl }) },
   ];
 });
-after(async () => {
-  await server.close();
-});
-beforeEach(() => server.clearRules());
 
 /** The ProviderError a call fails with; fails the test if the call succeeds or throws anything else. */
 async function failureOf(provider: Provider, options: { stream?: boolean; signal?: AbortSignal } = {}): Promise<ProviderError> {

@@ -1,23 +1,20 @@
 // The OpenAI provider through the real openai SDK over HTTP to the fixture server: bodies sent, answers read, streams.
 import * as assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ChatMessage } from '../../../src/core/model.js';
 import { chatCompletionBody, OpenAIProvider } from '../../../src/core/providers/openai.js';
-import { fixtureTokenCount, startFixtureServer } from '../../fixtures/llmServer.js';
+import { fixtureTokenCount } from '../../fixtures/llmServer.js';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
+import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
 const KEY = 'sk-openai-test-0123456789';
 let server: FixtureServer;
 let provider: OpenAIProvider;
 
-before(async () => {
-  server = await startFixtureServer();
+useFixtureServer((started) => {
+  server = started;
   provider = new OpenAIProvider({ apiKey: KEY, baseURL: server.openaiBaseUrl });
 });
-after(async () => {
-  await server.close();
-});
-beforeEach(() => server.clearRules());
 
 const question: ChatMessage[] = [
   { role: 'system', content: 'Answer from the documents.' },

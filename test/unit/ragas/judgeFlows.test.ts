@@ -1,11 +1,11 @@
 // RAGAS metrics end to end against the fixture server: real HTTP judge and embeddings, scripted per prompt, faults included.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { EvalCase, Score } from '../../../src/core/model.js';
 import type { ScoreContext } from '../../../src/core/suites/contract.js';
 import { scoreRagasCase } from '../../../src/core/suites/ragas/score.js';
-import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 import { build, find, fixtureClients, nliFrom, params, promptKind, schemaName, scriptedReplies } from './builders.js';
 import type { JudgeScript } from './builders.js';
 
@@ -48,22 +48,13 @@ const unit = (i: number) => Array.from({ length: 8 }, (_, k) => (k === i ? 1 : 0
 
 let server: FixtureServer;
 
-before(async () => {
-  server = await startFixtureServer({
-    embeddings: {
-      [QUESTION]: unit(0),
-      [EMBEDDED_QUESTIONS[0]!]: unit(0),
-      [EMBEDDED_QUESTIONS[1]!]: [0.6, 0.8, 0, 0, 0, 0, 0, 0],
-      [EMBEDDED_QUESTIONS[2]!]: unit(1),
-    },
-  });
-});
-after(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.clearRules();
-  server.requests.length = 0;
+useFixtureServer((started) => { server = started; }, {
+  embeddings: {
+    [QUESTION]: unit(0),
+    [EMBEDDED_QUESTIONS[0]!]: unit(0),
+    [EMBEDDED_QUESTIONS[1]!]: [0.6, 0.8, 0, 0, 0, 0, 0, 0],
+    [EMBEDDED_QUESTIONS[2]!]: unit(1),
+  },
 });
 
 function row(extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,12 +1,12 @@
 // METHODS.md §1's worked examples reproduced end to end: eval file → engine → real OpenAI SDK → fixture server with
 // scripted answers (two models side by side) and a scripted judge for Rej* and ED*.
-import { after, before, beforeEach, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunOutcome } from '../../../src/core/engine/runEvaluation.js';
 import { loggedRun } from '../engine/loggedRun.js';
@@ -15,13 +15,11 @@ import { envCredentials } from '../../../src/core/providers/registry.js';
 let server: FixtureServer;
 let dir: string;
 
-before(async () => {
-  server = await startFixtureServer();
+useFixtureServer((started) => { server = started; });
+before(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'rgb-fixture-'));
 });
-beforeEach(() => server.clearRules());
-after(async () => {
-  await server.close();
+after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 

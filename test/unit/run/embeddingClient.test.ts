@@ -3,26 +3,20 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ProviderError } from '../../../src/core/providers/contract.js';
 import { OpenAIEmbeddingProvider } from '../../../src/core/providers/embeddings.js';
 import { createEmbeddingClient, embeddingCacheKey } from '../../../src/core/run/embeddingClient.js';
 import { Scheduler } from '../../../src/core/run/scheduler.js';
-import { hashEmbedding, startFixtureServer } from '../../fixtures/llmServer.js';
+import { hashEmbedding } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
 let server: FixtureServer;
 let dir: string;
 
-before(async () => {
-  server = await startFixtureServer({ embeddings: { 'Paris is in France.': [0.6, 0.8, 0, 0, 0, 0, 0, 0] } });
-});
-after(async () => {
-  await server.close();
-});
+useFixtureServer((started) => { server = started; }, { embeddings: { 'Paris is in France.': [0.6, 0.8, 0, 0, 0, 0, 0, 0] } });
 beforeEach(() => {
-  server.clearRules();
-  server.requests.length = 0;
   dir = mkdtempSync(path.join(tmpdir(), 'rag-inspector-embeddings-'));
 });
 afterEach(() => {
