@@ -25,8 +25,9 @@ const interrupted = startedRun('run-cut', 'RGB noise (cut)', '2025-05-03T10:00:0
 const running = startedRun('run-going', 'RGB noise (terminal)', '2025-05-02T10:00:00.000Z', {});
 
 /** Answers ListRuns and GetRun from fixture runs and records what the view sends. */
-async function openWithHost(runs: FixtureRun[]): Promise<{ page: Page; received: unknown[]; send(message: unknown): Promise<void>; errors: string[] }> {
+async function openWithHost(runs: FixtureRun[], beforeLoad?: (page: Page) => Promise<void>): Promise<{ page: Page; received: unknown[]; send(message: unknown): Promise<void>; errors: string[] }> {
   const page = await session.browser.newPage({ viewport: { width: 1200, height: 700 } });
+  await beforeLoad?.(page);
   const errors = collectPageErrors(page);
   const received: unknown[] = [];
   const send = (message: unknown) => page.evaluate((m) => (globalThis as unknown as { postMessage(m: unknown, origin: string): void }).postMessage(m, '*'), message);
@@ -81,6 +82,12 @@ test('an interrupted run: badge, Resume run by keyboard sends ResumeRun; a run s
   assert.equal(await focusedText(page), 'Resume run');
   await page.keyboard.press('Enter');
   await waitFor('ResumeRun sent', () => received.some((m) => ResumeRun.is(m) && m.params.runId === 'run-cut'));
+  // Until the run starts again the button says so and takes no second click.
+  await waitFor('Resuming…', async () => (await button(page, 'Resuming…').count()) === 1);
+  assert.equal(await button(page, 'Resuming…').getAttribute('aria-disabled'), 'true');
+  await button(page, 'Resuming…').click({ force: true });
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(200);
   assert.equal(received.filter((m) => ResumeRun.is(m)).length, 1);
 
   // A started run that is not interrupted (a terminal still writing it) is shown as before.
@@ -101,6 +108,19 @@ test('an interrupted run: badge, Resume run by keyboard sends ResumeRun; a run s
   assert.equal(await button(page, 'Resume run').count(), 0);
   assert.match(await page.locator('header.bar .progress').innerText(), /0 \/ 23 cases/);
   assert.deepEqual(await cspViolations(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a Resume run the host does not follow (it asked a question, or refused) comes back after a while', async () => {
+  const { page, received, errors } = await openWithHost([finished, interrupted], (p) => p.clock.install());
+  await waitFor('interrupted badge', async () => (await badge(page).innerText()) === 'interrupted');
+  await button(page, 'Resume run').click();
+  await waitFor('Resuming…', async () => (await button(page, 'Resuming…').count()) === 1);
+  await page.clock.runFor(9_000);
+  await waitFor('Resume run again', async () => (await button(page, 'Resume run').count()) === 1);
+  await button(page, 'Resume run').click();
+  await waitFor('second ResumeRun', () => received.filter((m) => ResumeRun.is(m)).length === 2);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -44,6 +44,7 @@ export class InspectorApp extends LitElement {
     compareLoading: { state: true },
     compareError: { state: true },
     progress: { state: true },
+    resumeAsked: { state: true },
     error: { state: true },
     loading: { state: true },
   };
@@ -61,9 +62,12 @@ export class InspectorApp extends LitElement {
   compareLoading = false;
   compareError = '';
   progress: { done: number; total: number } | undefined;
+  /** The run whose Resume run was just clicked, until it starts again (see askResume). */
+  resumeAsked: string | undefined;
   error = '';
   loading = true;
 
+  private resumeAskedTimer: ReturnType<typeof setTimeout> | undefined;
   private caseRequest = 0;
   private compareKey = '';
   private pendingItems: CaseListItem[] = [];
@@ -137,6 +141,7 @@ export class InspectorApp extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('keydown', this.onGlobalKey);
+    clearTimeout(this.resumeAskedTimer);
     this.unsubscribe?.();
   }
 
@@ -188,10 +193,24 @@ export class InspectorApp extends LitElement {
 
   /** Cancel stops a run this window runs; a run nothing runs any more (see RunListing.interrupted) can only be resumed. */
   private runAction(listing: RunListing) {
-    return listing.interrupted
-      ? html`<vscode-button secondary title="Run its remaining cases into the same log (RAG Inspector: Resume Interrupted Run)"
-          @click=${() => this.api.resumeRun(listing.runId)}>Resume run</vscode-button>`
-      : html`<vscode-button secondary @click=${() => this.api.cancelRun(listing.runId)}>Cancel run</vscode-button>`;
+    if (!listing.interrupted) return html`<vscode-button secondary @click=${() => this.api.cancelRun(listing.runId)}>Cancel run</vscode-button>`;
+    const asked = this.resumeAsked === listing.runId;
+    return html`<vscode-button secondary ?disabled=${asked} aria-disabled=${String(asked)}
+        title="Run its remaining cases into the same log (RAG Inspector: Resume Interrupted Run)"
+        @click=${() => this.askResume(listing.runId)}>${asked ? 'Resuming…' : 'Resume run'}</vscode-button>`;
+  }
+
+  /**
+   * One click, one request: the button waits until the run starts again (RunStarted clears it). The host may instead
+   * ask a question or refuse with a message of its own (a run in progress, the eval file changed), and sends nothing
+   * back then, so the button comes back after RESUME_ASKED_MS.
+   */
+  private askResume(runId: string): void {
+    if (this.resumeAsked === runId) return;
+    this.resumeAsked = runId;
+    clearTimeout(this.resumeAskedTimer);
+    this.resumeAskedTimer = setTimeout(() => { this.resumeAsked = undefined; }, RESUME_ASKED_MS);
+    this.api.resumeRun(runId);
   }
 
   private renderView() {
@@ -321,6 +340,7 @@ export class InspectorApp extends LitElement {
   private onNotification(n: InspectorNotification): void {
     switch (n.type) {
       case 'runStarted': {
+        if (this.resumeAsked === n.params.runId) this.resumeAsked = undefined;
         this.runs = sortRuns([n.params.listing, ...this.runs.filter((r) => r.runId !== n.params.runId)]);
         if (!this.state.runId) void this.selectRun(n.params.runId, false);
         if (this.state.runId === n.params.runId) {
@@ -466,6 +486,8 @@ function runLabel(run: RunListing): string {
   return `${run.name} · ${run.interrupted ? 'interrupted' : run.status} · ${new Date(run.createdAt).toLocaleString()}`;
 }
 
+/** How long a clicked Resume run stays disabled when the run does not start (the host asked something or refused). */
+const RESUME_ASKED_MS = 8_000;
 const INTERRUPTED_TITLE = 'Run status: nothing is writing this run any more (the window or terminal running it closed). Resume runs its remaining cases.';
 
 /** Newest first, which is what the picker and the default comparison want. */
