@@ -125,6 +125,22 @@ test('a Resume run the host does not follow (it asked a question, or refused) co
   await page.close();
 });
 
+test('a started run shown while its log goes quiet turns interrupted without reopening the panel', async () => {
+  const runs = [finished, running];
+  const { page, errors } = await openWithHost(runs, (p) => p.clock.install());
+  await waitFor('started badge', async () => (await badge(page).innerText()) === 'started');
+  assert.equal(await button(page, 'Cancel run').count(), 1);
+  // The host would now list it as interrupted (its writer died and the log stayed quiet).
+  runs[1] = startedRun('run-going', 'RGB noise (terminal)', '2025-05-02T10:00:00.000Z', { interrupted: true });
+  await page.clock.runFor(31_000);
+  await waitFor('interrupted badge', async () => (await badge(page).innerText()) === 'interrupted');
+  assert.equal(await button(page, 'Resume run').count(), 1);
+  assert.equal(await button(page, 'Cancel run').count(), 0);
+  assert.match(await page.locator('vscode-single-select.run .select-face .text').innerText(), /^RGB noise \(terminal\) · interrupted · /);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a static report shows an interrupted run\'s badge but no Resume (nothing there can run)', async () => {
   const page = await session.browser.newPage({ viewport: { width: 1200, height: 700 } });
   const errors = collectPageErrors(page);

@@ -68,6 +68,7 @@ export class InspectorApp extends LitElement {
   loading = true;
 
   private resumeAskedTimer: ReturnType<typeof setTimeout> | undefined;
+  private quietRunCheck: ReturnType<typeof setInterval> | undefined;
   private caseRequest = 0;
   private compareKey = '';
   private pendingItems: CaseListItem[] = [];
@@ -142,6 +143,7 @@ export class InspectorApp extends LitElement {
     super.disconnectedCallback();
     window.removeEventListener('keydown', this.onGlobalKey);
     clearTimeout(this.resumeAskedTimer);
+    clearInterval(this.quietRunCheck);
     this.unsubscribe?.();
   }
 
@@ -151,6 +153,7 @@ export class InspectorApp extends LitElement {
     this.state = restoreViewState(api.getViewState());
     this.unsubscribe = api.onNotification((n) => this.onNotification(n));
     api.start();
+    if (api.canRunCommands) this.quietRunCheck = setInterval(() => void this.relistQuietRun(), QUIET_RUN_CHECK_MS);
     try {
       this.runs = sortRuns(await api.listRuns());
       const runId = this.runs.some((r) => r.runId === this.state.runId) ? this.state.runId : this.runs[0]?.runId;
@@ -243,6 +246,25 @@ export class InspectorApp extends LitElement {
         void list.updateComplete.then(() => performance.mark('ri-first-rows'));
       }
     }
+  }
+
+  /**
+   * A 'started' run this window is not running (a terminal's, or one whose window died) becomes interrupted only
+   * when its log has been quiet for a while, which the host decides when it lists runs: ask again now and then, so
+   * the badge and Resume run appear without reopening the panel.
+   */
+  private async relistQuietRun(): Promise<void> {
+    const shown = this.detail?.listing;
+    if (!shown || shown.status !== 'started' || shown.interrupted || this.progress) return;
+    let runs: RunListing[];
+    try {
+      runs = sortRuns(await this.api.listRuns());
+    } catch {
+      return; // the next tick asks again; a failed background check is not worth a banner
+    }
+    this.runs = runs;
+    const listing = runs.find((r) => r.runId === shown.runId);
+    if (listing && this.detail?.listing.runId === listing.runId) this.detail = { ...this.detail, listing };
   }
 
   // ——— navigation ———
@@ -486,6 +508,8 @@ function runLabel(run: RunListing): string {
   return `${run.name} · ${run.interrupted ? 'interrupted' : run.status} · ${new Date(run.createdAt).toLocaleString()}`;
 }
 
+/** How often the view asks whether a quiet 'started' run it shows is interrupted by now (see relistQuietRun). */
+const QUIET_RUN_CHECK_MS = 30_000;
 /** How long a clicked Resume run stays disabled when the run does not start (the host asked something or refused). */
 const RESUME_ASKED_MS = 8_000;
 const INTERRUPTED_TITLE = 'Run status: nothing is writing this run any more (the window or terminal running it closed). Resume runs its remaining cases.';
