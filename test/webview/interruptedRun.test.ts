@@ -1,6 +1,6 @@
 // An interrupted run in the inspector (real Chromium, the panel's CSP): badge "interrupted", Resume run in place of
-// Cancel run (by keyboard too), the ResumeRun command sent to the host; a run still going keeps Cancel; a static
-// report shows the badge but no action.
+// Cancel run (by keyboard too), the ResumeRun command sent once however often it is pressed; a run still going keeps
+// Cancel and turns interrupted when the host lists it so; a static report shows the badge but no action.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
