@@ -85,6 +85,7 @@ test('an interrupted run: badge, Resume run by keyboard sends ResumeRun; a run s
   // Until the run starts again the button says so and takes no second click.
   await waitFor('Resuming…', async () => (await button(page, 'Resuming…').count()) === 1);
   assert.equal(await button(page, 'Resuming…').getAttribute('aria-disabled'), 'true');
+  await page.locator('header.bar').screenshot({ path: screenshotPath('interrupted-run-resuming-dark') });
   await button(page, 'Resuming…').click({ force: true });
   await page.keyboard.press('Enter');
   await page.waitForTimeout(200);
