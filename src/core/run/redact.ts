@@ -17,7 +17,15 @@ export function redactSecrets(text: string): string {
 /**
  * JSON.stringify with every string value redacted. Done on the values, not the JSON text, because in the
  * text a key after a newline reads "\nsk-…" and the escape's "n" would hide it from the pattern.
+ * JSON escaping never touches "sk-", so a text without it holds no key: that common case keeps JSON.stringify's
+ * fast path, and only a text with "sk-" in it is written again through the (much slower) replacer.
  */
 export function stringifyRedacted(value: unknown): string {
-  return JSON.stringify(value, (_name, member: unknown) => (typeof member === 'string' ? redactSecrets(member) : member));
+  const text = JSON.stringify(value);
+  if (text === undefined || !text.includes('sk-')) return text;
+  return JSON.stringify(value, redactMember);
+}
+
+function redactMember(_name: string, member: unknown): unknown {
+  return typeof member === 'string' ? redactSecrets(member) : member;
 }
