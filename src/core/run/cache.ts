@@ -1,12 +1,13 @@
 // Content-addressed on-disk cache of successful model responses, so an unchanged rerun makes no model calls.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFileSync, closeSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ResponseRecord, Usage } from '../model.js';
 import type { CompletionRequest } from '../providers/contract.js';
 
 /** Part of every key, so a change to what a key covers or to the entry layout invalidates old entries. */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 
 const KEY_PATTERN = /^[0-9a-f]{64}$/;
 
@@ -89,78 +90,158 @@ export function cacheKey(input: CacheKeyInput): string {
 }
 
 interface CacheEntry {
+  key: string;
   format: number;
   record: Omit<ResponseRecord, 'cached'>;
 }
 
+/** Where an entry's line is: its segment file and byte range. */
+interface EntryLocation {
+  file: string;
+  offset: number;
+  length: number;
+}
+
+/** Segments made by this process, for their names. */
+let segmentsMade = 0;
+
+/** Every line starts `{"key":"<64 hex>"`, so the index is built without parsing a single line. */
+const LINE_PREFIX = Buffer.from('{"key":"');
+const KEY_END = LINE_PREFIX.length + 64;
+const NEWLINE = 0x0a;
+const SCAN_CHUNK = 1024 * 1024;
+
 /**
- * Responses stored as `<dir>/<first two hex>/<key>.json`. Only successful responses can be stored: `set`
- * takes a ResponseRecord and checks its shape at run time too, so an error object cast to one is refused.
+ * Responses appended as JSON lines to segment files, `<dir>/segments/<ms since 1970>-<pid>-<n>-<random>.jsonl`, one per cache object
+ * that writes (a run): no file is created, renamed or removed per entry, which is what made a file per entry cost
+ * about a millisecond of CPU per first-time call. Only this object writes its segment, so two processes sharing the
+ * folder (the extension and a CLI in CI) never interleave. An object reads the segments once, at its first `get`, into
+ * an index of byte ranges; an entry another process appends later is a miss for it: a cache may forget, it must never
+ * lie. Every hit is read back and checked (its key, format and shape); a line cut short by a crash has no newline and
+ * is never indexed. Only successful responses can be stored: `set` takes a ResponseRecord and checks its shape at run
+ * time too, so an error object cast to one is refused.
  */
 export class ResponseCache {
-  constructor(readonly dir: string) {}
+  private readonly segmentsDir: string;
+  private readonly segment: string;
+  private segmentSize = 0;
+  /** What this object wrote: found even when the index was read before the write. */
+  private readonly written = new Map<string, EntryLocation>();
+  private index: Promise<Map<string, EntryLocation>> | undefined;
 
-  /** Where an entry lives (for diagnostics and tests). */
-  pathOf(key: string): string {
-    if (!KEY_PATTERN.test(key)) throw new TypeError(`not a cache key: ${JSON.stringify(key)}`);
-    return path.join(this.dir, key.slice(0, 2), `${key}.json`);
+  constructor(readonly dir: string) {
+    this.segmentsDir = path.join(dir, 'segments');
+    // Named so that sorting by name is by age (the sequence orders two made in one millisecond): of two lines for
+    // one key, the newer is read.
+    const made = `${String(Date.now()).padStart(15, '0')}-${process.pid}-${String(++segmentsMade).padStart(6, '0')}`;
+    this.segment = path.join(this.segmentsDir, `${made}-${randomBytes(4).toString('hex')}.jsonl`);
   }
 
-  /** The stored response marked `cached: true`, or undefined. A corrupt or unreadable entry is a miss and is removed. */
+  /** The stored response marked `cached: true`, or undefined. An entry that does not read back whole is a miss. */
   async get(key: string): Promise<ResponseRecord | undefined> {
-    const file = this.pathOf(key);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      await discard(file);
-      return undefined;
-    }
-    const record = parseEntry(text);
+    assertKey(key);
+    const location = this.written.get(key) ?? (await this.readIndex()).get(key);
+    if (!location) return undefined;
+    const record = readEntry(location, key);
     if (!record) {
-      await discard(file);
+      this.written.delete(key);
+      (await this.readIndex()).delete(key);
       return undefined;
     }
     return { ...record, cached: true };
   }
 
   /**
-   * Stores a successful response. Written to a temporary file and renamed into place: rename is atomic,
-   * so a reader (or a crash) never sees half an entry. Not fsynced: after a power loss an entry may read as
-   * empty, which `get` treats as corrupt, i.e. a miss — a cache may forget, it must never lie.
+   * Stores a successful response: one line appended to this object's segment. Not fsynced: after a power loss the
+   * line may be cut short or read back wrong, which `get` treats as a miss.
    */
   async set(key: string, record: ResponseRecord): Promise<void> {
+    assertKey(key);
     assertSuccessRecord(record);
-    const file = this.pathOf(key);
     const { cached: _cached, ...stored } = record;
-    const entry: CacheEntry = { format: CACHE_FORMAT, record: stored };
-    await mkdir(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      await writeFile(temporary, JSON.stringify(entry), { flag: 'wx' });
-      await renameOrAcceptExisting(temporary, file);
-    } finally {
-      await rm(temporary, { force: true });
-    }
+    const entry: CacheEntry = { key, format: CACHE_FORMAT, record: stored };
+    const line = Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8');
+    if (this.segmentSize === 0) mkdirSync(this.segmentsDir, { recursive: true });
+    appendFileSync(this.segment, line);
+    this.written.set(key, { file: this.segment, offset: this.segmentSize, length: line.length - 1 });
+    this.segmentSize += line.length;
+  }
+
+  private readIndex(): Promise<Map<string, EntryLocation>> {
+    this.index ??= indexSegments(this.segmentsDir);
+    return this.index;
   }
 }
 
-/**
- * On Windows a rename onto a file another process has open fails; the entry that is there answers the
- * same request (content addressing), so it is kept rather than failing the call that produced ours.
- */
-async function renameOrAcceptExisting(from: string, to: string): Promise<void> {
+function assertKey(key: string): void {
+  if (!KEY_PATTERN.test(key)) throw new TypeError(`not a cache key: ${JSON.stringify(key)}`);
+}
+
+/** Every complete line of every segment, by key (the newest line for a key wins); no line is parsed. */
+async function indexSegments(dir: string): Promise<Map<string, EntryLocation>> {
+  const index = new Map<string, EntryLocation>();
+  let names: string[];
   try {
-    await rename(from, to);
-  } catch (error) {
-    const exists = await stat(to).then(() => true, () => false);
-    if (!exists) throw error;
+    names = (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
+  } catch {
+    return index; // no segments yet
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    await indexSegment(file, index).catch(() => undefined); // an unreadable segment only makes misses
+  }
+  return index;
+}
+
+async function indexSegment(file: string, index: Map<string, EntryLocation>): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(SCAN_CHUNK);
+    let carry = Buffer.alloc(0);
+    let carryOffset = 0;
+    for (let position = 0; ;) {
+      const { bytesRead } = await handle.read(buffer, 0, SCAN_CHUNK, position);
+      if (bytesRead === 0) return;
+      const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
+      const dataOffset = carry.length > 0 ? carryOffset : position;
+      let start = 0;
+      for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
+        const key = lineKey(data, start, end);
+        if (key) index.set(key, { file, offset: dataOffset + start, length: end - start });
+        start = end + 1;
+      }
+      // A line longer than a chunk is carried whole into the next read (responses may be long).
+      carry = Buffer.from(data.subarray(start));
+      carryOffset = dataOffset + start;
+      position += bytesRead;
+    }
+  } finally {
+    await handle.close();
   }
 }
 
-async function discard(file: string): Promise<void> {
-  await rm(file, { force: true }).catch(() => undefined);
+function lineKey(data: Buffer, start: number, end: number): string | undefined {
+  if (end - start < KEY_END + 1 || data.compare(LINE_PREFIX, 0, LINE_PREFIX.length, start, start + LINE_PREFIX.length) !== 0) return undefined;
+  const key = data.toString('latin1', start + LINE_PREFIX.length, start + KEY_END);
+  return KEY_PATTERN.test(key) && data[start + KEY_END] === 0x22 ? key : undefined;
+}
+
+/** The entry at `location`, if it reads back whole and is the one asked for. */
+function readEntry(location: EntryLocation, key: string): Omit<ResponseRecord, 'cached'> | undefined {
+  let text: string;
+  try {
+    const fd = openSync(location.file, 'r');
+    try {
+      const buffer = Buffer.alloc(location.length);
+      const read = readSync(fd, buffer, 0, location.length, location.offset);
+      text = buffer.toString('utf8', 0, read);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  return parseEntry(text, key);
 }
 
 function isUsage(value: unknown): value is Usage {
@@ -182,13 +263,13 @@ function assertSuccessRecord(record: unknown): void {
   if (!isRecordShape(record)) throw new TypeError('only successful responses (text, usage, latencyMs) can be cached');
 }
 
-function parseEntry(text: string): Omit<ResponseRecord, 'cached'> | undefined {
+function parseEntry(text: string, key: string): Omit<ResponseRecord, 'cached'> | undefined {
   let entry: CacheEntry;
   try {
     entry = JSON.parse(text) as CacheEntry;
   } catch {
     return undefined;
   }
-  if (typeof entry !== 'object' || entry === null || entry.format !== CACHE_FORMAT || !isRecordShape(entry.record)) return undefined;
+  if (typeof entry !== 'object' || entry === null || entry.key !== key || entry.format !== CACHE_FORMAT || !isRecordShape(entry.record)) return undefined;
   return entry.record;
 }

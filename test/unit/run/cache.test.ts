@@ -1,6 +1,6 @@
-// Response cache: canonical keys, credential stripping, hits and misses, corrupt entries, atomic writes, errors refused.
+// Response cache: canonical keys, credential stripping, hits and misses, segments, lines cut short or corrupt, errors refused.
 import assert from 'node:assert/strict';
-import { link, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -74,83 +74,127 @@ describe('cacheKey', () => {
 
 describe('ResponseCache', () => {
   const key = cacheKey({ providerId: 'openai', endpoint: 'https://api.openai.com/v1', request });
+  const otherKey = cacheKey({ providerId: 'openai', endpoint: 'https://api.openai.com/v1', request: { ...request, temperature: 1 } });
+  const segments = (dir: string) => listFiles(path.join(dir, 'segments')).catch(() => [] as string[]);
 
-  it('misses, then hits with cached: true after a set', async () => {
-    const cache = new ResponseCache(path.join(root, 'hit'));
+  it('misses, then hits with cached: true after a set; another cache object on the folder hits too', async () => {
+    const dir = path.join(root, 'hit');
+    const cache = new ResponseCache(dir);
     assert.equal(await cache.get(key), undefined);
     await cache.set(key, record());
     assert.deepEqual(await cache.get(key), { ...record(), cached: true });
-    assert.equal(cache.pathOf(key), path.join(root, 'hit', key.slice(0, 2), `${key}.json`));
+    assert.deepEqual(await new ResponseCache(dir).get(key), { ...record(), cached: true });
   });
 
-  it('treats a corrupt entry as a miss and removes it', async () => {
-    const cache = new ResponseCache(path.join(root, 'corrupt'));
-    const file = cache.pathOf(key);
-    await mkdir(path.dirname(file), { recursive: true });
-    for (const garbage of ['{"format":1,"record":{"te', '', '{"format":1,"record":{"text":5}}', '{"format":99,"record":{}}']) {
-      await writeFile(file, garbage);
-      assert.equal(await cache.get(key), undefined, `read ${JSON.stringify(garbage)} as a hit`);
-      assert.deepEqual(await listFiles(path.join(root, 'corrupt')), [], 'corrupt entry was left in place');
+  it('appends to one segment per writing object; an object that only reads writes nothing', async () => {
+    const dir = path.join(root, 'segments');
+    const first = new ResponseCache(dir);
+    await first.set(key, record('one'));
+    await first.set(otherKey, record('two'));
+    assert.equal((await segments(dir)).length, 1);
+    const reader = new ResponseCache(dir);
+    assert.equal((await reader.get(otherKey))?.text, 'two');
+    assert.equal((await segments(dir)).length, 1);
+    const second = new ResponseCache(dir);
+    await second.set(key, record('three'));
+    const files = await segments(dir);
+    assert.equal(files.length, 2);
+    assert.ok(files.every((file) => /segments\/\d{15}-\d+-\d{6}-[0-9a-f]{8}\.jsonl$/.test(file)), files.join(', '));
+    // Each object finds what it wrote itself; a new one sees both segments, the later line for a key winning.
+    assert.equal((await first.get(key))?.text, 'one');
+    assert.equal((await second.get(key))?.text, 'three');
+    assert.equal((await new ResponseCache(dir).get(otherKey))?.text, 'two');
+    assert.equal((await new ResponseCache(dir).get(key))?.text, 'three', 'the newer segment wins');
+  });
+
+  it('an entry another object appends after this one read the segments is a miss for it, never a wrong answer', async () => {
+    const dir = path.join(root, 'later');
+    const early = new ResponseCache(dir);
+    assert.equal(await early.get(key), undefined);
+    await new ResponseCache(dir).set(key, record('late'));
+    assert.equal(await early.get(key), undefined);
+    assert.equal((await new ResponseCache(dir).get(key))?.text, 'late');
+  });
+
+  it('a line cut short by a crash is never read; the entries before it still are', async () => {
+    const dir = path.join(root, 'crashed');
+    await new ResponseCache(dir).set(otherKey, record('whole'));
+    const [segment] = await segments(dir);
+    await appendFile(segment!, `{"key":"${key}","format":2,"record":{"text":"half`);
+    const cache = new ResponseCache(dir);
+    assert.equal(await cache.get(key), undefined);
+    assert.equal((await cache.get(otherKey))?.text, 'whole');
+  });
+
+  it('a line that does not read back whole and right is a miss: garbage, another key, another format, a bad record', async () => {
+    const dir = path.join(root, 'corrupt');
+    await mkdir(path.join(dir, 'segments'), { recursive: true });
+    const lines = [
+      `{"key":"${key}","format":2,"record":{"te`,
+      `{"key":"${key}","format":2,"record":{"text":5}}`,
+      `{"key":"${key}","format":99,"record":{"text":"x","usage":{"inputTokens":1,"outputTokens":1},"latencyMs":1}}`,
+      `{"key":"${key}","format":2,"record":{"text":"x","usage":{"inputTokens":1,"outputTokens":1},"latencyMs":1},"key":"${otherKey}"}`,
+      `{"key":"${key.toUpperCase()}","format":2,"record":{"text":"x","usage":{"inputTokens":1,"outputTokens":1},"latencyMs":1}}`,
+      'not json at all',
+      '',
+    ];
+    for (const [i, line] of lines.entries()) {
+      await writeFile(path.join(dir, 'segments', `${i}.jsonl`), `${line}\n`);
+      assert.equal(await new ResponseCache(dir).get(key), undefined, `read ${JSON.stringify(line)} as a hit`);
+      await rm(path.join(dir, 'segments', `${i}.jsonl`));
     }
   });
 
-  it('treats an unreadable entry (a directory in its place) as a miss', async () => {
-    const cache = new ResponseCache(path.join(root, 'unreadable'));
-    await mkdir(cache.pathOf(key), { recursive: true });
-    assert.equal(await cache.get(key), undefined);
+  it('reads a response longer than the index\'s read chunk, among short ones', async () => {
+    const dir = path.join(root, 'long');
+    const writer = new ResponseCache(dir);
+    const long = 'Ω'.repeat(1_500_000); // 3 MB in UTF-8, across several 1 MB chunks
+    await writer.set(otherKey, record('before'));
+    await writer.set(key, record(long));
+    const third = cacheKey({ providerId: 'openai', endpoint: 'https://api.openai.com/v1', request: { ...request, temperature: 2 } });
+    await writer.set(third, record('after'));
+    const reader = new ResponseCache(dir);
+    assert.equal((await reader.get(key))?.text, long);
+    assert.equal((await reader.get(otherKey))?.text, 'before');
+    assert.equal((await reader.get(third))?.text, 'after');
   });
 
-  it('never exposes half an entry to readers racing the writers, and leaves no temporary files', async () => {
-    const cache = new ResponseCache(path.join(root, 'race'));
+  it('concurrent sets and gets of one key: every read is whole, the last set wins', async () => {
+    const dir = path.join(root, 'race');
+    const cache = new ResponseCache(dir);
     const big = (i: number): ResponseRecord => record(`${i}`.repeat(200_000));
     const reads: Promise<ResponseRecord | undefined>[] = [];
     const writes: Promise<void>[] = [];
     for (let i = 0; i < 8; i++) {
       writes.push(cache.set(key, big(i)));
-      reads.push(cache.get(key));
+      reads.push(cache.get(key), new ResponseCache(dir).get(key));
     }
     await Promise.all(writes);
-    for (let i = 0; i < 8; i++) reads.push(cache.get(key));
     for (const got of await Promise.all(reads)) {
       if (got !== undefined) assert.match(got.text, /^(\d)\1{199999}$/);
     }
-    assert.deepEqual(await listFiles(path.join(root, 'race')), [cache.pathOf(key)]);
-    assert.ok(await cache.get(key), 'a reader deleted a good entry it mistook for a corrupt one');
+    assert.equal((await cache.get(key))?.text, big(7).text);
+    assert.equal((await new ResponseCache(dir).get(key))?.text, big(7).text);
   });
 
-  it('replaces an entry by rename, never by writing into the file in place', async () => {
-    // A hard link keeps the old inode: an in-place write would change what it reads, a rename does not.
-    const cache = new ResponseCache(path.join(root, 'rename'));
-    await cache.set(key, record('old'));
-    const probe = path.join(root, 'rename-probe.json');
-    await link(cache.pathOf(key), probe);
-    await cache.set(key, record('new'));
-    assert.match(await readFile(probe, 'utf8'), /"old"/);
-    assert.equal((await cache.get(key))?.text, 'new');
-  });
-
-  it('ignores a temporary file left by a crashed writer', async () => {
-    const cache = new ResponseCache(path.join(root, 'crashed'));
-    const file = cache.pathOf(key);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(`${file}.999.abcdef.tmp`, '{"format":1,"record":{"text":"half');
-    assert.equal(await cache.get(key), undefined);
-  });
-
-  it('refuses to store anything that is not a successful response', async () => {
+  it('refuses to store anything that is not a successful response, or under a key that is not one', async () => {
     const cache = new ResponseCache(path.join(root, 'errors'));
     const failure = new ProviderError('server', '503', { status: 503, usage: { inputTokens: 1, outputTokens: 0 } });
     await assert.rejects(cache.set(key, failure as unknown as ResponseRecord), TypeError);
     await assert.rejects(cache.set(key, { text: 'x' } as unknown as ResponseRecord), TypeError);
     await assert.rejects(cache.set('../../etc/passwd', record()), TypeError);
+    await assert.rejects(cache.get('../../etc/passwd'), TypeError);
     assert.equal(await cache.get(key), undefined);
+    assert.deepEqual(await segments(path.join(root, 'errors')), []);
   });
 
   it('stores no secret from the endpoint', async () => {
     const cache = new ResponseCache(path.join(root, 'secret'));
     const secretKey = cacheKey({ providerId: 'openai', endpoint: 'https://user:hunter2hunter2@api.example/v1', request });
     await cache.set(secretKey, record());
-    for (const file of await listFiles(path.join(root, 'secret'))) {
+    const files = await listFiles(path.join(root, 'secret'));
+    assert.ok(files.length > 0);
+    for (const file of files) {
       assert.doesNotMatch(await readFile(file, 'utf8'), /hunter2/);
     }
   });
