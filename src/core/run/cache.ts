@@ -112,9 +112,9 @@ const NEWLINE = 0x0a;
 const SCAN_CHUNK = 1024 * 1024;
 
 /**
- * Responses appended as JSON lines to segment files, `<dir>/segments/<ms since 1970>-<pid>-<n>-<random>.jsonl`, one per cache object
- * that writes (a run): no file is created, renamed or removed per entry, which is what made a file per entry cost
- * about a millisecond of CPU per first-time call. Only this object writes its segment, so two processes sharing the
+ * Responses appended as JSON lines to segment files, `<dir>/segments/<ms since 1970>-<pid>-<n>-<random>.jsonl`,
+ * one per cache object that writes (a run): no file is created, renamed or removed per entry, which is what made a
+ * file per entry cost about a millisecond of CPU per first-time call. Only this object writes its segment, so two processes sharing the
  * folder (the extension and a CLI in CI) never interleave. An object reads the segments once, at its first `get`, into
  * an index of byte ranges; an entry another process appends later is a miss for it: a cache may forget, it must never
  * lie. Every hit is read back and checked (its key, format and shape); a line cut short by a crash has no newline and
@@ -123,7 +123,7 @@ const SCAN_CHUNK = 1024 * 1024;
  */
 export class ResponseCache {
   private readonly segmentsDir: string;
-  private readonly segment: string;
+  private segment: string;
   private segmentSize = 0;
   /** What this object wrote: found even when the index was read before the write. */
   private readonly written = new Map<string, EntryLocation>();
@@ -131,10 +131,7 @@ export class ResponseCache {
 
   constructor(readonly dir: string) {
     this.segmentsDir = path.join(dir, 'segments');
-    // Named so that sorting by name is by age (the sequence orders two made in one millisecond): of two lines for
-    // one key, the newer is read.
-    const made = `${String(Date.now()).padStart(15, '0')}-${process.pid}-${String(++segmentsMade).padStart(6, '0')}`;
-    this.segment = path.join(this.segmentsDir, `${made}-${randomBytes(4).toString('hex')}.jsonl`);
+    this.segment = newSegment(this.segmentsDir);
   }
 
   /** The stored response marked `cached: true`, or undefined. An entry that does not read back whole is a miss. */
@@ -162,7 +159,15 @@ export class ResponseCache {
     const entry: CacheEntry = { key, format: CACHE_FORMAT, record: stored };
     const line = Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8');
     if (this.segmentSize === 0) mkdirSync(this.segmentsDir, { recursive: true });
-    appendFileSync(this.segment, line);
+    try {
+      appendFileSync(this.segment, line);
+    } catch (error) {
+      // Part of the line may be in the file (a full disk), so this segment's offsets are no longer known: later
+      // entries go to a new one.
+      this.segment = newSegment(this.segmentsDir);
+      this.segmentSize = 0;
+      throw error;
+    }
     this.written.set(key, { file: this.segment, offset: this.segmentSize, length: line.length - 1 });
     this.segmentSize += line.length;
   }
@@ -171,6 +176,12 @@ export class ResponseCache {
     this.index ??= indexSegments(this.segmentsDir);
     return this.index;
   }
+}
+
+/** Named so that sorting by name is by age (the sequence orders two made in one millisecond): of two lines for one key, the newer is read. */
+function newSegment(dir: string): string {
+  const made = `${String(Date.now()).padStart(15, '0')}-${process.pid}-${String(++segmentsMade).padStart(6, '0')}`;
+  return path.join(dir, `${made}-${randomBytes(4).toString('hex')}.jsonl`);
 }
 
 function assertKey(key: string): void {

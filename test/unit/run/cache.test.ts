@@ -177,6 +177,21 @@ describe('ResponseCache', () => {
     assert.equal((await new ResponseCache(dir).get(key))?.text, big(7).text);
   });
 
+  it('a write that fails leaves its segment: the error reaches the caller, the next entry goes to a new segment', async () => {
+    const dir = path.join(root, 'failed-write');
+    const cache = new ResponseCache(dir);
+    await cache.set(otherKey, record('first'));
+    const [segment] = await segments(dir);
+    // Something takes the segment's place (as a full disk would cut a line short): the append fails.
+    await rm(segment!);
+    await mkdir(segment!);
+    await assert.rejects(cache.set(key, record('lost')));
+    await cache.set(key, record('kept'));
+    assert.equal((await cache.get(key))?.text, 'kept');
+    assert.equal((await new ResponseCache(dir).get(key))?.text, 'kept');
+    assert.equal(await new ResponseCache(dir).get(otherKey), undefined, 'its segment is gone');
+  });
+
   it('refuses to store anything that is not a successful response, or under a key that is not one', async () => {
     const cache = new ResponseCache(path.join(root, 'errors'));
     const failure = new ProviderError('server', '503', { status: 503, usage: { inputTokens: 1, outputTokens: 0 } });
