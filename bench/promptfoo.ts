@@ -126,22 +126,11 @@ export function promptfooCommand(ctx: Context, configFile: string, outFile: stri
   return { command: ctx.installed.node24, args };
 }
 
-function findFile(dir: string, name: string): string | undefined {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isFile() && entry.name === name) return full;
-    if (entry.isDirectory()) {
-      const found = findFile(full, name);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
 /** From our own JSON report: every case scored, none in error, none failing. */
 function ragInspectorOutcome(outDir: string): Outcome {
-  const file = findFile(outDir, 'report.json');
-  if (!file) throw new Error(`no report.json under ${outDir}`);
+  const found = readdirSync(outDir, { recursive: true, encoding: 'utf8' }).find((entry) => path.basename(entry) === 'report.json');
+  if (!found) throw new Error(`no report.json under ${outDir}`);
+  const file = path.join(outDir, found);
   const report = JSON.parse(readFileSync(file, 'utf8')) as { totals: { cases: number; passed: number; failed: number; error: number } };
   const { cases, passed, error } = report.totals;
   return { cases, passed, failed: cases - passed, errors: error };

@@ -50,20 +50,6 @@ async function openPalette(page) {
   }
 }
 
-/** The first file called `name` under `dir` (depth first, dot folders skipped). */
-function findFile(dir, name) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith('.')) continue;
-    const full = path.join(dir, entry.name);
-    if (entry.isFile() && entry.name === name) return full;
-    if (entry.isDirectory()) {
-      const found = findFile(full, name);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
 /** Ctrl+P, the file's name, Enter: the file opens in an editor tab. */
 async function quickOpen(page, fileName) {
   await page.keyboard.press('Control+P');
@@ -168,7 +154,9 @@ async function main() {
 
   // A failing row of the example's dataset, as a new user meets it: the red CodeLens over the row in en.jsonl. A wrong
   // answer (rows whose first failure is a noise-robustness case), so the case has answer-bearing documents to highlight.
-  const exampleDir = path.dirname(findFile(folder, 'rgb-example.eval.yaml'));
+  const evalFile = readdirSync(folder, { recursive: true, encoding: 'utf8' }).find((entry) => path.basename(entry) === 'rgb-example.eval.yaml');
+  if (!evalFile) throw new Error(`Open Example copied no rgb-example.eval.yaml into ${folder}`);
+  const exampleDir = path.dirname(path.join(folder, evalFile));
   const datasetLines = readFileSync(path.join(exampleDir, 'en.jsonl'), 'utf8').split('\n');
   await quickOpen(page, 'en.jsonl');
   const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: /✗ .*wrong answer/ }).first();
