@@ -6,6 +6,7 @@ import { activateRunCommands, settingsOverrides } from './commands.js';
 import { activateDiagnostics } from './diagnostics.js';
 import type { ResultDiagnostics } from './diagnostics.js';
 import { activateEvalFiles } from './evalFiles.js';
+import type { EvalFiles } from './evalFiles.js';
 import { activateGenerateCounterfactual } from './generateCounterfactual.js';
 import { activateHover } from './hover.js';
 import { languageModelProviders } from './languageModelProvider.js';
@@ -45,6 +46,7 @@ export interface TestingApi {
   controller: EngineRunController;
   logUri: vscode.Uri;
   tests: RagTestExplorer;
+  evalFiles: EvalFiles;
 }
 
 export function activate(context: vscode.ExtensionContext): { testing: TestingApi } | undefined {
@@ -76,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests } };
+  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests, evalFiles } };
 }
 
 export function deactivate(): void {

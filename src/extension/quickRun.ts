@@ -141,10 +141,13 @@ export function freeEvalPath(dir: string, base: string): string {
 }
 
 /** Writes the eval file beside the template or dataset, checks it loads, and opens it. */
-export async function saveEvalFile(choices: QuickChoices, origin: string): Promise<string> {
+export async function saveEvalFile(choices: QuickChoices, origin: string, evalFiles: EvalFiles): Promise<string> {
   const dir = path.dirname(origin);
   const target = freeEvalPath(dir, choices.name);
   await writeFile(target, evalFileText(choices, dir, origin), { flag: 'wx' });
+  // At once, before anything else can run: a Run Evaluation on the template from now on must find this file, and
+  // the file watcher reports it later (and opening it below takes a while).
+  evalFiles.invalidate();
   await loadEvalSpec(target);
   await vscode.window.showTextDocument(vscode.Uri.file(target), { preview: false });
   return target;
@@ -181,9 +184,7 @@ export async function quickRun(launcher: RunLauncher, logger: Logger, evalFiles:
     SAVE_AS_EVAL_FILE,
   )).then(async (answer) => {
     if (answer !== SAVE_AS_EVAL_FILE) return undefined;
-    const target = await saveEvalFile(choices, file);
-    // The next Run Evaluation on this template must find it, before the file watcher reports it.
-    evalFiles.invalidate();
+    const target = await saveEvalFile(choices, file, evalFiles);
     logger.info(`Saved the eval file ${target}.`);
     return target;
   }).catch((error: unknown) => {

@@ -76,7 +76,9 @@ suite('Run Evaluation without an eval file', () => {
     assert.equal(summary.totals.cases, 15, '3 rows × the 5 default noise ratios');
 
     const saved = path.join(dir.fsPath, 'mine.eval.yaml');
-    await eventually('the saved eval file', () => (existsSync(saved) ? true : undefined));
+    // Saving ends by opening the file: wait for that, or the template shown next could lose the focus to it.
+    await eventually('the saved eval file open in an editor', () => (existsSync(saved) && vscode.window.activeTextEditor?.document.uri.fsPath === saved ? true : undefined),
+      10_000, () => vscode.window.activeTextEditor?.document.uri.fsPath);
     assert.equal(offers.length, 1);
     const spec = await loadEvalSpec(saved);
     assert.deepEqual(spec.models.map((m) => `${m.provider}:${m.model}`), ['extractive:bm25']);
@@ -87,7 +89,7 @@ suite('Run Evaluation without an eval file', () => {
     asked.length = 0;
     await focusTemplate(template);
     const again = asSummary(await vscode.commands.executeCommand('ragInspector.runEvaluation'));
-    assert.deepEqual(asked, []);
+    assert.deepEqual(asked, [], `the second Run Evaluation asked again; eval files known: ${(await testing.evalFiles.files()).join(', ')}`);
     assert.equal(again.totals.cases, 15);
     assert.equal(await testing.store.specFileOf(again.runId), saved);
   });
