@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
+import { scanLineBytes } from './jsonLines.js';
 import type { ResponseRecord, Usage } from '../model.js';
 import type { CompletionRequest } from '../providers/contract.js';
 
@@ -108,8 +109,6 @@ let segmentsMade = 0;
 /** Every line starts `{"key":"<64 hex>"`, so the index is built without parsing a single line. */
 const LINE_PREFIX = Buffer.from('{"key":"');
 const KEY_END = LINE_PREFIX.length + 64;
-const NEWLINE = 0x0a;
-const SCAN_CHUNK = 1024 * 1024;
 
 /**
  * Responses appended as JSON lines to segment files, `<dir>/segments/<ms since 1970>-<pid>-<n>-<random>.jsonl`,
@@ -207,34 +206,20 @@ async function indexSegments(dir: string): Promise<Map<string, EntryLocation>> {
 async function indexSegment(file: string, index: Map<string, EntryLocation>): Promise<void> {
   const handle = await open(file, 'r');
   try {
-    const buffer = Buffer.alloc(SCAN_CHUNK);
-    let carry = Buffer.alloc(0);
-    let carryOffset = 0;
-    for (let position = 0; ;) {
-      const { bytesRead } = await handle.read(buffer, 0, SCAN_CHUNK, position);
-      if (bytesRead === 0) return;
-      const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
-      const dataOffset = carry.length > 0 ? carryOffset : position;
-      let start = 0;
-      for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
-        const key = lineKey(data, start, end);
-        if (key) index.set(key, { file, offset: dataOffset + start, length: end - start });
-        start = end + 1;
-      }
-      // A line longer than a chunk is carried whole into the next read (responses may be long).
-      carry = Buffer.from(data.subarray(start));
-      carryOffset = dataOffset + start;
-      position += bytesRead;
+    // A line cut short by a crash has no newline: the scan never yields it.
+    for await (const line of scanLineBytes(handle, 0, (await handle.stat()).size)) {
+      const key = lineKey(line.bytes);
+      if (key) index.set(key, { file, offset: line.offset, length: line.length });
     }
   } finally {
     await handle.close();
   }
 }
 
-function lineKey(data: Buffer, start: number, end: number): string | undefined {
-  if (end - start < KEY_END + 1 || data.compare(LINE_PREFIX, 0, LINE_PREFIX.length, start, start + LINE_PREFIX.length) !== 0) return undefined;
-  const key = data.toString('latin1', start + LINE_PREFIX.length, start + KEY_END);
-  return KEY_PATTERN.test(key) && data[start + KEY_END] === 0x22 ? key : undefined;
+function lineKey(line: Buffer): string | undefined {
+  if (line.length < KEY_END + 1 || line.compare(LINE_PREFIX, 0, LINE_PREFIX.length, 0, LINE_PREFIX.length) !== 0) return undefined;
+  const key = line.toString('latin1', LINE_PREFIX.length, KEY_END);
+  return KEY_PATTERN.test(key) && line[KEY_END] === 0x22 ? key : undefined;
 }
 
 /** The entry at `location`, if it reads back whole and is the one asked for. */

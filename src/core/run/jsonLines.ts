@@ -1,9 +1,12 @@
-// Byte-level reading of JSON Lines files: streaming lines with their numbers, the first line, the last complete line.
+// Byte-level reading of JSON Lines files: streaming lines with their numbers, lines with their byte ranges, the first
+// line, the last complete line.
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
 const NEWLINE = 0x0a;
 const CHUNK = 64 * 1024;
+/** Read size for scans over whole files (a run log index, the response cache's index). */
+const SCAN_CHUNK = 1024 * 1024;
 
 export interface TextLine {
   /** 1-based. */
@@ -28,6 +31,62 @@ export async function* readLines(file: string): AsyncGenerator<TextLine> {
     if (start < chunk.length) pending.push(chunk.subarray(start));
   }
   if (pending.length > 0) yield { number: ++number, text: Buffer.concat(pending).toString('utf8'), complete: false };
+}
+
+/** A complete line and where it is in its file. */
+export interface LineBytes {
+  /** 1-based. */
+  number: number;
+  /** Byte offset of the line's first byte. */
+  offset: number;
+  /** In bytes, without the newline. */
+  length: number;
+  /** The line's bytes: a view into the read buffer, valid only until the scan moves on (copy what you keep). */
+  bytes: Buffer;
+}
+
+/**
+ * Complete lines from `start` to the last newline before `end`, with their byte offsets, undecoded. Only a line that
+ * spans reads is copied together. A fragment after the last newline is not yielded (a writer may be in the middle of
+ * it, or was cut short by a crash): a later scan resumes at the end of the last line yielded.
+ */
+export async function* scanLineBytes(handle: FileHandle, start: number, end: number, firstNumber = 1): AsyncGenerator<LineBytes> {
+  let number = firstNumber - 1;
+  let carry: Buffer[] = [];
+  let carryStart = start;
+  let position = start;
+  while (position < end) {
+    const buffer = Buffer.allocUnsafe(Math.min(SCAN_CHUNK, end - position));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) break;
+    const chunk = buffer.subarray(0, bytesRead);
+    let from = 0;
+    for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, from)) {
+      const offset = carry.length > 0 ? carryStart : position + from;
+      const bytes = carry.length > 0 ? Buffer.concat([...carry, chunk.subarray(from, newline)]) : chunk.subarray(from, newline);
+      carry = [];
+      from = newline + 1;
+      yield { number: ++number, offset, length: bytes.length, bytes };
+    }
+    if (from < chunk.length) {
+      if (carry.length === 0) carryStart = position + from;
+      // Copied: keeping a view would hold the whole 1 MB chunk for a short fragment.
+      carry.push(Buffer.from(chunk.subarray(from)));
+    }
+    position += bytesRead;
+  }
+}
+
+/** A complete line, decoded, and where it is. */
+export interface LocatedLine extends Omit<LineBytes, 'bytes'> {
+  text: string;
+}
+
+/** scanLineBytes with each line decoded as UTF-8. */
+export async function* scanLines(handle: FileHandle, start: number, end: number, firstNumber = 1): AsyncGenerator<LocatedLine> {
+  for await (const { number, offset, length, bytes } of scanLineBytes(handle, start, end, firstNumber)) {
+    yield { number, offset, length, text: bytes.toString('utf8') };
+  }
 }
 
 /** Offset of the last `byte` before `before`, or -1; reads backwards a chunk at a time. */

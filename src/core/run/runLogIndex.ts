@@ -6,11 +6,10 @@ import type { CaseError, CaseResult, EvalCase, RowRef, RunStatus } from '../mode
 import { caseKey, caseListItem, shortReason } from '../report/caseItems.js';
 import type { CaseDigest, CaseEntry } from '../report/caseItems.js';
 import type { CaseListItem } from '../../protocol.js';
+import { scanLines } from './jsonLines.js';
+import type { LocatedLine } from './jsonLines.js';
 import { RunLogReader, isCaseLine, parseHeader } from './runLog.js';
 import type { CaseLine, RunHeader, RunLogProblem, SummaryLine } from './runLog.js';
-
-const NEWLINE = 0x0a;
-const CHUNK = 1024 * 1024;
 
 /**
  * One (case, model) of a log: where its line is, the row the inspector lists, and what diagnostics, CodeLens, hovers,
@@ -30,49 +29,7 @@ export interface IndexedCase {
   errorStage?: CaseError['stage'];
 }
 
-/** A line of the log and where it is. */
-export interface LocatedLine {
-  /** 1-based. */
-  number: number;
-  /** Byte offset of the line's first byte. */
-  offset: number;
-  /** In bytes, without the newline. */
-  length: number;
-  text: string;
-}
 
-/**
- * Complete lines from `start` to the last newline before `end`, with their byte offsets. Lines are decoded from the
- * chunk they sit in; only a line that spans chunks is copied together. A fragment after the last newline is not
- * yielded (the writer may be in the middle of it): a later scan resumes at the end of the last line yielded.
- */
-export async function* scanLines(handle: FileHandle, start: number, end: number, firstNumber = 1): AsyncGenerator<LocatedLine> {
-  let number = firstNumber - 1;
-  let carry: Buffer[] = [];
-  let carryStart = start;
-  let position = start;
-  while (position < end) {
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK, end - position));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-    if (bytesRead === 0) break;
-    const chunk = buffer.subarray(0, bytesRead);
-    let from = 0;
-    for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, from)) {
-      const offset = carry.length > 0 ? carryStart : position + from;
-      const text = carry.length > 0 ? Buffer.concat([...carry, chunk.subarray(from, newline)]).toString('utf8') : chunk.toString('utf8', from, newline);
-      const length = position + newline - offset;
-      carry = [];
-      from = newline + 1;
-      yield { number: ++number, offset, length, text };
-    }
-    if (from < chunk.length) {
-      if (carry.length === 0) carryStart = position + from;
-      // Copied: keeping a view would hold the whole 1 MB chunk for a short fragment.
-      carry.push(Buffer.from(chunk.subarray(from)));
-    }
-    position += bytesRead;
-  }
-}
 
 /**
  * The index of one run log, extended in place as the log grows. Logs are append-only (a live run appends case lines,

@@ -12,7 +12,8 @@ import type { CaseEntry } from '../../../src/core/report/caseItems.js';
 import { failureMessage } from '../../../src/core/report/runData.js';
 import { readRunLog, RunLogWriter } from '../../../src/core/run/runLog.js';
 import type { NewRunHeader, SummaryLine } from '../../../src/core/run/runLog.js';
-import { RunLogIndex, digestOf, readEntry, scanLines } from '../../../src/core/run/runLogIndex.js';
+import { scanLines } from '../../../src/core/run/jsonLines.js';
+import { RunLogIndex, digestOf, readEntry } from '../../../src/core/run/runLogIndex.js';
 
 const EXAMPLE = path.resolve(__dirname, '../../../examples/rgb/rgb-example.eval.yaml');
 
