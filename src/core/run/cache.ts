@@ -113,10 +113,10 @@ const KEY_END = LINE_PREFIX.length + 64;
 /**
  * Responses appended as JSON lines to segment files, `<dir>/segments/<ms since 1970>-<pid>-<n>-<random>.jsonl`,
  * one per cache object that writes (a run): no file is created, renamed or removed per entry, which is what made a
- * file per entry cost about a millisecond of CPU per first-time call. Only this object writes its segment, so two processes sharing the
- * folder (the extension and a CLI in CI) never interleave. An object reads the segments once, at its first `get`, into
- * an index of byte ranges; an entry another process appends later is a miss for it: a cache may forget, it must never
- * lie. Every hit is read back and checked (its key, format and shape); a line cut short by a crash has no newline and
+ * file per entry cost about a millisecond of CPU per first-time call. Only this object writes its segment, so two
+ * processes sharing the folder (the extension and a CLI in CI) never interleave. An object reads the segments once, at
+ * its first `get`, into an index of byte ranges; an entry another process appends later is a miss for it: a cache may
+ * forget, it must never lie. Every hit is read back and checked (its key, format and shape); a line cut short by a crash has no newline and
  * is never indexed. Only successful responses can be stored: `set` takes a ResponseRecord and checks its shape at run
  * time too, so an error object cast to one is refused.
  */
