@@ -15,24 +15,8 @@ log() { echo "[e2e:setup $(date +%T)] $*"; }
 start=$(date +%s)
 mkdir -p "$E2E"
 
-# System packages, only when missing: chromium shows the workbench; libkrb5-dev, g++, make, python3 and
-# pkg-config build code-server's native modules (kerberos, argon2) from source.
-missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-[ -e /usr/include/gssapi/gssapi.h ] || missing+=(libkrb5-dev)
-command -v pkg-config >/dev/null || missing+=(pkg-config)
-command -v g++ >/dev/null || missing+=(g++)
-command -v make >/dev/null || missing+=(make)
-command -v python3 >/dev/null || missing+=(python3)
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" != 0 ]; then
-    echo "e2e:setup: missing system packages: ${missing[*]} (run as root or: sudo apt-get install -y ${missing[*]})" >&2
-    exit 1
-  fi
-  log "apt-get install ${missing[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# System packages (Chromium, the native-module build tools), only when missing.
+bash "$ROOT/test/systemPackages.sh"
 
 # When this runs under `npm test`, the outer npm exports npm_* variables (npm_config_user_agent says node/v20); a
 # nested npm would take them as its own config, and code-server's postinstall reads the Node version from that user

@@ -6,10 +6,10 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { readDataset } from '../../../src/core/data/readDataset.js';
 import type { DatasetItem } from '../../../src/core/data/readDataset.js';
+import { RGB_DATA } from '../testData.js';
 import { collect, tempFile } from './tempFiles.js';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/bad-inputs');
-const RGB = path.resolve(__dirname, '../../../../shared/data/rgb');
 
 function rows(items: DatasetItem[]) {
   return items.flatMap((item) => (item.ok ? [item.row] : []));
@@ -99,7 +99,7 @@ test('.json whose first line is a whole object is read as JSON Lines (RGB files)
 
 for (const [name, count] of [['en_fact.json', 100], ['zh_fact.json', 100], ['zh_refine.sample60.json', 60]] as const) {
   test(`the real RGB file ${name} loads with every row ok`, async () => {
-    const file = path.join(RGB, name);
+    const file = path.join(RGB_DATA, name);
     const items = await collect(readDataset(file));
     assert.equal(errors(items).length, 0);
     const loaded = rows(items);

@@ -11,7 +11,7 @@ import type { ScriptedJudge } from '../suites/builders.js';
 export { noSignal, result } from '../suites/builders.js';
 
 /** Test-only data, read in place (never copied): the reference's Paul Graham essays. */
-export const PG_HAYSTACK = path.resolve(__dirname, '../../../../shared/data/haystack-pg');
+export { PG_HAYSTACK } from '../testData.js';
 
 export const SPEC_FILE = path.resolve(__dirname, 'needle-test.eval.yaml');
 

@@ -1,6 +1,6 @@
 // The RGB prompt files render exactly the reference's messages (instruction.yaml), and the judge prompts their texts.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
@@ -8,9 +8,10 @@ import { builtinPrompt } from '../../../src/core/assets.js';
 import { loadTemplate, renderTemplate } from '../../../src/core/prompt/template.js';
 import { JUDGE_PROMPTS, renderJudgePrompt } from '../../../src/core/suites/rgb/judge.js';
 import { rgbSuite } from '../../../src/core/suites/rgb/suite.js';
+import { RGB_DATA } from '../testData.js';
 import { build, params, plainRow } from './builders.js';
 
-const INSTRUCTION = path.resolve(__dirname, '../../../../shared/data/rgb/instruction.yaml');
+const INSTRUCTION = path.join(RGB_DATA, 'instruction.yaml');
 
 /** The reference's own formatting: instruction.format(QUERY=…, DOCS='\n'.join(docs)), system only with documents. */
 function referenceMessages(lang: 'en' | 'zh', question: string, docs: string[]) {
@@ -20,7 +21,7 @@ function referenceMessages(lang: 'en' | 'zh', question: string, docs: string[]) 
   return docs.length === 0 ? [{ role: 'user', content: user }] : [{ role: 'system', content: system }, { role: 'user', content: user }];
 }
 
-describe('RGB answer prompts', { skip: existsSync(INSTRUCTION) ? false : 'no instruction.yaml' }, () => {
+describe('RGB answer prompts', () => {
   for (const language of ['en', 'zh'] as const) {
     it(`${language}.prompt renders the reference system and user messages`, async () => {
       const p = params({ testbed: 'noise_robustness', language, noiseRates: [0.4] });

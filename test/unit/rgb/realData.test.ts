@@ -1,6 +1,5 @@
-// Case building on the real RGB files (read in place from shared/, never copied: CC BY-NC-SA, tests only).
+// Case building on the real RGB files (test/data/rgb: CC BY-NC-SA, tests only).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { DatasetRow } from '../../../src/core/suites/contract.js';
@@ -8,9 +7,9 @@ import type { EvalCase } from '../../../src/core/model.js';
 import { DEFAULT_NOISE_RATES } from '../../../src/core/suites/rgb/params.js';
 import type { Testbed } from '../../../src/core/suites/rgb/params.js';
 import { rgbSuite } from '../../../src/core/suites/rgb/suite.js';
+import { RGB_DATA as DATA } from '../testData.js';
 import { SUITE_ID, params, readJsonl } from './builders.js';
 
-const DATA = path.resolve(__dirname, '../../../../shared/data/rgb');
 
 /** The value a case's `source` ("positive_wrong[2]", "positive[1][0]") points at in the row. */
 function atSource(row: Record<string, unknown>, source: string): unknown {
@@ -46,7 +45,7 @@ const FILES: { file: string; testbeds: Testbed[]; language: 'en' | 'zh' }[] = [
   { file: 'zh_refine.sample60.json', testbeds: ['noise_robustness', 'negative_rejection'], language: 'zh' },
 ];
 
-describe('real RGB files', { skip: existsSync(DATA) ? false : `no ${DATA}` }, () => {
+describe('real RGB files', () => {
   const rows = new Map<string, DatasetRow[]>();
   before(async () => {
     for (const { file } of FILES) rows.set(file, await readJsonl(path.join(DATA, file)));

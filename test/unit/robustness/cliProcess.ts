@@ -1,7 +1,7 @@
 // The rag-inspector CLI in a child process: bundled once per test file from src/cli (as esbuild.mjs bundles dist/cli.js) into the OS temp dir.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after } from 'node:test';
@@ -41,8 +41,8 @@ export function cliBundle(): Promise<string> {
     writeFileSync(path.join(bundleDir, 'package.json'), JSON.stringify({ name: 'rag-inspector', private: true }));
     symlinkSync(path.join(REPO, 'prompts'), path.join(bundleDir, 'prompts'));
     mkdirSync(path.join(bundleDir, 'dist'));
-    const webview = path.join(REPO, 'dist', 'webview.js');
-    if (existsSync(webview)) symlinkSync(webview, path.join(bundleDir, 'dist', 'webview.js'));
+    // The HTML report embeds the built inspector; `npm run test:unit` builds it first.
+    symlinkSync(path.join(REPO, 'dist', 'webview.js'), path.join(bundleDir, 'dist', 'webview.js'));
     return file;
   })();
   return bundle;
