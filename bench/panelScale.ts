@@ -12,7 +12,7 @@ import { runEvaluation } from '../src/core/engine/runEvaluation.js';
 import { caseKey, caseListItem } from '../src/core/report/caseItems.js';
 import { readRunLog, RunLogWriter } from '../src/core/run/runLog.js';
 import type { CaseLine } from '../src/core/run/runLog.js';
-import { RunLogIndex, digestOf } from '../src/core/run/runLogIndex.js';
+import { RunLogIndex, digestOf } from '../src/core/report/runLogIndex.js';
 import { machineLine, mb, median, table } from './lib/report.js';
 
 const EXAMPLE = path.resolve(__dirname, '../examples/rgb/rgb-example.eval.yaml');

@@ -6,7 +6,7 @@ import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from
 import { caseListItem, describeKey, flippedItemRows } from '../core/report/caseItems.js';
 import type { CaseEntry } from '../core/report/caseItems.js';
 import { describeError } from '../core/errors.js';
-import { RunLogIndex } from '../core/run/runLogIndex.js';
+import { RunLogIndex } from '../core/report/runLogIndex.js';
 
 // The key now lives with the other case helpers; re-exported for modules that import it from here (testExplorer.ts).
 export { caseKey } from '../core/report/caseItems.js';

@@ -8,7 +8,7 @@ import { failureMessage } from '../core/report/runData.js';
 import type { CaseDigest } from '../core/report/caseItems.js';
 import { listRuns } from '../core/run/runLog.js';
 import type { RunListEntry } from '../core/run/runLog.js';
-import { RunLogIndex, digestOf } from '../core/run/runLogIndex.js';
+import { RunLogIndex, digestOf } from '../core/report/runLogIndex.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import type { EvalSpec } from '../core/spec/types.js';
 import { settingsOverrides } from './commands.js';

@@ -14,10 +14,10 @@ import type { InputProblem, RunEvent, RunTotals, ThresholdOutcome } from './even
 import { executeCase } from './executeCase.js';
 import { expandedCases, planSuites, problemReporter, renderCase, variablesProblem } from './plan.js';
 import type { LazyPlan, SuitePlan } from './plan.js';
-import { forEachConcurrent } from './pool.js';
+import { forEachConcurrent } from '../pool.js';
 import { evaluateThresholds } from './thresholds.js';
 import { TOOL_VERSION } from '../version.js';
-import type { CallCounts } from '../report/totals.js';
+import type { CallCounts } from './totals.js';
 import { loggedCalls, tablesFromLog } from './tablesFromLog.js';
 
 export interface RunOptions {

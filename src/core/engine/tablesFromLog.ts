@@ -3,8 +3,8 @@
 import type { RunTotals } from './events.js';
 import { readCaseLines, scanRunLog } from '../run/runLog.js';
 import type { RunLogScan } from '../run/runLog.js';
-import { resultTotals, callsFromResults } from '../report/totals.js';
-import type { CallCounts } from '../report/totals.js';
+import { resultTotals, callsFromResults } from './totals.js';
+import type { CallCounts } from './totals.js';
 import type { SuiteReport } from '../suites/contract.js';
 import { combinedReports } from '../suites/combinedReports.js';
 import { toReportCase, toReportResult } from '../suites/reportView.js';

@@ -3,7 +3,7 @@ import type { RunOutcome } from '../engine/runEvaluation.js';
 import { readCaseLines, scanRunLog } from '../run/runLog.js';
 import { toReportResult } from '../suites/reportView.js';
 import type { RunData } from './runData.js';
-import { resultTotals } from './totals.js';
+import { resultTotals } from '../engine/totals.js';
 
 /** The report view of a run that just finished in this process: its log, which holds every case. */
 export function runDataFromOutcome(outcome: RunOutcome): Promise<RunData> {

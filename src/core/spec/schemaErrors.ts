@@ -2,7 +2,7 @@
 import type { ErrorObject } from 'ajv';
 import { InputError } from '../errors.js';
 import type { JsonSchema } from './schema.js';
-import { closest } from './suggest.js';
+import { closest } from '../suggest.js';
 import type { PathSegment, YamlLocator } from './yamlPositions.js';
 import { displayPath, pointerSegments } from './yamlPositions.js';
 

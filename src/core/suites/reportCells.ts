@@ -1,5 +1,5 @@
 // The two cells every method's tables are made of: a proportion with its Wilson interval, and a mean with its interval.
-import { meanWithInterval, wilson } from '../report/stats.js';
+import { meanWithInterval, wilson } from '../stats.js';
 import type { ReportCell } from './contract.js';
 
 /** hits / n with a 95% Wilson interval; `undetermined` cases (errors, unparsable verdicts) are counted apart from n. */

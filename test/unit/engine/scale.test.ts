@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { packageRoot } from '../../../src/core/assets.js';
 import { expandedCases, planSuites, renderCase } from '../../../src/core/engine/plan.js';
-import { forEachConcurrent } from '../../../src/core/engine/pool.js';
+import { forEachConcurrent } from '../../../src/core/pool.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunOutcome } from '../../../src/core/engine/runEvaluation.js';
 import type { EvalCase } from '../../../src/core/model.js';

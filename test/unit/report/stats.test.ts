@@ -1,7 +1,7 @@
 // Wilson intervals and NaN-aware means against values computed by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { meanWithInterval, wilson } from '../../../src/core/report/stats.js';
+import { meanWithInterval, wilson } from '../../../src/core/stats.js';
 
 test('Wilson interval for 8/10 matches the textbook value', () => {
   const interval = wilson(8, 10);

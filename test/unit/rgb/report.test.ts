@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CaseResult, EvalCase } from '../../../src/core/model.js';
-import { wilson } from '../../../src/core/report/stats.js';
+import { wilson } from '../../../src/core/stats.js';
 import { rgbSuite } from '../../../src/core/suites/rgb/suite.js';
 import { SUITE_ID, build, params, plainRow, result, score } from './builders.js';
 

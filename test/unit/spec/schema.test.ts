@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { SCHEMA_FILE } from '../../../src/core/spec/emitSchema.js';
 import { evalSchema, evalSchemaJson } from '../../../src/core/spec/schema.js';
 import type { JsonSchema } from '../../../src/core/spec/schema.js';
-import { closest, editDistance } from '../../../src/core/spec/suggest.js';
+import { closest, editDistance } from '../../../src/core/suggest.js';
 
 test('media/eval.schema.json is the schema from schema.ts (run `node --import tsx src/core/spec/emitSchema.ts` after changing it)', () => {
   assert.equal(readFileSync(SCHEMA_FILE, 'utf8'), evalSchemaJson());

@@ -1,6 +1,6 @@
 // Writes IF-RAG counterfactual data with an LLM: substitute the answer, rewrite the evidence, check it, retry once, else record the failure.
 import { builtinPrompt } from '../../assets.js';
-import { forEachConcurrent } from '../../engine/pool.js';
+import { forEachConcurrent } from '../../pool.js';
 import type { ChatMessage } from '../../model.js';
 import { loadTemplate, renderTemplate } from '../../prompt/template.js';
 import type { DatasetRow, ModelClient } from '../contract.js';

@@ -1,7 +1,7 @@
 // Aggregates LLM-Eval results: mean per dimension per model, the score distribution per dimension, and agreement with human scores.
 import type { ReportEntry } from '../reportEntries.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
-import { meanWithInterval } from '../../report/stats.js';
+import { meanWithInterval } from '../../stats.js';
 import type { ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { agreementTable } from '../metaEval.js';
 import { LLM_EVAL_METHOD } from './cases.js';

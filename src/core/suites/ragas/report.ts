@@ -2,7 +2,7 @@
 import { joinEntries } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
-import { meanWithInterval } from '../../report/stats.js';
+import { meanWithInterval } from '../../stats.js';
 import type { ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { agreementTable } from '../metaEval.js';
 import { RAGAS_METHOD, ragasCaseParams } from './cases.js';

@@ -2,7 +2,7 @@
 import { joinEntries, entriesForModel } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
-import { wilson } from '../../report/stats.js';
+import { wilson } from '../../stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { RGB_METHOD, rgbCaseParams } from './cases.js';
 import { failureLabelsFor } from './judge.js';

@@ -3,13 +3,13 @@ import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import type { CaseError, CaseResult, EvalCase, RowRef, RunStatus } from '../model.js';
-import { caseKey, caseListItem, shortReason } from '../report/caseItems.js';
-import type { CaseDigest, CaseEntry } from '../report/caseItems.js';
+import { caseKey, caseListItem, shortReason } from './caseItems.js';
+import type { CaseDigest, CaseEntry } from './caseItems.js';
 import type { CaseListItem } from '../../protocol.js';
-import { scanLines } from './jsonLines.js';
-import type { LocatedLine } from './jsonLines.js';
-import { RunLogReader, isCaseLine, parseHeader } from './runLog.js';
-import type { CaseLine, RunHeader, RunLogProblem, SummaryLine } from './runLog.js';
+import { scanLines } from '../run/jsonLines.js';
+import type { LocatedLine } from '../run/jsonLines.js';
+import { RunLogReader, isCaseLine, parseHeader } from '../run/runLog.js';
+import type { CaseLine, RunHeader, RunLogProblem, SummaryLine } from '../run/runLog.js';
 
 /**
  * One (case, model) of a log: where its line is, the row the inspector lists, and what diagnostics, CodeLens, hovers,

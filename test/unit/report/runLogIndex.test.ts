@@ -13,7 +13,7 @@ import { failureMessage } from '../../../src/core/report/runData.js';
 import { readRunLog, RunLogWriter } from '../../../src/core/run/runLog.js';
 import type { NewRunHeader, SummaryLine } from '../../../src/core/run/runLog.js';
 import { scanLines } from '../../../src/core/run/jsonLines.js';
-import { RunLogIndex, digestOf, readEntry } from '../../../src/core/run/runLogIndex.js';
+import { RunLogIndex, digestOf, readEntry } from '../../../src/core/report/runLogIndex.js';
 
 const EXAMPLE = path.resolve(__dirname, '../../../examples/rgb/rgb-example.eval.yaml');
 
