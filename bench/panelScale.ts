@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runEvaluation } from '../src/core/engine/runEvaluation.js';
-import { caseKey, caseListItem } from '../src/core/report/caseItems.js';
+import { caseListItem } from '../src/core/report/caseItems.js';
 import { readRunLog, RunLogWriter } from '../src/core/run/runLog.js';
 import type { CaseLine } from '../src/core/run/runLog.js';
 import { RunLogIndex, digestOf } from '../src/core/report/runLogIndex.js';
 import { machineLine, mb, median, table } from './lib/report.js';
+import { caseKey } from '../src/core/model.js';
 
 const EXAMPLE = path.resolve(__dirname, '../examples/rgb/rgb-example.eval.yaml');
 const LOOKUPS = 200;

@@ -1,7 +1,6 @@
 // Typed messages between the extension host and the inspector webview; imported by both bundles (so: no node, no vscode).
-import type { CaseResult, EvalCase, RunStatus } from './core/model.js';
+import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from './core/model.js';
 import type { SuiteReport } from './core/suites/contract.js';
-import type { RunTotals, ThresholdOutcome, InputProblem } from './core/engine/events.js';
 
 /** Bumped when a message changes shape; the ready handshake checks it. */
 export const PROTOCOL_VERSION = 1;

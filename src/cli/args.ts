@@ -1,8 +1,8 @@
 // Parses the command line into a typed request, with messages that say how to fix a wrong flag.
 import { parseArgs } from 'node:util';
-import type { ModelSpec } from '../core/spec/types.js';
 import { REPORT_FORMATS, parseFormats } from '../core/report/writeReports.js';
 import type { ReportFormat } from '../core/report/writeReports.js';
+import type { ModelSpec } from '../core/providers/contract.js';
 
 export const USAGE = `Usage:
   rag-inspector run <file.eval.yaml> [options]    run an evaluation and write its reports

@@ -4,12 +4,12 @@ import * as path from 'node:path';
 import { readDataset } from '../core/data/readDataset.js';
 import { createGeneratorClient } from '../core/engine/clients.js';
 import { envCredentials } from '../core/providers/registry.js';
-import type { DatasetRow } from '../core/suites/contract.js';
 import { generateCounterfactuals, toJsonLines } from '../core/suites/ifrag/counterfactual.js';
 import type { CounterfactualOutcome, GenerationSummary } from '../core/suites/ifrag/counterfactual.js';
 import type { GenerateCounterfactualCommand } from './args.js';
 import { UsageError } from './args.js';
 import { createProgress } from './progress.js';
+import type { DatasetRow } from '../core/model.js';
 
 const EXIT_OK = 0;
 const EXIT_SOME_FAILED = 1;

@@ -1,6 +1,6 @@
 // Renders suite tables, thresholds and totals as aligned plain text for the terminal and CI logs.
 import type { ReportCell, ReportTable, SuiteReport } from '../core/suites/contract.js';
-import type { RunTotals, ThresholdOutcome, InputProblem } from '../core/engine/events.js';
+import type { RunTotals, ThresholdOutcome, InputProblem } from '../core/model.js';
 
 export function formatCell(cell: ReportCell): string {
   if (cell.value === null) return cell.undetermined ? `— (${cell.undetermined} undetermined)` : '—';

@@ -51,3 +51,13 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+export type PathSegment = string | number;
+
+/** "suites[0].dataset", for messages. */
+export function displayPath(segments: readonly PathSegment[]): string {
+  return segments.reduce<string>((text, segment) => {
+    if (typeof segment === 'number') return `${text}[${segment}]`;
+    return text === '' ? segment : `${text}.${segment}`;
+  }, '');
+}

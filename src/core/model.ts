@@ -1,5 +1,6 @@
-// The data every layer shares: cases, the documents a model saw, scores and results.
-// Plain JSON-serialisable shapes, because they travel through run logs, the CLI reports and the webview.
+// The shapes every layer of core shares: dataset rows, cases, the documents a model saw, model calls, scores,
+// results and run totals, and the one key of a (case, model) pair. Plain JSON-serialisable data, because it travels
+// through run logs, the CLI reports and the webview. This module imports nothing (ARCHITECTURE.md, "Layers").
 
 /** What a document is to the case: the answer-bearing passage, noise, a counterfactual rewrite, or haystack filler. */
 export type DocumentRole = 'positive' | 'negative' | 'counterfactual' | 'haystack';
@@ -140,3 +141,107 @@ export interface CaseResult {
 }
 
 export type RunStatus = 'started' | 'success' | 'error' | 'cancelled';
+
+// ── A run ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** An input problem found while building cases; the run goes on without the row or case it names. */
+export interface InputProblem {
+  file: string;
+  line?: number;
+  column?: number;
+  message: string;
+  hint?: string;
+  suiteId?: string;
+}
+
+export interface ThresholdOutcome {
+  suiteId: string;
+  modelKey: string;
+  metric: string;
+  value: number | null;
+  min?: number;
+  max?: number;
+  passed: boolean;
+}
+
+export interface RunTotals {
+  cases: number;
+  success: number;
+  error: number;
+  passed: number;
+  failed: number;
+  modelCalls: number;
+  cacheHits: number;
+  judgeCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd?: number;
+}
+
+// ── Rows and model calls ───────────────────────────────────────────────────────────────────────────────────────
+
+/** One record read from a dataset file, with where it came from. */
+export interface DatasetRow {
+  ref: RowRef;
+  data: Record<string, unknown>;
+}
+
+/** A model call that already goes through the run's scheduler, retries and cache. */
+export interface ModelClient {
+  /** "provider:model". */
+  readonly key: string;
+  complete(request: {
+    messages: ChatMessage[];
+    temperature?: number;
+    maxTokens?: number;
+    structuredOutput?: StructuredOutput;
+  }, signal: AbortSignal): Promise<ClientResponse>;
+}
+
+/** A response plus how many attempts the scheduler needed (1 when it came from the cache). */
+export interface ClientResponse extends ResponseRecord {
+  attempts: number;
+}
+
+/** A JSON schema the provider should constrain its output to (OpenAI response_format, Anthropic tool use). */
+export interface StructuredOutput {
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+// ── A (case, model) pair: its key and its outcome ──────────────────────────────────────────────────────────────
+
+const KEY_SEPARATOR = '\u0000';
+
+/**
+ * The key of one case on one model, unique within a run: what --resume skips on, what the engine and the
+ * reports index results by, and the inspector's list key.
+ */
+export const caseKey = (caseId: string, modelKey: string): string => `${caseId}${KEY_SEPARATOR}${modelKey}`;
+
+export function splitCaseKey(key: string): { caseId: string; modelKey: string } {
+  const at = key.indexOf(KEY_SEPARATOR);
+  return at < 0 ? { caseId: key, modelKey: '' } : { caseId: key.slice(0, at), modelKey: key.slice(at + 1) };
+}
+
+/** "case on model", for messages a person reads. */
+export function describeKey(key: string): string {
+  const { caseId, modelKey } = splitCaseKey(key);
+  return modelKey ? `${caseId} on ${modelKey}` : caseId;
+}
+
+export type Outcome = 'pass' | 'fail' | 'error' | 'none';
+
+/** The four outcomes the reports, the inspector and Test Explorer sort, count and compare by. */
+export function outcomeOf(item: Pick<CaseResult, 'status' | 'pass'>): Outcome {
+  if (item.status === 'error') return 'error';
+  if (item.pass === true) return 'pass';
+  if (item.pass === false) return 'fail';
+  return 'none';
+}
+
+/** What "Rerun Failed Cases", diagnostics and CodeLens count as a failure: a failed verdict or an error. */
+export function isFailure(result: Pick<CaseResult, 'status' | 'pass'>): boolean {
+  const outcome = outcomeOf(result);
+  return outcome === 'fail' || outcome === 'error';
+}

@@ -1,9 +1,10 @@
 // CodeLens over dataset rows with results ("✗ noise 0.6 — wrong answer · Inspect · Rerun") and over templates ("Run Evaluation · 12 failed of 260").
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { caseKey, failureTitle, isFailure } from '../core/report/caseItems.js';
+import { failureTitle } from '../core/report/caseItems.js';
 import type { EvalFiles } from './evalFiles.js';
 import type { IndexedEntry, ResultsIndex } from './resultsIndex.js';
+import { caseKey, isFailure } from '../core/model.js';
 
 export const SHOW_PASSING_SETTING = 'codeLens.showPassing';
 

@@ -1,9 +1,8 @@
 // Compare Runs: pick two logged runs of the workspace and list the cases whose outcome flipped; also the run picker Export Report shares.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunTotals } from '../core/engine/events.js';
 import { describeError } from '../core/errors.js';
-import type { RunStatus } from '../core/model.js';
+import type { RunStatus, RunTotals } from '../core/model.js';
 import { listRuns } from '../core/run/runLog.js';
 import { flippedRows } from '../core/report/caseItems.js';
 import { inspectorRun } from '../core/report/inspectorRun.js';

@@ -2,10 +2,10 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { InputProblem } from '../core/engine/events.js';
-import { isFailure } from '../core/report/caseItems.js';
 import type { ResultsIndex } from './resultsIndex.js';
 import type { LatestEntry, LatestResults } from './runStore.js';
+import type { InputProblem } from '../core/model.js';
+import { isFailure } from '../core/model.js';
 
 export const DIAGNOSTIC_SOURCE = 'RAG Inspector';
 /** Past any real line length; the editor clamps a range to its line. */

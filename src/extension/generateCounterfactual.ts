@@ -10,8 +10,6 @@ import { ProviderConfigError } from '../core/providers/contract.js';
 import type { Credentials } from '../core/providers/registry.js';
 import type { CountingModelClient } from '../core/run/modelClient.js';
 import { toModelSpec } from '../core/spec/load.js';
-import type { ModelSpec } from '../core/spec/types.js';
-import type { DatasetRow } from '../core/suites/contract.js';
 import { generateCounterfactuals, toJsonLines } from '../core/suites/ifrag/counterfactual.js';
 import type { CounterfactualOutcome, GenerationSummary } from '../core/suites/ifrag/counterfactual.js';
 import { STATE_FOLDER } from './evalFiles.js';
@@ -19,6 +17,8 @@ import { languageModelProviders } from './languageModelProvider.js';
 import type { Logger } from './outputChannel.js';
 import { DATASET_EXTENSIONS, MODEL_CHOICES, inputKindOf } from './quickRun.js';
 import { slotForProvider } from './secrets.js';
+import type { DatasetRow } from '../core/model.js';
+import type { ModelSpec } from '../core/providers/contract.js';
 
 export const GENERATE_COUNTERFACTUAL_COMMAND = 'ragInspector.generateCounterfactual';
 export const OPEN_FILE = 'Open File';

@@ -2,10 +2,9 @@
 import * as vscode from 'vscode';
 import type { ChatMessage, ResponseRecord } from '../core/model.js';
 import { ProviderConfigError, ProviderError } from '../core/providers/contract.js';
-import type { CallOptions, CompletionRequest, Provider, ProviderErrorKind } from '../core/providers/contract.js';
+import type { CallOptions, CompletionRequest, ModelSpec, Provider, ProviderErrorKind } from '../core/providers/contract.js';
 import { abortError } from '../core/providers/errors.js';
 import type { ProviderFactory } from '../core/providers/registry.js';
-import type { ModelSpec } from '../core/spec/types.js';
 
 export const LANGUAGE_MODEL_PROVIDER = 'vscode-lm';
 

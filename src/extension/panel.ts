@@ -10,9 +10,9 @@ import {
 import type { Notification, ProtocolError } from '../protocol.js';
 import type { Logger } from './outputChannel.js';
 import type { RunController } from './runController.js';
-import { caseKey } from '../core/report/caseItems.js';
 import { InspectorDataError } from './sessionRuns.js';
 import type { InspectorData, SessionRuns } from './sessionRuns.js';
+import { caseKey } from '../core/model.js';
 
 export const INSPECTOR_VIEW_TYPE = 'ragInspector.inspector';
 const TITLE = 'RAG Inspector';

@@ -1,12 +1,12 @@
 // Rerun Failed Cases and Rerun Case: chosen (case, model) pairs of an eval file run again as a NEW run, so nothing finished is lost.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { caseKey, describeKey, isFailure } from '../core/report/caseItems.js';
 import type { RerunCasesArgument } from './codeLens.js';
 import type { EvalFiles } from './evalFiles.js';
 import type { LaunchOutcome, RunLauncher } from './launch.js';
 import type { ResultsIndex } from './resultsIndex.js';
 import type { RunStore } from './runStore.js';
+import { caseKey, describeKey, isFailure } from '../core/model.js';
 
 export interface RerunDeps {
   launcher: RunLauncher;

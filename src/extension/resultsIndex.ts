@@ -2,8 +2,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CaseEntry } from '../core/report/caseItems.js';
-import { caseKey } from '../core/report/caseItems.js';
 import type { LatestEntry, LatestResults, RunStore } from './runStore.js';
+import { caseKey } from '../core/model.js';
 
 /** A current result with the eval file it belongs to (a dataset may serve several eval files). */
 export interface IndexedEntry extends LatestEntry {

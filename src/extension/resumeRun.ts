@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../core/engine/events.js';
-import { finishedKey, scanRunLog } from '../core/run/runLog.js';
+import { caseKey } from '../core/model.js';
+import { scanRunLog } from '../core/run/runLog.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import { engineUnavailable } from './commands.js';
 import type { CommandOutcome } from './commands.js';
@@ -138,7 +139,7 @@ export class InterruptedRunsService {
       title: `Resume ${run.name}`,
       resume: run.file,
       // The engine skips finished cases by itself; the filter makes the cost guard count only the rest.
-      caseFilter: (caseId, modelKey) => !log.winners.has(finishedKey(caseId, modelKey)),
+      caseFilter: (caseId, modelKey) => !log.winners.has(caseKey(caseId, modelKey)),
       openInspector: true,
       announce: true,
     });

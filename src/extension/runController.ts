@@ -1,8 +1,8 @@
 // Owns the one evaluation run at a time: starts it through the engine, fans out its events, cancels it by its AbortController.
 import * as vscode from 'vscode';
-import type { RunEvent, RunTotals } from '../core/engine/events.js';
+import type { RunEvent } from '../core/engine/events.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
-import type { RunStatus } from '../core/model.js';
+import type { RunStatus, RunTotals } from '../core/model.js';
 import type { Credentials, ProviderFactory } from '../core/providers/registry.js';
 
 /** What a command chooses about a run (caseFilter for reruns, overrides from settings); the controller adds the rest. */

@@ -2,20 +2,21 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { InputProblem } from '../core/engine/events.js';
 import { describeError } from '../core/errors.js';
 import { listRuns as listRunLogs } from '../core/run/runLog.js';
 import type { RunListEntry } from '../core/run/runLog.js';
 import { RunLogIndex, digestOf } from '../core/report/runLogIndex.js';
 import type { IndexedCase } from '../core/report/runLogIndex.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
-import { describeKey, flippedItemRows } from '../core/report/caseItems.js';
+import { flippedItemRows } from '../core/report/caseItems.js';
 import type { CaseDigest, CaseEntry } from '../core/report/caseItems.js';
 import { interruptedCheck } from './interruptedListing.js';
 import type { InterruptedCheck } from './interruptedListing.js';
 import { LiveRunMarkers, liveRunMarkersDir, processAlive, thisHostname } from './liveRuns.js';
 import { InspectorDataError } from './sessionRuns.js';
 import type { InspectorData, SessionRuns } from './sessionRuns.js';
+import type { InputProblem } from '../core/model.js';
+import { describeKey } from '../core/model.js';
 
 /** A case's latest result (its digest: row, template, verdict) and the run it came from; getCase reads the rest. */
 export interface LatestEntry extends CaseDigest {

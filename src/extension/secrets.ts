@@ -1,8 +1,8 @@
 // API keys: "Set API Key" stores them in SecretStorage only; the Credentials adapter hands them to providers, refusing workspace-chosen endpoints in untrusted workspaces.
 import * as vscode from 'vscode';
 import type { Credentials } from '../core/providers/registry.js';
-import type { ModelSpec } from '../core/spec/types.js';
 import type { Logger } from './outputChannel.js';
+import type { ModelSpec } from '../core/providers/contract.js';
 
 /** The key slots a user can fill. OpenAI-compatible servers (Azure, vLLM, LM Studio, gateways) get their own. */
 export type KeySlot = 'openai' | 'anthropic' | 'openai-compatible';

@@ -1,15 +1,14 @@
 // The runs started in this window, assembled from RunEvents into the shapes the inspector asks for (protocol.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { InputProblem, RunEvent } from '../core/engine/events.js';
+import type { RunEvent } from '../core/engine/events.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
-import { caseListItem, describeKey, flippedItemRows } from '../core/report/caseItems.js';
+import { caseListItem, flippedItemRows } from '../core/report/caseItems.js';
 import type { CaseEntry } from '../core/report/caseItems.js';
 import { describeError } from '../core/errors.js';
 import { RunLogIndex } from '../core/report/runLogIndex.js';
-
-// The key now lives with the other case helpers; re-exported for modules that import it from here (testExplorer.ts).
-export { caseKey } from '../core/report/caseItems.js';
+import type { InputProblem } from '../core/model.js';
+import { describeKey } from '../core/model.js';
 
 /** A request the inspector made that cannot be answered; travels back as the protocol's {code, message}. */
 export class InspectorDataError extends Error {

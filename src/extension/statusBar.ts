@@ -1,7 +1,7 @@
 // The status bar item: progress of the running evaluation, or the last run's pass rate; a click opens the inspector.
 import * as vscode from 'vscode';
-import type { RunEvent, RunTotals } from '../core/engine/events.js';
-import type { RunStatus } from '../core/model.js';
+import type { RunEvent } from '../core/engine/events.js';
+import type { RunStatus, RunTotals } from '../core/model.js';
 
 export interface StatusText {
   text: string;

@@ -1,9 +1,9 @@
 // Test Explorer: every *.eval.yaml a test item (suites → case × model, read from its run logs), run through the RunController case by case.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { InputProblem, RunEvent, ThresholdOutcome } from '../core/engine/events.js';
+import type { RunEvent } from '../core/engine/events.js';
 import { InputError, InputErrors, describeError } from '../core/errors.js';
-import type { CaseResult, EvalCase } from '../core/model.js';
+import type { CaseResult, EvalCase, InputProblem, ThresholdOutcome } from '../core/model.js';
 import { failureMessage } from '../core/report/runData.js';
 import type { CaseDigest } from '../core/report/caseItems.js';
 import { listRuns } from '../core/run/runLog.js';
@@ -14,7 +14,7 @@ import type { EvalSpec } from '../core/spec/types.js';
 import { settingsOverrides } from './commands.js';
 import type { Logger } from './outputChannel.js';
 import type { RunController } from './runController.js';
-import { caseKey } from './sessionRuns.js';
+import { caseKey } from '../core/model.js';
 
 export const TEST_CONTROLLER_ID = 'ragInspector';
 const EVAL_GLOB = '**/*.eval.yaml';

@@ -1,9 +1,8 @@
 // Builders for inspector fixture runs: an RGB-like run with two models and every document role, its hostile
 // documents, a later run whose outcomes flip, and runs of 10,000+ cases for timing.
 import type { CaseDetail, CaseListItem, RunDetail, RunListing } from '../../src/protocol.js';
-import type { CaseDocument, CaseResult, DocumentRole, EvalCase, Score, Span, SpanKind } from '../../src/core/model.js';
+import type { CaseDocument, CaseResult, DocumentRole, EvalCase, RunTotals, Score, Span, SpanKind } from '../../src/core/model.js';
 import type { ReportCell, ReportTable } from '../../src/core/suites/contract.js';
-import type { RunTotals } from '../../src/core/engine/events.js';
 
 export const MODELS = ['openai:gpt-4o-mini', 'anthropic:claude-haiku'] as const;
 export const NOISE_RATIOS = [0, 0.4, 0.8] as const;

@@ -1,9 +1,8 @@
 // Fixture runs for the method views: a Needle grid over three templates (reports from the real needleReport), a
 // 128k-token needle case, a RAGAS case with every judge detail, IF-RAG cases scored by the real scorer, LLM-Eval.
 import type { CaseDetail, CaseListItem, RunDetail, RunListing } from '../../src/protocol.js';
-import type { CaseDocument, CaseResult, EvalCase, Score } from '../../src/core/model.js';
+import type { CaseDocument, CaseResult, EvalCase, RunTotals, Score } from '../../src/core/model.js';
 import type { SuiteReport } from '../../src/core/suites/contract.js';
-import type { RunTotals } from '../../src/core/engine/events.js';
 import { needleReport } from '../../src/core/suites/needle/report.js';
 import { parseNeedleParams } from '../../src/core/suites/needle/params.js';
 import type { NeedleCaseParams, NeedleExpected } from '../../src/core/suites/needle/cases.js';

@@ -1,6 +1,6 @@
 // Which cases changed outcome between two runs: computed for staticApi and the host, and re-checked on what a host sends.
 import type { CaseDetail, CaseListItem, CompareRow } from '../../src/protocol.js';
-import { outcomeOf } from '../state/caseQuery.js';
+import { outcomeOf } from '../../src/core/model.js';
 
 /**
  * Pairs cases by list key (case id + model) and keeps those whose outcome differs (pass, fail, error, no

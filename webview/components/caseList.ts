@@ -1,8 +1,10 @@
 // The case list: filters plus a virtualised, keyboard-driven list that renders only the rows in view.
 import { LitElement, css, html, nothing } from 'lit';
 import type { CaseListItem } from '../../src/protocol.js';
-import { EMPTY_FILTERS, filterOptions, nextFailure, outcomeOf, queryCases, visibleRange } from '../state/caseQuery.js';
-import type { CaseFilters, FilterOptions, Outcome, SortKey } from '../state/caseQuery.js';
+import { outcomeOf } from '../../src/core/model.js';
+import type { Outcome } from '../../src/core/model.js';
+import { EMPTY_FILTERS, filterOptions, nextFailure, queryCases, visibleRange } from '../state/caseQuery.js';
+import type { CaseFilters, FilterOptions, SortKey } from '../state/caseQuery.js';
 import { baseStyles, outcomeStyles } from './sharedStyles.js';
 import { styleProps } from './styleProps.js';
 import { formatNumber } from './format.js';

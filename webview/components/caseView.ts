@@ -6,7 +6,7 @@ import type { CaseDocument, Score } from '../../src/core/model.js';
 import { expectedStrings, findMatches } from '../text/segments.js';
 import type { MarkSpan } from '../text/segments.js';
 import { clipLongStrings } from '../text/limits.js';
-import { outcomeOf } from '../state/caseQuery.js';
+import { outcomeOf } from '../../src/core/model.js';
 import { caseAnnotations } from '../state/caseAnnotations.js';
 import type { CaseAnnotations } from '../state/caseAnnotations.js';
 import { haystackOf, responseSpansOf } from '../state/needleCase.js';

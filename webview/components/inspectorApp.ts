@@ -8,7 +8,7 @@ import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from
 import type { InspectorApi, InspectorNotification } from '../api/inspectorApi.js';
 import { describeError } from '../api/inspectorApi.js';
 import { flippedOnly } from '../api/compareRuns.js';
-import { isFailure } from '../state/caseQuery.js';
+import { isFailure } from '../../src/core/model.js';
 import { INITIAL_VIEW_STATE, VIEW_STATE_VERSION, restoreViewState } from '../state/viewState.js';
 import type { ViewName, ViewState } from '../state/viewState.js';
 import type { CaseList } from './caseList.js';

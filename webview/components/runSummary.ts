@@ -1,7 +1,6 @@
 // The run at a glance: totals, threshold outcomes, input problems, heatmaps side by side, and every suite's report tables and charts.
 import { LitElement, css, html, nothing } from 'lit';
 import type { CaseListItem, RunDetail } from '../../src/protocol.js';
-import type { InputProblem, RunTotals } from '../../src/core/engine/events.js';
 import { chartedTableIds, groupHeatmaps, heatmapsOf } from '../state/heatmap.js';
 import type { HeatmapGroup } from '../state/heatmap.js';
 import { baseStyles, outcomeStyles } from './sharedStyles.js';
@@ -9,6 +8,7 @@ import { formatCost, formatCount, formatNumber } from './format.js';
 import type { CaseLoader } from './heatmap.js';
 import './reportTable.js';
 import './heatmap.js';
+import type { InputProblem, RunTotals } from '../../src/core/model.js';
 
 export class RunSummary extends LitElement {
   static override properties = {

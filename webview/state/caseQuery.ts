@@ -1,4 +1,6 @@
 // Filtering, searching and sorting the case list; pure so it can be tested in Node and kept fast at 100,000 rows.
+import { isFailure, outcomeOf } from '../../src/core/model.js';
+import type { Outcome } from '../../src/core/model.js';
 import type { CaseListItem } from '../../src/protocol.js';
 
 export type SortKey = 'run' | 'status' | 'score-asc' | 'score-desc';
@@ -13,21 +15,6 @@ export interface CaseFilters {
 }
 
 export const EMPTY_FILTERS: CaseFilters = { failedOnly: false, suite: '', model: '', role: '', search: '' };
-
-export type Outcome = 'pass' | 'fail' | 'error' | 'none';
-
-export function outcomeOf(item: Pick<CaseListItem, 'status' | 'pass'>): Outcome {
-  if (item.status === 'error') return 'error';
-  if (item.pass === true) return 'pass';
-  if (item.pass === false) return 'fail';
-  return 'none';
-}
-
-/** What `n` / `p` jump between and "failed only" keeps: a failed verdict or a case that errored. */
-export function isFailure(item: Pick<CaseListItem, 'status' | 'pass'>): boolean {
-  const outcome = outcomeOf(item);
-  return outcome === 'fail' || outcome === 'error';
-}
 
 export const SUITE_SEPARATOR = '\u0000';
 

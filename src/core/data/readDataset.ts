@@ -2,7 +2,6 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../errors.js';
-import type { DatasetRow } from '../suites/contract.js';
 import { readCsv, readTsv } from './csv.js';
 import { readJsonArray } from './jsonArray.js';
 import { readJsonl } from './jsonl.js';
@@ -10,6 +9,7 @@ import { readLines } from './lines.js';
 import type { FormatReader, RawItem } from './reader.js';
 import { isRecord } from './reader.js';
 import { readYamlDataset } from './yamlDataset.js';
+import type { DatasetRow } from '../model.js';
 
 export type DatasetItem = { ok: true; row: DatasetRow } | { ok: false; error: InputError };
 

@@ -8,8 +8,9 @@ import { createEmbeddingClient } from '../run/embeddingClient.js';
 import type { CountingEmbeddingClient } from '../run/embeddingClient.js';
 import { createModelClient } from '../run/modelClient.js';
 import { Scheduler } from '../run/scheduler.js';
-import type { EvalSpec, ModelSpec } from '../spec/types.js';
+import type { EvalSpec } from '../spec/types.js';
 import type { CountingModelClient } from '../run/modelClient.js';
+import type { ModelSpec } from '../providers/contract.js';
 
 /** How a one-model client outside a run is built; the CLI passes its environment, the extension its SecretStorage and vscode-lm. */
 export interface GeneratorClientOptions {

@@ -1,8 +1,8 @@
 // Runs one case against one model: the call, then the suite's scorers; every failure ends as a recorded result.
-import type { CaseError, CaseResult, EvalCase, Score, Usage } from '../model.js';
+import type { CaseError, CaseResult, ClientResponse, EvalCase, ModelClient, Score, Usage } from '../model.js';
 import { ProviderConfigError, ProviderError } from '../providers/contract.js';
 import { attemptsOf as schedulerAttemptsOf } from '../run/scheduler.js';
-import type { ClientResponse, EmbeddingClient, ModelClient, ScoreContext, Suite } from '../suites/contract.js';
+import type { EmbeddingClient, ScoreContext, Suite } from '../suites/contract.js';
 
 export interface CaseRun {
   evalCase: EvalCase;

@@ -1,13 +1,12 @@
 // Turns an eval spec into its cases: suites prepared and rows checked up front, prompts rendered as the run pulls each case.
 import { InputError, InputErrors } from '../errors.js';
-import type { EvalCase } from '../model.js';
+import type { EvalCase, InputProblem } from '../model.js';
 import { readDataset } from '../data/readDataset.js';
 import { checkVariables, loadTemplate, missingVariables, renderTemplateSync } from '../prompt/template.js';
 import type { PromptTemplate } from '../prompt/template.js';
 import type { EvalSpec, SuiteSpec } from '../spec/types.js';
 import type { Suite, SuiteBuildContext } from '../suites/contract.js';
 import { knownMethods, suiteFor } from '../suites/registry.js';
-import type { InputProblem } from './events.js';
 
 export interface SuitePlan {
   spec: SuiteSpec;

@@ -1,16 +1,17 @@
 // Runs an eval file end to end: check the inputs, then build, call, score and log each case as the pool pulls it, report.
 import * as path from 'node:path';
 import { hashFile } from '../data/hash.js';
-import type { EvalCase, RunStatus } from '../model.js';
+import { caseKey } from '../model.js';
+import type { EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
 import { InputError } from '../errors.js';
 import { RunLogWriter, newRunId, scanRunLog } from '../run/runLog.js';
 import type { RunHeader } from '../run/runLog.js';
 import { loadEvalSpec } from '../spec/load.js';
-import type { EvalSpec, ModelSpec } from '../spec/types.js';
+import type { EvalSpec } from '../spec/types.js';
 import type { SuiteReport } from '../suites/contract.js';
 import { createRunClients, modelKeyOf } from './clients.js';
-import type { InputProblem, RunEvent, RunTotals, ThresholdOutcome } from './events.js';
+import type { RunEvent } from './events.js';
 import { executeCase } from './executeCase.js';
 import { expandedCases, planSuites, problemReporter, renderCase, variablesProblem } from './plan.js';
 import type { LazyPlan, SuitePlan } from './plan.js';
@@ -19,6 +20,7 @@ import { evaluateThresholds } from './thresholds.js';
 import { TOOL_VERSION } from '../version.js';
 import type { CallCounts } from './totals.js';
 import { loggedCalls, tablesFromLog } from './tablesFromLog.js';
+import type { ModelSpec } from '../providers/contract.js';
 
 export interface RunOptions {
   signal: AbortSignal;
@@ -50,9 +52,6 @@ export interface RunOutcome {
   problems: InputProblem[];
 }
 
-const RESULT_KEY_SEPARATOR = '\u0000';
-export const resultKey = (caseId: string, modelKey: string): string => `${caseId}${RESULT_KEY_SEPARATOR}${modelKey}`;
-
 type RunClients = Awaited<ReturnType<typeof createRunClients>>;
 type Work = { suitePlan: SuitePlan; evalCase: EvalCase; model: RunClients['models'][number] };
 
@@ -68,7 +67,7 @@ export async function runEvaluation(specFile: string, options: RunOptions): Prom
 
   const previous = options.resume ? await readPrevious(options.resume, spec) : undefined;
   const finished = previous?.finished ?? new Set<string>();
-  const wanted = (caseId: string, modelKey: string) => !finished.has(resultKey(caseId, modelKey)) && (!options.caseFilter || options.caseFilter(caseId, modelKey));
+  const wanted = (caseId: string, modelKey: string) => !finished.has(caseKey(caseId, modelKey)) && (!options.caseFilter || options.caseFilter(caseId, modelKey));
 
   // The count pass: every row read once (bad rows reported with file:line before the run starts), nothing rendered.
   let total = 0;

@@ -1,6 +1,5 @@
 // The suites' tables and the run's totals, computed from the run log when the run ends: while it runs, the engine keeps
 // nothing per finished case, so its memory stays flat however many cases there are.
-import type { RunTotals } from './events.js';
 import { readCaseLines, scanRunLog } from '../run/runLog.js';
 import type { RunLogScan } from '../run/runLog.js';
 import { resultTotals, callsFromResults } from './totals.js';
@@ -10,6 +9,7 @@ import { combinedReports } from '../suites/combinedReports.js';
 import { toReportCase, toReportResult } from '../suites/reportView.js';
 import type { ReportCase, ReportResult } from '../suites/reportView.js';
 import type { SuitePlan } from './plan.js';
+import type { RunTotals } from '../model.js';
 
 /** The slim report view of one suite entry's finished cases (prompts, documents and response text dropped). */
 interface SuiteViews {

@@ -1,7 +1,7 @@
 // Checks the eval file's thresholds against the metrics the suites reported, per model.
 import type { SuiteSpec } from '../spec/types.js';
 import type { SuiteReport } from '../suites/contract.js';
-import type { ThresholdOutcome } from './events.js';
+import type { ThresholdOutcome } from '../model.js';
 
 /**
  * One outcome per (suite threshold, model). A metric the suite did not report, or could not determine

@@ -1,6 +1,6 @@
 // Counts and usage over a run's results: what the engine writes in the summary line, and what a reader of an interrupted log can still know.
-import type { RunTotals } from './events.js';
 import type { ReportResult } from '../suites/reportView.js';
+import type { RunTotals } from '../model.js';
 
 /** What totals read of a result: the report view holds it, and so does a full CaseResult. */
 type TotalsInput = Pick<ReportResult, 'status' | 'pass' | 'judgeUsage' | 'response'>;

@@ -1,11 +1,5 @@
 // The one contract every model provider implements (see CONTRACT.md beside this file).
-import type { ChatMessage, ResponseRecord, Usage } from '../model.js';
-
-/** A JSON schema the provider should constrain its output to (OpenAI response_format, Anthropic tool use). */
-export interface StructuredOutput {
-  name: string;
-  schema: Record<string, unknown>;
-}
+import type { ChatMessage, ResponseRecord, StructuredOutput, Usage } from '../model.js';
 
 export interface CompletionRequest {
   model: string;
@@ -94,4 +88,19 @@ export interface EmbeddingProvider {
   readonly id: string;
   readonly endpoint: string;
   embed(request: EmbeddingRequest, options: CallOptions): Promise<EmbeddingResult>;
+}
+
+/** A model entry of the eval file (`models`, `judge`, `embeddings`): what a provider is made from. */
+export interface ModelSpec {
+  /** "openai" | "anthropic" | "extractive" | "openai-compatible" names registered in providers/registry.ts. */
+  provider: string;
+  model: string;
+  /** Shown in tables instead of provider:model when set. */
+  label?: string;
+  /** Overrides OPENAI_BASE_URL / the provider default. */
+  baseUrl?: string;
+  /** Name of the environment variable holding the key (CLI); the extension reads SecretStorage instead. */
+  apiKeyEnv?: string;
+  /** Decoding and provider parameters: temperature, maxTokens, topP, seed, stream, refusal (extractive)… */
+  parameters: Record<string, unknown>;
 }

@@ -1,8 +1,7 @@
 // The one place that turns an eval file's model entry into a provider: names, keys, base URLs, and what to say when one is missing.
-import type { ModelSpec } from '../spec/types.js';
 import { AnthropicProvider } from './anthropic.js';
 import { ProviderConfigError } from './contract.js';
-import type { EmbeddingProvider, Provider } from './contract.js';
+import type { EmbeddingProvider, ModelSpec, Provider } from './contract.js';
 import { OpenAIEmbeddingProvider } from './embeddings.js';
 import { ExtractiveProvider } from './extractive.js';
 import { EMBEDDING_PROVIDER_NAMES, PROVIDER_NAMES } from './names.js';

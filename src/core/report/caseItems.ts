@@ -1,4 +1,5 @@
 // How one (case, model) result is named and summarised, shared by the live session, the run logs on disk, diagnostics, CodeLens and hovers.
+import { caseKey, outcomeOf } from '../model.js';
 import type { CaseError, CaseResult, EvalCase } from '../model.js';
 import { failureMessage } from './runData.js';
 import type { CaseListItem, CompareRow } from '../../protocol.js';
@@ -21,38 +22,6 @@ export interface CaseDigest {
   failure: string;
   /** shortReason(result): "wrong answer", "model error". */
   reason: string;
-}
-
-const KEY_SEPARATOR = '\u0000';
-
-/** The protocol's list key, unique within a run: case id and model key (the run log's finishedKey is the same string). */
-export const caseKey = (caseId: string, modelKey: string): string => `${caseId}${KEY_SEPARATOR}${modelKey}`;
-
-export function splitCaseKey(key: string): { caseId: string; modelKey: string } {
-  const at = key.indexOf(KEY_SEPARATOR);
-  return at < 0 ? { caseId: key, modelKey: '' } : { caseId: key.slice(0, at), modelKey: key.slice(at + 1) };
-}
-
-/** "case on model", for messages a person reads. */
-export function describeKey(key: string): string {
-  const { caseId, modelKey } = splitCaseKey(key);
-  return modelKey ? `${caseId} on ${modelKey}` : caseId;
-}
-
-export type Outcome = 'pass' | 'fail' | 'error' | 'none';
-
-/** The same four outcomes the webview sorts and compares by (webview/state/caseQuery.ts). */
-export function outcomeOf(item: Pick<CaseResult, 'status' | 'pass'>): Outcome {
-  if (item.status === 'error') return 'error';
-  if (item.pass === true) return 'pass';
-  if (item.pass === false) return 'fail';
-  return 'none';
-}
-
-/** What "Rerun Failed Cases", diagnostics and CodeLens count as a failure: a failed verdict or an error. */
-export function isFailure(result: Pick<CaseResult, 'status' | 'pass'>): boolean {
-  const outcome = outcomeOf(result);
-  return outcome === 'fail' || outcome === 'error';
 }
 
 export function caseListItem(evalCase: EvalCase, result: CaseResult): CaseListItem {

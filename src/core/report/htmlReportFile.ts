@@ -1,12 +1,13 @@
 // The standalone HTML report written as a stream: every case in the list, full details for as many as a size budget
 // allows (failures first), so a 100,000-case run gives a page a browser can open and a writer that stays flat.
 import type { CaseDetail, RunDetail } from '../../protocol.js';
-import type { InputProblem } from '../engine/events.js';
-import { caseKey, caseListItem, isFailure } from './caseItems.js';
+import { caseListItem } from './caseItems.js';
 import { escapeJsonForHtml, htmlReportFrame, reportDataOpening } from './html.js';
 import { runDetailOf } from './inspectorRun.js';
 import type { RunData } from './runData.js';
 import type { TextSink } from './textSink.js';
+import type { InputProblem } from '../model.js';
+import { caseKey, isFailure } from '../model.js';
 
 /**
  * Case details embedded at most, in characters of JSON. A case with its documents and response is 2–10 KB, so

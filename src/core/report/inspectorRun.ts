@@ -1,8 +1,9 @@
 // A run in the inspector's shapes (protocol.ts): what Export and Compare read. Holds every case: for a run that fits in
 // memory; the standalone HTML report streams instead (htmlReportFile.ts).
 import type { CaseDetail, RunDetail } from '../../protocol.js';
-import { caseKey, caseListItem } from './caseItems.js';
+import { caseListItem } from './caseItems.js';
 import type { RunData } from './runData.js';
+import { caseKey } from '../model.js';
 
 export interface InspectorRun {
   detail: RunDetail;

@@ -1,6 +1,5 @@
 // Everything a report needs about one run: its summary in memory, its cases streamed (from the run log).
-import type { InputProblem, RunTotals, ThresholdOutcome } from '../engine/events.js';
-import type { CaseResult, EvalCase, RunStatus } from '../model.js';
+import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { SuiteReport } from '../suites/contract.js';
 
 export interface RunData {

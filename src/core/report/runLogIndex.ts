@@ -3,13 +3,14 @@ import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import type { CaseError, CaseResult, EvalCase, RowRef, RunStatus } from '../model.js';
-import { caseKey, caseListItem, shortReason } from './caseItems.js';
+import { caseListItem, shortReason } from './caseItems.js';
 import type { CaseDigest, CaseEntry } from './caseItems.js';
 import type { CaseListItem } from '../../protocol.js';
 import { scanLines } from '../run/jsonLines.js';
 import type { LocatedLine } from '../run/jsonLines.js';
 import { RunLogReader, isCaseLine, parseHeader } from '../run/runLog.js';
 import type { CaseLine, RunHeader, RunLogProblem, SummaryLine } from '../run/runLog.js';
+import { caseKey } from '../model.js';
 
 /**
  * One (case, model) of a log: where its line is, the row the inspector lists, and what diagnostics, CodeLens, hovers,

@@ -1,8 +1,7 @@
 // The ModelClient suites call: builds the request from the model's parameters, answers from the cache, else calls the provider through the scheduler.
-import type { ChatMessage, ResponseRecord, Usage } from '../model.js';
+import type { ChatMessage, ClientResponse, ModelClient, ResponseRecord, Usage } from '../model.js';
 import { ProviderConfigError, ProviderError } from '../providers/contract.js';
 import type { CompletionRequest, Provider } from '../providers/contract.js';
-import type { ClientResponse, ModelClient } from '../suites/contract.js';
 import { cacheKey } from './cache.js';
 import { redactSecrets } from './redact.js';
 import type { ResponseCache } from './cache.js';

@@ -5,8 +5,8 @@ import { mkdir, open, readdir } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../errors.js';
-import type { InputProblem, RunTotals, ThresholdOutcome } from '../engine/events.js';
-import type { CaseResult, EvalCase, RunStatus } from '../model.js';
+import { caseKey } from '../model.js';
+import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { SuiteReport } from '../suites/contract.js';
 import { findLastByte, readFirstLine, readLastCompleteLine, readLines } from './jsonLines.js';
 import { stringifyRedacted } from './redact.js';
@@ -73,7 +73,7 @@ export interface RunLogContents {
   summary?: SummaryLine;
   /** From the summary; 'started' when there is none (still running, or interrupted). */
   status: RunStatus;
-  /** finishedKey(caseId, modelKey) of every case line, for --resume. */
+  /** caseKey(caseId, modelKey) of every case line, for --resume. */
   finished: Set<string>;
   problems: RunLogProblem[];
 }
@@ -102,11 +102,6 @@ export type NewRunHeader = Omit<RunHeader, 'type' | 'format' | 'status'> & Parti
 
 const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const LOG_EXTENSION = '.jsonl';
-
-/** The key --resume skips on: unique per (case, model) within a run. */
-export function finishedKey(caseId: string, modelKey: string): string {
-  return `${caseId}\u0000${modelKey}`;
-}
 
 /**
  * "2026-11-22T12-43-05Z-3f9a1c": UTC time to the second, so ids sort by start time as plain strings, with
@@ -281,7 +276,7 @@ export class RunLogReader {
     switch (value?.type) {
       case 'case':
         if (!isCaseLine(value)) return this.problem('error', number, 'a case line without case.id, result.caseId and result.modelKey; skipped');
-        this.onCase(finishedKey(value.result.caseId, value.result.modelKey), number, value);
+        this.onCase(caseKey(value.result.caseId, value.result.modelKey), number, value);
         return;
       case 'resume':
         this.resumes.push(value as ResumeLine);
@@ -343,7 +338,7 @@ export async function readRunLog(file: string): Promise<RunLogContents> {
 
 /** A run log read once without keeping its cases: the number of the line that counts for each (case, model). */
 export interface RunLogScan extends Omit<RunLogContents, 'cases' | 'finished'> {
-  /** finishedKey → 1-based number of the last line for that pair (a later line replaces an earlier one). */
+  /** caseKey → 1-based number of the last line for that pair (a later line replaces an earlier one). */
   winners: ReadonlyMap<string, number>;
 }
 
@@ -372,7 +367,7 @@ export async function* readCaseLines(scan: RunLogScan): AsyncGenerator<CaseLine>
       continue; // reported by the scan
     }
     if (value?.type !== 'case' || !isCaseLine(value)) continue;
-    if (scan.winners.get(finishedKey(value.result.caseId, value.result.modelKey)) === line.number) yield value;
+    if (scan.winners.get(caseKey(value.result.caseId, value.result.modelKey)) === line.number) yield value;
   }
 }
 

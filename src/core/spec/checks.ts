@@ -2,7 +2,8 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../errors.js';
-import type { PathSegment, YamlLocator } from './yamlPositions.js';
+import type { YamlLocator } from './yamlPositions.js';
+import type { PathSegment } from '../errors.js';
 
 type Raw = Record<string, unknown>;
 

@@ -13,8 +13,9 @@ import { paramProblems } from './paramChecks.js';
 import { providerProblems } from './providerChecks.js';
 import { DEFAULTS, evalSchema } from './schema.js';
 import { schemaErrors } from './schemaErrors.js';
-import type { EvalSpec, ModelSpec, SuiteSpec, ThresholdSpec } from './types.js';
+import type { EvalSpec, SuiteSpec, ThresholdSpec } from './types.js';
 import { YamlLocator } from './yamlPositions.js';
+import type { ModelSpec } from '../providers/contract.js';
 
 type Raw = Record<string, unknown>;
 

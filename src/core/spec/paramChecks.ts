@@ -3,7 +3,8 @@ import { InputError } from '../errors.js';
 import { ParamError } from '../suites/paramError.js';
 import { suiteFor } from '../suites/registry.js';
 import { asRecord, suitesOf } from './checks.js';
-import type { PathSegment, YamlLocator } from './yamlPositions.js';
+import type { YamlLocator } from './yamlPositions.js';
+import type { PathSegment } from '../errors.js';
 
 type Raw = Record<string, unknown>;
 

@@ -3,7 +3,8 @@ import { InputError } from '../errors.js';
 import { EMBEDDING_PROVIDER_NAMES, HOST_PROVIDER_NAMES, PROVIDER_NAMES } from '../providers/names.js';
 import { asRecord } from './checks.js';
 import { closest } from '../suggest.js';
-import type { PathSegment, YamlLocator } from './yamlPositions.js';
+import type { YamlLocator } from './yamlPositions.js';
+import type { PathSegment } from '../errors.js';
 
 type Raw = Record<string, unknown>;
 

@@ -1,10 +1,11 @@
 // Turns ajv's schema violations into InputErrors at the offending YAML node, each with a hint on how to fix it.
 import type { ErrorObject } from 'ajv';
-import { InputError } from '../errors.js';
+import { displayPath, InputError } from '../errors.js';
 import type { JsonSchema } from './schema.js';
 import { closest } from '../suggest.js';
-import type { PathSegment, YamlLocator } from './yamlPositions.js';
-import { displayPath, pointerSegments } from './yamlPositions.js';
+import type { YamlLocator } from './yamlPositions.js';
+import { pointerSegments } from './yamlPositions.js';
+import type { PathSegment } from '../errors.js';
 
 /** One InputError per distinct problem, in file order of ajv's report. */
 export function schemaErrors(errors: readonly ErrorObject[], locator: YamlLocator): InputError[] {

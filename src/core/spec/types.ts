@@ -1,19 +1,6 @@
 // The eval file (`*.eval.yaml`) after loading: paths resolved, defaults applied.
 import type { Usage } from '../model.js';
-
-export interface ModelSpec {
-  /** "openai" | "anthropic" | "extractive" | "openai-compatible" names registered in providers/registry.ts. */
-  provider: string;
-  model: string;
-  /** Shown in tables instead of provider:model when set. */
-  label?: string;
-  /** Overrides OPENAI_BASE_URL / the provider default. */
-  baseUrl?: string;
-  /** Name of the environment variable holding the key (CLI); the extension reads SecretStorage instead. */
-  apiKeyEnv?: string;
-  /** Decoding and provider parameters: temperature, maxTokens, topP, seed, stream, refusal (extractive)… */
-  parameters: Record<string, unknown>;
-}
+import type { ModelSpec } from '../providers/contract.js';
 
 export interface RateLimitSpec {
   requestsPerMinute?: number;

@@ -1,9 +1,7 @@
 // Finds where a value or key sits in the eval file, from a JSON pointer path, via the yaml document's ranges.
 import { isMap, isScalar, isSeq } from 'yaml';
 import type { Document, LineCounter, Node, Pair } from 'yaml';
-import type { SourcePosition } from '../errors.js';
-
-export type PathSegment = string | number;
+import type { PathSegment, SourcePosition } from '../errors.js';
 
 /** "/suites/0/dataset" → ["suites", 0, "dataset"] (ajv's instancePath, JSON-pointer escaped). */
 export function pointerSegments(pointer: string): PathSegment[] {
@@ -13,14 +11,6 @@ export function pointerSegments(pointer: string): PathSegment[] {
     .split('/')
     .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
     .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
-
-/** "suites[0].dataset", for messages. */
-export function displayPath(segments: readonly PathSegment[]): string {
-  return segments.reduce<string>((text, segment) => {
-    if (typeof segment === 'number') return `${text}[${segment}]`;
-    return text === '' ? segment : `${text}.${segment}`;
-  }, '');
 }
 
 export class YamlLocator {

@@ -1,30 +1,6 @@
 // The contract every method (rgb, needle, ifrag, ragas, llm-eval) implements; see CONTRACT.md beside this file.
-import type { ChatMessage, EvalCase, ResponseRecord, RowRef, Score } from '../model.js';
+import type { DatasetRow, EvalCase, ModelClient, Score } from '../model.js';
 import type { ReportCase, ReportResult } from './reportView.js';
-import type { StructuredOutput } from '../providers/contract.js';
-
-/** One record read from a dataset file, with where it came from. */
-export interface DatasetRow {
-  ref: RowRef;
-  data: Record<string, unknown>;
-}
-
-/** A model call that already goes through the run's scheduler, retries and cache. */
-export interface ModelClient {
-  /** "provider:model". */
-  readonly key: string;
-  complete(request: {
-    messages: ChatMessage[];
-    temperature?: number;
-    maxTokens?: number;
-    structuredOutput?: StructuredOutput;
-  }, signal: AbortSignal): Promise<ClientResponse>;
-}
-
-/** A response plus how many attempts the scheduler needed (1 when it came from the cache). */
-export interface ClientResponse extends ResponseRecord {
-  attempts: number;
-}
 
 /** Embeddings through the run's scheduler and cache (answer relevancy needs them). */
 export interface EmbeddingClient {

@@ -1,8 +1,7 @@
 // Asks a judge model for JSON matching a schema: structured output, validation, one repair retry, else a judge error.
 import Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
-import type { ChatMessage } from '../model.js';
-import type { ModelClient } from './contract.js';
+import type { ChatMessage, ModelClient } from '../model.js';
 
 export interface JudgeRequest {
   /** Names the schema for the provider's structured output (letters, digits, _ and -). */

@@ -1,7 +1,6 @@
 // The error a suite's parseParams throws: an InputError that also names the parameter, so the eval file loader can point at its line.
-import { InputError } from '../errors.js';
+import { displayPath, InputError } from '../errors.js';
 import { closest } from '../suggest.js';
-import { displayPath } from '../spec/yamlPositions.js';
 
 /** A parameter's place under the suite's `params`: ["noiseRates", 0] for params.noiseRates[0]. */
 export type ParamPath = Array<string | number>;

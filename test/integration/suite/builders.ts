@@ -1,7 +1,7 @@
 // Test-data builders for the integration suite: cases, results, engine events, a fake engine and a recording webview panel.
 import * as vscode from 'vscode';
-import type { RunEvent, RunTotals } from '../../../src/core/engine/events.js';
-import type { CaseResult, EvalCase } from '../../../src/core/model.js';
+import type { RunEvent } from '../../../src/core/engine/events.js';
+import type { CaseResult, EvalCase, RunTotals } from '../../../src/core/model.js';
 import type { RunCommandDeps } from '../../../src/extension/commands.js';
 import { EvalFiles } from '../../../src/extension/evalFiles.js';
 import { RunLauncher } from '../../../src/extension/launch.js';

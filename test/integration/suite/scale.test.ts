@@ -4,7 +4,6 @@ import { rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CaseResult, EvalCase } from '../../../src/core/model.js';
-import { caseKey } from '../../../src/core/report/caseItems.js';
 import { RunLogWriter } from '../../../src/core/run/runLog.js';
 import { InspectorPanel } from '../../../src/extension/panel.js';
 import type { Logger } from '../../../src/extension/outputChannel.js';
@@ -14,6 +13,7 @@ import type { CaseDetail, RunDetail } from '../../../src/protocol.js';
 import { aResult, anEvalCase, recordingPanel, totals } from './builders.js';
 import { activatedExtension, note } from './extensionHost.js';
 import { eventually } from './fixtureEval.js';
+import { caseKey } from '../../../src/core/model.js';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, show() {} };
 const CASES = 100_000;

@@ -4,11 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ModelSpec } from '../../../src/core/spec/types.js';
 import { redact } from '../../../src/extension/outputChannel.js';
 import { SecretStorageCredentials, vscodeEndpointFacts, workspaceChoseEndpoint } from '../../../src/extension/secrets.js';
 import type { EndpointFacts, KeySlot } from '../../../src/extension/secrets.js';
 import { activatedExtension, outputChannelLog } from './extensionHost.js';
+import type { ModelSpec } from '../../../src/core/providers/contract.js';
 
 type WindowStubs = Partial<Pick<typeof vscode.window, 'showQuickPick' | 'showInputBox'>>;
 

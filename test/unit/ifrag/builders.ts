@@ -1,6 +1,5 @@
 // Builders for IF-RAG test data: rows, a passage pool, built cases and results, so tests read as examples.
-import type { EvalCase, Score } from '../../../src/core/model.js';
-import type { DatasetRow } from '../../../src/core/suites/contract.js';
+import type { DatasetRow, EvalCase, Score } from '../../../src/core/model.js';
 import { expandIfRagRow } from '../../../src/core/suites/ifrag/cases.js';
 import type { IfRagParams } from '../../../src/core/suites/ifrag/params.js';
 import { poolFromRows } from '../../../src/core/suites/ifrag/pool.js';

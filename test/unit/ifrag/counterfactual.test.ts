@@ -10,11 +10,11 @@ import { readDataset } from '../../../src/core/data/readDataset.js';
 import { OpenAIProvider } from '../../../src/core/providers/openai.js';
 import { createModelClient } from '../../../src/core/run/modelClient.js';
 import { Scheduler } from '../../../src/core/run/scheduler.js';
-import type { DatasetRow } from '../../../src/core/suites/contract.js';
 import { generateCounterfactuals, generationProblem, toJsonLines } from '../../../src/core/suites/ifrag/counterfactual.js';
 import { readIfRagRow } from '../../../src/core/suites/ifrag/rows.js';
 import { datasetRow } from './builders.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
+import type { DatasetRow } from '../../../src/core/model.js';
 
 let server: FixtureServer;
 useFixtureServer((started) => {

@@ -1,11 +1,10 @@
 // Scoring modes: the reference judge (and its errors), substring without a judge, Arize rails, needles retrieved of k.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { EvalCase, Score } from '../../../src/core/model.js';
+import type { EvalCase, ModelClient, Score } from '../../../src/core/model.js';
 import { needleCaseParams } from '../../../src/core/suites/needle/cases.js';
 import type { NeedleParams } from '../../../src/core/suites/needle/params.js';
 import { needleSuite } from '../../../src/core/suites/needle/suite.js';
-import type { ModelClient } from '../../../src/core/suites/contract.js';
 import { SPEC_FILE, noSignal, params, scriptedJudge } from './builders.js';
 
 async function cases(p: NeedleParams): Promise<EvalCase[]> {

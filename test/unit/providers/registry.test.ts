@@ -7,9 +7,9 @@ import { OpenAIEmbeddingProvider } from '../../../src/core/providers/embeddings.
 import { EXTRACTIVE_LABEL, ExtractiveProvider } from '../../../src/core/providers/extractive.js';
 import { OpenAIProvider } from '../../../src/core/providers/openai.js';
 import { createEmbeddingProvider, createProvider, envCredentials } from '../../../src/core/providers/registry.js';
-import type { ModelSpec } from '../../../src/core/spec/types.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
+import type { ModelSpec } from '../../../src/core/providers/contract.js';
 
 function spec(fields: Partial<ModelSpec> & Pick<ModelSpec, 'provider'>): ModelSpec {
   return { model: 'some-model', parameters: {}, ...fields };

@@ -1,5 +1,5 @@
 // Builders for RAGAS tests: rows and cases, and a judge on the fixture server that answers each prompt kind from a script.
-import type { CaseResult, EvalCase, Score } from '../../../src/core/model.js';
+import type { CaseResult, DatasetRow, EvalCase, Score } from '../../../src/core/model.js';
 import { OpenAIProvider } from '../../../src/core/providers/openai.js';
 import { OpenAIEmbeddingProvider } from '../../../src/core/providers/embeddings.js';
 import { createEmbeddingClient } from '../../../src/core/run/embeddingClient.js';
@@ -7,7 +7,6 @@ import type { CountingEmbeddingClient } from '../../../src/core/run/embeddingCli
 import { createModelClient } from '../../../src/core/run/modelClient.js';
 import type { CountingModelClient } from '../../../src/core/run/modelClient.js';
 import { Scheduler } from '../../../src/core/run/scheduler.js';
-import type { DatasetRow } from '../../../src/core/suites/contract.js';
 import type { RagasParams } from '../../../src/core/suites/ragas/params.js';
 import { ragasSuite } from '../../../src/core/suites/ragas/suite.js';
 import type { RecordedRequest } from '../../fixtures/llmServer.js';

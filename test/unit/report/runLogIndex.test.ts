@@ -7,13 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import { InputError } from '../../../src/core/errors.js';
 import type { CaseResult, EvalCase } from '../../../src/core/model.js';
-import { caseKey, caseListItem, failureTitle, flippedItemRows, flippedRows, isFailure, shortReason } from '../../../src/core/report/caseItems.js';
+import { caseListItem, failureTitle, flippedItemRows, flippedRows, shortReason } from '../../../src/core/report/caseItems.js';
 import type { CaseEntry } from '../../../src/core/report/caseItems.js';
 import { failureMessage } from '../../../src/core/report/runData.js';
 import { readRunLog, RunLogWriter } from '../../../src/core/run/runLog.js';
 import type { NewRunHeader, SummaryLine } from '../../../src/core/run/runLog.js';
 import { scanLines } from '../../../src/core/run/jsonLines.js';
 import { RunLogIndex, digestOf, readEntry } from '../../../src/core/report/runLogIndex.js';
+import { caseKey, isFailure } from '../../../src/core/model.js';
 
 const EXAMPLE = path.resolve(__dirname, '../../../examples/rgb/rgb-example.eval.yaml');
 

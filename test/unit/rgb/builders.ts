@@ -1,8 +1,7 @@
 // Builders for RGB test data: dataset rows, built cases, results and a scripted judge, so tests read as examples.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { EvalCase, Score } from '../../../src/core/model.js';
-import type { DatasetRow, ModelClient } from '../../../src/core/suites/contract.js';
+import type { DatasetRow, EvalCase, ModelClient, Score } from '../../../src/core/model.js';
 import type { RgbParams } from '../../../src/core/suites/rgb/params.js';
 import { rgbSuite } from '../../../src/core/suites/rgb/suite.js';
 import { noSignal } from '../suites/builders.js';

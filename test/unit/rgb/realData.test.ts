@@ -2,8 +2,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
-import type { DatasetRow } from '../../../src/core/suites/contract.js';
-import type { EvalCase } from '../../../src/core/model.js';
+import type { DatasetRow, EvalCase } from '../../../src/core/model.js';
 import { DEFAULT_NOISE_RATES } from '../../../src/core/suites/rgb/params.js';
 import type { Testbed } from '../../../src/core/suites/rgb/params.js';
 import { rgbSuite } from '../../../src/core/suites/rgb/suite.js';

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { InputError } from '../../../src/core/errors.js';
 import type { CaseResult, EvalCase } from '../../../src/core/model.js';
-import { finishedKey, listRuns, newRunId, readRunLog, RUN_LOG_FORMAT, RunLogWriter } from '../../../src/core/run/runLog.js';
+import { caseKey } from '../../../src/core/model.js';
+import { listRuns, newRunId, readRunLog, RUN_LOG_FORMAT, RunLogWriter } from '../../../src/core/run/runLog.js';
 import type { NewRunHeader, SummaryLine } from '../../../src/core/run/runLog.js';
 
 function header(runId: string): NewRunHeader {
@@ -112,8 +113,8 @@ describe('RunLogWriter and readRunLog', () => {
     writer.appendCase({ case: evalCase('c1'), result: result('c1', 'openai:a', 'second') });
     writer.close();
     const log = await readRunLog(writer.file);
-    assert.deepEqual(log.finished, new Set([finishedKey('c1', 'openai:a'), finishedKey('c1', 'anthropic:b')]));
-    assert.equal(finishedKey('c1', 'openai:a'), 'c1\u0000openai:a');
+    assert.deepEqual(log.finished, new Set([caseKey('c1', 'openai:a'), caseKey('c1', 'anthropic:b')]));
+    assert.equal(caseKey('c1', 'openai:a'), 'c1\u0000openai:a');
     assert.equal(log.cases.length, 2);
     assert.equal(log.cases[0]!.result.response?.text, 'second');
     assert.equal(log.status, 'started');

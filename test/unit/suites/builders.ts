@@ -1,6 +1,5 @@
 // What every suite's tests build alike: a finished result, a score picked by metric, a judge answering from a script.
-import type { CaseResult, Score } from '../../../src/core/model.js';
-import type { ClientResponse, ModelClient } from '../../../src/core/suites/contract.js';
+import type { CaseResult, ClientResponse, ModelClient, Score } from '../../../src/core/model.js';
 
 /** A signal never aborted, for suite calls that take one. */
 export const noSignal = new AbortController().signal;

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { judgeJson } from '../../../src/core/suites/judging.js';
-import type { ClientResponse, ModelClient } from '../../../src/core/suites/contract.js';
 import { ProviderError } from '../../../src/core/providers/contract.js';
+import type { ClientResponse, ModelClient } from '../../../src/core/model.js';
 
 const schema = { type: 'object', required: ['verdict'], properties: { verdict: { type: 'integer', enum: [0, 1] } }, additionalProperties: false };
 const request = { name: 'verdict', messages: [{ role: 'user' as const, content: 'judge this' }], schema };

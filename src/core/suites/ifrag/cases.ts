@@ -1,7 +1,7 @@
 // Expands one IF-RAG row into a case per data kind: its evidence plus seeded irrelevant passages, shuffled, labelled.
 import { InputError } from '../../errors.js';
-import type { CaseDocument, DocumentRole, EvalCase } from '../../model.js';
-import type { DatasetRow, SuiteBuildContext } from '../contract.js';
+import type { CaseDocument, DatasetRow, DocumentRole, EvalCase } from '../../model.js';
+import type { SuiteBuildContext } from '../contract.js';
 import { caseSeed, mulberry32, shuffled } from '../../random.js';
 import type { Random } from '../../random.js';
 import { documentSpans } from '../rgb/spans.js';

@@ -1,9 +1,8 @@
 // Writes IF-RAG counterfactual data with an LLM: substitute the answer, rewrite the evidence, check it, retry once, else record the failure.
 import { builtinPrompt } from '../../assets.js';
 import { forEachConcurrent } from '../../pool.js';
-import type { ChatMessage } from '../../model.js';
+import type { ChatMessage, DatasetRow, ModelClient } from '../../model.js';
 import { loadTemplate, renderTemplate } from '../../prompt/template.js';
-import type { DatasetRow, ModelClient } from '../contract.js';
 import { judgeJson } from '../judging.js';
 import type { JudgeOutcome } from '../judging.js';
 import { findAlias } from './normalise.js';

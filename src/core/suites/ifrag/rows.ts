@@ -1,6 +1,6 @@
 // Reads one IF-RAG dataset row (question, answer aliases, evidence, optional counterfactual) or names the bad field.
 import { InputError } from '../../errors.js';
-import type { DatasetRow } from '../contract.js';
+import type { DatasetRow } from '../../model.js';
 
 export interface CounterfactualData {
   /** Aliases of the substituted answer; any one suffices. */

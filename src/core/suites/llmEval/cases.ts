@@ -1,7 +1,7 @@
 // Reads an LLM-Eval dataset row and builds its case: the context, the given response or dialogue, the reference, human scores.
 import { InputError } from '../../errors.js';
-import type { EvalCase } from '../../model.js';
-import type { DatasetRow, SuiteBuildContext } from '../contract.js';
+import type { DatasetRow, EvalCase } from '../../model.js';
+import type { SuiteBuildContext } from '../contract.js';
 import { readHumanScores } from '../metaEval.js';
 import type { Level, LlmEvalParams } from './params.js';
 

@@ -1,9 +1,8 @@
 // The reference judge (LangChain labeled_score_string, accuracy criteria): prompt file, one call, [[rating]] parsing.
 import { builtinPrompt } from '../../assets.js';
-import type { ChatMessage } from '../../model.js';
+import type { ChatMessage, ModelClient } from '../../model.js';
 import { loadTemplate, renderTemplate } from '../../prompt/template.js';
 import type { PromptTemplate } from '../../prompt/template.js';
-import type { ModelClient } from '../contract.js';
 
 /** Renders a judge prompt file with its variables (the engine's template renderer; injectable for tests). */
 export type JudgePromptRenderer = (file: string, variables: Record<string, unknown>) => Promise<ChatMessage[]>;

@@ -1,6 +1,6 @@
 // Builds one RAGAS case per dataset row: the retrieved contexts as documents, the metrics the row allows, the given response.
-import type { CaseDocument, EvalCase } from '../../model.js';
-import type { DatasetRow, SuiteBuildContext } from '../contract.js';
+import type { CaseDocument, DatasetRow, EvalCase } from '../../model.js';
+import type { SuiteBuildContext } from '../contract.js';
 import { RAGAS_METRICS } from './params.js';
 import type { RagasMetric, RagasParams } from './params.js';
 import { readRagasRow } from './rows.js';

@@ -1,8 +1,7 @@
 // One LLM step of a RAGAS metric: a prompt file, a typed input, a JSON schema for the output, asked through judgeJson.
 import { builtinPrompt } from '../../assets.js';
-import type { ChatMessage, Score } from '../../model.js';
+import type { ChatMessage, ModelClient, Score } from '../../model.js';
 import { loadTemplate, renderTemplate } from '../../prompt/template.js';
-import type { ModelClient } from '../contract.js';
 import { judgeJson } from '../judging.js';
 import type { JudgeOutcome } from '../judging.js';
 

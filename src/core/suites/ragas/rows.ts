@@ -1,7 +1,7 @@
 // Reads a RAGAS dataset row: the ragas column names and their older aliases, checked with messages that name the field.
 import { InputError } from '../../errors.js';
-import type { DatasetRow } from '../contract.js';
 import { readHumanScores } from '../metaEval.js';
+import type { DatasetRow } from '../../model.js';
 
 /** One RAGAS sample (ragas `SingleTurnSample`), plus the optional human scores used for meta-evaluation. */
 export interface RagasRow {

@@ -1,6 +1,6 @@
 // Expands one RGB dataset row into its cases: one per noise ratio (plus a no-document case when asked).
-import type { CaseDocument, EvalCase } from '../../model.js';
-import type { DatasetRow, SuiteBuildContext } from '../contract.js';
+import type { CaseDocument, DatasetRow, EvalCase } from '../../model.js';
+import type { SuiteBuildContext } from '../contract.js';
 import type { RgbParams } from './params.js';
 import { selectPassages } from './processData.js';
 import type { Selection } from './processData.js';

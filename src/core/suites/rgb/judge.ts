@@ -1,8 +1,7 @@
 // The judge passes of RGB (Rej*, ED*, and the optional failure label): prompt files rendered, one call, a rule.
 import { builtinPrompt } from '../../assets.js';
-import type { ChatMessage, EvalCase, Score } from '../../model.js';
+import type { ChatMessage, EvalCase, ModelClient, Score } from '../../model.js';
 import { loadTemplate, renderTemplate } from '../../prompt/template.js';
-import type { ModelClient } from '../contract.js';
 import type { Testbed } from './params.js';
 import type { AnswerParts } from './rows.js';
 

@@ -1,7 +1,7 @@
 // Reads one RGB dataset row into a typed record for its data kind, or throws an InputError naming the field.
 import { InputError } from '../../errors.js';
-import type { DatasetRow } from '../contract.js';
 import type { Testbed } from './params.js';
+import type { DatasetRow } from '../../model.js';
 
 /**
  * Answer parts, each a list of alternatives: every part must appear in the response, any one alternative of a
