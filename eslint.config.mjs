@@ -1,5 +1,7 @@
-// Lint rules that protect the architecture: core runs outside VS Code, so it must never import it.
+// Lint rules that protect the architecture (ARCHITECTURE.md, "Layers"): core runs outside VS Code, so it never
+// imports it, and inside core each folder imports only from the layers below it.
 import tseslint from 'typescript-eslint';
+import layers from './eslint/layers.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.e2e/**', '.rag-inspector/**'] },
@@ -10,6 +12,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-exports': ['error', { restrictDefaultExports: { direct: true } }],
     },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    plugins: { layers },
+    rules: { 'layers/direction': 'error' },
   },
   {
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
