@@ -5,7 +5,7 @@ import { buildPlan } from '../src/core/engine/plan.js';
 import { runEvaluation } from '../src/core/engine/runEvaluation.js';
 import { renderTemplate, renderTemplateSync } from '../src/core/prompt/template.js';
 import { envCredentials } from '../src/core/providers/registry.js';
-import { redactSecrets, stringifyRedacted } from '../src/core/run/redact.js';
+import { redact, stringifyRedacted } from '../src/core/redact.js';
 import { loadEvalSpec } from '../src/core/spec/load.js';
 import { createWorkspace, rgbRows } from '../test/unit/engine/workspace.js';
 import { machineLine, median, numberArg, table } from './lib/report.js';
@@ -23,7 +23,7 @@ suites:
 
 /** How the run log wrote a line before: a replacer on every member, which takes JSON.stringify off its fast path. */
 const stringifyWithReplacer = (value: unknown): string =>
-  JSON.stringify(value, (_name, member: unknown) => (typeof member === 'string' ? redactSecrets(member) : member));
+  JSON.stringify(value, (_name, member: unknown) => (typeof member === 'string' ? redact(member) : member));
 
 /** CPU µs per call of `step` over `calls` calls (after a tenth as many unmeasured). */
 async function cpuPerCall(calls: number, step: (i: number) => unknown): Promise<number> {

@@ -1,42 +1,8 @@
 // The "RAG Inspector" log channel: every line goes through redact() so no API key ever reaches the Output panel or its log file.
 import * as vscode from 'vscode';
+import { redact } from '../core/redact.js';
 
 export const OUTPUT_CHANNEL_NAME = 'RAG Inspector';
-
-/**
- * Shapes of credentials that can turn up in provider errors, echoed request headers or URLs. Broad on purpose:
- * a false positive costs a few characters of log, a false negative leaks a key.
- */
-const KEY_PATTERNS: readonly RegExp[] = [
-  // OpenAI (sk-, sk-proj-), Anthropic (sk-ant-), and most OpenAI-compatible gateways.
-  /\bsk-[A-Za-z0-9_-]{8,}/g,
-  // Authorization headers as printed by SDK debug output and proxies.
-  /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
-  // key=value / "key": "value" for the usual header and query-parameter names (Azure's ?api-key=…).
-  /\b((?:x-)?api[-_]?key|authorization|access[-_]?token|secret)(["']?\s*[:=]\s*["']?)[^\s"'&,;]{6,}/gi,
-  // Google AI, GitHub and Hugging Face tokens.
-  /\bAIza[0-9A-Za-z_-]{30,}/g,
-  /\bgh[pousr]_[A-Za-z0-9]{30,}/g,
-  /\bhf_[A-Za-z0-9]{30,}/g,
-];
-
-export const REDACTED = '[redacted]';
-
-/**
- * Removes every known secret value and anything shaped like an API key. Known values go first and longest
- * first, so a key that contains another key is removed whole.
- */
-export function redact(text: string, knownSecrets: Iterable<string> = []): string {
-  let clean = text;
-  const secrets = [...knownSecrets].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
-  for (const secret of secrets) clean = clean.split(secret).join(REDACTED);
-  for (const pattern of KEY_PATTERNS) {
-    clean = clean.replace(pattern, (match: string, name?: string, separator?: string) =>
-      // Keep the parameter name so the line still says what was removed.
-      typeof name === 'string' && typeof separator === 'string' ? `${name}${separator}${REDACTED}` : REDACTED);
-  }
-  return clean;
-}
 
 /** What the rest of the extension logs through; never the raw channel, so redaction cannot be bypassed. */
 export interface Logger {

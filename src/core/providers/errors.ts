@@ -3,7 +3,7 @@ import * as Anthropic from '@anthropic-ai/sdk';
 import * as OpenAI from 'openai';
 import { ProviderError } from './contract.js';
 import type { ProviderErrorKind } from './contract.js';
-import { redactSecrets } from './secrets.js';
+import { redact as redactKeys } from '../redact.js';
 
 const MAX_MESSAGE = 500;
 
@@ -19,7 +19,7 @@ interface HttpFailure {
  * the abort reason says so (AbortSignal.timeout), because the scheduler owns per-call timeouts through the signal.
  */
 export function toProviderError(error: unknown, context: { vendor: string; signal?: AbortSignal; secrets?: (string | undefined)[] }): ProviderError {
-  const redact = (text: string) => redactSecrets(text, context.secrets ?? []);
+  const redact = (text: string) => redactKeys(text, context.secrets ?? []);
   if (error instanceof ProviderError) return new ProviderError(error.kind, redact(error.message), { status: error.status, retryAfterMs: error.retryAfterMs, usage: error.usage });
   if (context.signal?.aborted) return abortError(context.vendor, context.signal);
 

@@ -3,7 +3,7 @@ import type { ChatMessage, ClientResponse, ModelClient, ResponseRecord, Usage } 
 import { ProviderConfigError, ProviderError } from '../providers/contract.js';
 import type { CompletionRequest, Provider } from '../providers/contract.js';
 import { cacheKey } from './cache.js';
-import { redactSecrets } from './redact.js';
+import { redact } from '../redact.js';
 import type { ResponseCache } from './cache.js';
 import { attemptsOf } from './scheduler.js';
 import type { Scheduler } from './scheduler.js';
@@ -92,7 +92,7 @@ export function createModelClient(options: ModelClientOptions): CountingModelCli
       const costUsd = options.prices?.(value.usage) ?? value.costUsd;
       // A reply can quote the key the request carried (a proxy echoing headers); it must not reach the cache,
       // the scores or the reports in clear, as it never reaches the run log.
-      return { record: { ...value, text: redactSecrets(value.text), costUsd }, attempts };
+      return { record: { ...value, text: redact(value.text), costUsd }, attempts };
     } catch (error) {
       counters.failures++;
       emit({ type: 'failure', modelKey: options.key, attempts: attemptsOf(error) ?? 1, error });

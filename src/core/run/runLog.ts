@@ -9,7 +9,7 @@ import { caseKey } from '../model.js';
 import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { SuiteReport } from '../suites/contract.js';
 import { findLastByte, readFirstLine, readLastCompleteLine, readLines } from './jsonLines.js';
-import { stringifyRedacted } from './redact.js';
+import { stringifyRedacted } from '../redact.js';
 
 export const RUN_LOG_FORMAT = 1;
 

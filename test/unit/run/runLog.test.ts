@@ -183,8 +183,8 @@ describe('RunLogWriter and readRunLog', () => {
     const text = await readFile(writer.file, 'utf8');
     assert.doesNotMatch(text, /Ab3dEf6hIj9k|Zz9yXw8vUt7s/);
     const log = await readRunLog(writer.file);
-    assert.equal(log.cases[0]!.result.response?.text, 'My key is [redacted-api-key].\n[redacted-api-key] and task-based-evaluation-of-retrieval-systems or sk-learn stay.');
-    assert.equal(log.header.spec.name, 'leaked [redacted-api-key]');
+    assert.equal(log.cases[0]!.result.response?.text, 'My key is [redacted].\n[redacted] and task-based-evaluation-of-retrieval-systems or sk-learn stay.');
+    assert.equal(log.header.spec.name, 'leaked [redacted]');
   });
 
   it('refuses a log from a newer format, a foreign file and an empty file, naming the file and line 1', async () => {
