@@ -223,8 +223,7 @@ async function main() {
   await shot(page, 'packaged-problems');
 
   await runCommand(page, 'Test: Run All Tests', openPalette);
-  // The status bar counts the run's cases while it goes, then shows the pass rate again.
-  await page.locator('.statusbar-item', { hasText: /RAG \d+\/\d+/ }).first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+  // The status bar shows the pass rate once the run ends (the Testing view's failed icon below is what proves the run).
   await page.locator('.statusbar-item', { hasText: /RAG \d+%/ }).first().waitFor({ timeout: 120_000 });
   await runCommand(page, 'View: Show Testing', openPalette);
   const tree = page.locator('.test-explorer .monaco-list-row', { hasText: 'RGB example (offline baseline)' }).first();

@@ -1,5 +1,7 @@
 // Builders for inspector fixture runs: an RGB-like run with two models and every document role, its hostile
 // documents, a later run whose outcomes flip, and runs of 10,000+ cases for timing.
+import { resultTotals } from '../../src/core/engine/totals.js';
+import { caseListItem } from '../../src/core/report/caseItems.js';
 import type { CaseDetail, CaseListItem, RunDetail, RunListing } from '../../src/protocol.js';
 import type { CaseDocument, CaseResult, DocumentRole, EvalCase, RunTotals, Score, Span, SpanKind } from '../../src/core/model.js';
 import type { ReportCell, ReportTable } from '../../src/core/suites/contract.js';
@@ -126,36 +128,14 @@ function rgbCase(topic: Topic, t: number, ratio: number, modelKey: string, m: nu
 }
 
 /** The list row the host would send for a case. */
+/** The list row the extension sends for a case: the product's own mapper, so the tests see what users see. */
 export function listItem(detail: CaseDetail): CaseListItem {
-  const { evalCase, result } = detail;
-  const primary = result.scores[0];
-  const item: CaseListItem = {
-    key: `${evalCase.id}\u0000${result.modelKey}`,
-    caseId: evalCase.id, suiteId: evalCase.suiteId, modelKey: result.modelKey, status: result.status,
-    summary: result.status === 'error' ? `error: ${result.error?.message ?? ''}` : `noise ${String(evalCase.params.noiseRate)} — ${primary?.label ?? 'no score'}`,
-    question: evalCase.question,
-    roles: [...new Set(evalCase.documents.map((d) => d.role))],
-    score: primary ? primary.value : null,
-  };
-  if (evalCase.testbed) item.testbed = evalCase.testbed;
-  if (result.pass !== undefined) item.pass = result.pass;
-  return item;
+  return caseListItem(detail.evalCase, detail.result);
 }
 
-function totals(cases: CaseDetail[]): RunTotals {
-  const results = cases.map((c) => c.result);
-  return {
-    cases: results.length,
-    success: results.filter((r) => r.status === 'success').length,
-    error: results.filter((r) => r.status === 'error').length,
-    passed: results.filter((r) => r.pass === true).length,
-    failed: results.filter((r) => r.pass === false).length,
-    modelCalls: results.length, cacheHits: results.filter((r) => r.response?.cached).length,
-    judgeCalls: results.filter((r) => r.judgeUsage).length,
-    inputTokens: results.reduce((a, r) => a + (r.response?.usage.inputTokens ?? 0), 0),
-    outputTokens: results.reduce((a, r) => a + (r.response?.usage.outputTokens ?? 0), 0),
-    costUsd: 0.0123,
-  };
+/** Run totals as the engine counts them. */
+export function totals(cases: readonly CaseDetail[]): RunTotals {
+  return resultTotals(cases.map((c) => c.result));
 }
 
 function runDetail(options: RunOptions, cases: CaseDetail[], reports: RunDetail['reports']): RunDetail {

@@ -1,7 +1,7 @@
 // Fixture runs for the method views: a Needle grid over three templates (reports from the real needleReport), a
 // 128k-token needle case, a RAGAS case with every judge detail, IF-RAG cases scored by the real scorer, LLM-Eval.
-import type { CaseDetail, CaseListItem, RunDetail, RunListing } from '../../src/protocol.js';
-import type { CaseDocument, CaseResult, EvalCase, RunTotals, Score } from '../../src/core/model.js';
+import type { CaseDetail, RunDetail, RunListing } from '../../src/protocol.js';
+import type { CaseDocument, CaseResult, EvalCase, Score } from '../../src/core/model.js';
 import type { SuiteReport } from '../../src/core/suites/contract.js';
 import { needleReport } from '../../src/core/suites/needle/report.js';
 import { parseNeedleParams } from '../../src/core/suites/needle/params.js';
@@ -17,7 +17,7 @@ import { llmEvalSuite } from '../../src/core/suites/llmEval/suite.js';
 import { reportCasesOf } from '../../src/core/suites/reportView.js';
 import { parseLlmEvalParams } from '../../src/core/suites/llmEval/params.js';
 import type { LlmEvalExpected } from '../../src/core/suites/llmEval/cases.js';
-import { doc, prng } from './builders.js';
+import { doc, listItem, prng, totals } from './builders.js';
 import type { FixtureRun } from './builders.js';
 
 const WHERE = { file: '/workspace/methods.eval.yaml' };
@@ -125,33 +125,9 @@ function judgeResult(evalCase: EvalCase, modelKey: string, rating: number | 'err
   return result;
 }
 
-function itemOf(detail: CaseDetail, summary: string): CaseListItem {
-  const { evalCase, result } = detail;
-  const primary = result.scores[0];
-  const item: CaseListItem = {
-    key: `${evalCase.id}\u0000${result.modelKey}`, caseId: evalCase.id, suiteId: evalCase.suiteId, modelKey: result.modelKey,
-    status: result.status, summary, question: evalCase.question, roles: [...new Set(evalCase.documents.map((d) => d.role))],
-    score: primary ? primary.value : null,
-  };
-  if (evalCase.testbed) item.testbed = evalCase.testbed;
-  if (result.pass !== undefined) item.pass = result.pass;
-  return item;
-}
-
-function totals(cases: CaseDetail[]): RunTotals {
-  const results = cases.map((c) => c.result);
-  return {
-    cases: results.length, success: results.filter((r) => r.status === 'success').length, error: results.filter((r) => r.status === 'error').length,
-    passed: results.filter((r) => r.pass === true).length, failed: results.filter((r) => r.pass === false).length,
-    modelCalls: results.length, cacheHits: 0, judgeCalls: results.length,
-    inputTokens: results.reduce((a, r) => a + (r.response?.usage.inputTokens ?? 0), 0),
-    outputTokens: results.reduce((a, r) => a + (r.response?.usage.outputTokens ?? 0), 0), costUsd: 0.42,
-  };
-}
-
-function run(runId: string, name: string, models: string[], cases: CaseDetail[], reports: SuiteReport[], summary: (c: CaseDetail) => string): FixtureRun {
+function run(runId: string, name: string, models: string[], cases: CaseDetail[], reports: SuiteReport[]): FixtureRun {
   const listing: RunListing = { runId, name, createdAt: '2025-06-01T10:00:00.000Z', status: 'success', models, totals: totals(cases) };
-  const detail: RunDetail = { listing, reports, thresholds: [], problems: [], cases: cases.map((c) => itemOf(c, summary(c))) };
+  const detail: RunDetail = { listing, reports, thresholds: [], problems: [], cases: cases.map(listItem) };
   return { detail, cases };
 }
 
@@ -177,10 +153,7 @@ export function needleGridRun(runId = 'needle-grid', grid: { lengths?: readonly 
     }));
     reports.push(needleReport(suiteCases, results, params, suiteId));
   });
-  return run(runId, 'Needle templates compared', [NEEDLE_MODEL], cases, reports, (c) => {
-    const p = c.evalCase.params as NeedleCaseParams;
-    return `L=${p.contextLength} d=${p.requestedDepth} — ${c.result.scores[0]?.label ?? 'no score'}`;
-  });
+  return run(runId, 'Needle templates compared', [NEEDLE_MODEL], cases, reports);
 }
 
 /** The reference's own grid: 35 context lengths (1000–16000) by 35 depths, two templates. */
@@ -197,7 +170,7 @@ export function longNeedleRun(runId = 'needle-128k'): FixtureRun {
   const evalCase = needleCase('needle-128k', 128_000, 50, haystack, 0.256, 0, true);
   const result = judgeResult(evalCase, NEEDLE_MODEL, 9);
   const cases = [{ runId, evalCase, result }];
-  return run(runId, 'Needle 128k', [NEEDLE_MODEL], cases, [], () => 'L=128000 d=50 — rated 9');
+  return run(runId, 'Needle 128k', [NEEDLE_MODEL], cases, []);
 }
 
 // ——— RAGAS ———
@@ -273,7 +246,7 @@ export function ragasRun(runId = 'ragas-run'): FixtureRun {
     response: { text: EIFFEL.response, given: true, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, cached: false },
     scores, attempts: 1, judgeUsage: { calls: 11, inputTokens: 5200, outputTokens: 900 }, ...STAMP,
   };
-  return run(runId, 'RAGAS on given answers', [RAGAS_MODEL], [{ runId, evalCase, result }], [], () => 'faithfulness 0.667 — unsupported-statements');
+  return run(runId, 'RAGAS on given answers', [RAGAS_MODEL], [{ runId, evalCase, result }], []);
 }
 
 // ——— IF-RAG ———
@@ -323,7 +296,7 @@ export function ifragRun(runId = 'ifrag-run'): FixtureRun {
     result.pass = pass;
     return { runId, evalCase, result };
   });
-  return run(runId, 'IF-RAG instruction B', [IFRAG_MODEL], cases, [], (c) => `B — ${c.result.scores[0]?.label ?? ''}`);
+  return run(runId, 'IF-RAG instruction B', [IFRAG_MODEL], cases, []);
 }
 
 // ——— LLM-Eval ———
@@ -361,5 +334,5 @@ export function llmEvalRun(runId = 'llm-eval-run'): FixtureRun {
   }
   // Reports read the engine's report view of a case (human scores included), not the case itself.
   const report = llmEvalReport(reportCasesOf(evalCases, llmEvalSuite), results, params, 'llm-eval');
-  return run(runId, 'LLM-Eval dialogue scores', [...LLM_EVAL_MODELS], cases, [report], (c) => `content ${String(c.result.scores[0]?.value ?? '—')}`);
+  return run(runId, 'LLM-Eval dialogue scores', [...LLM_EVAL_MODELS], cases, [report]);
 }

@@ -90,12 +90,16 @@ test('queryCases: failed only, suite › testbed, model, role, search (AND), sor
   assert.equal(nextFailure(items.filter((i) => i.pass), 0, 1), -1);
 });
 
-test('queryCases stays fast on 100,000 rows; visibleRange renders only the viewport', () => {
+test('queryCases on 100,000 rows finds every match in score order; visibleRange renders only the viewport', () => {
+  // Its speed is measured, not asserted: bench/webviewList.ts (search over 100,000 rows in Chromium).
   const items = bigRun(100_000, { runId: 'b', withDetails: 0 }).detail.cases;
-  const started = performance.now();
-  queryCases(items, { ...EMPTY_FILTERS, search: 'australia' }, 'score-asc');
-  const ms = performance.now() - started;
-  assert.ok(ms < 1500, `search + sort took ${ms} ms`);
+  const found = queryCases(items, { ...EMPTY_FILTERS, search: 'australia' }, 'score-asc');
+  const matching = items.filter((item) => item.question.toLowerCase().includes('australia'));
+  assert.ok(matching.length > 0);
+  assert.deepEqual(new Set(found.map((item) => item.key)), new Set(matching.map((item) => item.key)));
+  const scores = found.map((item) => item.score as number);
+  assert.ok(scores.every((score, i) => i === 0 || scores[i - 1]! <= score), 'ascending by score');
+  assert.ok(scores[0]! < scores.at(-1)!, 'both passes and failures among the matches');
   assert.deepEqual(visibleRange(44 * 1000, 440, 44, 100_000, 4), { first: 996, last: 1014 });
   assert.deepEqual(visibleRange(0, 440, 44, 0), { first: 0, last: -1 });
 });

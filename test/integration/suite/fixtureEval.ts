@@ -53,13 +53,3 @@ export async function fixtureEval(name: string, options: { model?: string; rules
   };
 }
 
-/** Polls until `check` returns a value (file watchers and test discovery are asynchronous). */
-export async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

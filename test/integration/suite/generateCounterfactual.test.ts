@@ -7,7 +7,8 @@ import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
 import type { GenerateCounterfactualOutcome } from '../../../src/extension/generateCounterfactual.js';
 import { activatedExtension, outputChannelLog } from './extensionHost.js';
-import { answerPrompts, eventually, workspaceFolder } from './inlineFixtures.js';
+import { answerPrompts, workspaceFolder } from './inlineFixtures.js';
+import { eventually } from './eventually.js';
 
 const COMMAND = 'ragInspector.generateCounterfactual';
 const MODEL = 'openai-compatible:fixture-counterfactual';

@@ -9,7 +9,8 @@ import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { activatedExtension } from './extensionHost.js';
 import type { FixtureEval, Summary } from './inlineFixtures.js';
-import { HOSTILE_ANSWER, QUESTIONS, asSummary, eventually, readLines, scriptedAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
+import { HOSTILE_ANSWER, QUESTIONS, asSummary, readLines, scriptedAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
+import { eventually } from './eventually.js';
 
 suite('failures inline (diagnostics, CodeLens, hover)', () => {
   let server: FixtureServer;

@@ -94,17 +94,6 @@ export function rightAnswers(): Rule[] {
   return Object.values(QUESTIONS).map((q) => ({ match: { contains: q.text }, reply: q.answer }));
 }
 
-/** Waits until `check` returns something other than undefined, or fails saying what it waited for and what it saw last. */
-export async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000, seen?: () => unknown): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}${seen ? `; last seen: ${JSON.stringify(seen())}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** What Run Evaluation and the rerun commands return when a run happened. */
 export interface Summary {
   runId: string;

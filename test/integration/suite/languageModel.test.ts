@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import type { CaseResult } from '../../../src/core/model.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { activatedExtension, note, outputChannelLog } from './extensionHost.js';
-import { eventually } from './fixtureEval.js';
+import { eventually } from './eventually.js';
+import { asSummary } from './inlineFixtures.js';
 import { QUESTIONS, workspaceFolder } from './inlineFixtures.js';
 
 /** Contributed (hidden from the Manage Models list) by test/integration/fixtureExtension, loaded beside the extension: VS Code refuses providers of vendors nobody contributed. */
@@ -73,13 +74,6 @@ async function writeEval(name: string, modelLine: string, concurrency = 2): Prom
 async function caseResults(runId: string): Promise<Map<string, CaseResult>> {
   const log = await readRunLog(vscode.Uri.joinPath(workspaceFolder(), '.rag-inspector', 'runs', `${runId}.jsonl`).fsPath);
   return new Map(log.cases.map((line) => [line.case.question, line.result]));
-}
-
-type Summary = { runId: string; status: string; totals: { cases: number; passed: number; failed: number; error: number } };
-
-function asSummary(outcome: unknown): Summary {
-  assert.equal(typeof outcome, 'object', `Run Evaluation returned ${String(outcome)}`);
-  return outcome as Summary;
 }
 
 suite('vscode-lm provider', () => {
@@ -193,7 +187,6 @@ suite('vscode-lm provider', () => {
     // Selected by family, with the vendor as a parameter.
     const uri = await writeEval('lm-cancel', `{ provider: vscode-lm, model: slow-family, parameters: { vendor: ${VENDOR} } }`, 1);
     files.push(uri);
-    const started = Date.now();
     const outcome = vscode.commands.executeCommand('ragInspector.runEvaluation', uri);
     await slow.streaming.promise;
     assert.equal(await vscode.commands.executeCommand('ragInspector.cancelRun'), 'cancelled');
@@ -202,7 +195,7 @@ suite('vscode-lm provider', () => {
     assert.equal(summary.totals.cases, 0, 'the half-streamed case is not logged, so a resume runs it again');
     // The cancellation crosses from our extension through VS Code to the provider's token.
     await eventually('the model\'s cancellation token', () => slow.wasCancelled || undefined, 5_000);
+    // The model holds its stream open for a minute unless cancelled: had the run waited for it, it would have finished.
     assert.equal(slow.finished, false);
-    assert.ok(Date.now() - started < 15_000, 'the run ended by cancellation, not by the model finishing');
   });
 });

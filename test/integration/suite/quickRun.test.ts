@@ -8,7 +8,8 @@ import { knownMethods } from '../../../src/core/suites/registry.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { activatedExtension } from './extensionHost.js';
-import { answerPrompts, asSummary, eventually, scriptedAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
+import { answerPrompts, asSummary, scriptedAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
+import { eventually } from './eventually.js';
 
 /**
  * Shows the template and waits until it is the active editor: a panel an earlier test revealed late (the inspector

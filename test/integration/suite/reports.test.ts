@@ -9,7 +9,8 @@ import type { CompareOutcome } from '../../../src/extension/compare.js';
 import type { ExportOutcome } from '../../../src/extension/exportReport.js';
 import type { CompareRow } from '../../../src/protocol.js';
 import { activatedExtension, note } from './extensionHost.js';
-import { DEFAULT_RULES, eventually, fixtureEval, HOSTILE_ANSWER } from './fixtureEval.js';
+import { DEFAULT_RULES, fixtureEval, HOSTILE_ANSWER } from './fixtureEval.js';
+import { eventually } from './eventually.js';
 import type { FixtureEval } from './fixtureEval.js';
 
 type WindowStubs = Partial<Pick<typeof vscode.window, 'showQuickPick' | 'showOpenDialog' | 'showWarningMessage' | 'showInformationMessage'>>;

@@ -16,7 +16,8 @@ import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { recordingPanel } from './builders.js';
 import { activatedExtension } from './extensionHost.js';
-import { HOSTILE_ANSWER, QUESTIONS, asSummary, eventually, rightAnswers, scriptedAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
+import { HOSTILE_ANSWER, QUESTIONS, asSummary, rightAnswers, scriptedAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
+import { eventually } from './eventually.js';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, show() {} };
 const runsDir = () => path.join(workspaceFolder().fsPath, '.rag-inspector', 'runs');

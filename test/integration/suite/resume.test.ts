@@ -13,7 +13,8 @@ import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { recordingPanel } from './builders.js';
 import { activatedExtension } from './extensionHost.js';
-import { answerPrompts, asSummary, eventually, rightAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
+import { answerPrompts, asSummary, rightAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
+import { eventually } from './eventually.js';
 
 const runsDir = () => path.join(workspaceFolder().fsPath, '.rag-inspector', 'runs');
 const logOf = (runId: string) => path.join(runsDir(), `${runId}.jsonl`);

@@ -12,7 +12,7 @@ import { GetCase, GetRun, PROTOCOL_VERSION, Ready } from '../../../src/protocol.
 import type { CaseDetail, RunDetail } from '../../../src/protocol.js';
 import { aResult, anEvalCase, recordingPanel, totals } from './builders.js';
 import { activatedExtension, note } from './extensionHost.js';
-import { eventually } from './fixtureEval.js';
+import { eventually } from './eventually.js';
 import { caseKey } from '../../../src/core/model.js';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, show() {} };

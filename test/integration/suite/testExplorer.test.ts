@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import type { ExplorerRunReport, RagTestExplorer } from '../../../src/extension/testExplorer.js';
 import { activatedExtension, note } from './extensionHost.js';
-import { eventually, fixtureEval, HOSTILE_ANSWER } from './fixtureEval.js';
+import { fixtureEval, HOSTILE_ANSWER } from './fixtureEval.js';
+import { eventually } from './eventually.js';
 import type { FixtureEval } from './fixtureEval.js';
 
 function leavesOf(file: vscode.TestItem): vscode.TestItem[] {

@@ -11,6 +11,7 @@ import { publicEndpoint } from '../../../src/core/providers/secrets.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { Fault, FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
+import { waitFor } from '../../fixtures/waitFor.js';
 
 const OPENAI_KEY = 'sk-openai-secret-0123456789';
 const ANTHROPIC_KEY = 'sk-ant-secret-0123456789';
@@ -87,16 +88,14 @@ describe('fault mapping through both SDKs', () => {
         assert.equal((await failureOf(provider(), { stream })).kind, 'network');
       });
 
-      it(`${vendor} ${mode}: a hang aborted through the signal ends promptly as cancelled`, async () => {
+      it(`${vendor} ${mode}: a hang aborted through the signal ends as cancelled and closes the connection`, { timeout: 10_000 }, async () => {
         server.addRule({ fault: { kind: 'hang' } });
         const controller = new AbortController();
         setTimeout(() => controller.abort(), 100);
-        const started = performance.now();
+        // The server never answers: only the abort can end the call (the test's timeout fails it otherwise).
         const error = await failureOf(provider(), { stream, signal: controller.signal });
         assert.equal(error.kind, 'cancelled');
-        assert.ok(performance.now() - started < 1000, 'ends soon after the abort');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        assert.equal(server.requests.at(-1)?.clientClosed, true, 'the connection was closed, not left hanging');
+        await waitFor(() => server.requests.at(-1)?.clientClosed || undefined, 'the connection closed, not left hanging');
       });
     }
 

@@ -73,14 +73,3 @@ export async function runCli(args: string[], env: Record<string, string> = {}, t
     clearTimeout(timer);
   }
 }
-
-/** Polls `probe` every 20 ms until it returns a value; throws after `timeoutMs`. */
-export async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -9,7 +9,8 @@ import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { caseIdOf, correctAnswers, countBy, createWorkspace, evalYaml, fixtureModel, rawLogLines, rgbRows, rowOf, seededRandom } from './builders.js';
 import type { Workspace } from './builders.js';
-import { runCli, startCli, waitFor } from './cliProcess.js';
+import { waitFor } from '../../fixtures/waitFor.js';
+import { runCli, startCli } from './cliProcess.js';
 
 let server: FixtureServer;
 
