@@ -4,7 +4,8 @@ import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from
 /** Bumped when a message changes shape; the ready handshake checks it. */
 export const PROTOCOL_VERSION = 1;
 
-interface Envelope {
+/** One message on the channel; the descriptors below create and recognise them, so nothing builds one by hand. */
+export interface Envelope {
   kind: 'notification' | 'request' | 'response' | 'command';
   method: string;
   id?: number;
@@ -18,6 +19,15 @@ export interface ProtocolError {
   message: string;
 }
 
+/**
+ * How the host checks a webview → host message's params on arrival, field by field: 'string' is a non-empty string,
+ * 'number' a finite number. Mapped from P, so a descriptor whose check and type disagree does not compile; a field of
+ * any other type maps to never, and needs a new field kind here first.
+ */
+export type ParamsSchema<P> = {
+  readonly [K in keyof P]-?: P[K] extends string ? 'string' : P[K] extends number ? 'number' : never;
+};
+
 /** host → webview, fire and forget. */
 export class Notification<P> {
   constructor(readonly method: string) {}
@@ -29,7 +39,7 @@ export class Notification<P> {
 
 /** webview → host, fire and forget (user intents: open a file, rerun a case). */
 export class Command<P> {
-  constructor(readonly method: string) {}
+  constructor(readonly method: string, readonly params: ParamsSchema<P>) {}
   create(params: P): Envelope { return { kind: 'command', method: this.method, params }; }
   is(message: unknown): message is Envelope & { params: P } {
     return isEnvelope(message) && message.kind === 'command' && message.method === this.method;
@@ -38,13 +48,18 @@ export class Command<P> {
 
 /** webview → host with a typed response matched by id; failures come back as {code, message}. */
 export class Request<P, R> {
-  constructor(readonly method: string) {}
+  constructor(readonly method: string, readonly params: ParamsSchema<P>) {}
   create(id: number, params: P): Envelope { return { kind: 'request', method: this.method, id, params }; }
   is(message: unknown): message is Envelope & { id: number; params: P } {
     return isEnvelope(message) && message.kind === 'request' && message.method === this.method && typeof message.id === 'number';
   }
   respond(id: number, result: R): Envelope { return { kind: 'response', method: this.method, id, result }; }
-  fail(id: number, error: ProtocolError): Envelope { return { kind: 'response', method: this.method, id, error }; }
+  fail(id: number, error: ProtocolError): Envelope { return failure(this.method, id, error); }
+}
+
+/** The answer to a request that failed; by method name, because a request for an unknown method has no descriptor. */
+export function failure(method: string, id: number, error: ProtocolError): Envelope {
+  return { kind: 'response', method, id, error };
 }
 
 export function isEnvelope(message: unknown): message is Envelope {
@@ -63,20 +78,22 @@ export type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from
 
 // ---- Messages -----------------------------------------------------------------------------------------
 
-export const Ready = new Command<{ protocolVersion: number }>('webview/ready');
-export const ListRuns = new Request<Record<string, never>, RunListing[]>('runs/list');
-export const GetRun = new Request<{ runId: string }, RunDetail>('run/get');
-export const GetCase = new Request<{ runId: string; key: string }, CaseDetail>('case/get');
-export const CompareRuns = new Request<{ before: string; after: string }, CompareRow[]>('runs/compare');
+// A new webview → host message is one descriptor here and one handler in the host's table (panel.ts).
 
-export const OpenDatasetRow = new Command<{ file: string; line: number }>('open/datasetRow');
-export const OpenTemplate = new Command<{ file: string }>('open/template');
-export const RerunCase = new Command<{ runId: string; key: string }>('case/rerun');
-export const CancelRun = new Command<{ runId: string }>('run/cancel');
+export const Ready = new Command<{ protocolVersion: number }>('webview/ready', { protocolVersion: 'number' });
+export const ListRuns = new Request<Record<string, never>, RunListing[]>('runs/list', {});
+export const GetRun = new Request<{ runId: string }, RunDetail>('run/get', { runId: 'string' });
+export const GetCase = new Request<{ runId: string; key: string }, CaseDetail>('case/get', { runId: 'string', key: 'string' });
+export const CompareRuns = new Request<{ before: string; after: string }, CompareRow[]>('runs/compare', { before: 'string', after: 'string' });
+
+export const OpenDatasetRow = new Command<{ file: string; line: number }>('open/datasetRow', { file: 'string', line: 'number' });
+export const OpenTemplate = new Command<{ file: string }>('open/template', { file: 'string' });
+export const RerunCase = new Command<{ runId: string; key: string }>('case/rerun', { runId: 'string', key: 'string' });
+export const CancelRun = new Command<{ runId: string }>('run/cancel', { runId: 'string' });
 /** Finish an interrupted run (the Resume Interrupted Run command, on that run). */
-export const ResumeRun = new Command<{ runId: string }>('run/resume');
+export const ResumeRun = new Command<{ runId: string }>('run/resume', { runId: 'string' });
 /** Save an image the view exported (a heatmap as SVG or PNG): VS Code webviews cannot download, so the host writes it. */
-export const ExportImage = new Command<{ fileName: string; dataUrl: string }>('export/image');
+export const ExportImage = new Command<{ fileName: string; dataUrl: string }>('export/image', { fileName: 'string', dataUrl: 'string' });
 
 export const RunStarted = new Notification<{ runId: string; total: number; listing: RunListing }>('run/started');
 export const CaseFinished = new Notification<{ runId: string; item: CaseListItem; done: number; total: number }>('run/caseFinished');
