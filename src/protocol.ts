@@ -1,11 +1,11 @@
 // Typed messages between the extension host and the inspector webview; imported by both bundles (so: no node, no vscode).
-import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from './core/model.js';
-import type { SuiteReport } from './core/suites/contract.js';
+import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from './core/report/viewModel.js';
 
 /** Bumped when a message changes shape; the ready handshake checks it. */
 export const PROTOCOL_VERSION = 1;
 
-interface Envelope {
+/** One message on the channel; the descriptors below create and recognise them, so nothing builds one by hand. */
+export interface Envelope {
   kind: 'notification' | 'request' | 'response' | 'command';
   method: string;
   id?: number;
@@ -19,6 +19,15 @@ export interface ProtocolError {
   message: string;
 }
 
+/**
+ * How the host checks a webview → host message's params on arrival, field by field: 'string' is a non-empty string,
+ * 'number' a finite number. Mapped from P, so a descriptor whose check and type disagree does not compile; a field of
+ * any other type maps to never, and needs a new field kind here first.
+ */
+export type ParamsSchema<P> = {
+  readonly [K in keyof P]-?: P[K] extends string ? 'string' : P[K] extends number ? 'number' : never;
+};
+
 /** host → webview, fire and forget. */
 export class Notification<P> {
   constructor(readonly method: string) {}
@@ -30,7 +39,7 @@ export class Notification<P> {
 
 /** webview → host, fire and forget (user intents: open a file, rerun a case). */
 export class Command<P> {
-  constructor(readonly method: string) {}
+  constructor(readonly method: string, readonly params: ParamsSchema<P>) {}
   create(params: P): Envelope { return { kind: 'command', method: this.method, params }; }
   is(message: unknown): message is Envelope & { params: P } {
     return isEnvelope(message) && message.kind === 'command' && message.method === this.method;
@@ -39,13 +48,18 @@ export class Command<P> {
 
 /** webview → host with a typed response matched by id; failures come back as {code, message}. */
 export class Request<P, R> {
-  constructor(readonly method: string) {}
+  constructor(readonly method: string, readonly params: ParamsSchema<P>) {}
   create(id: number, params: P): Envelope { return { kind: 'request', method: this.method, id, params }; }
   is(message: unknown): message is Envelope & { id: number; params: P } {
     return isEnvelope(message) && message.kind === 'request' && message.method === this.method && typeof message.id === 'number';
   }
   respond(id: number, result: R): Envelope { return { kind: 'response', method: this.method, id, result }; }
-  fail(id: number, error: ProtocolError): Envelope { return { kind: 'response', method: this.method, id, error }; }
+  fail(id: number, error: ProtocolError): Envelope { return failure(this.method, id, error); }
+}
+
+/** The answer to a request that failed; by method name, because a request for an unknown method has no descriptor. */
+export function failure(method: string, id: number, error: ProtocolError): Envelope {
+  return { kind: 'response', method, id, error };
 }
 
 export function isEnvelope(message: unknown): message is Envelope {
@@ -59,78 +73,27 @@ export function isResponse(message: unknown): message is Envelope & { kind: 'res
 
 // ---- Shapes -------------------------------------------------------------------------------------------
 
-/** A run as listed: enough for a picker and the status line, without reading every case. */
-export interface RunListing {
-  runId: string;
-  name: string;
-  createdAt: string;
-  status: RunStatus;
-  models: string[];
-  totals?: RunTotals;
-  /**
-   * A 'started' run nothing is writing any more (its extension host or terminal died): the view offers Resume instead
-   * of Cancel. Absent for a run that may still be running, and for every finished run.
-   */
-  interrupted?: true;
-}
-
-/** One row of the case list: small, because a run may hold 100,000 of them. */
-export interface CaseListItem {
-  /** `${caseId}\u0000${modelKey}` — unique within a run. */
-  key: string;
-  caseId: string;
-  suiteId: string;
-  testbed?: string;
-  modelKey: string;
-  status: 'success' | 'error';
-  pass?: boolean;
-  /** e.g. "noise 0.6 — wrong answer". */
-  summary: string;
-  question: string;
-  /** Document roles present, for the role filter. */
-  roles: string[];
-  /** Primary score value for sorting. */
-  score?: number | null;
-}
-
-export interface RunDetail {
-  listing: RunListing;
-  reports: SuiteReport[];
-  thresholds: ThresholdOutcome[];
-  problems: InputProblem[];
-  cases: CaseListItem[];
-}
-
-export interface CaseDetail {
-  runId: string;
-  evalCase: EvalCase;
-  result: CaseResult;
-}
-
-export interface CompareRow {
-  caseId: string;
-  before: CaseListItem;
-  after: CaseListItem;
-  beforeText: string;
-  afterText: string;
-}
+// The view model lives in core, where the HTML report and the run index build it; the wire format only carries it.
+export type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from './core/report/viewModel.js';
 
 // ---- Messages -----------------------------------------------------------------------------------------
 
-export const Ready = new Command<{ protocolVersion: number }>('webview/ready');
-export const ListRuns = new Request<Record<string, never>, RunListing[]>('runs/list');
-export const GetRun = new Request<{ runId: string }, RunDetail>('run/get');
-export const GetCase = new Request<{ runId: string; key: string }, CaseDetail>('case/get');
-export const CompareRuns = new Request<{ before: string; after: string }, CompareRow[]>('runs/compare');
+// A new webview → host message is one descriptor here and one handler in the host's table (panel.ts).
 
-export const OpenDatasetRow = new Command<{ file: string; line: number }>('open/datasetRow');
-export const OpenTemplate = new Command<{ file: string }>('open/template');
-export const RerunCase = new Command<{ runId: string; key: string }>('case/rerun');
-export const CancelRun = new Command<{ runId: string }>('run/cancel');
+export const Ready = new Command<{ protocolVersion: number }>('webview/ready', { protocolVersion: 'number' });
+export const ListRuns = new Request<Record<string, never>, RunListing[]>('runs/list', {});
+export const GetRun = new Request<{ runId: string }, RunDetail>('run/get', { runId: 'string' });
+export const GetCase = new Request<{ runId: string; key: string }, CaseDetail>('case/get', { runId: 'string', key: 'string' });
+export const CompareRuns = new Request<{ before: string; after: string }, CompareRow[]>('runs/compare', { before: 'string', after: 'string' });
+
+export const OpenDatasetRow = new Command<{ file: string; line: number }>('open/datasetRow', { file: 'string', line: 'number' });
+export const OpenTemplate = new Command<{ file: string }>('open/template', { file: 'string' });
+export const RerunCase = new Command<{ runId: string; key: string }>('case/rerun', { runId: 'string', key: 'string' });
+export const CancelRun = new Command<{ runId: string }>('run/cancel', { runId: 'string' });
 /** Finish an interrupted run (the Resume Interrupted Run command, on that run). */
-export const ResumeRun = new Command<{ runId: string }>('run/resume');
+export const ResumeRun = new Command<{ runId: string }>('run/resume', { runId: 'string' });
 /** Save an image the view exported (a heatmap as SVG or PNG): VS Code webviews cannot download, so the host writes it. */
-export const ExportImage = new Command<{ fileName: string; dataUrl: string }>('export/image');
+export const ExportImage = new Command<{ fileName: string; dataUrl: string }>('export/image', { fileName: 'string', dataUrl: 'string' });
 
 export const RunStarted = new Notification<{ runId: string; total: number; listing: RunListing }>('run/started');
 export const CaseFinished = new Notification<{ runId: string; item: CaseListItem; done: number; total: number }>('run/caseFinished');

@@ -1,23 +1,22 @@
-// The inspector panel host: a locked-down webview running dist/webview.js, the protocol's ready handshake, request routing and notifications.
+// The inspector panel host: a locked-down webview running dist/webview.js, the protocol's ready handshake, the table of handlers for its messages, and notifications.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../core/engine/events.js';
 import {
-  CancelRun, CaseFinished, CompareRuns, GetCase, GetRun, isEnvelope, ListRuns, OpenDatasetRow, OpenTemplate,
+  CancelRun, CaseFinished, CompareRuns, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate,
   ExportImage, PROTOCOL_VERSION, Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare,
 } from '../protocol.js';
-import type { Notification, ProtocolError } from '../protocol.js';
+import type { Envelope, Notification } from '../protocol.js';
 import type { Logger } from './outputChannel.js';
 import type { RunController } from './runController.js';
-import { InspectorDataError } from './sessionRuns.js';
 import type { InspectorData, SessionRuns } from './sessionRuns.js';
 import { caseKey } from '../core/model.js';
+import { WebviewDispatcher, onCommand, onRequest } from './webviewDispatch.js';
+import type { Handler } from './webviewDispatch.js';
 
 export const INSPECTOR_VIEW_TYPE = 'ragInspector.inspector';
 const TITLE = 'RAG Inspector';
-
-type Envelope = ReturnType<Notification<unknown>['create']>;
 
 export interface InspectorDeps {
   extensionUri: vscode.Uri;
@@ -127,22 +126,22 @@ export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptio
   };
 }
 
-class ProtocolFailure extends Error {
-  constructor(readonly code: ProtocolError['code'], message: string) {
-    super(message);
-  }
-}
-
 export class InspectorPanel implements vscode.Disposable {
   private ready = false;
   private queue: Envelope[] = [];
+  private readonly dispatcher: WebviewDispatcher;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly closeEmitter = new vscode.EventEmitter<void>();
   readonly onDidClose = this.closeEmitter.event;
 
   constructor(readonly panel: vscode.WebviewPanel, private readonly deps: InspectorDeps) {
+    this.dispatcher = new WebviewDispatcher(this.handlers(), {
+      post: (message) => void panel.webview.postMessage(message),
+      logger: deps.logger,
+      commandFailed: (message) => void vscode.window.showErrorMessage(`RAG Inspector: ${message}`),
+    });
     this.disposables.push(
-      panel.webview.onDidReceiveMessage((message: unknown) => void this.onMessage(message)),
+      panel.webview.onDidReceiveMessage((message: unknown) => void this.dispatcher.dispatch(message)),
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState(() => { if (!panel.visible) this.onHidden(); }),
     );
@@ -184,18 +183,29 @@ export class InspectorPanel implements vscode.Disposable {
     }
   }
 
-  private async onMessage(message: unknown): Promise<void> {
-    if (Ready.is(message)) return this.onReady(message.params?.protocolVersion);
-    if (!isEnvelope(message)) {
-      this.deps.logger.warn('Inspector: ignored a message that is not a protocol envelope.');
-      return;
-    }
-    if (message.kind === 'request' && typeof message.id === 'number') return this.answer(message.method, message.id, message.params);
-    if (message.kind === 'command') return this.runCommand(message.method, message.params);
-    this.deps.logger.warn(`Inspector: ignored a ${message.kind} "${message.method}" from the webview.`);
+  /** Every message the webview may send, with what the host does about it: one row per descriptor in protocol.ts. */
+  private handlers(): Handler[] {
+    const { data, controller } = this.deps;
+    return [
+      onCommand(Ready, ({ protocolVersion }) => this.onReady(protocolVersion)),
+      onRequest(ListRuns, () => data.listRuns()),
+      onRequest(GetRun, ({ runId }) => data.getRun(runId)),
+      onRequest(GetCase, ({ runId, key }) => data.getCase(runId, key)),
+      onRequest(CompareRuns, ({ before, after }) => data.compare(before, after)),
+      onCommand(OpenDatasetRow, ({ file, line }) => {
+        const position = new vscode.Position(Math.max(0, line - 1), 0);
+        return vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), preview: true });
+      }),
+      onCommand(OpenTemplate, ({ file }) => vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true })),
+      onCommand(RerunCase, ({ runId, key }) => vscode.commands.executeCommand('ragInspector.rerunCase', { runId, key })),
+      onCommand(CancelRun, () => { controller.cancel(); }),
+      // The command says why when it cannot (a run in progress, the eval file changed) and asks what it must.
+      onCommand(ResumeRun, ({ runId }) => vscode.commands.executeCommand('ragInspector.resumeRun', { runId })),
+      onCommand(ExportImage, ({ fileName, dataUrl }) => saveImage(fileName, dataUrl)),
+    ];
   }
 
-  private onReady(version: unknown): void {
+  private onReady(version: number): void {
     if (version !== PROTOCOL_VERSION) {
       // Messages of another shape would be misread, so nothing is flushed; rebuilding both bundles fixes it.
       const text = `The inspector UI speaks protocol ${String(version)} but the extension speaks ${PROTOCOL_VERSION}. Rebuild with "npm run build" and reopen the panel.`;
@@ -210,66 +220,6 @@ export class InspectorPanel implements vscode.Disposable {
     for (const message of queued) void this.panel.webview.postMessage(message);
   }
 
-  private async answer(method: string, id: number, params: unknown): Promise<void> {
-    const started = Date.now();
-    let response: Envelope;
-    try {
-      response = { kind: 'response', method, id, result: await this.handle(method, params) };
-      this.deps.logger.debug(`Inspector: ${method} #${id} answered in ${Date.now() - started} ms.`);
-    } catch (error) {
-      const failure = toProtocolError(error);
-      if (failure.code === 'internal') this.deps.logger.error(error instanceof Error ? error : String(error));
-      this.deps.logger.debug(`Inspector: ${method} #${id} failed (${failure.code}): ${failure.message}`);
-      response = { kind: 'response', method, id, error: failure };
-    }
-    void this.panel.webview.postMessage(response);
-  }
-
-  private handle(method: string, params: unknown): Promise<unknown> {
-    const data = this.deps.data;
-    switch (method) {
-      case ListRuns.method: return data.listRuns();
-      case GetRun.method: return data.getRun(stringParam(params, 'runId'));
-      case GetCase.method: return data.getCase(stringParam(params, 'runId'), stringParam(params, 'key'));
-      case CompareRuns.method: return data.compare(stringParam(params, 'before'), stringParam(params, 'after'));
-      default: return Promise.reject(new ProtocolFailure('bad-request', `unknown request "${method}"`));
-    }
-  }
-
-  private async runCommand(method: string, params: unknown): Promise<void> {
-    try {
-      switch (method) {
-        case OpenDatasetRow.method: {
-          const line = numberParam(params, 'line');
-          const position = new vscode.Position(Math.max(0, line - 1), 0);
-          await vscode.window.showTextDocument(vscode.Uri.file(stringParam(params, 'file')), { selection: new vscode.Range(position, position), preview: true });
-          return;
-        }
-        case OpenTemplate.method:
-          await vscode.window.showTextDocument(vscode.Uri.file(stringParam(params, 'file')), { preview: true });
-          return;
-        case RerunCase.method:
-          await vscode.commands.executeCommand('ragInspector.rerunCase', { runId: stringParam(params, 'runId'), key: stringParam(params, 'key') });
-          return;
-        case CancelRun.method:
-          this.deps.controller.cancel();
-          return;
-        case ResumeRun.method:
-          // The command says why when it cannot (a run in progress, the eval file changed) and asks what it must.
-          await vscode.commands.executeCommand('ragInspector.resumeRun', { runId: stringParam(params, 'runId') });
-          return;
-        case ExportImage.method:
-          await saveImage(stringParam(params, 'fileName'), stringParam(params, 'dataUrl'));
-          return;
-        default:
-          this.deps.logger.warn(`Inspector: ignored unknown command "${method}".`);
-      }
-    } catch (error) {
-      this.deps.logger.error(`Inspector: ${method} failed: ${error instanceof Error ? error.message : String(error)}`);
-      void vscode.window.showErrorMessage(`RAG Inspector: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
   dispose(): void {
     this.queue = [];
     this.ready = false;
@@ -278,24 +228,6 @@ export class InspectorPanel implements vscode.Disposable {
     this.closeEmitter.fire();
     this.closeEmitter.dispose();
   }
-}
-
-function toProtocolError(error: unknown): ProtocolError {
-  if (error instanceof ProtocolFailure || error instanceof InspectorDataError) return { code: error.code, message: error.message };
-  if (error instanceof Error && error.name === 'AbortError') return { code: 'cancelled', message: error.message };
-  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
-}
-
-function stringParam(params: unknown, name: string): string {
-  const value = (params as Record<string, unknown> | undefined)?.[name];
-  if (typeof value !== 'string' || value === '') throw new ProtocolFailure('bad-request', `"${name}" must be a non-empty string`);
-  return value;
-}
-
-function numberParam(params: unknown, name: string): number {
-  const value = (params as Record<string, unknown> | undefined)?.[name];
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ProtocolFailure('bad-request', `"${name}" must be a number`);
-  return value;
 }
 
 /** The single inspector panel of this window, opened on demand or revived by the serializer after a reload. */

@@ -9,11 +9,12 @@ import { describeError } from '../core/errors.js';
 import { RunLogIndex } from '../core/report/runLogIndex.js';
 import type { InputProblem } from '../core/model.js';
 import { describeKey } from '../core/model.js';
+import { RequestFailure } from './webviewDispatch.js';
 
-/** A request the inspector made that cannot be answered; travels back as the protocol's {code, message}. */
-export class InspectorDataError extends Error {
-  constructor(readonly code: 'not-found' | 'bad-request', message: string) {
-    super(message);
+/** A request the inspector made that cannot be answered; the dispatcher sends it back as the protocol's {code, message}. */
+export class InspectorDataError extends RequestFailure {
+  constructor(code: 'not-found' | 'bad-request', message: string) {
+    super(code, message);
     this.name = 'InspectorDataError';
   }
 }

@@ -244,6 +244,25 @@ test('ShowCompare opens the compare view on the pair the host names', async () =
   await page.close();
 });
 
+test('a message from the host the view does not know is logged in its console, and the view goes on', async () => {
+  const { page, host, errors } = await openWithHost([first]);
+  const warnings: string[] = [];
+  page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
+  await page.locator('ri-run-summary').waitFor();
+  await host.send({ kind: 'notification', method: 'view/unknown', params: {} });
+  await host.send('not an envelope');
+  await waitFor('two warnings', () => warnings.filter((w) => w.startsWith('RAG Inspector: ignored')).length === 2);
+  assert.deepEqual(warnings.filter((w) => w.startsWith('RAG Inspector: ignored')), [
+    'RAG Inspector: ignored a notification "view/unknown" from the extension.',
+    'RAG Inspector: ignored a message that is not a protocol envelope from the extension.',
+  ]);
+  // A known notification after them is still handled.
+  await host.send(Reveal.create({ runId: 'run-1', key: `${JUDGE_ERROR_CASE}\u0000${MODELS[0]}` }));
+  await page.locator('ri-case-view h2').waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('exporting a heatmap in VS Code sends ExportImage for the host to save', async () => {
   const grid = needleGridRun();
   const { page, host, errors } = await openWithHost([grid]);

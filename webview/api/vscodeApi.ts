@@ -1,7 +1,7 @@
 // InspectorApi over the VS Code webview channel: typed requests with ids, commands, notifications, the Ready handshake.
 import {
   CancelRun, CaseFinished, CompareRuns, ExportImage, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
-  Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare, isResponse,
+  Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare, isEnvelope, isResponse,
 } from '../../src/protocol.js';
 import type { ProtocolError, Request } from '../../src/protocol.js';
 import { InspectorError } from './inspectorApi.js';
@@ -92,6 +92,8 @@ export class VsCodeApi implements InspectorApi {
     }
     const notification = toNotification(message);
     if (notification) for (const listener of this.listeners) listener(notification);
+    // The host sends nothing else, so this means bundles of different builds: worth a line in the webview's console.
+    else console.warn(`RAG Inspector: ignored ${isEnvelope(message) ? `a ${message.kind} "${message.method}"` : 'a message that is not a protocol envelope'} from the extension.`);
   }
 }
 

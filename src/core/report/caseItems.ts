@@ -2,7 +2,7 @@
 import { caseKey, outcomeOf } from '../model.js';
 import type { CaseError, CaseResult, EvalCase } from '../model.js';
 import { failureMessage } from './runData.js';
-import type { CaseListItem, CompareRow } from '../../protocol.js';
+import type { CaseListItem, CompareRow } from './viewModel.js';
 
 /** One finished (case, model) with what it ran on. */
 export interface CaseEntry {

@@ -1,6 +1,6 @@
 // The standalone HTML report: one file holding the inspector webview bundle and the run's data, readable offline.
 import { createHash } from 'node:crypto';
-import type { CaseDetail, RunDetail } from '../../protocol.js';
+import type { CaseDetail, RunDetail } from './viewModel.js';
 
 /**
  * The data element the webview's staticApi reads. Same shape as webview/api/staticData.ts, kept as a copy

@@ -1,6 +1,6 @@
 // The standalone HTML report written as a stream: every case in the list, full details for as many as a size budget
 // allows (failures first), so a 100,000-case run gives a page a browser can open and a writer that stays flat.
-import type { CaseDetail, RunDetail } from '../../protocol.js';
+import type { CaseDetail, RunDetail } from './viewModel.js';
 import { caseListItem } from './caseItems.js';
 import { escapeJsonForHtml, htmlReportFrame, reportDataOpening } from './html.js';
 import { runDetailOf } from './inspectorRun.js';

@@ -1,6 +1,6 @@
-// A run in the inspector's shapes (protocol.ts): what Export and Compare read. Holds every case: for a run that fits in
+// A run in the inspector's shapes (viewModel.ts): what Export and Compare read. Holds every case: for a run that fits in
 // memory; the standalone HTML report streams instead (htmlReportFile.ts).
-import type { CaseDetail, RunDetail } from '../../protocol.js';
+import type { CaseDetail, RunDetail } from './viewModel.js';
 import { caseListItem } from './caseItems.js';
 import type { RunData } from './runData.js';
 import { caseKey } from '../model.js';

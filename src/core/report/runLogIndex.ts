@@ -5,7 +5,7 @@ import { InputError } from '../errors.js';
 import type { CaseError, CaseResult, EvalCase, RowRef, RunStatus } from '../model.js';
 import { caseListItem, shortReason } from './caseItems.js';
 import type { CaseDigest, CaseEntry } from './caseItems.js';
-import type { CaseListItem } from '../../protocol.js';
+import type { CaseListItem } from './viewModel.js';
 import { scanLines } from '../run/jsonLines.js';
 import type { LocatedLine } from '../run/jsonLines.js';
 import { RunLogReader, isCaseLine, parseHeader } from '../run/runLog.js';
