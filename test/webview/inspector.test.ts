@@ -66,10 +66,10 @@ test('case list: failed only, search, model filter, sort, keyboard n / p / â†‘ â
   await page.locator('ri-case-filters vscode-checkbox').click();
   await waitFor('all again', async () => (await shownCount(page)) === '30 of 30');
 
-  // `/` focuses search from anywhere; typing filters on question text.
+  // `/` focuses search from anywhere; typing filters on question and summary text, every word must match.
   await page.locator('ri-case-list .viewport').focus();
   await page.keyboard.press('/');
-  await page.keyboard.type('canberra australia');
+  await page.keyboard.type('jupiter australia');
   await waitFor('search applied', async () => (await shownCount(page)) === '0 of 30');
   await page.keyboard.press('Control+a');
   await page.keyboard.type('capital of australia');
