@@ -3,7 +3,7 @@
 import Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import { builtinPrompt } from '../assets.js';
-import type { ChatMessage, ModelClient } from '../model.js';
+import type { ChatMessage, ModelClient, Score } from '../model.js';
 import { loadTemplate, renderTemplate } from '../prompt/template.js';
 
 export interface JudgeRequest {
@@ -80,6 +80,18 @@ export function createJudge(client: ModelClient, signal: AbortSignal): Judge {
     return 'error' in answer ? { ok: false, error: answer.error, raw: '', attempts: 1 } : { ok: true, value: answer.text, raw: answer.text, attempts: 1 };
   }
   return { key: client.key, ask: ask as Judge['ask'] };
+}
+
+/** What a method records for `ok: false`: undetermined (value null, kept out of every denominator), never 0. */
+export function judgeErrorScore(metric: string, judgeKey: string, error: string, details?: unknown): Score {
+  return {
+    metric,
+    value: null,
+    label: 'judge-error',
+    judgeError: error,
+    explanation: `The judge ${judgeKey} failed: ${error}. Not counted either way.`,
+    ...(details === undefined ? {} : { details }),
+  };
 }
 
 /** A judge prompt file under prompts/, loaded on every call so that an edited file takes effect in a running extension. */

@@ -41,17 +41,6 @@ export function joinContexts(texts: readonly string[]): string {
 
 // ——— scores that are not numbers ———
 
-export function judgeErrorScore(metric: string, judgeKey: string, error: string, details?: unknown): Score {
-  return {
-    metric,
-    value: null,
-    label: 'judge-error',
-    judgeError: error,
-    explanation: `The judge ${judgeKey} failed: ${error}. Not counted either way.`,
-    ...(details === undefined ? {} : { details }),
-  };
-}
-
 /** Nothing to judge (NaN in the reference): kept apart from 0 in every mean. */
 export function undeterminedScore(metric: string, label: string, explanation: string, details?: unknown): Score {
   return { metric, value: null, label, explanation, ...(details === undefined ? {} : { details }) };

@@ -1,5 +1,6 @@
 // The judge passes of RGB (Rej*, ED*, and the optional failure label): one judge step each, then a rule.
 import type { EvalCase, Score } from '../../model.js';
+import { judgeErrorScore } from '../judging.js';
 import type { Judge } from '../judging.js';
 import type { Testbed } from './params.js';
 import type { AnswerParts } from './rows.js';
@@ -10,17 +11,13 @@ export const JUDGE_PROMPTS = {
   failureLabel: 'rgb/judge-failure-label.prompt',
 } as const;
 
-function judgeErrorScore(metric: string, judge: Judge, error: string): Score {
-  return { metric, value: null, label: 'judge-error', judgeError: error, explanation: `The judge ${judge.key} failed: ${error}. Not counted either way.` };
-}
-
 /**
  * Rej* (reference `reject_evalue.py`): a rejection when the judge's output contains "not addressed". The judge
  * reads what the scorer read: for zh the reference stored the prediction with spaces removed.
  */
 export async function judgeRejection(judge: Judge, question: string, scoredResponse: string): Promise<Score> {
   const outcome = await judge.ask(JUDGE_PROMPTS.rejection, { question, answer: scoredResponse });
-  if (!outcome.ok) return judgeErrorScore('rej_star', judge, outcome.error);
+  if (!outcome.ok) return judgeErrorScore('rej_star', judge.key, outcome.error);
   const rejected = outcome.value.includes('not addressed');
   return {
     metric: 'rej_star',
@@ -35,7 +32,7 @@ export async function judgeRejection(judge: Judge, question: string, scoredRespo
 /** ED* (reference `fact_evalue.py`): detected when the judge's output contains "has identified" or "Yes". */
 export async function judgeFactualError(judge: Judge, question: string, scoredResponse: string): Promise<Score> {
   const outcome = await judge.ask(JUDGE_PROMPTS.factualError, { question, answer: scoredResponse });
-  if (!outcome.ok) return judgeErrorScore('ed_star', judge, outcome.error);
+  if (!outcome.ok) return judgeErrorScore('ed_star', judge.key, outcome.error);
   const detected = outcome.value.includes('has identified') || outcome.value.includes('Yes');
   return {
     metric: 'ed_star',
@@ -86,6 +83,6 @@ export async function judgeFailureLabel(judge: Judge, evalCase: EvalCase, respon
     labels,
   };
   const outcome = await judge.ask<{ label: string; explanation: string }>(JUDGE_PROMPTS.failureLabel, variables, { schema: failureLabelSchema(labels) });
-  if (!outcome.ok) return { ...judgeErrorScore('failure_label', judge, outcome.error), ...(outcome.raw === '' ? {} : { details: { output: outcome.raw } }) };
+  if (!outcome.ok) return judgeErrorScore('failure_label', judge.key, outcome.error, outcome.raw === '' ? undefined : { output: outcome.raw });
   return { metric: 'failure_label', value: null, label: outcome.value.label, explanation: outcome.value.explanation, details: { judge: judge.key, output: outcome.raw } };
 }
