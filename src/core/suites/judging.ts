@@ -3,6 +3,7 @@
 import Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import { builtinPrompt } from '../assets.js';
+import { describeError } from '../errors.js';
 import type { ChatMessage, ModelClient, Score } from '../model.js';
 import { loadTemplate, renderTemplate } from '../prompt/template.js';
 
@@ -72,7 +73,7 @@ export function createJudge(client: ModelClient, signal: AbortSignal): Judge {
     try {
       messages = await renderJudgePrompt(prompt, variables);
     } catch (error) {
-      return { ok: false, error: `prompt ${prompt} could not be rendered: ${messageOf(error)}`, raw: '', attempts: 0 };
+      return { ok: false, error: `prompt ${prompt} could not be rendered: ${describeError(error)}`, raw: '', attempts: 0 };
     }
     const temperature = options.temperature ?? 0;
     if (options.schema) return judgeJson(client, { ...options.schema, messages, temperature }, signal);
@@ -108,12 +109,8 @@ async function call(judge: ModelClient, request: Parameters<ModelClient['complet
     return { text: (await judge.complete(request, signal)).text };
   } catch (error) {
     if (signal.aborted) throw error;
-    return { error: `judge call failed: ${messageOf(error)}` };
+    return { error: `judge call failed: ${describeError(error)}` };
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

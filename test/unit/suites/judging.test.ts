@@ -91,7 +91,7 @@ test('a prompt file that cannot be rendered is a judge error, and the judge is n
   const judge = scriptedJudge(['unused']);
   const outcome = await createJudge(judge, new AbortController().signal).ask('rgb/no-such-judge.prompt', {});
   assert.equal(outcome.ok, false);
-  if (!outcome.ok) assert.match(outcome.error, /^prompt rgb\/no-such-judge\.prompt could not be rendered: template file not found/);
+  if (!outcome.ok) assert.match(outcome.error, /^prompt rgb\/no-such-judge\.prompt could not be rendered: \S*prompts\/rgb\/no-such-judge\.prompt: template file not found/);
   assert.equal(judge.calls.length, 0);
 });
 
