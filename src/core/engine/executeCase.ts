@@ -3,6 +3,7 @@ import type { CaseError, CaseResult, ClientResponse, EvalCase, ModelClient, Scor
 import { ProviderConfigError, ProviderError } from '../providers/contract.js';
 import { attemptsOf as schedulerAttemptsOf } from '../run/scheduler.js';
 import type { EmbeddingClient, ScoreContext, Suite } from '../suites/contract.js';
+import { createJudge } from '../suites/judging.js';
 
 export interface CaseRun {
   evalCase: EvalCase;
@@ -40,7 +41,7 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
 
   const context: ScoreContext = {
     signal: run.signal,
-    judge: run.judge ? countingJudge(run.judge, judgeUsage) : undefined,
+    judge: run.judge ? createJudge(countingJudge(run.judge, judgeUsage), run.signal) : undefined,
     embeddings: run.embeddings,
   };
   let scores: Score[];

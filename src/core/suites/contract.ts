@@ -1,6 +1,7 @@
 // The contract every method (rgb, needle, ifrag, ragas, llm-eval) implements; see CONTRACT.md beside this file.
-import type { DatasetRow, EvalCase, ModelClient, Score } from '../model.js';
+import type { DatasetRow, EvalCase, Score } from '../model.js';
 import type { ReportCase, ReportResult } from './reportView.js';
+import type { Judge } from './judging.js';
 
 /** Embeddings through the run's scheduler and cache (answer relevancy needs them). */
 export interface EmbeddingClient {
@@ -10,8 +11,8 @@ export interface EmbeddingClient {
 }
 
 export interface ScoreContext {
-  /** The judge model from the eval file, when one is configured. */
-  judge?: ModelClient;
+  /** The judge model from the eval file, when one is configured: every judge call goes through its `ask`. */
+  judge?: Judge;
   /** The embeddings model from the eval file, when one is configured. */
   embeddings?: EmbeddingClient;
   signal: AbortSignal;

@@ -1,7 +1,11 @@
-// Asks a judge model for JSON matching a schema: structured output, validation, one repair retry, else a judge error.
+// The one judge step: render a judge prompt, call the judge, read its answer (text, or JSON checked against a schema
+// with one repair retry); a failure of any of these is a judge error, and cancellation is always rethrown.
 import Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
-import type { ChatMessage, ModelClient } from '../model.js';
+import { builtinPrompt } from '../assets.js';
+import { describeError } from '../errors.js';
+import type { ChatMessage, ModelClient, Score } from '../model.js';
+import { loadTemplate, renderTemplate } from '../prompt/template.js';
 
 export interface JudgeRequest {
   /** Names the schema for the provider's structured output (letters, digits, _ and -). */
@@ -18,39 +22,115 @@ export type JudgeOutcome<T> =
   | { ok: false; error: string; raw: string; attempts: number };
 
 const ajv = new Ajv({ allErrors: true, strict: false });
-const validators = new WeakMap<object, ValidateFunction>();
+const validators = new Map<string, ValidateFunction>();
 
+/**
+ * Keyed by the schema's text: methods build their schema per case from their params (LLM-Eval's dimensions, RGB's
+ * labels), and a new object each time would compile again, and grow Ajv's own cache, which holds every schema object.
+ */
 function validatorFor(schema: Record<string, unknown>): ValidateFunction {
-  let validate = validators.get(schema);
+  const text = JSON.stringify(schema);
+  let validate = validators.get(text);
   if (!validate) {
     validate = ajv.compile(schema);
-    validators.set(schema, validate);
+    validators.set(text, validate);
   }
   return validate;
 }
 
+/** The structured output a judge prompt asks for: a name (letters, digits, _ and -) and a JSON schema (draft-07). */
+export interface JudgeSchema {
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+export interface AskOptions {
+  /** Temperature 0 unless a method's algorithm samples (RAGAS answer relevancy): a judge must be repeatable. */
+  temperature?: number;
+}
+
+type Variables = Record<string, unknown>;
+
+/** The judge as a scorer sees it (`ScoreContext.judge`): the run's judge model, its signal bound in. */
+export interface Judge {
+  /** "provider:model", for explanations and details. */
+  readonly key: string;
+  /**
+   * Renders `prompt` (a file under prompts/, which users may edit) with `variables` and asks the judge. Without
+   * `schema` the answer is the judge's text, for the method's own rule to read; with it, the JSON validated against
+   * it. A prompt that cannot be rendered, a failed call or an unreadable answer is `ok: false` with the reason, which
+   * the method records as a judge error (undetermined, never 0). Cancellation is rethrown, so a cancelled case is
+   * not recorded as judged and `--resume` runs it again.
+   */
+  ask(prompt: string, variables: Variables, options?: AskOptions): Promise<JudgeOutcome<string>>;
+  ask<T>(prompt: string, variables: Variables, options: AskOptions & { schema: JudgeSchema }): Promise<JudgeOutcome<T>>;
+}
+
+/** The judge step over a model client (the engine's, which counts the judge's calls and usage). */
+export function createJudge(client: ModelClient, signal: AbortSignal): Judge {
+  async function ask(prompt: string, variables: Variables, options: AskOptions & { schema?: JudgeSchema } = {}): Promise<JudgeOutcome<unknown>> {
+    let messages: ChatMessage[];
+    try {
+      messages = await renderJudgePrompt(prompt, variables);
+    } catch (error) {
+      return { ok: false, error: `prompt ${prompt} could not be rendered: ${describeError(error)}`, raw: '', attempts: 0 };
+    }
+    const temperature = options.temperature ?? 0;
+    if (options.schema) return judgeJson(client, { ...options.schema, messages, temperature }, signal);
+    const answer = await call(client, { messages, temperature }, signal);
+    return 'error' in answer ? { ok: false, error: answer.error, raw: '', attempts: 1 } : { ok: true, value: answer.text, raw: answer.text, attempts: 1 };
+  }
+  return { key: client.key, ask: ask as Judge['ask'] };
+}
+
+/** What a method records for `ok: false`: undetermined (value null, kept out of every denominator), never 0. */
+export function judgeErrorScore(metric: string, judgeKey: string, error: string, details?: unknown): Score {
+  return {
+    metric,
+    value: null,
+    label: 'judge-error',
+    judgeError: error,
+    explanation: `The judge ${judgeKey} failed: ${error}. Not counted either way.`,
+    ...(details === undefined ? {} : { details }),
+  };
+}
+
+/** A judge prompt file under prompts/, loaded on every call so that an edited file takes effect in a running extension. */
+export async function renderJudgePrompt(prompt: string, variables: Variables): Promise<ChatMessage[]> {
+  return renderTemplate(await loadTemplate(builtinPrompt(prompt)), variables);
+}
+
 /**
- * Calls the judge and returns the parsed, validated answer, or a judge error saying what was wrong.
- * A provider failure (after the scheduler's retries) is also a judge error for this metric, not a crash of
- * the case; cancellation is rethrown so the run stops. Never returns a default value in place of an answer.
+ * One call; a provider failure (after the scheduler's retries) is a judge error for this metric, not a crash of the
+ * case. A cancelled call is rethrown: the run is stopping, and a judge error here would log the case as finished.
+ */
+async function call(judge: ModelClient, request: Parameters<ModelClient['complete']>[0], signal: AbortSignal): Promise<{ text: string } | { error: string }> {
+  try {
+    return { text: (await judge.complete(request, signal)).text };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return { error: `judge call failed: ${describeError(error)}` };
+  }
+}
+
+/**
+ * Calls the judge and returns the parsed, validated answer, or a judge error saying what was wrong; cancellation is
+ * rethrown. Never returns a default value in place of an answer. Scorers reach it through `Judge.ask`; the IF-RAG
+ * generator, which builds its own follow-up messages, calls it directly.
  */
 export async function judgeJson<T>(judge: ModelClient, request: JudgeRequest, signal: AbortSignal): Promise<JudgeOutcome<T>> {
   const validate = validatorFor(request.schema);
   let messages = request.messages;
   let raw = '';
   for (let attempt = 1; attempt <= 2; attempt++) {
-    try {
-      const response = await judge.complete({
-        messages,
-        temperature: request.temperature ?? 0,
-        maxTokens: request.maxTokens,
-        structuredOutput: { name: request.name, schema: request.schema },
-      }, signal);
-      raw = response.text;
-    } catch (error) {
-      if (signal.aborted) throw error;
-      return { ok: false, error: `judge call failed: ${error instanceof Error ? error.message : String(error)}`, raw, attempts: attempt };
-    }
+    const answer = await call(judge, {
+      messages,
+      temperature: request.temperature ?? 0,
+      maxTokens: request.maxTokens,
+      structuredOutput: { name: request.name, schema: request.schema },
+    }, signal);
+    if ('error' in answer) return { ok: false, error: answer.error, raw, attempts: attempt };
+    raw = answer.text;
     const problem = problemWith(raw, validate);
     if (problem === undefined) return { ok: true, value: parseJsonAnswer(raw) as T, raw, attempts: attempt };
     if (attempt === 2) return { ok: false, error: `judge output is not valid (${problem}) after one repair attempt`, raw, attempts: attempt };

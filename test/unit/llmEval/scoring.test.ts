@@ -12,6 +12,7 @@ import { createModelClient } from '../../../src/core/run/modelClient.js';
 import { Scheduler } from '../../../src/core/run/scheduler.js';
 import { llmEvalSuite } from '../../../src/core/suites/llmEval/suite.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { scoreContext } from '../suites/builders.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
 let server: FixtureServer;
@@ -37,7 +38,7 @@ function setup(raw: Record<string, unknown>, data: Record<string, unknown>) {
   const params = llmEvalSuite.parseParams(raw, { file: 't.eval.yaml' });
   const evalCase = llmEvalSuite.expandRow({ ref: { file: 'd.jsonl', line: 1, index: 0 }, data }, params, { suiteId: 'le', seed: 1, models: [] })[0] as EvalCase;
   const score = (withJudge = true): Promise<Score[]> =>
-    llmEvalSuite.score(evalCase, evalCase.givenResponse ?? '', params, { signal: new AbortController().signal, ...(withJudge ? { judge: judge() } : {}) });
+    llmEvalSuite.score(evalCase, evalCase.givenResponse ?? '', params, scoreContext(withJudge ? judge() : undefined));
   return { params, evalCase, score };
 }
 

@@ -8,7 +8,7 @@ import type { HaystackTokenizer } from '../../../src/core/suites/needle/tokenize
 import { scriptedJudge as sharedScriptedJudge } from '../suites/builders.js';
 import type { ScriptedJudge } from '../suites/builders.js';
 
-export { noSignal, result } from '../suites/builders.js';
+export { result, scoreContext } from '../suites/builders.js';
 
 /** Test-only data, read in place (never copied): the reference's Paul Graham essays. */
 export { PG_HAYSTACK } from '../testData.js';

@@ -5,14 +5,14 @@ import type { EvalCase, ModelClient, Score } from '../../../src/core/model.js';
 import { needleCaseParams } from '../../../src/core/suites/needle/cases.js';
 import type { NeedleParams } from '../../../src/core/suites/needle/params.js';
 import { needleSuite } from '../../../src/core/suites/needle/suite.js';
-import { SPEC_FILE, noSignal, params, scriptedJudge } from './builders.js';
+import { SPEC_FILE, params, scoreContext, scriptedJudge } from './builders.js';
 
 async function cases(p: NeedleParams): Promise<EvalCase[]> {
   return needleSuite.generateCases!(p, { suiteId: 't', seed: 7, models: [], specFile: SPEC_FILE });
 }
 
 async function scoreOne(evalCase: EvalCase, response: string, p: NeedleParams, judge?: ModelClient): Promise<Score> {
-  const scores = await needleSuite.score(evalCase, response, p, { signal: noSignal, ...(judge ? { judge } : {}) });
+  const scores = await needleSuite.score(evalCase, response, p, scoreContext(judge));
   assert.equal(scores.length, 1);
   return scores[0]!;
 }

@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EvalCase, Score } from '../../../src/core/model.js';
-import type { ScoreContext } from '../../../src/core/suites/contract.js';
 import { scoreRagasCase } from '../../../src/core/suites/ragas/score.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 import { build, find, fixtureClients, nliFrom, params, promptKind, schemaName, scriptedReplies } from './builders.js';
 import type { JudgeScript } from './builders.js';
+import { scoreContext } from '../suites/builders.js';
 
 const D0 = "The Eiffel Tower is a wrought-iron tower in Paris. It was completed in 1889 for the World's Fair.";
 const D1 = "The tower is 330 metres tall. Gustave Eiffel's company designed and built it.";
@@ -63,8 +63,7 @@ function row(extra: Record<string, unknown> = {}): Record<string, unknown> {
 
 async function score(evalCase: EvalCase, raw: Record<string, unknown> = {}, options: { embeddings?: boolean; judge?: boolean } = {}): Promise<Score[]> {
   const clients = fixtureClients(server.openaiBaseUrl);
-  const context: ScoreContext = { signal: new AbortController().signal };
-  if (options.judge !== false) context.judge = clients.judge;
+  const context = scoreContext(options.judge === false ? undefined : clients.judge);
   if (options.embeddings !== false) context.embeddings = clients.embeddings;
   return scoreRagasCase(evalCase, evalCase.givenResponse ?? '', params(raw), context);
 }

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import type { DatasetRow, EvalCase, ModelClient, Score } from '../../../src/core/model.js';
 import type { RgbParams } from '../../../src/core/suites/rgb/params.js';
 import { rgbSuite } from '../../../src/core/suites/rgb/suite.js';
-import { noSignal } from '../suites/builders.js';
+import { scoreContext } from '../suites/builders.js';
 
 export { find, noSignal, result, scriptedJudge } from '../suites/builders.js';
 
@@ -38,7 +38,7 @@ export function plainRow(answer: unknown, positives: number, negatives: number, 
 }
 
 export async function score(evalCase: EvalCase, response: string, p: RgbParams, judge?: ModelClient): Promise<Score[]> {
-  return rgbSuite.score(evalCase, response, p, { signal: noSignal, ...(judge ? { judge } : {}) });
+  return rgbSuite.score(evalCase, response, p, scoreContext(judge));
 }
 
 /** The simple JSONL loop the RGB files need (one object per line). */

@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EvalCase } from '../../../src/core/model.js';
-import { parseFailureLabel } from '../../../src/core/suites/rgb/judge.js';
 import { rgbSuite } from '../../../src/core/suites/rgb/suite.js';
 import { SUITE_ID, build, find, params, plainRow, result, score, scriptedJudge } from './builders.js';
 
@@ -117,12 +116,18 @@ describe('failure labels (optional)', () => {
     assert.equal(judge.prompts.length, 1);
   });
 
-  it('an unknown label or broken JSON is a judge error', async () => {
-    const bad = find(await score(evalCase!, 'Glendale.', params(raw), scriptedJudge(() => '{"label": "merging_error", "explanation": "x"}')), 'failure_label');
-    assert.match(bad.judgeError ?? '', /not one of/);
+  it('an unknown label or broken JSON is a judge error, after the one repair attempt every JSON judge answer gets', async () => {
+    const unknownLabel = scriptedJudge(() => '{"label": "merging_error", "explanation": "x"}');
+    const bad = find(await score(evalCase!, 'Glendale.', params(raw), unknownLabel), 'failure_label');
+    assert.match(bad.judgeError ?? '', /\/label must be equal to one of the allowed values/, 'merging_error is an integration label, not a noise one');
     assert.equal(bad.value, null);
-    assert.deepEqual(parseFailureLabel('label: other', ['other']), { error: 'the judge did not return a JSON object' });
-    assert.ok('error' in parseFailureLabel('{"label": "other"', ['other']));
+    assert.equal(unknownLabel.prompts.length, 2);
+    for (const output of ['label: other', '{"label": "other"']) {
+      const broken = find(await score(evalCase!, 'Glendale.', params(raw), scriptedJudge(() => output)), 'failure_label');
+      assert.match(broken.judgeError ?? '', /not JSON/, output);
+      assert.equal(broken.value, null);
+      assert.deepEqual(broken.details, { output }, 'the unreadable answer is kept');
+    }
   });
 
   it('the report shows failure-kind shares per model', async () => {

@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { builtinPrompt } from '../../../src/core/assets.js';
 import { loadTemplate, renderTemplate } from '../../../src/core/prompt/template.js';
-import { JUDGE_PROMPTS, renderJudgePrompt } from '../../../src/core/suites/rgb/judge.js';
+import { renderJudgePrompt } from '../../../src/core/suites/judging.js';
+import { JUDGE_PROMPTS } from '../../../src/core/suites/rgb/judge.js';
 import { rgbSuite } from '../../../src/core/suites/rgb/suite.js';
 import { RGB_DATA } from '../testData.js';
 import { build, params, plainRow } from './builders.js';
@@ -51,7 +52,7 @@ describe('RGB answer prompts', () => {
 
 describe('RGB judge prompts', () => {
   it('Rej* ends with the question and answer after the reference demonstrations', async () => {
-    const [message, ...rest] = await renderJudgePrompt(builtinPrompt(JUDGE_PROMPTS.rejection), { question: 'Who won?', answer: 'Nobody knows.' });
+    const [message, ...rest] = await renderJudgePrompt(JUDGE_PROMPTS.rejection, { question: 'Who won?', answer: 'Nobody knows.' });
     assert.equal(rest.length, 0);
     assert.equal(message!.role, 'user');
     assert.ok(message!.content.startsWith('I will give you a question and an answer generated through document retrieval.'));
@@ -60,14 +61,14 @@ describe('RGB judge prompts', () => {
   });
 
   it('ED* has five demonstrations and ends with the answer', async () => {
-    const [message] = await renderJudgePrompt(builtinPrompt(JUDGE_PROMPTS.factualError), { question: 'q', answer: 'There are factual errors.' });
+    const [message] = await renderJudgePrompt(JUDGE_PROMPTS.factualError, { question: 'q', answer: 'There are factual errors.' });
     assert.ok(message!.content.startsWith('Please determine whether the model can identify factual errors in the document.'));
     assert.equal(message!.content.split('\nResponse:').length - 1, 5);
     assert.ok(message!.content.endsWith('Begin to generate:\nAnswer: There are factual errors.'));
   });
 
   it('the failure-label prompt lists the integration labels only for integration', async () => {
-    const file = builtinPrompt(JUDGE_PROMPTS.failureLabel);
+    const file = JUDGE_PROMPTS.failureLabel;
     const vars = { question: 'q', answer: 'a', response: 'r', documents: [{ id: 'd0', text: 't', role: 'negative' }], labels: ['x'] };
     const noise = (await renderJudgePrompt(file, { ...vars, testbed: 'noise_robustness' })).map((m) => m.content).join('\n');
     const integration = (await renderJudgePrompt(file, { ...vars, testbed: 'information_integration' })).map((m) => m.content).join('\n');

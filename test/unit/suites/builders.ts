@@ -1,8 +1,15 @@
 // What every suite's tests build alike: a finished result, a score picked by metric, a judge answering from a script.
 import type { CaseResult, ClientResponse, ModelClient, Score } from '../../../src/core/model.js';
+import type { ScoreContext } from '../../../src/core/suites/contract.js';
+import { createJudge } from '../../../src/core/suites/judging.js';
 
 /** A signal never aborted, for suite calls that take one. */
 export const noSignal = new AbortController().signal;
+
+/** The score context the engine gives a suite: the judge model, when there is one, behind the judge step. */
+export function scoreContext(judge?: ModelClient, signal: AbortSignal = noSignal): ScoreContext {
+  return { signal, ...(judge ? { judge: createJudge(judge, signal) } : {}) };
+}
 
 export function find(scores: readonly Score[], metric: string): Score {
   const found = scores.find((s) => s.metric === metric);

@@ -1,7 +1,8 @@
-// Structured judging: valid answers, the one repair retry, judge errors, fences, provider failures, cancellation.
+// The judge step and structured judging: text and JSON answers, the one repair retry, judge errors, fences, provider
+// failures, prompts that do not render, cancellation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judgeJson } from '../../../src/core/suites/judging.js';
+import { createJudge, judgeJson } from '../../../src/core/suites/judging.js';
 import { ProviderError } from '../../../src/core/providers/contract.js';
 import type { ClientResponse, ModelClient } from '../../../src/core/model.js';
 
@@ -9,13 +10,13 @@ const schema = { type: 'object', required: ['verdict'], properties: { verdict: {
 const request = { name: 'verdict', messages: [{ role: 'user' as const, content: 'judge this' }], schema };
 
 /** A judge that answers from a script, one reply per call; an Error in the script is thrown. */
-function scriptedJudge(replies: (string | Error)[]): ModelClient & { calls: { messages: unknown[] }[] } {
-  const calls: { messages: unknown[] }[] = [];
+function scriptedJudge(replies: (string | Error)[]): ModelClient & { calls: Parameters<ModelClient['complete']>[0][] } {
+  const calls: Parameters<ModelClient['complete']>[0][] = [];
   return {
     key: 'fixture:judge',
     calls,
     async complete(req) {
-      calls.push({ messages: req.messages });
+      calls.push(req);
       const reply = replies.shift();
       if (reply instanceof Error) throw reply;
       if (reply === undefined) throw new Error('no more scripted replies');
@@ -59,4 +60,47 @@ test('a judge call that fails is a judge error; a cancelled one rethrows', async
   controller.abort();
   const cancelled = scriptedJudge([new ProviderError('cancelled', 'cancelled')]);
   await assert.rejects(judgeJson(cancelled, request, controller.signal), /cancelled/);
+});
+
+const REJECTION_PROMPT = 'rgb/judge-rejection.prompt';
+const aborted = () => {
+  const controller = new AbortController();
+  controller.abort();
+  return controller.signal;
+};
+
+test('the judge step without a schema: the prompt file rendered, one call at temperature 0, the text as the answer', async () => {
+  const judge = scriptedJudge(['No, the question is not addressed by the documents.']);
+  const outcome = await createJudge(judge, new AbortController().signal).ask(REJECTION_PROMPT, { question: 'Who won?', answer: 'Nobody knows.' });
+  assert.deepEqual(outcome, { ok: true, value: 'No, the question is not addressed by the documents.', raw: 'No, the question is not addressed by the documents.', attempts: 1 });
+  assert.equal(judge.calls.length, 1);
+  assert.equal(judge.calls[0]!.temperature, 0);
+  assert.equal(judge.calls[0]!.structuredOutput, undefined);
+  assert.ok(judge.calls[0]!.messages.at(-1)!.content.endsWith('Question: Who won?\nAnswer: Nobody knows.'));
+});
+
+test('the judge step with a schema: structured output, validated, repaired once', async () => {
+  const judge = scriptedJudge(['{"verdict": "yes"}', '{"verdict": 1}']);
+  const outcome = await createJudge(judge, new AbortController().signal).ask<{ verdict: number }>(REJECTION_PROMPT, { question: 'q', answer: 'a' }, { schema: { name: 'verdict', schema }, temperature: 0.7 });
+  assert.deepEqual(outcome, { ok: true, value: { verdict: 1 }, raw: '{"verdict": 1}', attempts: 2 });
+  assert.deepEqual(judge.calls[0]!.structuredOutput, { name: 'verdict', schema });
+  assert.deepEqual(judge.calls.map((c) => c.temperature), [0.7, 0.7]);
+});
+
+test('a prompt file that cannot be rendered is a judge error, and the judge is not called', async () => {
+  const judge = scriptedJudge(['unused']);
+  const outcome = await createJudge(judge, new AbortController().signal).ask('rgb/no-such-judge.prompt', {});
+  assert.equal(outcome.ok, false);
+  if (!outcome.ok) assert.match(outcome.error, /^prompt rgb\/no-such-judge\.prompt could not be rendered: \S*prompts\/rgb\/no-such-judge\.prompt: template file not found/);
+  assert.equal(judge.calls.length, 0);
+});
+
+test('the judge step: a failed call is a judge error; a cancelled one is rethrown, with or without a schema', async () => {
+  const failed = await createJudge(scriptedJudge([new ProviderError('auth', '401 bad key')]), new AbortController().signal).ask(REJECTION_PROMPT, { question: 'q', answer: 'a' });
+  assert.deepEqual(failed, { ok: false, error: 'judge call failed: 401 bad key', raw: '', attempts: 1 });
+
+  const signal = aborted();
+  const cancelled = () => createJudge(scriptedJudge([new ProviderError('cancelled', 'cancelled')]), signal);
+  await assert.rejects(cancelled().ask(REJECTION_PROMPT, { question: 'q', answer: 'a' }), (error) => error instanceof ProviderError && error.kind === 'cancelled');
+  await assert.rejects(cancelled().ask(REJECTION_PROMPT, { question: 'q', answer: 'a' }, { schema: { name: 'verdict', schema } }), (error) => error instanceof ProviderError && error.kind === 'cancelled');
 });

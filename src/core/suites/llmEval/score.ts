@@ -1,18 +1,10 @@
 // Scores one LLM-Eval case: one greedy judge call returns every dimension; an unusable answer is a judge error on all of them.
-import { builtinPrompt } from '../../assets.js';
-import type { ChatMessage, EvalCase, Score } from '../../model.js';
-import { loadTemplate, renderTemplate } from '../../prompt/template.js';
+import type { EvalCase, Score } from '../../model.js';
 import type { ScoreContext } from '../contract.js';
-import { judgeJson } from '../judging.js';
 import { llmEvalExpected } from './cases.js';
 import type { LlmEvalParams } from './params.js';
 import { SCALE_CONFIG, answerSchema, formatInstructionSchema } from './schema.js';
 import type { ScaleConfig } from './schema.js';
-
-/** Renders a built-in prompt file (relative to prompts/); injectable for tests. */
-export type PromptRenderer = (relative: string, variables: Record<string, unknown>) => Promise<ChatMessage[]>;
-
-export const renderBuiltinPrompt: PromptRenderer = async (relative, variables) => renderTemplate(await loadTemplate(builtinPrompt(relative)), variables);
 
 /** The reference's three templates (MiuLab/LLM-Eval `turn_eval_template`, `turn_noref_eval_template`, dialogue level). */
 export const LLM_EVAL_PROMPTS = {
@@ -51,19 +43,14 @@ function failedScores(params: LlmEvalParams, error: string, raw: string, judgeKe
 }
 
 /** Suite.score for LLM-Eval: render, one call at temperature 0 (the paper's greedy decoding), validate, one score per dimension. */
-export async function scoreLlmEvalCase(evalCase: EvalCase, response: string, params: LlmEvalParams, context: ScoreContext, render: PromptRenderer = renderBuiltinPrompt): Promise<Score[]> {
+export async function scoreLlmEvalCase(evalCase: EvalCase, response: string, params: LlmEvalParams, context: ScoreContext): Promise<Score[]> {
   if (!context.judge) {
     return params.dimensions.map((d) => ({ metric: d.name, value: null, label: NEEDS_JUDGE_LABEL, explanation: 'Not scored: LLM-Eval needs a judge model. Set judge: in the eval file (e.g. judge: openai:gpt-4o-mini).' }));
   }
   const scale = SCALE_CONFIG[params.scale];
   const prompt = promptFor(evalCase, response, params, scale);
-  let messages: ChatMessage[];
-  try {
-    messages = await render(prompt.file, prompt.variables);
-  } catch (error) {
-    return failedScores(params, `prompt ${prompt.file} could not be rendered: ${error instanceof Error ? error.message : String(error)}`, '', context.judge.key);
-  }
-  const outcome = await judgeJson<Record<string, number>>(context.judge, { name: 'llm_eval_scores', messages, schema: answerSchema(params.dimensions, scale), temperature: 0 }, context.signal);
+  const schema = { name: 'llm_eval_scores', schema: answerSchema(params.dimensions, scale) };
+  const outcome = await context.judge.ask<Record<string, number>>(prompt.file, prompt.variables, { schema });
   if (!outcome.ok) return failedScores(params, outcome.error, outcome.raw, context.judge.key);
   const details = { scale: params.scale, level: params.level, withReference: params.withReference, judge: context.judge.key, prompt: prompt.file, attempts: outcome.attempts };
   return params.dimensions.map((d) => dimensionScore(d.name, outcome.value[d.name] as number, outcome.raw, scale, details));

@@ -1,25 +1,7 @@
-// The reference judge (LangChain labeled_score_string, accuracy criteria): prompt file, one call, [[rating]] parsing.
-import { builtinPrompt } from '../../assets.js';
-import type { ChatMessage, ModelClient } from '../../model.js';
-import { loadTemplate, renderTemplate } from '../../prompt/template.js';
-import type { PromptTemplate } from '../../prompt/template.js';
-
-/** Renders a judge prompt file with its variables (the engine's template renderer; injectable for tests). */
-export type JudgePromptRenderer = (file: string, variables: Record<string, unknown>) => Promise<ChatMessage[]>;
+// The reference judge (LangChain labeled_score_string, accuracy criteria): its prompt file, one judge step, [[rating]] parsing.
+import type { Judge } from '../judging.js';
 
 export const JUDGE_PROMPT = 'needle/judge.prompt';
-
-const loaded = new Map<string, Promise<PromptTemplate>>();
-
-/** Loads each judge prompt file once per process; every cell renders the same file. */
-export const renderJudgePrompt: JudgePromptRenderer = async (file, variables) => {
-  let template = loaded.get(file);
-  if (!template) {
-    template = loadTemplate(file);
-    loaded.set(file, template);
-  }
-  return renderTemplate(await template, variables);
-};
 
 const DOUBLE_BRACKETS = /\[\[(.*?)\]\]/;
 const VERDICTS = new Set(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
@@ -45,16 +27,10 @@ export interface JudgeInput {
 
 export type JudgeOutcome = { output: string; rating: number } | { output?: string; error: string };
 
-/** Render, call at temperature 0, parse; a failed call or an unreadable answer comes back as an error, never thrown. */
-export async function askJudge(judge: ModelClient, input: JudgeInput, signal: AbortSignal, render: JudgePromptRenderer = renderJudgePrompt): Promise<JudgeOutcome> {
-  let output: string;
-  try {
-    const messages = await render(builtinPrompt(JUDGE_PROMPT), { ...input });
-    output = (await judge.complete({ messages, temperature: 0 }, signal)).text;
-  } catch (error) {
-    if (signal.aborted) throw error;
-    return { error: `judge call failed: ${error instanceof Error ? error.message : String(error)}` };
-  }
-  const parsed = parseRating(output);
-  return 'error' in parsed ? { output, error: parsed.error } : { output, rating: parsed.rating };
+/** Ask, then parse; a failed step or an unreadable answer comes back as an error, never thrown (cancellation is). */
+export async function askJudge(judge: Judge, input: JudgeInput): Promise<JudgeOutcome> {
+  const outcome = await judge.ask(JUDGE_PROMPT, { ...input });
+  if (!outcome.ok) return { error: outcome.error };
+  const parsed = parseRating(outcome.value);
+  return 'error' in parsed ? { output: outcome.value, error: parsed.error } : { output: outcome.value, rating: parsed.rating };
 }

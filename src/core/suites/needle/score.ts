@@ -3,8 +3,7 @@ import type { EvalCase, Score, Span } from '../../model.js';
 import type { ScoreContext } from '../contract.js';
 import { NOT_PARSABLE, railVerdict, snapToRail } from './arize.js';
 import { needleCaseParams, needleExpected } from './cases.js';
-import { askJudge, renderJudgePrompt } from './judge.js';
-import type { JudgePromptRenderer } from './judge.js';
+import { askJudge } from './judge.js';
 import type { NeedleParams } from './params.js';
 
 export type ScoringMode = 'judge' | 'substring' | 'rail' | 'retrieved';
@@ -92,13 +91,13 @@ function railScore(evalCase: EvalCase, response: string): Score {
   };
 }
 
-async function judgeScore(evalCase: EvalCase, response: string, context: ScoreContext, render: JudgePromptRenderer): Promise<Score> {
+async function judgeScore(evalCase: EvalCase, response: string, context: ScoreContext): Promise<Score> {
   const metric = METRIC_OF.judge;
   if (!context.judge) {
     return { metric, value: null, label: 'judge-error', judgeError: 'scoring: judge needs a judge model: set judge in the eval file', details: { mode: 'judge' } };
   }
   const expected = needleExpected(evalCase);
-  const outcome = await askJudge(context.judge, { question: evalCase.question, reference: expected.reference, response }, context.signal, render);
+  const outcome = await askJudge(context.judge, { question: evalCase.question, reference: expected.reference, response });
   if ('error' in outcome) {
     return { metric, value: null, label: 'judge-error', judgeError: outcome.error, explanation: outcome.output, details: { mode: 'judge', judge: context.judge.key, output: outcome.output } };
   }
@@ -114,10 +113,10 @@ async function judgeScore(evalCase: EvalCase, response: string, context: ScoreCo
 }
 
 /** Suite.score for Needle in a Haystack: one score, in the mode the params and the run's judge decide. */
-export async function scoreNeedleCase(evalCase: EvalCase, response: string, params: NeedleParams, context: ScoreContext, render: JudgePromptRenderer = renderJudgePrompt): Promise<Score[]> {
+export async function scoreNeedleCase(evalCase: EvalCase, response: string, params: NeedleParams, context: ScoreContext): Promise<Score[]> {
   switch (scoringMode(params, context)) {
     case 'judge':
-      return [await judgeScore(evalCase, response, context, render)];
+      return [await judgeScore(evalCase, response, context)];
     case 'substring':
       return [substringScore(evalCase, response)];
     case 'rail':

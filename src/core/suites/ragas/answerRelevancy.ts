@@ -1,7 +1,8 @@
 // Answer relevancy (ragas): questions generated back from the response, compared with the asked question by embedding cosine.
 import type { Score } from '../../model.js';
 import type { EmbeddingClient } from '../contract.js';
-import { NEEDS_EMBEDDINGS_LABEL, ask, judgeErrorScore, undeterminedScore } from './judgeStep.js';
+import { judgeErrorScore } from '../judging.js';
+import { NEEDS_EMBEDDINGS_LABEL, ask, undeterminedScore } from './judgeStep.js';
 import type { JudgeStep, StepContext } from './judgeStep.js';
 import type { AnswerRelevancyParams, NoncommittalRule } from './params.js';
 

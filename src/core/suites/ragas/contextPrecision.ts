@@ -1,6 +1,7 @@
 // Context precision (against the reference) and context utilization (against the response): average precision of useful contexts by rank.
 import type { CaseDocument, Score } from '../../model.js';
-import { ask, judgeErrorScore } from './judgeStep.js';
+import { judgeErrorScore } from '../judging.js';
+import { ask } from './judgeStep.js';
 import type { JudgeStep, StepContext } from './judgeStep.js';
 
 export const CONTEXT_PRECISION = 'context_precision';

@@ -1,6 +1,7 @@
 // Context recall (ragas): the share of the reference's statements that the retrieved contexts can be credited with.
 import type { CaseDocument, Score } from '../../model.js';
-import { ask, joinContexts, judgeErrorScore, undeterminedScore } from './judgeStep.js';
+import { judgeErrorScore } from '../judging.js';
+import { ask, joinContexts, undeterminedScore } from './judgeStep.js';
 import type { JudgeStep, StepContext } from './judgeStep.js';
 
 export const CONTEXT_RECALL = 'context_recall';

@@ -1,7 +1,8 @@
 // Context relevance as in the RAGAS paper: the share of the context's sentences the judge extracts as needed for the question.
 import type { CaseDocument, Evidence, Score } from '../../model.js';
 import { locateQuote } from './evidence.js';
-import { ask, joinContexts, judgeErrorScore } from './judgeStep.js';
+import { judgeErrorScore } from '../judging.js';
+import { ask, joinContexts } from './judgeStep.js';
 import type { JudgeStep, StepContext } from './judgeStep.js';
 import { countSentences } from './sentences.js';
 

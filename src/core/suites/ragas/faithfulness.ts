@@ -2,7 +2,8 @@
 import type { CaseDocument, Evidence, Score } from '../../model.js';
 import type { JudgeOutcome } from '../judging.js';
 import { locateQuote } from './evidence.js';
-import { joinContexts, judgeErrorScore, undeterminedScore } from './judgeStep.js';
+import { judgeErrorScore } from '../judging.js';
+import { joinContexts, undeterminedScore } from './judgeStep.js';
 import type { StepContext } from './judgeStep.js';
 import { judgeStatements } from './statements.js';
 import type { NliVerdict } from './statements.js';

@@ -2,7 +2,8 @@
 import type { CaseDocument, DocumentRole, Evidence, Score } from '../../model.js';
 import type { JudgeOutcome } from '../judging.js';
 import { locateQuoteIn } from './evidence.js';
-import { judgeErrorScore, undeterminedScore } from './judgeStep.js';
+import { judgeErrorScore } from '../judging.js';
+import { undeterminedScore } from './judgeStep.js';
 import type { StepContext } from './judgeStep.js';
 import type { NoiseMode } from './params.js';
 import { generateStatements, judgeStatementsAligned } from './statements.js';

@@ -8,8 +8,8 @@ import { CONTEXT_PRECISION, CONTEXT_UTILIZATION, scoreContextUsefulness } from '
 import { CONTEXT_RECALL, scoreContextRecall } from './contextRecall.js';
 import { CONTEXT_RELEVANCE, scoreContextRelevance } from './contextRelevance.js';
 import { FAITHFULNESS, scoreFaithfulness } from './faithfulness.js';
-import { needsJudgeScore, renderBuiltinPrompt, undeterminedScore } from './judgeStep.js';
-import type { PromptRenderer, StepContext } from './judgeStep.js';
+import { needsJudgeScore, undeterminedScore } from './judgeStep.js';
+import type { StepContext } from './judgeStep.js';
 import { NOISE_SENSITIVITY_IRRELEVANT, NOISE_SENSITIVITY_RELEVANT, scoreNoiseSensitivity } from './noiseSensitivity.js';
 import { RAGAS_METRICS } from './params.js';
 import type { NoiseMode, RagasMetric, RagasParams } from './params.js';
@@ -79,9 +79,9 @@ function inReportOrder(scores: Score[]): Score[] {
 }
 
 /** Suite.score for RAGAS. */
-export async function scoreRagasCase(evalCase: EvalCase, response: string, params: RagasParams, context: ScoreContext, render: PromptRenderer = renderBuiltinPrompt): Promise<Score[]> {
+export async function scoreRagasCase(evalCase: EvalCase, response: string, params: RagasParams, context: ScoreContext): Promise<Score[]> {
   const skipped = skippedScores(evalCase);
   if (!context.judge) return inReportOrder([...ragasCaseParams(evalCase).metrics.map(needsJudgeScore), ...skipped]);
-  const step: StepContext = { judge: context.judge, signal: context.signal, render };
+  const step: StepContext = { judge: context.judge, signal: context.signal };
   return inReportOrder([...(await runMetrics(evalCase, response, params, step, context)), ...skipped]);
 }

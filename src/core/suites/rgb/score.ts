@@ -2,8 +2,8 @@
 import type { EvalCase, Score } from '../../model.js';
 import type { ScoreContext } from '../contract.js';
 import { rgbCaseParams, rgbExpected } from './cases.js';
-import { judgeFactualError, judgeFailureLabel, judgeRejection, renderJudgePrompt } from './judge.js';
-import type { JudgeCall, JudgePromptRenderer } from './judge.js';
+import type { Judge } from '../judging.js';
+import { judgeFactualError, judgeFailureLabel, judgeRejection } from './judge.js';
 import { FACTUAL_ERROR_MARKERS, REJECTION_MARKERS, judgeResponse } from './match.js';
 import type { PartCheck, RgbJudgement } from './match.js';
 import type { RgbParams } from './params.js';
@@ -108,25 +108,25 @@ function failedForLabelling(scores: readonly Score[], params: RgbParams): boolea
 }
 
 /** Judge passes the params ask for; none without a judge model (the report says they need one). */
-export async function judgeScores(evalCase: EvalCase, response: string, params: RgbParams, ruled: { scores: Score[]; judgement: RgbJudgement }, call: JudgeCall): Promise<Score[]> {
+export async function judgeScores(evalCase: EvalCase, response: string, params: RgbParams, ruled: { scores: Score[]; judgement: RgbJudgement }, judge: Judge): Promise<Score[]> {
   const scores: Score[] = [];
   const noDocuments = rgbCaseParams(evalCase).noDocuments;
   if (params.testbed === 'negative_rejection' && params.judge.rejection) {
-    scores.push(await judgeRejection(call, evalCase.question, ruled.judgement.text));
+    scores.push(await judgeRejection(judge, evalCase.question, ruled.judgement.text));
   }
   if (params.testbed === 'counterfactual_robustness' && params.judge.factualError && !noDocuments) {
-    scores.push(await judgeFactualError(call, evalCase.question, ruled.judgement.text));
+    scores.push(await judgeFactualError(judge, evalCase.question, ruled.judgement.text));
   }
   if (params.judge.failureLabels && failedForLabelling(ruled.scores, params)) {
-    scores.push(await judgeFailureLabel(call, evalCase, response, rgbExpected(evalCase).answer));
+    scores.push(await judgeFailureLabel(judge, evalCase, response, rgbExpected(evalCase).answer));
   }
   return scores;
 }
 
 /** Suite.score for RGB. */
-export async function scoreRgbCase(evalCase: EvalCase, response: string, params: RgbParams, context: ScoreContext, render: JudgePromptRenderer = renderJudgePrompt): Promise<Score[]> {
+export async function scoreRgbCase(evalCase: EvalCase, response: string, params: RgbParams, context: ScoreContext): Promise<Score[]> {
   const ruled = ruleScores(evalCase, response, params);
   if (!context.judge) return ruled.scores;
-  const judged = await judgeScores(evalCase, response, params, ruled, { judge: context.judge, signal: context.signal, render });
+  const judged = await judgeScores(evalCase, response, params, ruled, context.judge);
   return [...ruled.scores, ...judged];
 }
