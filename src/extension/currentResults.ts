@@ -37,9 +37,14 @@ export type ReadRun = (logFile: string) => Promise<IndexedRun | undefined>;
 /** Earlier runs a current result may come from; older ones are almost always superseded, and each costs an index. */
 export const MAX_CHAIN = 20;
 
+/** Which run is newer: run ids sort by the second only (two quick reruns share one), so the header's millisecond start time decides. */
+export function newestFirst(entries: readonly RunListEntry[]): RunListEntry[] {
+  return [...entries].sort((a, b) => (b.header?.createdAt ?? '').localeCompare(a.header?.createdAt ?? '') || b.runId.localeCompare(a.runId));
+}
+
 /**
- * The current results of `specFile` (see LatestResults), from `listed`: run logs newest first, as RunStore.diskRuns
- * lists them. Undefined when the eval file has no run there.
+ * The current results of `specFile` (see LatestResults), from `listed`: run logs in newestFirst order, as
+ * RunStore.diskRuns lists them. Undefined when the eval file has no run there.
  */
 export async function currentResults(specFile: string, listed: readonly RunListEntry[], read: ReadRun): Promise<LatestResults | undefined> {
   const target = path.normalize(specFile);

@@ -9,7 +9,7 @@ import { RunLogIndex } from '../core/report/runLogIndex.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
 import { flippedItemRows } from '../core/report/caseItems.js';
 import type { CaseEntry } from '../core/report/caseItems.js';
-import { currentResults, overlayRuns, runsOf } from './currentResults.js';
+import { currentResults, newestFirst, overlayRuns, runsOf } from './currentResults.js';
 import type { LatestResults } from './currentResults.js';
 import { interruptedCheck } from './interruptedListing.js';
 import type { InterruptedCheck } from './interruptedListing.js';
@@ -61,8 +61,7 @@ export class RunStore implements InspectorData, vscode.Disposable {
   async diskRuns(): Promise<RunListEntry[]> {
     const dirs = [...new Set((await this.runDirs()).map((d) => path.normalize(d)))];
     const lists = await Promise.all(dirs.map((dir) => listRunLogs(dir).catch((): RunListEntry[] => [])));
-    // Run ids sort by the second only (two quick reruns share one), so the header's millisecond start time decides.
-    const entries = lists.flat().sort((a, b) => (b.header?.createdAt ?? '').localeCompare(a.header?.createdAt ?? '') || b.runId.localeCompare(a.runId));
+    const entries = newestFirst(lists.flat());
     this.known.clear();
     for (const entry of entries) this.known.set(entry.runId, entry);
     return entries;
