@@ -8,7 +8,7 @@ import type { InputProblem } from '../../../src/core/engine/events.js';
 import type { CaseResult, EvalCase } from '../../../src/core/model.js';
 import { caseKey } from '../../../src/core/report/caseItems.js';
 import { RunLogWriter, listRuns } from '../../../src/core/run/runLog.js';
-import { RunLogIndex } from '../../../src/core/run/runLogIndex.js';
+import { RunLogIndex } from '../../../src/core/report/runLogIndex.js';
 import { MAX_CHAIN, currentResults, newestFirst } from '../../../src/extension/currentResults.js';
 import type { IndexedRun, LatestResults } from '../../../src/extension/currentResults.js';
 
