@@ -152,7 +152,8 @@ suite('Test Explorer', () => {
 
   test('a run estimated above ragInspector.maxCostWithoutConfirm asks first, as Run Evaluation does: declined, nothing is sent; confirmed, it runs', async () => {
     // $100 per million tokens: 3 calls of a few hundred input and up to 256 output tokens each is well over 5 cents.
-    const priced = await fixtureEval('explorer-priced', { prices: { 'openai-compatible': { input: 100, output: 100 } } });
+    // A model of its own, so no earlier test's answer can come from the response cache.
+    const priced = await fixtureEval('explorer-priced', { model: 'fixture-priced', prices: { 'openai-compatible': { input: 100, output: 100 } } });
     const config = vscode.workspace.getConfiguration('ragInspector');
     await config.update('maxCostWithoutConfirm', 0.05, vscode.ConfigurationTarget.Global);
     const questions: string[] = [];
