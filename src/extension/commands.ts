@@ -1,7 +1,8 @@
 // The run commands (Run Evaluation, Rerun Failed/Case, Cancel Run, Compare Runs, Export Report), routed to the RunController.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loadEvalSpec } from '../core/spec/load.js';
+import type { RunOptions } from '../core/engine/runEvaluation.js';
+import type { EvalSpec } from '../core/spec/types.js';
 import { compareRunsCommand } from './compare.js';
 import type { EvalFiles } from './evalFiles.js';
 import { STATE_FOLDER } from './evalFiles.js';
@@ -12,7 +13,7 @@ import type { Logger } from './outputChannel.js';
 import { inputKindOf, quickRun } from './quickRun.js';
 import { rerunCase, rerunFailed } from './rerun.js';
 import type { RerunDeps } from './rerun.js';
-import type { RunController, RunSummary, StartOptions } from './runController.js';
+import type { RunController, RunSummary } from './runController.js';
 
 export const COMMAND_IDS = {
   runEvaluation: 'ragInspector.runEvaluation',
@@ -68,14 +69,13 @@ export async function resolveEvalFile(arg: unknown): Promise<string | undefined>
   return picked?.uri.fsPath;
 }
 
-/** Settings that change a run started from VS Code; the eval file decides everything else. */
-export async function settingsOverrides(file: string): Promise<StartOptions['overrides']> {
+/** Settings that change a run started from VS Code; the eval file (loaded by the launcher) decides everything else. */
+export function settingsOverrides(spec: EvalSpec): RunOptions['overrides'] {
   const config = vscode.workspace.getConfiguration('ragInspector');
   const concurrency = config.get<number | null>('concurrency') ?? undefined;
   const baseUrl = config.get<string>('openaiBaseUrl')?.trim();
   if (!baseUrl) return { concurrency };
   // Models that name no endpoint get the configured one; whether a stored key may go there is the Credentials' call.
-  const spec = await loadEvalSpec(file);
   const models = spec.models.map((m) => (!m.baseUrl && (m.provider === 'openai' || m.provider === 'openai-compatible') ? { ...m, baseUrl } : m));
   return { concurrency, models };
 }

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ResultsIndex } from './resultsIndex.js';
-import type { LatestEntry, LatestResults } from './runStore.js';
+import type { LatestEntry, LatestResults } from './currentResults.js';
 import type { InputProblem } from '../core/model.js';
 import { isFailure } from '../core/model.js';
 

@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
     isPanelOpen: () => panels.panel !== undefined,
     reveal: (runId) => panels.point({ runId }),
   });
-  const tests = activateTestExplorer(context, controller, logger);
+  const tests = activateTestExplorer(context, launcher, index, logger);
   activateGenerateCounterfactual(context, secrets.credentials, logger);
   activateWalkthrough(context, logger);
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);

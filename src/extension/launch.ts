@@ -1,14 +1,19 @@
-// Starts one run the way every command does: settings applied, cost confirmed, a cancellable progress notification, the outcome reported.
+// Every run starts here (Run Evaluation, Rerun Failed/Case, rerun on save, Resume, Test Explorer): the eval file loaded once, settings applied, cost confirmed, progress shown, the outcome reported.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { applyOverrides } from '../core/engine/runEvaluation.js';
+import type { RunOptions } from '../core/engine/runEvaluation.js';
 import { InputErrors, describeError } from '../core/errors.js';
 import { loadEvalSpec } from '../core/spec/load.js';
+import type { EvalSpec } from '../core/spec/types.js';
 import { confirmCost, estimateCost } from './costGuard.js';
 import type { Logger } from './outputChannel.js';
-import type { RunController, RunSummary, StartOptions } from './runController.js';
+import type { RunController, RunSummary } from './runController.js';
 
 export interface LaunchRequest {
   specFile: string;
+  /** The eval file already loaded by the caller (Resume compares its hash with the run log's first); loaded here otherwise. */
+  spec?: EvalSpec;
   /** What the notifications call the run: "Run Evaluation", "Rerun 3 failed cases"… */
   title: string;
   caseFilter?: (caseId: string, modelKey: string) => boolean;
@@ -21,12 +26,23 @@ export interface LaunchRequest {
    * progress goes to the status bar and the end to the log, so typing and saving is not interrupted.
    */
   announce?: boolean;
+  /**
+   * Set when the caller shows the run's progress itself and cancels it through this token (Test Explorer: the
+   * Testing view and its Stop button); the launcher then shows no progress of its own.
+   */
+  cancellation?: vscode.CancellationToken;
+  /** How a failure is reported; by default in the log and an error notification (reportRunError). */
+  onError?: (error: unknown) => void;
 }
 
-/** How a launch ended: the run's summary, 'cancelled' (the cost was declined) or 'failed' (reported already). */
+/** How a launch ended: the run's summary, 'cancelled' (the cost was declined, or the caller's token fired first) or 'failed' (reported already). */
 export type LaunchOutcome = RunSummary | 'cancelled' | 'failed';
 
-export type OverridesOf = (specFile: string) => Promise<StartOptions['overrides']>;
+/** What the settings change in a run of this eval file (see commands.ts settingsOverrides). */
+export type OverridesOf = (spec: EvalSpec) => RunOptions['overrides'];
+
+/** Reads an eval file: core's loadEvalSpec (the extension has every host provider, so none is refused). */
+export type LoadSpec = (specFile: string) => Promise<EvalSpec>;
 
 /** Progress updates at most this often; a fast run finishes hundreds of cases a second. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -36,6 +52,7 @@ export class RunLauncher {
     readonly controller: RunController,
     private readonly logger: Logger,
     private readonly overridesOf: OverridesOf,
+    private readonly load: LoadSpec = (specFile) => loadEvalSpec(specFile),
   ) {}
 
   async launch(request: LaunchRequest): Promise<LaunchOutcome> {
@@ -43,14 +60,23 @@ export class RunLauncher {
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(specFile))?.uri.fsPath;
     this.logger.info(`${title}: ${specFile}`);
     try {
-      const overrides = await this.overridesOf(specFile);
-      if (!(await this.costConfirmed(request, overrides))) {
+      // Loaded once: the spec priced below is the one the engine runs, and the engine does not read the file again.
+      const loaded = request.spec ?? (await this.load(specFile));
+      const spec = applyOverrides(loaded, this.overridesOf(loaded));
+      if (!(await this.costConfirmed(request, spec))) {
         this.logger.info(`${title}: not started (estimated cost declined).`);
         return 'cancelled';
       }
+      // Stopped while the cost question was open (the Testing view's Stop): nothing to start.
+      if (request.cancellation?.isCancellationRequested) {
+        this.logger.info(`${title}: not started (cancelled).`);
+        return 'cancelled';
+      }
       if (request.openInspector) void vscode.commands.executeCommand('ragInspector.openInspector');
-      const summary = await this.withProgress(`${title} — ${path.basename(specFile)}`, request.announce === true, () =>
-        this.controller.start(specFile, { workspaceDir: folder, overrides, caseFilter: request.caseFilter, resume: request.resume }));
+      const start = () => this.controller.start(spec, { workspaceDir: folder, caseFilter: request.caseFilter, resume: request.resume });
+      const summary = request.cancellation
+        ? await this.cancelledBy(request.cancellation, start)
+        : await this.withProgress(`${title} — ${path.basename(specFile)}`, request.announce === true, start);
       const t = summary.totals;
       const line = `run ${summary.runId} ${summary.status}: ${t.passed} passed, ${t.failed} failed, ${t.error} errors.`;
       this.logger.info(line);
@@ -61,18 +87,27 @@ export class RunLauncher {
       // Just the summary: the engine's outcome holds the whole plan, too much to hand to executeCommand callers.
       return { runId: summary.runId, status: summary.status, totals: summary.totals };
     } catch (error) {
-      reportRunError(error, this.logger);
+      if (request.onError) request.onError(error);
+      else reportRunError(error, this.logger);
       return 'failed';
     }
   }
 
-  private async costConfirmed(request: LaunchRequest, overrides: StartOptions['overrides']): Promise<boolean> {
+  private async costConfirmed(request: LaunchRequest, spec: EvalSpec): Promise<boolean> {
     const limit = vscode.workspace.getConfiguration('ragInspector').get<number>('maxCostWithoutConfirm', 1);
-    const loaded = await loadEvalSpec(request.specFile);
-    const spec = overrides?.models?.length ? { ...loaded, models: overrides.models } : loaded;
     const estimate = await estimateCost(spec, request.caseFilter, new AbortController().signal);
     if (estimate.unpriced.length) this.logger.info(`${request.title}: no price known for ${estimate.unpriced.join(', ')}; the cost check leaves them out.`);
     return confirmCost(request.title, estimate, limit);
+  }
+
+  /** The caller's token cancels the run (finished cases stay in the log). */
+  private async cancelledBy(token: vscode.CancellationToken, run: () => Promise<RunSummary>): Promise<RunSummary> {
+    const cancel = token.onCancellationRequested(() => this.controller.cancel());
+    try {
+      return await run();
+    } finally {
+      cancel.dispose();
+    }
   }
 
   /** A notification with done/total; its Cancel button cancels the run (finished cases stay in the log). */

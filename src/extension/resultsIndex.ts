@@ -1,9 +1,10 @@
-// The current results of every eval file, indexed by dataset line and by template, for diagnostics, CodeLens, hovers and reruns.
+// The current results of every eval file (currentResults.ts), indexed by dataset line and by template, for diagnostics, CodeLens, hovers, reruns and the Test Explorer.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CaseEntry } from '../core/report/caseItems.js';
-import type { LatestEntry, LatestResults, RunStore } from './runStore.js';
 import { caseKey } from '../core/model.js';
+import type { LatestEntry, LatestResults } from './currentResults.js';
+import type { RunStore } from './runStore.js';
 
 /** A current result with the eval file it belongs to (a dataset may serve several eval files). */
 export interface IndexedEntry extends LatestEntry {

@@ -136,6 +136,8 @@ export class InterruptedRunsService {
     logger.info(`Resuming run ${run.runId} of ${run.name}: ${log.winners.size} cases already in ${run.file}.`);
     return launcher.launch({
       specFile: run.specFile,
+      // Already loaded for the hash check: the launcher runs this one instead of reading the file again.
+      spec,
       title: `Resume ${run.name}`,
       resume: run.file,
       // The engine skips finished cases by itself; the filter makes the cost guard count only the rest.

@@ -4,6 +4,7 @@ import type { RunEvent } from '../core/engine/events.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
 import type { RunStatus, RunTotals } from '../core/model.js';
 import type { Credentials, ProviderFactory } from '../core/providers/registry.js';
+import type { EvalSpec } from '../core/spec/types.js';
 
 /** What a command chooses about a run (caseFilter for reruns, overrides from settings); the controller adds the rest. */
 export type StartOptions = Omit<RunOptions, 'signal' | 'onEvent' | 'credentials' | 'providers'>;
@@ -15,8 +16,8 @@ export interface RunSummary {
   totals: RunTotals;
 }
 
-/** The engine entry point: core's `runEvaluation`, or a scripted stand-in in tests. */
-export type EngineRun = (specFile: string, options: RunOptions) => Promise<RunSummary>;
+/** The engine entry point given an eval file already loaded: core's `runEvaluation`, or a scripted stand-in in tests. */
+export type EngineRun = (spec: EvalSpec, options: RunOptions) => Promise<RunSummary>;
 
 export interface ActiveRun {
   specFile: string;
@@ -30,8 +31,11 @@ export interface RunController {
   readonly available: boolean;
   readonly active: ActiveRun | undefined;
   readonly onEvent: vscode.Event<RunEvent>;
-  /** Resolves when the run ends (including cancelled); rejects on engine errors and when a run is already going. */
-  start(specFile: string, options?: StartOptions): Promise<RunSummary>;
+  /**
+   * Runs an eval file the launcher loaded (launch.ts: every run starts there). Resolves when the run ends (including
+   * cancelled); rejects on engine errors and when a run is already going.
+   */
+  start(spec: EvalSpec, options?: StartOptions): Promise<RunSummary>;
   /** Aborts the active run; false when nothing was running. */
   cancel(): boolean;
 }
@@ -75,15 +79,15 @@ export class EngineRunController implements RunController, vscode.Disposable {
     return this.current ? { ...this.current.run } : undefined;
   }
 
-  async start(specFile: string, options: StartOptions = {}): Promise<RunSummary> {
+  async start(spec: EvalSpec, options: StartOptions = {}): Promise<RunSummary> {
     if (!this.engine) throw new EngineUnavailableError();
     if (this.current) throw new RunInProgressError(this.current.run.specFile);
     const abort = new AbortController();
-    const current = { run: { specFile, done: 0, total: 0 } as ActiveRun, abort };
+    const current = { run: { specFile: spec.file, done: 0, total: 0 } as ActiveRun, abort };
     this.current = current;
     this.setContext(true);
     try {
-      return await this.engine(specFile, {
+      return await this.engine(spec, {
         ...options,
         signal: abort.signal,
         credentials: this.credentials,

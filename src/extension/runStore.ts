@@ -5,46 +5,22 @@ import * as vscode from 'vscode';
 import { describeError } from '../core/errors.js';
 import { listRuns as listRunLogs } from '../core/run/runLog.js';
 import type { RunListEntry } from '../core/run/runLog.js';
-import { RunLogIndex, digestOf } from '../core/report/runLogIndex.js';
-import type { IndexedCase } from '../core/report/runLogIndex.js';
+import { RunLogIndex } from '../core/report/runLogIndex.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
 import { flippedItemRows } from '../core/report/caseItems.js';
-import type { CaseDigest, CaseEntry } from '../core/report/caseItems.js';
+import type { CaseEntry } from '../core/report/caseItems.js';
+import { currentResults, newestFirst, overlayRuns, runsOf } from './currentResults.js';
+import type { LatestResults } from './currentResults.js';
 import { interruptedCheck } from './interruptedListing.js';
 import type { InterruptedCheck } from './interruptedListing.js';
 import { LiveRunMarkers, liveRunMarkersDir, processAlive, thisHostname } from './liveRuns.js';
 import { InspectorDataError } from './sessionRuns.js';
 import type { InspectorData, SessionRuns } from './sessionRuns.js';
-import type { InputProblem } from '../core/model.js';
 import { describeKey } from '../core/model.js';
-
-/** A case's latest result (its digest: row, template, verdict) and the run it came from; getCase reads the rest. */
-export interface LatestEntry extends CaseDigest {
-  runId: string;
-}
-
-/**
- * The current results of one eval file: its newest run, completed by the earlier runs it builds on. A rerun of
- * failed cases logs only those cases, so "what is failing now" needs the runs before it too. Earlier runs count
- * while the eval file is byte-identical (its hash in the run headers), and an earlier result only while its dataset
- * is too: a changed dataset moves rows, and an old result would point at the wrong line.
- */
-export interface LatestResults {
-  specFile: string;
-  name: string;
-  latestRunId: string;
-  /** The runs the entries come from, newest first. */
-  runIds: string[];
-  entries: Map<string, LatestEntry>;
-  /** Rows and cases the newest finished run could not build (bad lines, missing variables). */
-  problems: InputProblem[];
-}
 
 /** Where run logs are: `.rag-inspector/runs` of each workspace folder and of every folder that has one (CLI runs). */
 export type RunDirs = () => Promise<string[]>;
 
-/** Earlier runs a current result may come from; older ones are almost always superseded, and each costs an index. */
-const MAX_CHAIN = 20;
 /**
  * Indexed cases kept in memory over all cached logs (a few hundred bytes each, where a full case line is kilobytes):
  * two 100,000-case runs and their reruns. Past it the least recently used logs are dropped and indexed again when asked for.
@@ -85,8 +61,7 @@ export class RunStore implements InspectorData, vscode.Disposable {
   async diskRuns(): Promise<RunListEntry[]> {
     const dirs = [...new Set((await this.runDirs()).map((d) => path.normalize(d)))];
     const lists = await Promise.all(dirs.map((dir) => listRunLogs(dir).catch((): RunListEntry[] => [])));
-    // Run ids sort by the second only (two quick reruns share one), so the header's millisecond start time decides.
-    const entries = lists.flat().sort((a, b) => (b.header?.createdAt ?? '').localeCompare(a.header?.createdAt ?? '') || b.runId.localeCompare(a.runId));
+    const entries = newestFirst(lists.flat());
     this.known.clear();
     for (const entry of entries) this.known.set(entry.runId, entry);
     return entries;
@@ -171,15 +146,9 @@ export class RunStore implements InspectorData, vscode.Disposable {
     return [...new Set((await this.diskRuns()).flatMap((e) => (e.header ? [path.normalize(e.header.spec.file)] : [])))];
   }
 
-  /** See LatestResults; undefined when the eval file has no readable run. `listed`: a diskRuns() the caller already has. */
+  /** See LatestResults (currentResults.ts); undefined when the eval file has no readable run. `listed`: a diskRuns() the caller already has. */
   async latestResults(specFile: string, listed?: RunListEntry[]): Promise<LatestResults | undefined> {
-    const target = path.normalize(specFile);
-    const runs = (listed ?? (await this.diskRuns())).filter((e) => e.header && path.normalize(e.header.spec.file) === target);
-    const newest = runs[0];
-    if (!newest?.header) return undefined;
-    const entries = new Map<string, LatestEntry>();
-    const { runIds, problems } = await this.overlay(runs, (key, indexed, runId) => entries.set(key, { ...digestOf(indexed), runId }));
-    return { specFile: target, name: newest.header.spec.name, latestRunId: newest.runId, runIds, entries, problems };
+    return currentResults(specFile, listed ?? (await this.diskRuns()), (file) => this.readIndex(file));
   }
 
   /** The full cases of these keys of one run (this window's or a log's); keys the run lacks are left out. */
@@ -201,50 +170,19 @@ export class RunStore implements InspectorData, vscode.Disposable {
     for (const [key, item] of await this.runItems(runId)) merged.set(key, { item, runId });
     const specFile = await this.specFileOf(runId);
     if (!specFile) return merged;
-    const target = path.normalize(specFile);
-    const runs = (await this.diskRuns()).filter((e) => e.header && path.normalize(e.header.spec.file) === target);
+    const runs = runsOf(specFile, await this.diskRuns());
     const at = runs.findIndex((e) => e.runId === runId);
     if (at < 0) return merged;
-    await this.overlay(runs.slice(at), (key, indexed, from) => {
+    await overlayRuns(runs.slice(at), (file) => this.readIndex(file), (key, indexed, from) => {
       if (!merged.has(key)) merged.set(key, { item: indexed.item, runId: from });
     });
     return merged;
   }
 
-  /**
-   * Newest-first runs of one eval file folded into one result per (case, model); see LatestResults. `take` is
-   * called once per key, for the newest result that counts.
-   */
-  private async overlay(runs: RunListEntry[], take: (key: string, indexed: IndexedCase, runId: string) => void): Promise<{ runIds: string[]; problems: InputProblem[] }> {
-    const seen = new Set<string>();
-    const runIds: string[] = [];
-    let newest: { specHash: string; datasets: Map<string, string> } | undefined;
-    let problems: InputProblem[] | undefined;
-    for (const run of runs.slice(0, MAX_CHAIN)) {
-      const read = await this.index(run.file);
-      if (!read.ok) continue;
-      const { index } = read;
-      const datasets = datasetHashes(index);
-      newest ??= { specHash: index.header.spec.hash, datasets };
-      if (index.header.spec.hash !== newest.specHash) break;
-      runIds.push(index.header.runId);
-      if (!problems && index.summary) problems = index.summary.problems;
-      // A row's dataset is usually the same file for thousands of cases: compare its hash once per file.
-      const sameDataset = new Map<string, boolean>();
-      for (const [key, indexed] of index.entries) {
-        if (seen.has(key)) continue;
-        let same = sameDataset.get(indexed.row.file);
-        if (same === undefined) {
-          const file = path.normalize(indexed.row.file);
-          same = datasets.get(file) === newest.datasets.get(file);
-          sameDataset.set(indexed.row.file, same);
-        }
-        if (!same) continue;
-        seen.add(key);
-        take(key, indexed, index.header.runId);
-      }
-    }
-    return { runIds, problems: problems ?? [] };
+  /** A log's index for the current-results rules; an unreadable log is left out. */
+  private async readIndex(file: string): Promise<RunLogIndex | undefined> {
+    const read = await this.index(file);
+    return read.ok ? read.index : undefined;
   }
 
   /** A run's own results as list items: this window's from memory, others from the log's index. */
@@ -311,11 +249,6 @@ export class RunStore implements InspectorData, vscode.Disposable {
       total -= index.entries.size;
     }
   }
-}
-
-/** The hash of each dataset a run read, as its header recorded it at the start. */
-function datasetHashes(index: RunLogIndex): Map<string, string> {
-  return new Map(index.header.inputs.filter((i) => i.kind === 'dataset').map((i) => [path.normalize(i.file), i.hash]));
 }
 
 function listingOf(index: RunLogIndex, interrupted: boolean): RunListing {

@@ -1,4 +1,4 @@
-// Test Explorer: every *.eval.yaml a test item (suites → case × model, read from its run logs), run through the RunController case by case.
+// Test Explorer: every *.eval.yaml a test item (suites → case × model, from its current results), run through the launcher case by case.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../core/engine/events.js';
@@ -6,21 +6,20 @@ import { InputError, InputErrors, describeError } from '../core/errors.js';
 import type { CaseResult, EvalCase, InputProblem, ThresholdOutcome } from '../core/model.js';
 import { failureMessage } from '../core/report/runData.js';
 import type { CaseDigest } from '../core/report/caseItems.js';
-import { listRuns } from '../core/run/runLog.js';
-import type { RunListEntry } from '../core/run/runLog.js';
-import { RunLogIndex, digestOf } from '../core/report/runLogIndex.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import type { EvalSpec } from '../core/spec/types.js';
-import { settingsOverrides } from './commands.js';
+import type { LatestResults } from './currentResults.js';
+import type { RunLauncher } from './launch.js';
 import type { Logger } from './outputChannel.js';
+import type { ResultsIndex } from './resultsIndex.js';
 import type { RunController } from './runController.js';
 import { caseKey } from '../core/model.js';
 
 export const TEST_CONTROLLER_ID = 'ragInspector';
 const EVAL_GLOB = '**/*.eval.yaml';
 const EXCLUDE_GLOB = '**/{node_modules,.rag-inspector}/**';
-/** Older logs are read only to fill in cases a partial rerun left out; past this many the tree uses what it has. */
-const MAX_LOGS_PER_FILE = 10;
+/** The title runs started here get in the log and the cost question. */
+const RUN_TITLE = 'Test Explorer run';
 
 type ItemData =
   | { kind: 'file'; file: string }
@@ -59,8 +58,21 @@ export class RagTestExplorer implements vscode.Disposable {
   private driving = false;
   private externalRunFile: string | undefined;
   private readonly refreshTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** What a resolved file item shows: its eval file's model keys, and the current results its cases came from. */
+  private readonly shown = new WeakMap<vscode.TestItem, { models: string[]; results: LatestResults | undefined }>();
+  private readonly controller: RunController;
 
-  constructor(private readonly controller: RunController, private readonly logger: Logger, id = TEST_CONTROLLER_ID) {
+  /**
+   * `results`: the current results diagnostics and CodeLens show too, so the tree agrees with them; runs go through
+   * the launcher like every other start (the cost question included).
+   */
+  constructor(
+    private readonly launcher: RunLauncher,
+    private readonly results: Pick<ResultsIndex, 'resultsOf' | 'onDidChange'>,
+    private readonly logger: Logger,
+    id = TEST_CONTROLLER_ID,
+  ) {
+    this.controller = launcher.controller;
     this.tests = vscode.tests.createTestController(id, 'RAG Inspector');
     this.tests.resolveHandler = (item) => (item ? this.resolve(item) : this.discover());
     this.tests.refreshHandler = () => this.refreshAll();
@@ -73,7 +85,8 @@ export class RagTestExplorer implements vscode.Disposable {
       watcher.onDidDelete((uri) => this.tests.items.delete(uri.toString())),
       watcher.onDidChange((uri) => this.scheduleRefresh(uri)),
       // Runs started elsewhere (Run Evaluation, reruns) write a new log: the tree follows it once the run ends.
-      controller.onEvent((event) => this.onExternalRunEvent(event)),
+      this.controller.onEvent((event) => this.onExternalRunEvent(event)),
+      results.onDidChange(() => this.showNewResults()),
     );
     this.ready = this.discover();
   }
@@ -133,7 +146,7 @@ export class RagTestExplorer implements vscode.Disposable {
     }
   }
 
-  /** Fills a file item: its suites from the eval file, their cases × models from the latest run logs. */
+  /** Fills a file item: its suites from the eval file, their cases × models from its current results. */
   async resolve(item: vscode.TestItem): Promise<void> {
     const data = this.data.get(item);
     if (data?.kind !== 'file') return;
@@ -147,20 +160,33 @@ export class RagTestExplorer implements vscode.Disposable {
         item.error = describeSpecError(error);
       }
       if (spec) item.label = spec.name;
-      const lines = await latestCaseLines(data.file);
-      const suiteIds = [...new Set([...(spec?.suites.map((s) => s.id) ?? []), ...lines.map((l) => l.evalCase.suiteId)])];
+      const results = this.results.resultsOf(data.file);
       const text = await readText(data.file);
-      const suites = suiteIds.map((suiteId) => this.suiteItem(item, suiteId, text));
-      item.children.replace(suites);
-      const models = new Set([...(spec?.models.map((m) => `${m.provider}:${m.model}`) ?? []), ...lines.map((l) => l.result.modelKey)]);
-      for (const line of lines) this.caseItem(item, line.evalCase, line.result.modelKey, models.size > 1);
+      const suiteIds = [...new Set([...(spec?.suites.map((s) => s.id) ?? []), ...[...(results?.entries.values() ?? [])].map((e) => e.evalCase.suiteId)])];
+      item.children.replace(suiteIds.map((suiteId) => this.suiteItem(item, suiteId, text)));
+      this.showResults(item, spec?.models.map((m) => `${m.provider}:${m.model}`) ?? [], results);
       item.canResolveChildren = false;
-    } catch (error) {
-      this.logger.warn(`Test Explorer: could not read the runs of ${data.file}: ${describeError(error)}`);
-      item.error = describeError(error);
     } finally {
       item.busy = false;
     }
+  }
+
+  /** The current results changed (a run ended here, in a terminal or another window): resolved items show them. */
+  private showNewResults(): void {
+    this.tests.items.forEach((item) => {
+      const data = this.data.get(item);
+      const shown = this.shown.get(item);
+      if (data?.kind !== 'file' || !shown) return;
+      const results = this.results.resultsOf(data.file);
+      if (results !== shown.results) this.showResults(item, shown.models, results);
+    });
+  }
+
+  private showResults(item: vscode.TestItem, models: string[], results: LatestResults | undefined): void {
+    this.shown.set(item, { models, results });
+    const entries = [...(results?.entries.values() ?? [])];
+    const showModel = new Set([...models, ...entries.map((e) => e.result.modelKey)]).size > 1;
+    for (const entry of entries) this.caseItem(item, entry.evalCase, entry.result.modelKey, showModel);
   }
 
   private suiteItem(fileItem: vscode.TestItem, suiteId: string, evalText?: string): vscode.TestItem {
@@ -313,22 +339,29 @@ export class RagTestExplorer implements vscode.Disposable {
       : (caseId: string, modelKey: string) => this.selects(selection, caseId, modelKey, this.suiteOf(fileItem, caseId, modelKey));
     const state = { runId: '', showModel: false };
     const listener = this.controller.onEvent((event) => this.onRunEvent(event, fileItem, reporter, state));
-    const cancel = token.onCancellationRequested(() => this.controller.cancel());
     this.driving = true;
     try {
-      const overrides = await settingsOverrides(file);
-      const folder = vscode.workspace.getWorkspaceFolder(fileItem.uri!)?.uri.fsPath;
-      const summary = await this.controller.start(file, { workspaceDir: folder, overrides, caseFilter });
-      const t = summary.totals;
-      reporter.output(`Run ${summary.runId} ${summary.status}: ${t.passed} passed, ${t.failed} failed, ${t.error} errors.`);
-      fileItem.canResolveChildren = false;
-    } catch (error) {
-      this.logger.error(`Test Explorer: ${file}: ${describeError(error)}`);
-      reporter.errored(fileItem, errorMessages(error));
+      const outcome = await this.launcher.launch({
+        specFile: file,
+        title: RUN_TITLE,
+        caseFilter,
+        // The Testing view shows the progress, and its Stop button cancels.
+        cancellation: token,
+        onError: (error) => {
+          this.logger.error(`Test Explorer: ${file}: ${describeError(error)}`);
+          reporter.errored(fileItem, errorMessages(error));
+        },
+      });
+      if (outcome === 'cancelled') {
+        reporter.output(token.isCancellationRequested ? 'Not started: cancelled.' : 'Not started: the estimated cost was declined.');
+      } else if (outcome !== 'failed') {
+        const t = outcome.totals;
+        reporter.output(`Run ${outcome.runId} ${outcome.status}: ${t.passed} passed, ${t.failed} failed, ${t.error} errors.`);
+        fileItem.canResolveChildren = false;
+      }
     } finally {
       this.driving = false;
       listener.dispose();
-      cancel.dispose();
     }
   }
 
@@ -518,40 +551,8 @@ async function readText(file: string): Promise<string | undefined> {
   }
 }
 
-/** Where runs of an eval file are logged: its workspace folder's `.rag-inspector` (VS Code) and its own folder's (the CLI). */
-function runDirsOf(file: string): string[] {
-  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath;
-  return [...new Set([folder, path.dirname(file)].filter((d): d is string => !!d).map((d) => path.join(d, '.rag-inspector', 'runs')))];
-}
-
-/** The run logs of one eval file, newest first. */
-export async function runLogsOf(file: string): Promise<RunListEntry[]> {
-  const entries = (await Promise.all(runDirsOf(file).map((dir) => listRuns(dir)))).flat();
-  return entries
-    .filter((e) => e.header && path.resolve(e.header.spec.file) === path.resolve(file))
-    .sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));
-}
-
-/**
- * The latest result of each (case, model): the newest log first; a partial rerun (fewer cases) is filled in from the
- * logs before it, down to the first log that holds as many cases as seen so far. Only logs of the same version of
- * the eval file as the newest (same hash) are read: an older version may have had other suites or rows.
- */
-export async function latestCaseLines(file: string): Promise<CaseDigest[]> {
-  const logs = await runLogsOf(file);
-  const wanted = logs[0]?.header?.spec.hash;
-  const byKey = new Map<string, CaseDigest>();
-  for (const entry of logs.filter((e) => e.header?.spec.hash === wanted).slice(0, MAX_LOGS_PER_FILE)) {
-    // An index, not the whole log: the tree needs each case's row and verdict, not its documents and response.
-    const log = await RunLogIndex.build(entry.file);
-    for (const [key, indexed] of log.entries) if (!byKey.has(key)) byKey.set(key, digestOf(indexed));
-    if (log.entries.size >= byKey.size) break;
-  }
-  return [...byKey.values()];
-}
-
-export function activateTestExplorer(context: vscode.ExtensionContext, controller: RunController, logger: Logger): RagTestExplorer {
-  const explorer = new RagTestExplorer(controller, logger);
+export function activateTestExplorer(context: vscode.ExtensionContext, launcher: RunLauncher, results: ResultsIndex, logger: Logger): RagTestExplorer {
+  const explorer = new RagTestExplorer(launcher, results, logger);
   context.subscriptions.push(explorer);
   return explorer;
 }

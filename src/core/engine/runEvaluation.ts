@@ -55,10 +55,15 @@ export interface RunOutcome {
 type RunClients = Awaited<ReturnType<typeof createRunClients>>;
 type Work = { suitePlan: SuitePlan; evalCase: EvalCase; model: RunClients['models'][number] };
 
-export async function runEvaluation(specFile: string, options: RunOptions): Promise<RunOutcome> {
+/**
+ * `source`: the eval file's path (the CLI, which loads nothing else), or the eval file already loaded (the extension
+ * loads it once to price the run and hands it over, so what was priced is what runs and the file is not read again).
+ */
+export async function runEvaluation(source: string | EvalSpec, options: RunOptions): Promise<RunOutcome> {
   const emit = options.onEvent ?? (() => undefined);
   // A provider only a host has (vscode-lm) is reported at its line when this process lacks it (the CLI).
-  const spec = applyOverrides(await loadEvalSpec(specFile, { hostProviders: Object.keys(options.providers ?? {}) }), options.overrides);
+  const loaded = typeof source === 'string' ? await loadEvalSpec(source, { hostProviders: Object.keys(options.providers ?? {}) }) : source;
+  const spec = applyOverrides(loaded, options.overrides);
   const workspaceDir = options.workspaceDir ?? path.dirname(spec.file);
   const stateDir = path.join(workspaceDir, '.rag-inspector');
 
@@ -148,7 +153,8 @@ export async function runEvaluation(specFile: string, options: RunOptions): Prom
   return { runId, createdAt, logFile, status, totals, reports, thresholds, spec, problems: plan.problems };
 }
 
-function applyOverrides(spec: EvalSpec, overrides: RunOptions['overrides']): EvalSpec {
+/** The spec a run uses: models and concurrency from the command line or the extension's settings win over the file's. */
+export function applyOverrides(spec: EvalSpec, overrides: RunOptions['overrides']): EvalSpec {
   if (!overrides) return spec;
   return {
     ...spec,

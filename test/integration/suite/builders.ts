@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { RunEvent } from '../../../src/core/engine/events.js';
 import type { CaseResult, EvalCase, RunTotals } from '../../../src/core/model.js';
+import type { EvalSpec } from '../../../src/core/spec/types.js';
 import type { RunCommandDeps } from '../../../src/extension/commands.js';
 import { EvalFiles } from '../../../src/extension/evalFiles.js';
 import { RunLauncher } from '../../../src/extension/launch.js';
@@ -46,6 +47,14 @@ export function aResult(overrides: Partial<CaseResult> = {}): CaseResult {
   };
 }
 
+/** An eval file as the launcher hands it to the controller, for runs of a scripted engine (which reads nothing of it). */
+export function aSpec(file: string, overrides: Partial<EvalSpec> = {}): EvalSpec {
+  return {
+    version: 1, file, hash: 'fixture-hash', name: 'smoke', models: [{ provider: 'extractive', model: 'baseline', parameters: {} }], suites: [],
+    concurrency: 1, rateLimit: {}, timeoutMs: 1_000, maxRetries: 0, seed: 1, prices: {}, ...overrides,
+  };
+}
+
 export function totals(overrides: Partial<RunTotals> = {}): RunTotals {
   return {
     cases: 0, success: 0, error: 0, passed: 0, failed: 0, modelCalls: 0, cacheHits: 0, judgeCalls: 0,
@@ -60,9 +69,9 @@ export function totals(overrides: Partial<RunTotals> = {}): RunTotals {
 export function scriptedEngine(runId: string, results: { evalCase: EvalCase; result: CaseResult }[]) {
   const gates: (() => void)[] = [];
   let waiting: (() => void) | undefined;
-  const calls: { specFile: string; signal: AbortSignal }[] = [];
-  const engine: EngineRun = async (specFile, options) => {
-    calls.push({ specFile, signal: options.signal });
+  const calls: { spec: EvalSpec; specFile: string; signal: AbortSignal }[] = [];
+  const engine: EngineRun = async (spec, options) => {
+    calls.push({ spec, specFile: spec.file, signal: options.signal });
     const emit = (event: RunEvent) => options.onEvent?.(event);
     emit({ type: 'run-started', runId, logFile: `/ws/.rag-inspector/runs/${runId}.jsonl`, total: results.length, models: ['extractive:baseline'], suites: ['rgb-noise'], resumed: 0 });
     const done: CaseResult[] = [];
@@ -152,7 +161,7 @@ export function runCommandDeps(controller: RunController, logger: Logger): RunCo
   return {
     controller,
     logger,
-    launcher: new RunLauncher(controller, logger, async () => undefined),
+    launcher: new RunLauncher(controller, logger, () => undefined),
     store,
     index: new ResultsIndex(store),
     evalFiles: new EvalFiles(async () => []),

@@ -23,7 +23,11 @@ export interface FixtureEval {
 }
 
 /** Writes `<name>.eval.yaml` beside the workspace's questions.jsonl and qa.prompt, pointed at a fresh fixture server. */
-export async function fixtureEval(name: string, options: { model?: string; rules?: Rule[]; latencyMs?: number; noiseRates?: number[]; concurrency?: number } = {}): Promise<FixtureEval> {
+export async function fixtureEval(name: string, options: {
+  model?: string; rules?: Rule[]; latencyMs?: number; noiseRates?: number[]; concurrency?: number;
+  /** USD per million tokens by provider or model, as the eval file's `prices` (the cost question needs a price). */
+  prices?: Record<string, { input: number; output: number }>;
+} = {}): Promise<FixtureEval> {
   const server = await startFixtureServer({ rules: options.rules ?? DEFAULT_RULES, latencyMs: options.latencyMs ?? 0 });
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (!folder) throw new Error('the test workspace is not open');
@@ -35,6 +39,7 @@ export async function fixtureEval(name: string, options: { model?: string; rules
     `  - { provider: openai-compatible, model: ${options.model ?? 'fixture-model'}, baseUrl: "${server.openaiBaseUrl}" }`,
     'maxRetries: 0',
     `concurrency: ${options.concurrency ?? 2}`,
+    ...(options.prices ? [`prices: ${JSON.stringify(options.prices)}`] : []),
     'suites:',
     '  - id: noise-en',
     '    method: rgb',

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { loadEvalSpec } from '../../../src/core/spec/load.js';
 import type { RunSummary } from '../../../src/extension/runController.js';
 import type { CompareOutcome } from '../../../src/extension/compare.js';
 import type { ExportOutcome } from '../../../src/extension/exportReport.js';
@@ -37,11 +38,13 @@ suite('Export Report and Compare Runs', () => {
     const { testing } = await activatedExtension();
     fixture = await fixtureEval('reports');
     const workspaceDir = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    before = await testing.controller.start(fixture.uri.fsPath, { workspaceDir, noCache: true });
+    // The controller runs what the launcher loaded; these runs skip the launcher (no cost question, no notifications).
+    const spec = await loadEvalSpec(fixture.uri.fsPath);
+    before = await testing.controller.start(spec, { workspaceDir, noCache: true });
     // The second run gets the planet question right; everything else answers as before.
     fixture.server.clearRules();
     for (const rule of [{ match: { contains: 'largest in the Solar System' }, reply: FIXED_PLANET }, ...DEFAULT_RULES]) fixture.server.addRule(rule);
-    after = await testing.controller.start(fixture.uri.fsPath, { workspaceDir, noCache: true });
+    after = await testing.controller.start(spec, { workspaceDir, noCache: true });
     note(`runs ${before.runId} (${before.totals.passed} passed) → ${after.runId} (${after.totals.passed} passed)`);
     assert.equal(before.totals.passed, 1);
     assert.equal(after.totals.passed, 2);

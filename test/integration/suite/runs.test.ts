@@ -1,13 +1,16 @@
 // Runs through the RunController with a scripted engine: events, the status bar, Cancel Run, and the commands that wait for the engine.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { loadEvalSpec } from '../../../src/core/spec/load.js';
+import type { EvalSpec } from '../../../src/core/spec/types.js';
 import { runEvaluation, settingsOverrides } from '../../../src/extension/commands.js';
+import { RunLauncher } from '../../../src/extension/launch.js';
 import type { Logger } from '../../../src/extension/outputChannel.js';
 import { EngineRunController, EngineUnavailableError, RunInProgressError } from '../../../src/extension/runController.js';
 import { SessionRuns } from '../../../src/extension/sessionRuns.js';
 import { RunStatusBar } from '../../../src/extension/statusBar.js';
 import { activatedExtension } from './extensionHost.js';
-import { aResult, anEvalCase, runCommandDeps, scriptedEngine } from './builders.js';
+import { aResult, aSpec, anEvalCase, runCommandDeps, scriptedEngine } from './builders.js';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, show() {} };
 const noCredentials = { apiKey: async () => undefined };
@@ -28,7 +31,7 @@ suite('runs', () => {
     const statusBar = new RunStatusBar();
     controller.onEvent((event) => { sessions.record(event, controller.active?.specFile); statusBar.onRunEvent(event); });
     try {
-      const finished = controller.start('/ws/smoke.eval.yaml');
+      const finished = controller.start(aSpec('/ws/smoke.eval.yaml'));
       await script.step();
       assert.equal(statusBar.current?.text, '$(sync~spin) RAG 1/3');
       assert.deepEqual(controller.active, { specFile: '/ws/smoke.eval.yaml', runId: 'run-a', done: 1, total: 3 });
@@ -57,9 +60,9 @@ suite('runs', () => {
     controller.onEvent((event) => statusBar.onRunEvent(event));
     try {
       assert.equal(controller.cancel(), false, 'nothing to cancel yet');
-      const finished = controller.start('/ws/smoke.eval.yaml');
+      const finished = controller.start(aSpec('/ws/smoke.eval.yaml'));
       await script.step();
-      await assert.rejects(controller.start('/ws/other.eval.yaml'), RunInProgressError);
+      await assert.rejects(controller.start(aSpec('/ws/other.eval.yaml')), RunInProgressError);
       assert.equal(controller.cancel(), true);
       assert.equal(script.calls[0]!.signal.aborted, true);
       const summary = await finished;
@@ -90,10 +93,33 @@ suite('runs', () => {
     }
   });
 
+  test('a launch reads the eval file once: the spec the cost check priced is the one the engine runs', async () => {
+    const script = scriptedEngine('run-d', threeCases().slice(0, 1));
+    const controller = new EngineRunController(script.engine, noCredentials, () => undefined);
+    const loads: EvalSpec[] = [];
+    const countingLoad = async (file: string) => {
+      const spec = await loadEvalSpec(file);
+      loads.push(spec);
+      return spec;
+    };
+    const launcher = new RunLauncher(controller, silent, settingsOverrides, countingLoad);
+    try {
+      const evalFile = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'smoke.eval.yaml').fsPath;
+      const outcome = launcher.launch({ specFile: evalFile, title: 'Run Evaluation' });
+      await script.step();
+      assert.equal(typeof (await outcome), 'object', `the launch ended ${String(await outcome)}`);
+      assert.equal(loads.length, 1, 'one read of the eval file for settings, cost check and run');
+      assert.equal(script.calls.length, 1);
+      assert.deepEqual(script.calls[0]!.spec, loads[0], 'the engine got the spec that was read, not the file to read again');
+    } finally {
+      controller.dispose();
+    }
+  });
+
   test('without an engine, start() refuses and Run Evaluation says the engine is not available', async () => {
     const controller = new EngineRunController(undefined, noCredentials, () => undefined);
     assert.equal(controller.available, false);
-    await assert.rejects(controller.start('/ws/smoke.eval.yaml'), EngineUnavailableError);
+    await assert.rejects(controller.start(aSpec('/ws/smoke.eval.yaml')), EngineUnavailableError);
     assert.equal(await runEvaluation(runCommandDeps(controller, silent), undefined), 'engine-unavailable');
   });
 
@@ -125,11 +151,12 @@ suite('runs', () => {
       'models: [ "openai:gpt-4o-mini", { provider: openai, model: gpt-4o, baseUrl: "https://own.example/v1" }, "extractive:bm25" ]',
       'suites:', '  - { id: noise-en, method: rgb, dataset: questions.jsonl, params: { testbed: noise_robustness, language: en } }', '',
     ].join('\n')));
+    const spec = await loadEvalSpec(file.fsPath);
     const config = vscode.workspace.getConfiguration('ragInspector');
     await config.update('openaiBaseUrl', 'http://127.0.0.1:9/v1', vscode.ConfigurationTarget.Global);
     await config.update('concurrency', 2, vscode.ConfigurationTarget.Global);
     try {
-      const overrides = await settingsOverrides(file.fsPath);
+      const overrides = settingsOverrides(spec);
       assert.equal(overrides?.concurrency, 2);
       assert.deepEqual(overrides?.models?.map((m) => `${m.provider}:${m.model}@${m.baseUrl ?? ''}`), [
         'openai:gpt-4o-mini@http://127.0.0.1:9/v1', 'openai:gpt-4o@https://own.example/v1', 'extractive:bm25@',
@@ -139,7 +166,7 @@ suite('runs', () => {
       await config.update('concurrency', undefined, vscode.ConfigurationTarget.Global);
       await vscode.workspace.fs.delete(file);
     }
-    assert.deepEqual(await settingsOverrides(file.fsPath), { concurrency: undefined }, 'no settings: the eval file decides');
+    assert.deepEqual(settingsOverrides(spec), { concurrency: undefined }, 'no settings: the eval file decides');
   });
 
   test('Cancel Run with nothing running says so', async () => {

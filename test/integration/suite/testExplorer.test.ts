@@ -2,11 +2,13 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { readRunLog } from '../../../src/core/run/runLog.js';
+import { RUN_ANYWAY } from '../../../src/extension/costGuard.js';
 import type { ExplorerRunReport, RagTestExplorer } from '../../../src/extension/testExplorer.js';
 import { activatedExtension, note } from './extensionHost.js';
 import { fixtureEval, HOSTILE_ANSWER } from './fixtureEval.js';
 import { eventually } from './eventually.js';
 import type { FixtureEval } from './fixtureEval.js';
+import { answerPrompts } from './inlineFixtures.js';
 
 function leavesOf(file: vscode.TestItem): vscode.TestItem[] {
   const leaves: vscode.TestItem[] = [];
@@ -146,6 +148,51 @@ suite('Test Explorer', () => {
     const item = tests.tests.items.get(fixture.uri.toString());
     assert.ok(item, 'the eval file is back in the tree');
     assert.deepEqual(leavesOf(item).map((leaf) => report.results.get(leaf)?.state).sort(), ['errored', 'failed', 'passed']);
+  });
+
+  test('a run estimated above ragInspector.maxCostWithoutConfirm asks first, as Run Evaluation does: declined, nothing is sent; confirmed, it runs', async () => {
+    // $100 per million tokens: 3 calls of a few hundred input and up to 256 output tokens each is well over 5 cents.
+    // A model of its own, so no earlier test's answer can come from the response cache.
+    const priced = await fixtureEval('explorer-priced', { model: 'fixture-priced', prices: { 'openai-compatible': { input: 100, output: 100 } } });
+    const config = vscode.workspace.getConfiguration('ragInspector');
+    await config.update('maxCostWithoutConfirm', 0.05, vscode.ConfigurationTarget.Global);
+    const questions: string[] = [];
+    let answer: string | undefined;
+    const showWarningMessage = vscode.window.showWarningMessage;
+    const restore = answerPrompts({
+      showWarningMessage: ((message: string, ...rest: unknown[]) => {
+        if ((rest[0] as vscode.MessageOptions | undefined)?.modal) {
+          questions.push(message);
+          return Promise.resolve(answer);
+        }
+        return (showWarningMessage as (...args: unknown[]) => Thenable<unknown>)(message, ...rest);
+      }) as typeof vscode.window.showWarningMessage,
+    });
+    try {
+      const item = await eventually('the priced eval file item', () => tests.tests.items.get(priced.uri.toString()));
+      const runItem = async () => {
+        const ended = nextRun(tests);
+        await tests.runProfile.runHandler(new vscode.TestRunRequest([item], undefined, tests.runProfile), new vscode.CancellationTokenSource().token);
+        return ended;
+      };
+
+      answer = undefined;
+      const declined = await runItem();
+      assert.equal(questions.length, 1, 'the cost was asked about once');
+      assert.match(questions[0]!, /Test Explorer run may cost up to \$\d+\.\d+\. Run it\?/);
+      assert.deepEqual(declined.runIds, [], 'declined: no run started');
+      assert.equal(priced.server.requests.length, 0, 'declined: nothing sent to the model');
+
+      answer = RUN_ANYWAY;
+      const confirmed = await runItem();
+      assert.equal(questions.length, 2);
+      assert.equal(confirmed.runIds.length, 1, 'confirmed: the run started');
+      assert.equal(priced.server.requests.length, 3, 'one call per case');
+    } finally {
+      restore();
+      await config.update('maxCostWithoutConfirm', undefined, vscode.ConfigurationTarget.Global);
+      await priced.dispose();
+    }
   });
 
   test('a deleted eval file leaves the Test Explorer', async () => {

@@ -1,12 +1,13 @@
 // The engine end to end: the real OpenAI SDK over HTTP to the fixture server, the run log, the cache, faults, cancel and resume.
 import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunEvent } from '../../../src/core/engine/events.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
+import { loadEvalSpec } from '../../../src/core/spec/load.js';
 import { createWorkspace, fixtureEvalYaml, rgbRows } from './workspace.js';
 import { loggedRun } from './loggedRun.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
@@ -68,6 +69,21 @@ test('a run calls the model once per case, scores, logs every case, and a rerun 
 
   const third = await runEvaluation(ws.evalFile, { ...options(), noCache: true });
   assert.equal(third.totals.modelCalls, 6, '--no-cache calls again');
+});
+
+test('given the eval file already loaded (the extension loads it once to price the run), the engine runs that spec without reading the file again', async (t) => {
+  const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => fixtureEvalYaml(server.openaiBaseUrl) });
+  t.after(() => ws.cleanup());
+  scriptAnswers(2);
+  const spec = await loadEvalSpec(ws.evalFile);
+  // A run that read the file again would end in InputErrors: this no longer loads.
+  writeFileSync(ws.evalFile, 'version: [not an eval file\n');
+  const outcome = await runEvaluation(spec, { ...options(), noCache: true });
+  assert.equal(outcome.status, 'success');
+  assert.equal(outcome.totals.cases, 2);
+  assert.equal(outcome.spec.hash, spec.hash);
+  const log = await readRunLog(outcome.logFile);
+  assert.deepEqual(log.header.spec, { file: spec.file, hash: spec.hash, name: spec.name }, 'the run is logged as a run of the spec it was given');
 });
 
 test('faults: 429 with Retry-After and 500s are retried to success; a permanent 401 becomes a recorded error; nothing is lost', async (t) => {
