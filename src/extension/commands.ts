@@ -28,7 +28,7 @@ export const COMMAND_IDS = {
 
 /** What a command handler reports back to executeCommand callers (tests, other commands). */
 export type CommandOutcome =
-  | 'cancelled' | 'nothing-to-cancel' | 'no-eval-file' | 'engine-unavailable' | 'failed'
+  | 'cancelled' | 'nothing-to-cancel' | 'no-eval-file' | 'failed'
   | 'nothing-to-rerun' | 'no-case' | RunSummary;
 
 /** What the run commands need; built once in extension.ts. */
@@ -37,11 +37,6 @@ export interface RunCommandDeps extends RerunDeps {
   logger: Logger;
   launcher: RunLauncher;
   evalFiles: EvalFiles;
-}
-
-export function engineUnavailable(title: string): CommandOutcome {
-  void vscode.window.showErrorMessage(`RAG Inspector: ${title} cannot start — the evaluation engine is not available in this build.`);
-  return 'engine-unavailable';
 }
 
 export function cancelRun(controller: Pick<RunController, 'cancel'>, logger: Logger): CommandOutcome {
@@ -85,8 +80,7 @@ export function settingsOverrides(spec: EvalSpec): RunOptions['overrides'] {
  * none does, the quick run that asks the missing choices. Otherwise the eval file passed, open, or in the workspace.
  */
 export async function runEvaluation(deps: RunCommandDeps, arg: unknown): Promise<CommandOutcome> {
-  const { controller, logger, launcher } = deps;
-  if (!controller.available) return engineUnavailable('Run Evaluation');
+  const { logger, launcher } = deps;
   try {
     const input = inputFile(arg);
     let file: string | undefined;
@@ -127,7 +121,6 @@ async function pickEvalFile(files: string[], input: string): Promise<string | un
 
 /** Rerun commands share Run Evaluation's guards: no engine, or a failure the launcher did not report itself. */
 async function guarded(deps: RunCommandDeps, title: string, run: () => Promise<CommandOutcome>): Promise<CommandOutcome> {
-  if (!deps.controller.available) return engineUnavailable(title);
   try {
     return await run();
   } catch (error) {

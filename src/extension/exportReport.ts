@@ -38,12 +38,8 @@ export interface ExportArgs {
 export type ExportOutcome = 'cancelled' | 'no-runs' | 'not-found' | 'failed' | { runId: string; folder: string; files: string[] };
 
 /** The built inspector UI the HTML report embeds; the extension ships it in dist/. */
-export async function readWebviewBundle(extensionUri: vscode.Uri): Promise<{ js: string; css?: string }> {
-  const dist = path.join(extensionUri.fsPath, 'dist');
-  const script = path.join(dist, 'webview.js');
-  if (!existsSync(script)) throw new Error(`the inspector UI bundle ${script} is missing, so the HTML report cannot be written; build it with "npm run build"`);
-  const stylesheet = path.join(dist, 'webview.css');
-  return { js: await readFile(script, 'utf8'), css: existsSync(stylesheet) ? await readFile(stylesheet, 'utf8') : undefined };
+export async function readWebviewBundle(extensionUri: vscode.Uri): Promise<string> {
+  return readFile(path.join(extensionUri.fsPath, 'dist', 'webview.js'), 'utf8');
 }
 
 /** Writes the chosen formats of one logged run into `folder` and returns the files written, in format order. */
@@ -55,7 +51,7 @@ export async function exportRun(run: StoredRun, formats: readonly ExportFormat[]
     const bundle = await readWebviewBundle(extensionUri);
     const data = await runDataFromLog(run.file);
     const target = path.join(folder, HTML_REPORT_FILE);
-    await writeFileStreaming(target, (sink) => writeHtmlReport(data, sink, bundle.js, { css: bundle.css }));
+    await writeFileStreaming(target, (sink) => writeHtmlReport(data, sink, bundle));
     written.push(target);
   }
   const coreFormats = formats.filter((f): f is ReportFormat => f !== 'html');

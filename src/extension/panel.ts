@@ -1,6 +1,5 @@
 // The inspector panel host: a locked-down webview running dist/webview.js, the protocol's ready handshake, the table of handlers for its messages, and notifications.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../core/engine/events.js';
 import {
@@ -58,16 +57,12 @@ export function inspectorHtml(webview: vscode.Webview, extensionUri: vscode.Uri,
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   const csp = contentSecurityPolicy(webview, extensionUri, nonce);
   const script = vscode.Uri.joinPath(dist, 'webview.js');
-  if (!existsSync(script.fsPath)) return missingBundleHtml(csp, nonce, script.fsPath);
-  const stylesheet = vscode.Uri.joinPath(dist, 'webview.css');
-  const styleLink = existsSync(stylesheet.fsPath) ? `<link rel="stylesheet" href="${webview.asWebviewUri(stylesheet).toString()}">` : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${styleLink}
 <title>${TITLE}</title>
 </head>
 <body>
@@ -75,45 +70,6 @@ ${styleLink}
 <script type="module" nonce="${nonce}" src="${webview.asWebviewUri(script).toString()}"></script>
 </body>
 </html>`;
-}
-
-/**
- * Shown when the UI bundle was not built. Says so in plain text, and still does the protocol handshake and one
- * request, so a broken host is told apart from a missing bundle (and the integration test can check the host).
- */
-function missingBundleHtml(csp: string, nonce: string, scriptPath: string): string {
-  const ready = JSON.stringify(Ready.create({ protocolVersion: PROTOCOL_VERSION }));
-  const list = JSON.stringify(ListRuns.create(1, {}));
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<title>${TITLE}</title>
-</head>
-<body>
-<h1 id="missing-title">The inspector UI bundle is missing</h1>
-<p id="missing-detail">${escapeHtml(scriptPath)} was not found. Build it with <code>npm run build</code>, then reopen the panel.</p>
-<p id="host-status">Extension host: waiting for an answer…</p>
-<script nonce="${nonce}">
-const vscode = acquireVsCodeApi();
-const status = document.getElementById('host-status');
-window.addEventListener('message', (event) => {
-  const m = event.data;
-  if (!m || m.kind !== 'response' || m.id !== 1) return;
-  status.textContent = m.error
-    ? 'Extension host: answered with an error (' + m.error.code + '): ' + m.error.message
-    : 'Extension host: connected (protocol ${PROTOCOL_VERSION}), ' + m.result.length + ' run(s) in this window.';
-});
-vscode.postMessage(${ready});
-vscode.postMessage(${list});
-</script>
-</body>
-</html>`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {

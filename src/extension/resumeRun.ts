@@ -6,7 +6,6 @@ import type { RunEvent } from '../core/engine/events.js';
 import { caseKey } from '../core/model.js';
 import { scanRunLog } from '../core/run/runLog.js';
 import { loadEvalSpec } from '../core/spec/load.js';
-import { engineUnavailable } from './commands.js';
 import type { CommandOutcome } from './commands.js';
 import {
   announcement, chooseInterrupted, countCaseLines, modifiedTimes, pickItem, runToAnnounce, specChangedMessage, specMissingMessage,
@@ -58,7 +57,6 @@ export class InterruptedRunsService {
   /** The command: pick a run (or take the one given) and finish it. */
   async command(arg?: unknown): Promise<ResumeOutcome> {
     const { controller, logger } = this.deps;
-    if (!controller.available) return engineUnavailable('Resume Interrupted Run');
     if (controller.active) {
       void vscode.window.showErrorMessage(`RAG Inspector: a run of ${path.basename(controller.active.specFile)} is in progress; cancel it (RAG Inspector: Cancel Run) or wait for it to finish, then resume.`);
       return 'busy';

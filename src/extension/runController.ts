@@ -27,8 +27,6 @@ export interface ActiveRun {
 }
 
 export interface RunController {
-  /** False when constructed without an engine; commands that need one say so instead of starting. */
-  readonly available: boolean;
   readonly active: ActiveRun | undefined;
   readonly onEvent: vscode.Event<RunEvent>;
   /**
@@ -38,13 +36,6 @@ export interface RunController {
   start(spec: EvalSpec, options?: StartOptions): Promise<RunSummary>;
   /** Aborts the active run; false when nothing was running. */
   cancel(): boolean;
-}
-
-export class EngineUnavailableError extends Error {
-  constructor() {
-    super('the evaluation engine is not available in this build of RAG Inspector yet');
-    this.name = 'EngineUnavailableError';
-  }
 }
 
 export class RunInProgressError extends Error {
@@ -63,7 +54,7 @@ export class EngineRunController implements RunController, vscode.Disposable {
   readonly onEvent = this.emitter.event;
 
   constructor(
-    private readonly engine: EngineRun | undefined,
+    private readonly engine: EngineRun,
     private readonly credentials: Credentials,
     private readonly setContext: (running: boolean) => void = (running) =>
       void vscode.commands.executeCommand('setContext', RUNNING_CONTEXT_KEY, running),
@@ -71,16 +62,11 @@ export class EngineRunController implements RunController, vscode.Disposable {
     private readonly providers?: Readonly<Record<string, ProviderFactory>>,
   ) {}
 
-  get available(): boolean {
-    return this.engine !== undefined;
-  }
-
   get active(): ActiveRun | undefined {
     return this.current ? { ...this.current.run } : undefined;
   }
 
   async start(spec: EvalSpec, options: StartOptions = {}): Promise<RunSummary> {
-    if (!this.engine) throw new EngineUnavailableError();
     if (this.current) throw new RunInProgressError(this.current.run.specFile);
     const abort = new AbortController();
     const current = { run: { specFile: spec.file, done: 0, total: 0 } as ActiveRun, abort };

@@ -327,10 +327,8 @@ export class RagTestExplorer implements vscode.Disposable {
   private async runFile(selection: Selection, reporter: Reporter, token: vscode.CancellationToken): Promise<void> {
     const fileItem = selection.fileItem;
     const file = fileItem.uri!.fsPath;
-    if (!this.controller.available || this.controller.active) {
-      const why = this.controller.available
-        ? `a run of ${this.controller.active?.specFile} is still in progress — cancel it (RAG Inspector: Cancel Run) or wait for it to finish`
-        : 'the evaluation engine is not available in this build';
+    if (this.controller.active) {
+      const why = `a run of ${this.controller.active.specFile} is still in progress — cancel it (RAG Inspector: Cancel Run) or wait for it to finish`;
       reporter.errored(fileItem, [new vscode.TestMessage(why)]);
       return;
     }

@@ -3,7 +3,7 @@
 // Drives code-server's VS Code in headless Chromium the way a user does (F1, typing, Enter), loading the extension
 // from this repository (extensionDevelopmentPath, no install). Env: E2E_TIMEOUT_MS (default 4 min), E2E_KEEP=1.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
 import { channelLog, runCommand, shot, SHOTS, waitForLog } from './lib/workbench.mjs';
@@ -52,17 +52,11 @@ async function main() {
   // 1. Open Inspector from the command palette; the webview does the handshake and asks for the runs.
   await runCommand(page, 'RAG Inspector: Open Inspector');
   const webview = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-  const bundled = existsSync(path.join(ROOT, 'dist/webview.js'));
-  if (bundled) {
-    // "No runs yet" is rendered from the host's answer to runs/list; a failed request shows an alert instead.
-    await webview.getByText('No runs yet').waitFor({ timeout: 30_000 });
-    if (await webview.locator('[role="alert"]').count()) throw new Error(`the inspector shows an error: ${await webview.locator('[role="alert"]').first().textContent()}`);
-  } else {
-    await webview.locator('#missing-title').waitFor({ timeout: 30_000 });
-    await webview.getByText('Extension host: connected (protocol 1), 0 run(s) in this window.').waitFor({ timeout: 15_000 });
-  }
+  // "No runs yet" is rendered from the host's answer to runs/list; a failed request shows an alert instead.
+  await webview.getByText('No runs yet').waitFor({ timeout: 30_000 });
+  if (await webview.locator('[role="alert"]').count()) throw new Error(`the inspector shows an error: ${await webview.locator('[role="alert"]').first().textContent()}`);
   await waitForLog(page, server, 'Inspector webview ready (protocol 1)');
-  pass(`the inspector panel opens, does the ready handshake and shows the host's answer to runs/list (${bundled ? 'UI bundle' : 'bundle missing page'})`);
+  pass('the inspector panel opens, does the ready handshake and shows the host\'s answer to runs/list');
   await shot(page, 'inspector-empty');
 
   // 2. Run Evaluation on the workspace's only eval file (extractive baseline, offline); the open inspector fills in.

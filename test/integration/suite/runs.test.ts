@@ -6,7 +6,7 @@ import type { EvalSpec } from '../../../src/core/spec/types.js';
 import { runEvaluation, settingsOverrides } from '../../../src/extension/commands.js';
 import { RunLauncher } from '../../../src/extension/launch.js';
 import type { Logger } from '../../../src/extension/outputChannel.js';
-import { EngineRunController, EngineUnavailableError, RunInProgressError } from '../../../src/extension/runController.js';
+import { EngineRunController, RunInProgressError } from '../../../src/extension/runController.js';
 import { SessionRuns } from '../../../src/extension/sessionRuns.js';
 import { RunStatusBar } from '../../../src/extension/statusBar.js';
 import { activatedExtension } from './extensionHost.js';
@@ -114,13 +114,6 @@ suite('runs', () => {
     } finally {
       controller.dispose();
     }
-  });
-
-  test('without an engine, start() refuses and Run Evaluation says the engine is not available', async () => {
-    const controller = new EngineRunController(undefined, noCredentials, () => undefined);
-    assert.equal(controller.available, false);
-    await assert.rejects(controller.start(aSpec('/ws/smoke.eval.yaml')), EngineUnavailableError);
-    assert.equal(await runEvaluation(runCommandDeps(controller, silent), undefined), 'engine-unavailable');
   });
 
   test('Run Evaluation runs the workspace eval file with the real engine, offline, and logs every case', async () => {
