@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { failureTitle } from '../core/report/caseItems.js';
 import type { EvalFiles } from './evalFiles.js';
-import type { IndexedEntry, ResultsIndex } from './resultsIndex.js';
+import type { LatestEntry } from './currentResults.js';
+import type { ResultsIndex } from './resultsIndex.js';
 import { caseKey, isFailure } from '../core/model.js';
 
 export const SHOW_PASSING_SETTING = 'codeLens.showPassing';
@@ -18,7 +19,7 @@ export interface RerunCasesArgument {
   keys: string[];
 }
 
-function keyOf(entry: IndexedEntry): string {
+function keyOf(entry: LatestEntry): string {
   return caseKey(entry.evalCase.id, entry.result.modelKey);
 }
 
@@ -65,7 +66,7 @@ export class ResultsCodeLensProvider implements vscode.CodeLensProvider, vscode.
     return lenses;
   }
 
-  private failureLenses(range: vscode.Range, failed: IndexedEntry[]): vscode.CodeLens[] {
+  private failureLenses(range: vscode.Range, failed: LatestEntry[]): vscode.CodeLens[] {
     const first = failed[0]!;
     const models = new Set(failed.map((e) => e.result.modelKey));
     const more = failed.length > 1 ? ` (+${failed.length - 1} more)` : '';

@@ -6,9 +6,13 @@ import { digestOf } from '../core/report/runLogIndex.js';
 import type { IndexedCase, RunLogIndex } from '../core/report/runLogIndex.js';
 import type { CaseDigest } from '../core/report/caseItems.js';
 
-/** A case's latest result (its digest: row, template, verdict) and the run it came from; getCase reads the rest. */
+/**
+ * A case's current result (its digest: row, template, verdict), the run it came from and the eval file it is current
+ * for (a dataset may serve several); getCase reads the rest from that run's log.
+ */
 export interface LatestEntry extends CaseDigest {
   runId: string;
+  specFile: string;
 }
 
 /**
@@ -52,7 +56,7 @@ export async function currentResults(specFile: string, listed: readonly RunListE
   const newest = runs[0];
   if (!newest?.header) return undefined;
   const entries = new Map<string, LatestEntry>();
-  const { runIds, problems } = await overlayRuns(runs, read, (key, indexed, runId) => entries.set(key, { ...digestOf(indexed), runId }));
+  const { runIds, problems } = await overlayRuns(runs, read, (key, indexed, runId) => entries.set(key, { ...digestOf(indexed), runId, specFile: target }));
   return { specFile: target, name: newest.header.spec.name, latestRunId: newest.runId, runIds, entries, problems };
 }
 

@@ -6,14 +6,9 @@ import { caseKey } from '../core/model.js';
 import type { LatestEntry, LatestResults } from './currentResults.js';
 import type { RunStore } from './runStore.js';
 
-/** A current result with the eval file it belongs to (a dataset may serve several eval files). */
-export interface IndexedEntry extends LatestEntry {
-  specFile: string;
-}
-
 export class ResultsIndex implements vscode.Disposable {
   private results = new Map<string, LatestResults>();
-  private rows = new Map<string, Map<number, IndexedEntry[]>>();
+  private rows = new Map<string, Map<number, LatestEntry[]>>();
   private templates = new Map<string, Set<string>>();
   private queue: Promise<void> = Promise.resolve();
   private readonly changed = new vscode.EventEmitter<void>();
@@ -43,16 +38,16 @@ export class ResultsIndex implements vscode.Disposable {
   }
 
   /** Current results by 1-based dataset line. */
-  rowsOf(file: string): ReadonlyMap<number, IndexedEntry[]> | undefined {
+  rowsOf(file: string): ReadonlyMap<number, LatestEntry[]> | undefined {
     return this.rows.get(path.normalize(file));
   }
 
-  entriesAt(file: string, line: number): IndexedEntry[] {
+  entriesAt(file: string, line: number): LatestEntry[] {
     return this.rowsOf(file)?.get(line) ?? [];
   }
 
   /** These entries with their full cases read from their runs' logs; an entry whose log cannot be read comes back without. */
-  async withFullCases(entries: readonly IndexedEntry[]): Promise<(IndexedEntry & { full?: CaseEntry })[]> {
+  async withFullCases(entries: readonly LatestEntry[]): Promise<(LatestEntry & { full?: CaseEntry })[]> {
     return Promise.all(entries.map(async (entry) => {
       const key = caseKey(entry.evalCase.id, entry.result.modelKey);
       const full = await this.store.readEntries(entry.runId, [key]).then((found) => found.get(key), () => undefined);
@@ -81,7 +76,7 @@ export class ResultsIndex implements vscode.Disposable {
   }
 
   private rebuild(): void {
-    const rows = new Map<string, Map<number, IndexedEntry[]>>();
+    const rows = new Map<string, Map<number, LatestEntry[]>>();
     const templates = new Map<string, Set<string>>();
     for (const results of this.results.values()) {
       for (const entry of results.entries.values()) {
@@ -89,9 +84,8 @@ export class ResultsIndex implements vscode.Disposable {
         let lines = rows.get(file);
         if (!lines) rows.set(file, (lines = new Map()));
         const at = lines.get(entry.evalCase.row.line);
-        const indexed = { ...entry, specFile: results.specFile };
-        if (at) at.push(indexed);
-        else lines.set(entry.evalCase.row.line, [indexed]);
+        if (at) at.push(entry);
+        else lines.set(entry.evalCase.row.line, [entry]);
         if (entry.evalCase.template) {
           const template = path.normalize(entry.evalCase.template);
           let users = templates.get(template);
