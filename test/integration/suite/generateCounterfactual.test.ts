@@ -7,7 +7,7 @@ import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
 import type { GenerateCounterfactualOutcome } from '../../../src/extension/generateCounterfactual.js';
 import { activatedExtension, outputChannelLog } from './extensionHost.js';
-import { answerPrompts, workspaceFolder } from './inlineFixtures.js';
+import { answerModalWarnings, answerPrompts, workspaceFolder } from './inlineFixtures.js';
 import { eventually } from './eventually.js';
 
 const COMMAND = 'ragInspector.generateCounterfactual';
@@ -123,28 +123,18 @@ suite('Generate Counterfactual Data', () => {
     const out = path.join(path.dirname(dataset.fsPath), 'keep.counterfactual.jsonl');
     await vscode.workspace.fs.writeFile(vscode.Uri.file(out), new TextEncoder().encode('{"reviewed":true}\n'));
     server.addRule({ match: asks(ROWS.tokyo.question), reply: json('Kyoto', ['Kyoto is the capital of Japan.', 'The Diet meets in Kyoto.']) });
-    let answer: string | undefined;
-    const questions: string[] = [];
-    const showWarningMessage = vscode.window.showWarningMessage;
-    restore = answerPrompts({
-      showWarningMessage: ((message: string, ...rest: unknown[]) => {
-        if ((rest[0] as vscode.MessageOptions | undefined)?.modal) {
-          questions.push(message);
-          return Promise.resolve(answer);
-        }
-        return (showWarningMessage as (...args: unknown[]) => Thenable<unknown>)(message, ...rest);
-      }) as typeof vscode.window.showWarningMessage,
-    });
+    const modal = answerModalWarnings();
+    restore = modal.restore;
 
-    answer = undefined;
+    modal.answer = undefined;
     assert.equal(await vscode.commands.executeCommand(COMMAND, { file: dataset, model: MODEL }), 'cancelled');
-    assert.deepEqual(questions, ['keep.counterfactual.jsonl already exists. Replace it with newly generated counterfactual data?']);
+    assert.deepEqual(modal.questions, ['keep.counterfactual.jsonl already exists. Replace it with newly generated counterfactual data?']);
     assert.equal(readFileSync(out, 'utf8'), '{"reviewed":true}\n');
     assert.equal(server.requests.length, 0);
 
-    answer = 'Replace';
+    modal.answer = 'Replace';
     const outcome = asWritten(await vscode.commands.executeCommand<GenerateCounterfactualOutcome>(COMMAND, { file: dataset, model: MODEL }));
-    assert.equal(questions.length, 2);
+    assert.equal(modal.questions.length, 2);
     assert.equal(outcome.generated, 1);
     assert.equal((JSON.parse(readFileSync(out, 'utf8')) as { counterfactual: { answer: string } }).counterfactual.answer, 'Kyoto');
   });

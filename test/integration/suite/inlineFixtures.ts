@@ -120,6 +120,25 @@ export function answerPrompts(stubs: WindowStubs): () => void {
   return () => { for (const [name, original] of Object.entries(originals)) window[name] = original; };
 }
 
+/**
+ * Answers every modal warning (a cost confirmation, "replace the file?") with `answer` as it is when asked, and records
+ * each question; warnings that are not modal go to VS Code as usual. `restore` puts VS Code's own back.
+ */
+export function answerModalWarnings(): { questions: string[]; answer: string | undefined; restore: () => void } {
+  const showWarningMessage = vscode.window.showWarningMessage;
+  const modal: { questions: string[]; answer: string | undefined; restore: () => void } = { questions: [], answer: undefined, restore: () => undefined };
+  modal.restore = answerPrompts({
+    showWarningMessage: ((message: string, ...rest: unknown[]) => {
+      if ((rest[0] as vscode.MessageOptions | undefined)?.modal) {
+        modal.questions.push(message);
+        return Promise.resolve(modal.answer);
+      }
+      return (showWarningMessage as (...args: unknown[]) => Thenable<unknown>)(message, ...rest);
+    }) as typeof vscode.window.showWarningMessage,
+  });
+  return modal;
+}
+
 export async function readLines(uri: vscode.Uri): Promise<string[]> {
   return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)).split('\n');
 }

@@ -8,7 +8,7 @@ import { activatedExtension, note } from './extensionHost.js';
 import { fixtureEval, HOSTILE_ANSWER } from './fixtureEval.js';
 import { eventually } from './eventually.js';
 import type { FixtureEval } from './fixtureEval.js';
-import { answerPrompts } from './inlineFixtures.js';
+import { answerModalWarnings } from './inlineFixtures.js';
 
 function leavesOf(file: vscode.TestItem): vscode.TestItem[] {
   const leaves: vscode.TestItem[] = [];
@@ -156,18 +156,7 @@ suite('Test Explorer', () => {
     const priced = await fixtureEval('explorer-priced', { model: 'fixture-priced', prices: { 'openai-compatible': { input: 100, output: 100 } } });
     const config = vscode.workspace.getConfiguration('ragInspector');
     await config.update('maxCostWithoutConfirm', 0.05, vscode.ConfigurationTarget.Global);
-    const questions: string[] = [];
-    let answer: string | undefined;
-    const showWarningMessage = vscode.window.showWarningMessage;
-    const restore = answerPrompts({
-      showWarningMessage: ((message: string, ...rest: unknown[]) => {
-        if ((rest[0] as vscode.MessageOptions | undefined)?.modal) {
-          questions.push(message);
-          return Promise.resolve(answer);
-        }
-        return (showWarningMessage as (...args: unknown[]) => Thenable<unknown>)(message, ...rest);
-      }) as typeof vscode.window.showWarningMessage,
-    });
+    const modal = answerModalWarnings();
     try {
       const item = await eventually('the priced eval file item', () => tests.tests.items.get(priced.uri.toString()));
       const runItem = async () => {
@@ -176,20 +165,20 @@ suite('Test Explorer', () => {
         return ended;
       };
 
-      answer = undefined;
+      modal.answer = undefined;
       const declined = await runItem();
-      assert.equal(questions.length, 1, 'the cost was asked about once');
-      assert.match(questions[0]!, /Test Explorer run may cost up to \$\d+\.\d+\. Run it\?/);
+      assert.equal(modal.questions.length, 1, 'the cost was asked about once');
+      assert.match(modal.questions[0]!, /Test Explorer run may cost up to \$\d+\.\d+\. Run it\?/);
       assert.deepEqual(declined.runIds, [], 'declined: no run started');
       assert.equal(priced.server.requests.length, 0, 'declined: nothing sent to the model');
 
-      answer = RUN_ANYWAY;
+      modal.answer = RUN_ANYWAY;
       const confirmed = await runItem();
-      assert.equal(questions.length, 2);
+      assert.equal(modal.questions.length, 2);
       assert.equal(confirmed.runIds.length, 1, 'confirmed: the run started');
       assert.equal(priced.server.requests.length, 3, 'one call per case');
     } finally {
-      restore();
+      modal.restore();
       await config.update('maxCostWithoutConfirm', undefined, vscode.ConfigurationTarget.Global);
       await priced.dispose();
     }
