@@ -20,6 +20,10 @@ Options for run:
   --out <folder>             where reports go (default .rag-inspector/reports/<run-id>)
   --format <list>            report formats, comma-separated: ${REPORT_FORMATS.join(', ')} (default all)
   --quiet                    no progress output
+  --contain                  for eval files you did not write (CI on pull requests): refuse, before reading anything,
+                             any dataset, template or haystack outside the eval file's folder tree (symbolic links
+                             followed), and any baseUrl the eval file sets unless allowed with --allow-endpoint
+  --allow-endpoint <url>     with --contain: a baseUrl the eval file may use (repeatable, exact URL)
 
 Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY; OPENAI_BASE_URL points the openai provider at any
 OpenAI-compatible server. Exit codes: 0 thresholds pass, 1 a threshold failed, 2 an error.
@@ -36,6 +40,8 @@ export interface RunCommand {
   out?: string;
   formats: ReportFormat[];
   quiet: boolean;
+  /** --contain: paths inside the eval file's folder tree, and only the listed endpoints. */
+  contain?: { allowEndpoints: string[] };
 }
 
 export interface ReportCommand {
@@ -77,6 +83,8 @@ export function parseCommandLine(argv: string[]): CliCommand {
       out: { type: 'string' },
       format: { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      contain: { type: 'boolean', default: false },
+      'allow-endpoint': { type: 'string', multiple: true },
       seed: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -89,6 +97,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
     case 'run': {
       if (!target) throw new UsageError('run needs an eval file: rag-inspector run <file.eval.yaml>');
       if (values.seed !== undefined) throw new UsageError('--seed is for generate-counterfactual; a run takes its seed from the eval file (seed: n)');
+      if (values['allow-endpoint'] && !values.contain) throw new UsageError('--allow-endpoint goes with --contain: without it every endpoint the eval file names is used');
       return {
         command: 'run',
         specFile: target,
@@ -99,6 +108,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
         out: values.out,
         formats,
         quiet: values.quiet ?? false,
+        ...(values.contain ? { contain: { allowEndpoints: values['allow-endpoint'] ?? [] } } : {}),
       };
     }
     case 'report':

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { describeError, InputErrors } from '../core/errors.js';
 import { runEvaluation } from '../core/engine/runEvaluation.js';
 import type { RunEvent } from '../core/engine/events.js';
+import type { RunOptions } from '../core/engine/runEvaluation.js';
 import { envCredentials } from '../core/providers/registry.js';
 import { runDataFromLog } from '../core/report/runDataSources.js';
 import type { RunData } from '../core/report/runData.js';
@@ -78,6 +79,7 @@ async function runCommand(command: RunCommand): Promise<number> {
       noCache: command.noCache,
       resume: command.resume ? await resolveResume(command.resume, workspaceDir) : undefined,
       overrides: { models: command.models, concurrency: command.concurrency },
+      contain: command.contain ? containOptions(workspaceDir, command.contain.allowEndpoints) : undefined,
       onEvent: (event: RunEvent) => {
         if (event.type === 'input-problem') progress.note(`warning: ${formatProblem(event.problem)}`);
         if (event.type === 'run-started') progress.note(`run ${event.runId}: ${event.total} case runs on ${event.models.join(', ')}${event.resumed ? ` (${event.resumed} already done)` : ''}\nlog: ${event.logFile}`);
@@ -100,6 +102,22 @@ async function runCommand(command: RunCommand): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
   }
+}
+
+/** --contain: the eval file's folder tree is all it may read, and only the endpoints its runner listed receive anything. */
+function containOptions(folder: string, allowEndpoints: string[]): RunOptions['contain'] {
+  return {
+    contain: {
+      roots: [folder],
+      reason: "--contain: paths outside the eval file's folder are not read",
+      hint: `keep datasets, templates and haystacks under ${folder}, or run without --contain if you trust this eval file`,
+    },
+    endpoints: {
+      allowed: allowEndpoints,
+      reason: '--contain: the eval file chose this endpoint',
+      hint: (url) => `add --allow-endpoint ${url} if it is yours, or remove baseUrl to use OPENAI_BASE_URL / the vendor's API`,
+    },
+  };
 }
 
 function defaultReportDir(workspaceDir: string, runId: string): string {

@@ -1,5 +1,6 @@
 // API keys: "Set API Key" stores them in SecretStorage only; the Credentials adapter hands them to providers, refusing workspace-chosen endpoints in untrusted workspaces.
 import * as vscode from 'vscode';
+import { normaliseBaseUrl } from '../core/providers/registry.js';
 import type { Credentials } from '../core/providers/registry.js';
 import type { Logger } from './outputChannel.js';
 import type { ModelSpec } from '../core/providers/contract.js';
@@ -79,9 +80,9 @@ export function vscodeEndpointFacts(): EndpointFacts {
 export function workspaceChoseEndpoint(provider: string, spec: ModelSpec, facts: EndpointFacts): boolean {
   const openaiFamily = provider === 'openai' || provider === 'openai-compatible';
   if (spec.baseUrl) {
-    const target = normaliseUrl(spec.baseUrl);
+    const target = normaliseBaseUrl(spec.baseUrl);
     const userChosen = [VENDOR_ENDPOINTS[provider], openaiFamily ? facts.userOpenaiBaseUrl() : undefined];
-    return !userChosen.some((url) => url !== undefined && normaliseUrl(url) === target);
+    return !userChosen.some((url) => url !== undefined && normaliseBaseUrl(url) === target);
   }
   return openaiFamily && facts.workspaceOpenaiBaseUrl() !== undefined;
 }
@@ -201,13 +202,4 @@ export function activateSecrets(
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value && value.trim() !== '' ? value.trim() : undefined;
-}
-
-function normaliseUrl(url: string): string {
-  try {
-    const parsed = new URL(url.trim());
-    return `${parsed.protocol}//${parsed.host.toLowerCase()}${parsed.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return url.trim().replace(/\/+$/, '');
-  }
 }

@@ -8,6 +8,7 @@ import { InputError } from '../errors.js';
 import { RunLogWriter, newRunId, scanRunLog } from '../run/runLog.js';
 import type { RunHeader } from '../run/runLog.js';
 import { loadEvalSpec } from '../spec/load.js';
+import type { LoadOptions } from '../spec/load.js';
 import type { EvalSpec } from '../spec/types.js';
 import type { SuiteReport } from '../suites/contract.js';
 import { createRunClients, modelKeyOf } from './clients.js';
@@ -36,6 +37,8 @@ export interface RunOptions {
   overrides?: { models?: ModelSpec[]; concurrency?: number };
   /** Providers the host adds by name (the extension's `vscode-lm`); models and the judge may use them. */
   providers?: Readonly<Record<string, ProviderFactory>>;
+  /** Where the eval file's paths and endpoints may lead (the CLI's --contain); checked when `source` is a path. */
+  contain?: Pick<LoadOptions, 'contain' | 'endpoints'>;
 }
 
 /** How the run ended. The cases and results are in the run log (`logFile`); the outcome holds only the summary. */
@@ -62,7 +65,7 @@ type Work = { suitePlan: SuitePlan; evalCase: EvalCase; model: RunClients['model
 export async function runEvaluation(source: string | EvalSpec, options: RunOptions): Promise<RunOutcome> {
   const emit = options.onEvent ?? (() => undefined);
   // A provider only a host has (vscode-lm) is reported at its line when this process lacks it (the CLI).
-  const loaded = typeof source === 'string' ? await loadEvalSpec(source, { hostProviders: Object.keys(options.providers ?? {}) }) : source;
+  const loaded = typeof source === 'string' ? await loadEvalSpec(source, { hostProviders: Object.keys(options.providers ?? {}), ...options.contain }) : source;
   const spec = applyOverrides(loaded, options.overrides);
   const workspaceDir = options.workspaceDir ?? path.dirname(spec.file);
   const stateDir = path.join(workspaceDir, '.rag-inspector');

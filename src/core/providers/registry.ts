@@ -106,6 +106,21 @@ async function requiredKey(spec: ModelSpec, credentials: Credentials): Promise<s
   throw new ProviderConfigError(`No ${VENDOR_NAMES[spec.provider] ?? spec.provider} API key: set ${variable} (CLI) or run 'RAG Inspector: Set API Key' (VS Code).`);
 }
 
+/** True for providers that send requests to a base URL (so an eval file's `baseUrl` decides where prompts go). */
+export function usesBaseUrl(provider: string): boolean {
+  return provider in BASE_URL_ENV;
+}
+
+/** A base URL as compared for "the same endpoint": scheme, lower-case host and path, without trailing slashes. */
+export function normaliseBaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url.trim());
+    return `${parsed.protocol}//${parsed.host.toLowerCase()}${parsed.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return url.trim().replace(/\/+$/, '');
+  }
+}
+
 /** spec.baseUrl, else the vendor's *_BASE_URL variable, else the vendor default; a compatible server has no default. */
 function baseUrlOf(spec: ModelSpec, env: Record<string, string | undefined>): string {
   const variable = BASE_URL_ENV[spec.provider];

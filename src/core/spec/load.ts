@@ -9,6 +9,10 @@ import type { Document } from 'yaml';
 import { InputError, InputErrors } from '../errors.js';
 import { decodeUtf8 } from '../data/lines.js';
 import { duplicateSuiteIds, missingFiles, thresholdRanges } from './checks.js';
+import { containmentProblems } from './containment.js';
+import type { Containment } from './containment.js';
+import { endpointProblems } from './endpointChecks.js';
+import type { EndpointAllowance } from './endpointChecks.js';
 import { paramProblems } from './paramChecks.js';
 import { providerProblems } from './providerChecks.js';
 import { DEFAULTS, evalSchema } from './schema.js';
@@ -33,6 +37,13 @@ export interface LoadOptions {
    * reported at its line. Unset: every host provider is accepted (the extension reading a file it may run).
    */
   hostProviders?: readonly string[];
+  /**
+   * Folders every path the file names must stay inside (untrusted workspaces, the CLI's --contain). A path outside
+   * is reported alone, before any other check looks at the files it names.
+   */
+  contain?: Containment;
+  /** When set, a `baseUrl` the file writes is refused at its line unless listed (the CLI's --contain). */
+  endpoints?: EndpointAllowance;
 }
 
 /** Reads, checks and normalises an eval file. Throws InputErrors listing every problem found, each at its line:column. */
@@ -44,6 +55,11 @@ export async function loadEvalSpec(file: string, options: LoadOptions = {}): Pro
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const locator = new YamlLocator(absolute, doc, lineCounter);
   const data = parsedData(absolute, doc, lineCounter);
+  const refused = [
+    ...(options.contain ? await containmentProblems(data, absolute, locator, options.contain) : []),
+    ...(options.endpoints ? endpointProblems(data, locator, options.endpoints) : []),
+  ];
+  if (refused.length > 0) throw new InputErrors(sortByPosition(refused));
   const schemaProblems = schemaErrors(validate(data) ?? [], locator);
   const problems = [
     ...schemaProblems,

@@ -17,7 +17,7 @@ interface ModelEntry {
 }
 
 /** The models under test, the judge and the embeddings model; entries the schema rejects are left to its errors. */
-function modelEntries(data: Raw): Array<ModelEntry & { embeddings: boolean }> {
+export function modelEntries(data: Raw): Array<ModelEntry & { embeddings: boolean }> {
   const refs: Array<{ segments: PathSegment[]; value: unknown; embeddings: boolean }> = [
     ...(Array.isArray(data.models) ? data.models : []).map((value: unknown, index) => ({ segments: ['models', index], value, embeddings: false })),
     { segments: ['judge'], value: data.judge, embeddings: false },

@@ -11,6 +11,9 @@ export class HaystackError extends Error {}
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
+/** True when a haystack location is a pattern rather than a file or folder. */
+export const isHaystackGlob = (location: string): boolean => GLOB_CHARS.test(location);
+
 /**
  * A folder means its `*.txt` files (the reference globs `haystack_dir/*.txt`); a pattern is matched with `*`
  * (within a folder), `**` (any folders) and `?`; a plain file is itself. Sorted by path, because the reference's
@@ -37,8 +40,11 @@ function toPosix(relative: string): string {
   return relative.split(path.sep).join('/');
 }
 
-/** The leading folders of a pattern that hold no wildcard: where the walk starts. */
-function staticBase(pattern: string): string {
+/**
+ * The leading folders of a pattern that hold no wildcard: where the walk starts. The walk lists only files under it
+ * and follows no symbolic link (Dirent.isFile/isDirectory are false for links), so it bounds what a pattern reads.
+ */
+export function staticBase(pattern: string): string {
   const segments = pattern.split(/[\\/]/);
   const firstGlob = segments.findIndex((segment) => GLOB_CHARS.test(segment));
   const base = segments.slice(0, firstGlob).join(path.sep);
