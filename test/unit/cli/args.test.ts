@@ -27,3 +27,11 @@ test('bad concurrency, unknown format and unknown command are usage errors', () 
 test('no arguments prints help', () => {
   assert.deepEqual(parseCommandLine([]), { command: 'help' });
 });
+
+test('--contain takes --allow-endpoint (repeatable); --allow-endpoint alone is a usage error', () => {
+  const contained = parseCommandLine(['run', 'x.eval.yaml', '--contain', '--allow-endpoint', 'http://a/v1', '--allow-endpoint', 'http://b/v1']);
+  assert.deepEqual(contained.command === 'run' && contained.contain, { allowEndpoints: ['http://a/v1', 'http://b/v1'] });
+  const plain = parseCommandLine(['run', 'x.eval.yaml']);
+  assert.equal(plain.command === 'run' && plain.contain, undefined);
+  assert.throws(() => parseCommandLine(['run', 'x.eval.yaml', '--allow-endpoint', 'http://a/v1']), (error: Error) => error instanceof UsageError && /goes with --contain/.test(error.message));
+});
