@@ -29,6 +29,8 @@ import { SessionRuns } from './sessionRuns.js';
 import { activateStatusBar } from './statusBar.js';
 import type { RunStatusBar } from './statusBar.js';
 import { activateTestExplorer } from './testExplorer.js';
+import { activateUntrustedWorkspace } from './untrustedWorkspace.js';
+import type { UntrustedWorkspaceGate } from './untrustedWorkspace.js';
 import type { RagTestExplorer } from './testExplorer.js';
 import { activateWalkthrough } from './walkthrough.js';
 
@@ -47,6 +49,7 @@ export interface TestingApi {
   logUri: vscode.Uri;
   tests: RagTestExplorer;
   evalFiles: EvalFiles;
+  untrusted: UntrustedWorkspaceGate;
 }
 
 export function activate(context: vscode.ExtensionContext): { testing: TestingApi } | undefined {
@@ -64,7 +67,8 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   const diagnostics = activateDiagnostics(context, index);
   activateCodeLens(context, index, evalFiles);
   activateHover(context, index);
-  const launcher = new RunLauncher(controller, logger, settingsOverrides);
+  const untrusted = activateUntrustedWorkspace(context, logger);
+  const launcher = new RunLauncher(controller, logger, settingsOverrides, undefined, untrusted);
   activateRunCommands(context, { controller, logger, launcher, store, index, evalFiles });
   activateResumeRun(context, { controller, launcher, store, sessions, logger });
   const rerunOnSave = activateRerunOnSave(context, {
@@ -78,7 +82,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests, evalFiles } };
+  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests, evalFiles, untrusted } };
 }
 
 export function deactivate(): void {

@@ -5,10 +5,12 @@ import { applyOverrides } from '../core/engine/runEvaluation.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
 import { InputErrors, describeError } from '../core/errors.js';
 import { loadEvalSpec } from '../core/spec/load.js';
+import type { LoadOptions } from '../core/spec/load.js';
 import type { EvalSpec } from '../core/spec/types.js';
 import { confirmCost, estimateCost } from './costGuard.js';
 import type { Logger } from './outputChannel.js';
 import type { RunController, RunSummary } from './runController.js';
+import type { UntrustedWorkspaceGate } from './untrustedWorkspace.js';
 
 export interface LaunchRequest {
   specFile: string;
@@ -42,7 +44,7 @@ export type LaunchOutcome = RunSummary | 'cancelled' | 'failed';
 export type OverridesOf = (spec: EvalSpec) => RunOptions['overrides'];
 
 /** Reads an eval file: core's loadEvalSpec (the extension has every host provider, so none is refused). */
-export type LoadSpec = (specFile: string) => Promise<EvalSpec>;
+export type LoadSpec = (specFile: string, options?: LoadOptions) => Promise<EvalSpec>;
 
 /** Progress updates at most this often; a fast run finishes hundreds of cases a second. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -52,8 +54,15 @@ export class RunLauncher {
     readonly controller: RunController,
     private readonly logger: Logger,
     private readonly overridesOf: OverridesOf,
-    private readonly load: LoadSpec = (specFile) => loadEvalSpec(specFile),
+    private readonly load: LoadSpec = (specFile, options) => loadEvalSpec(specFile, options),
+    /** Restricted Mode's checks; every run start comes through here, so this is where they are made. */
+    private readonly untrusted?: UntrustedWorkspaceGate,
   ) {}
+
+  /** False in an untrusted workspace: there no run starts without a user's click (rerun on save stays off). */
+  get automaticRunsAllowed(): boolean {
+    return this.untrusted?.trusted ?? true;
+  }
 
   async launch(request: LaunchRequest): Promise<LaunchOutcome> {
     const { specFile, title } = request;
@@ -61,8 +70,13 @@ export class RunLauncher {
     this.logger.info(`${title}: ${specFile}`);
     try {
       // Loaded once: the spec priced below is the one the engine runs, and the engine does not read the file again.
-      const loaded = request.spec ?? (await this.load(specFile));
+      const loaded = await this.loaded(request);
       const spec = applyOverrides(loaded, this.overridesOf(loaded));
+      const endpoints = (await this.untrusted?.endpointsAllowed(spec)) ?? { allowed: true };
+      if (!endpoints.allowed) {
+        this.logger.info(`${title}: not started (${endpoints.url} not allowed in this untrusted workspace).`);
+        return 'cancelled';
+      }
       if (!(await this.costConfirmed(request, spec))) {
         this.logger.info(`${title}: not started (estimated cost declined).`);
         return 'cancelled';
@@ -91,6 +105,18 @@ export class RunLauncher {
       else reportRunError(error, this.logger);
       return 'failed';
     }
+  }
+
+  /**
+   * The request's spec, or the file read now. In an untrusted workspace the file is read with its paths contained,
+   * even when the caller loaded it already (Resume), and must still be the file the caller loaded.
+   */
+  private async loaded(request: LaunchRequest): Promise<EvalSpec> {
+    const contain = this.untrusted?.containment();
+    if (!contain) return request.spec ?? (await this.load(request.specFile));
+    const checked = await this.load(request.specFile, { contain });
+    if (request.spec && request.spec.hash !== checked.hash) throw new Error(`${request.specFile} changed while the run was being prepared; start it again.`);
+    return request.spec ?? checked;
   }
 
   private async costConfirmed(request: LaunchRequest, spec: EvalSpec): Promise<boolean> {

@@ -46,17 +46,25 @@ export class RerunOnSave implements vscode.Disposable {
   private inFlight: { specFile: string; suiteIds: Set<string> } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private draining: Promise<void> | undefined;
+  /** The "off in an untrusted workspace" line is logged once, not on every save. */
+  private toldUntrusted = false;
   private readonly rerun = new vscode.EventEmitter<RerunOnSaveResult>();
   readonly onDidRerun = this.rerun.event;
 
   constructor(private readonly deps: RerunOnSaveDeps) {}
 
   get enabled(): boolean {
-    return vscode.workspace.getConfiguration('ragInspector').get<boolean>(RERUN_ON_SAVE_SETTING, true) && this.deps.isPanelOpen();
+    return vscode.workspace.getConfiguration('ragInspector').get<boolean>(RERUN_ON_SAVE_SETTING, true) && this.deps.isPanelOpen() && this.deps.launcher.automaticRunsAllowed;
   }
 
   async onSaved(document: vscode.TextDocument): Promise<void> {
-    if (document.uri.scheme !== 'file' || !this.enabled) return;
+    if (document.uri.scheme !== 'file' || !this.enabled) {
+      if (!this.deps.launcher.automaticRunsAllowed && !this.toldUntrusted) {
+        this.toldUntrusted = true;
+        this.deps.logger.info('Rerun on save is off in this untrusted workspace: runs start only from a click. Trust the workspace to turn it on.');
+      }
+      return;
+    }
     const file = document.uri.fsPath;
     if (file.split(path.sep).includes(STATE_FOLDER) || file.endsWith('.eval.yaml')) return;
     // Only eval files with results: a save is a reason to refresh results, not to start a first run. Those include
