@@ -71,6 +71,8 @@ export class RunLauncher {
     try {
       // Loaded once: the spec priced below is the one the engine runs, and the engine does not read the file again.
       const loaded = await this.loaded(request);
+      const stateProblem = await this.untrusted?.stateFolderProblem(folder ?? path.dirname(specFile));
+      if (stateProblem) throw new Error(stateProblem);
       const spec = applyOverrides(loaded, this.overridesOf(loaded));
       const endpoints = (await this.untrusted?.endpointsAllowed(spec)) ?? { allowed: true };
       if (!endpoints.allowed) {

@@ -1,8 +1,11 @@
 // Restricted Mode: an untrusted workspace's eval files read only inside its folders, and reach an endpoint they chose only after the user says yes to that URL.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { normaliseBaseUrl, usesBaseUrl } from '../core/providers/registry.js';
+import { foldersOutside } from '../core/spec/containment.js';
 import type { Containment } from '../core/spec/containment.js';
 import type { EvalSpec } from '../core/spec/types.js';
+import { STATE_FOLDER } from './evalFiles.js';
 import { vscodeEndpointFacts, workspaceChoseEndpoint } from './secrets.js';
 import type { EndpointFacts } from './secrets.js';
 import type { Logger } from './outputChannel.js';
@@ -22,7 +25,7 @@ export function vscodeTrustFacts(): TrustFacts {
 }
 
 export const UNTRUSTED_REASON = 'this workspace is not trusted: paths outside it are not read';
-export const UNTRUSTED_HINT = 'trust the workspace to allow it (Workspaces: Manage Workspace Trust), or move the file into the workspace';
+export const UNTRUSTED_HINT = 'trust the workspace to allow it (Workspaces: Manage Workspace Trust)';
 
 /** The answer that lets a run reach a workspace-chosen endpoint; closing the dialog or Cancel means no. */
 export const ALLOW_ENDPOINT = 'Allow';
@@ -76,7 +79,20 @@ export class UntrustedWorkspaceGate {
   /** The load option that keeps an untrusted workspace's paths inside its folders; undefined when trusted. */
   containment(): Containment | undefined {
     if (this.facts.isTrusted()) return undefined;
-    return { roots: this.facts.folders(), reason: UNTRUSTED_REASON, hint: UNTRUSTED_HINT };
+    return { roots: this.facts.folders(), reason: UNTRUSTED_REASON, hint: `${UNTRUSTED_HINT}, or move the file into the workspace` };
+  }
+
+  /**
+   * Why a run may not write under `<workspaceDir>/.rag-inspector`: it, or a folder in it, is a link leaving the
+   * workspace (run logs would be written there, cached responses read from there). Undefined when trusted or fine.
+   */
+  async stateFolderProblem(workspaceDir: string): Promise<string | undefined> {
+    const contain = this.containment();
+    if (!contain) return undefined;
+    const state = path.join(workspaceDir, STATE_FOLDER);
+    const [outside] = await foldersOutside([state, ...['runs', 'cache', 'reports', 'quick'].map((name) => path.join(state, name))], contain.roots);
+    if (!outside) return undefined;
+    return `${contain.reason}: ${outside.folder} links to ${outside.real}, outside the workspace, so no run is written there — remove the link, or ${UNTRUSTED_HINT}`;
   }
 
   /**

@@ -103,6 +103,20 @@ export async function containmentProblems(data: Raw, evalFile: string, locator: 
   return problems;
 }
 
+/**
+ * The folders (of those given) whose real path leaves the roots: the workspace's own state folder committed as a link
+ * to somewhere else, which run logs would be written to and the cache read from. Folders that do not exist pass.
+ */
+export async function foldersOutside(folders: readonly string[], roots: readonly string[]): Promise<Array<{ folder: string; real: string }>> {
+  const realRoots = await Promise.all(roots.map((root) => realPathOf(root)));
+  const outside: Array<{ folder: string; real: string }> = [];
+  for (const folder of folders) {
+    const real = await realPathOf(folder);
+    if (!isInside(real, realRoots)) outside.push({ folder, real });
+  }
+  return outside;
+}
+
 function describeRoots(roots: readonly string[]): string {
   if (roots.length === 0) return 'every allowed folder (none is open)';
   return roots.length === 1 ? (roots[0] as string) : `${roots.slice(0, -1).join(', ')} and ${roots.at(-1) as string}`;

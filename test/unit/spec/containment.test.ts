@@ -6,7 +6,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { InputErrors } from '../../../src/core/errors.js';
-import { isInside, realPathOf } from '../../../src/core/spec/containment.js';
+import { foldersOutside, isInside, realPathOf } from '../../../src/core/spec/containment.js';
 import type { Containment } from '../../../src/core/spec/containment.js';
 import type { EndpointAllowance } from '../../../src/core/spec/endpointChecks.js';
 import { loadEvalSpec } from '../../../src/core/spec/load.js';
@@ -173,3 +173,12 @@ test('isInside compares whole path segments, and realPathOf resolves links in th
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+test('foldersOutside finds a state folder committed as a link out of the workspace; missing folders pass', async () => {
+  const { ws, outside } = layout('state');
+  mkdirSync(path.join(ws, '.rag-inspector'));
+  symlinkSync(outside, path.join(ws, '.rag-inspector', 'runs'));
+  const state = path.join(ws, '.rag-inspector');
+  const found = await foldersOutside([state, path.join(state, 'runs'), path.join(state, 'cache')], [ws]);
+  assert.deepEqual(found, [{ folder: path.join(state, 'runs'), real: await realPathOf(outside) }]);
+});
