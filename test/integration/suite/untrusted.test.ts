@@ -12,7 +12,7 @@ import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import type { TrustFacts } from '../../../src/extension/untrustedWorkspace.js';
 import { activatedExtension, outputChannelLog } from './extensionHost.js';
-import { answerPrompts, asSummary } from './inlineFixtures.js';
+import { answerModalWarnings, asSummary } from './inlineFixtures.js';
 
 const toPosix = (p: string) => p.split(path.sep).join('/');
 
@@ -76,20 +76,13 @@ suite('Untrusted workspace (Restricted Mode)', () => {
   const rgb = (id: string, extra: string[]) => [`  - id: ${id}`, '    method: rgb', ...extra, '    params: { testbed: noise_robustness, noiseRates: [0], passageNum: 2 }'];
   const run = (file: string) => vscode.commands.executeCommand('ragInspector.runEvaluation', vscode.Uri.file(file));
 
-  /** Records the modal questions and answers them all with `answer` (undefined: the dialog closed, i.e. no). */
+  /** Answers every modal question with `answer` (undefined: the dialog closed, i.e. no) and records them. */
   const answerEndpointQuestions = (answer: string | undefined): string[] => {
-    const asked: string[] = [];
-    const original = vscode.window.showWarningMessage;
-    restorePrompts = answerPrompts({
-      showWarningMessage: ((message: string, ...rest: unknown[]) => {
-        if ((rest[0] as vscode.MessageOptions | undefined)?.modal) {
-          asked.push(message);
-          return Promise.resolve(answer);
-        }
-        return (original as (...args: unknown[]) => Thenable<unknown>)(message, ...rest);
-      }) as typeof vscode.window.showWarningMessage,
-    });
-    return asked;
+    restorePrompts();
+    const modal = answerModalWarnings();
+    modal.answer = answer;
+    restorePrompts = modal.restore;
+    return modal.questions;
   };
 
   test('a haystack glob on /etc, a ../ dataset and a dataset link to a file outside: each refused at its line:column, nothing read or sent, no question asked', async () => {
@@ -127,7 +120,6 @@ suite('Untrusted workspace (Restricted Mode)', () => {
     assert.ok(asked[0]!.includes(server.openaiBaseUrl), asked[0]);
     assert.equal(server.requests.length, 0, '"No" still sent a request');
     await outputChannelLog(testing.logUri, `Not started: ${server.openaiBaseUrl} was not allowed.`);
-    restorePrompts();
 
     asked = answerEndpointQuestions('Allow');
     const first = asSummary(await run(file));
@@ -140,7 +132,6 @@ suite('Untrusted workspace (Restricted Mode)', () => {
     assert.equal(asked.length, 1, 'an allowed endpoint was asked about again in the same workspace');
     // Trust changing clears the memory (activateUntrustedWorkspace calls this on onDidGrantWorkspaceTrust).
     await testing.untrusted.forget();
-    restorePrompts();
     asked = answerEndpointQuestions(undefined);
     assert.equal(await run(file), 'cancelled');
     assert.equal(asked.length, 1);
