@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { applyOverrides } from '../core/engine/runEvaluation.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
-import { InputErrors, describeError } from '../core/errors.js';
+import { InputError, InputErrors, describeError } from '../core/errors.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import type { LoadOptions } from '../core/spec/load.js';
 import type { EvalSpec } from '../core/spec/types.js';
@@ -171,6 +171,7 @@ export function reportRunError(error: unknown, logger: Logger): void {
     void vscode.window.showErrorMessage(`RAG Inspector: the eval file has ${error.errors.length} problem(s); see the RAG Inspector output.`);
     return;
   }
-  logger.error(error instanceof Error ? error : String(error));
+  // One input error (a template's include, found as the run is planned) is logged with its file:line:column too.
+  logger.error(error instanceof InputError ? error.format() : error instanceof Error ? error : String(error));
   void vscode.window.showErrorMessage(`RAG Inspector: ${describeError(error)}`);
 }
