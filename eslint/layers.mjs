@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 
 /** Lowest first. The files directly in src/core (model.ts, errors.ts, stats.ts…) are the base and import nothing. */
-export const CORE_LAYERS = ['(base)', 'data', 'prompt', 'providers', 'suites', 'spec', 'run', 'engine', 'report'];
+export const CORE_LAYERS = ['(base)', 'data', 'prompt', 'providers', 'suites', 'spec', 'run', 'engine', 'explain', 'report'];
 
 const WHY = {
   '(base)': 'the shapes and helpers every layer shares',
@@ -19,6 +19,7 @@ const WHY = {
   spec: 'the eval file, checked against the methods',
   run: 'scheduling, caching and logging calls',
   engine: 'running an evaluation',
+  explain: 'why a case came out as it did: variants of it run through the engine',
   report: 'what a run shows',
 };
 

@@ -167,7 +167,7 @@ export function applyOverrides(spec: EvalSpec, overrides: RunOptions['overrides'
 }
 
 /** Front-matter parameters apply unless the eval file set the same parameter on the model. */
-function templateParametersFor(suitePlan: SuitePlan, model: ModelSpec): Record<string, unknown> {
+export function templateParametersFor(suitePlan: SuitePlan, model: ModelSpec): Record<string, unknown> {
   const fromTemplate = suitePlan.template.frontMatter.parameters ?? {};
   return Object.fromEntries(Object.entries(fromTemplate).filter(([name]) => !(name in model.parameters)));
 }

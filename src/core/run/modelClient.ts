@@ -43,6 +43,8 @@ export interface ModelCallCounters {
 export interface CountingModelClient extends ModelClient {
   /** Live counters; "a rerun of an unchanged eval makes zero model calls" is checked through them. */
   readonly counters: Readonly<ModelCallCounters>;
+  /** Whether `complete` would answer this call from the cache (for a cost plan); counts nothing, calls nothing. */
+  isCached(call: Parameters<ModelClient['complete']>[0]): Promise<boolean>;
 }
 
 type DecodingParameters = Omit<CompletionRequest, 'model' | 'messages' | 'structuredOutput'>;
@@ -110,20 +112,28 @@ export function createModelClient(options: ModelClientOptions): CountingModelCli
     }
   }
 
+  function requestOf(call: Parameters<ModelClient['complete']>[0]): CompletionRequest {
+    return {
+      ...decoding,
+      model: options.model,
+      messages: call.messages,
+      ...(call.temperature !== undefined ? { temperature: call.temperature } : {}),
+      ...(call.maxTokens !== undefined ? { maxTokens: call.maxTokens } : {}),
+      ...(call.structuredOutput !== undefined ? { structuredOutput: call.structuredOutput } : {}),
+    };
+  }
+
   return {
     key: options.key,
     counters,
+    async isCached(call) {
+      if (!options.cache) return false;
+      return (await options.cache.get(requestKey(options.provider, requestOf(call)))) !== undefined;
+    },
     async complete(call, signal): Promise<ClientResponse> {
       // Even a cache hit is refused once cancelled: a cancelled run must not keep producing results.
       if (signal.aborted) throw new ProviderError('cancelled', 'cancelled', { cause: signal.reason });
-      const request: CompletionRequest = {
-        ...decoding,
-        model: options.model,
-        messages: call.messages,
-        ...(call.temperature !== undefined ? { temperature: call.temperature } : {}),
-        ...(call.maxTokens !== undefined ? { maxTokens: call.maxTokens } : {}),
-        ...(call.structuredOutput !== undefined ? { structuredOutput: call.structuredOutput } : {}),
-      };
+      const request = requestOf(call);
       const key = options.cache ? requestKey(options.provider, request) : undefined;
       const hit = await fromCache(key);
       if (hit) return hit;

@@ -1,0 +1,175 @@
+// Everything an explanation needs before it calls anything: the explained cases read from the run log, the eval file's
+// suites and clients (the run's own scheduler, cache and prices), each case's variants built and rendered, and which of
+// them the variant log already holds. Shared by the cost plan and the run, so what is priced is what runs.
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { createRunClients, modelKeyOf } from '../engine/clients.js';
+import type { RunClients } from '../engine/clients.js';
+import { planSuites, renderCase } from '../engine/plan.js';
+import type { SuitePlan } from '../engine/plan.js';
+import { InputError } from '../errors.js';
+import { caseKey, isFailure } from '../model.js';
+import type { CaseResult, EvalCase } from '../model.js';
+import type { ModelSpec } from '../providers/contract.js';
+import type { Credentials, ProviderFactory } from '../providers/registry.js';
+import { readCaseLines, scanRunLog } from '../run/runLog.js';
+import type { RunHeader } from '../run/runLog.js';
+import { loadEvalSpec } from '../spec/load.js';
+import type { EvalSpec } from '../spec/types.js';
+import type { ExplainOptions, ExplainSource, VariantKind, VariantOutcome, VariantSpec } from './model.js';
+import { VARIANT_KINDS } from './model.js';
+import { variantOutcome } from './outcome.js';
+import { caseSources } from './sources.js';
+import { planVariants, sectionNames } from './variants.js';
+
+/** Where explanations live: `.rag-inspector/explanations/<run-id>.json`, the variant cases beside it as `<run-id>.jsonl`. */
+export function explanationsDir(workspaceDir: string): string {
+  return path.join(workspaceDir, '.rag-inspector', 'explanations');
+}
+
+/** The marker a variant case carries in its params: which case it varies and how. */
+export interface VariantMark {
+  of: string;
+  /** Every variant id this run stands for (identical variants run once). */
+  variants: string[];
+  present: string[];
+  removedSection?: string;
+}
+
+export interface SessionOptions extends ExplainOptions {
+  credentials: Credentials;
+  signal: AbortSignal;
+  /** Explain these cases (ids as in the run log); with `failed`, only their failed models. */
+  caseIds?: readonly string[];
+  /** Explain the failed (case, model) pairs: a failed verdict or an error. */
+  failed?: boolean;
+  /** Folder holding `.rag-inspector/`; by default the one the run log is in. */
+  workspaceDir?: string;
+  noCache?: boolean;
+  providers?: Readonly<Record<string, ProviderFactory>>;
+}
+
+/** One variant to run: its case (rendered), the model, and the variant ids it stands for. */
+export interface VariantWork {
+  target: Target;
+  evalCase: EvalCase;
+  mark: VariantMark;
+  model: RunClients['models'][number];
+}
+
+/** One explained (case, model). */
+export interface Target {
+  evalCase: EvalCase;
+  result: CaseResult;
+  suitePlan: SuitePlan;
+  sources: ExplainSource[];
+  meaning: string;
+  variants: VariantSpec[];
+  /** Outcomes already in the variant log, by variant id. */
+  done: Map<string, VariantOutcome>;
+  /** Runs still to make, one per distinct variant. */
+  pending: VariantWork[];
+}
+
+export interface Session {
+  header: RunHeader;
+  runLog: string;
+  workspaceDir: string;
+  variantLog: string;
+  spec: EvalSpec;
+  clients: RunClients;
+  targets: Target[];
+}
+
+export async function openSession(runLog: string, options: SessionOptions): Promise<Session> {
+  const scan = await scanRunLog(runLog);
+  const workspaceDir = options.workspaceDir ?? path.dirname(path.dirname(path.dirname(path.resolve(runLog))));
+  const variantLog = path.join(explanationsDir(workspaceDir), `${scan.header.runId}.jsonl`);
+  const loaded = await loadEvalSpec(scan.header.spec.file, { hostProviders: Object.keys(options.providers ?? {}) });
+  const spec: EvalSpec = { ...loaded, models: modelsOf(scan.header, loaded) };
+  const plan = await planSuites(spec, options.signal);
+  const suites = new Map(plan.suites.map((s) => [s.spec.id, s]));
+  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(workspaceDir, '.rag-inspector', 'cache'), options.providers);
+  const models = new Map(clients.models.map((m) => [m.key, m]));
+  const done = existsSync(variantLog) ? await loggedOutcomes(variantLog) : new Map<string, Map<string, VariantOutcome>>();
+
+  const wanted = new Set(options.caseIds ?? []);
+  const targets: Target[] = [];
+  for await (const line of readCaseLines(scan)) {
+    if (wanted.size > 0 && !wanted.has(line.case.id)) continue;
+    if (options.failed && !isFailure(line.result)) continue;
+    // An error before the model answered has no response to explain; explaining it would repeat the error.
+    if (line.result.status === 'error' && line.result.error?.stage !== 'score') continue;
+    const suitePlan = suites.get(line.case.suiteId);
+    const model = models.get(line.result.modelKey);
+    if (!suitePlan || !model) continue;
+    targets.push(await buildTarget(line.case, line.result, suitePlan, model, options, done.get(caseKey(line.case.id, line.result.modelKey)) ?? new Map()));
+  }
+  for (const id of wanted) {
+    if (!targets.some((t) => t.evalCase.id === id)) throw new InputError({ file: runLog }, `no case '${id}' to explain in this run${options.failed ? ' among its failed cases' : ''}`, 'rag-inspector report <run-log> lists the cases; ids look like suite/row/variant');
+  }
+  return { header: scan.header, runLog, workspaceDir, variantLog, spec, clients, targets };
+}
+
+/** The run's models as its header lists them (a run started with --model overrides the eval file's). */
+function modelsOf(header: RunHeader, spec: EvalSpec): ModelSpec[] {
+  return header.models.map((key) => spec.models.find((m) => modelKeyOf(m) === key) ?? specFromKey(key));
+}
+
+function specFromKey(key: string): ModelSpec {
+  const colon = key.indexOf(':');
+  return { provider: key.slice(0, colon), model: key.slice(colon + 1), parameters: {} };
+}
+
+async function buildTarget(evalCase: EvalCase, result: CaseResult, suitePlan: SuitePlan, model: VariantWork['model'], options: SessionOptions, done: Map<string, VariantOutcome>): Promise<Target> {
+  const { sources, meaning, variant } = caseSources(evalCase, options.segments);
+  const sections = sectionNames(suitePlan.template.sections.map((s) => s.role));
+  const kinds: readonly VariantKind[] = options.variants ?? VARIANT_KINDS;
+  const variants = planVariants({ caseId: evalCase.id, seed: evalCase.seed ?? suitePlan.context.seed, sources, sections, kinds, subsets: options.subsets });
+  const target: Target = { evalCase, result, suitePlan, sources, meaning, variants, done, pending: [] };
+  // Identical variants (a subset drawn twice, the position that is the original order) run once.
+  const groups = new Map<string, VariantSpec[]>();
+  for (const v of variants) {
+    const key = `${v.present.join(',')}|${v.removedSection ?? ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), v]);
+  }
+  for (const group of groups.values()) {
+    if (group.every((v) => done.has(v.id))) continue;
+    const first = group[0] as VariantSpec;
+    const mark: VariantMark = { of: evalCase.id, variants: group.map((v) => v.id), present: first.present, ...(first.removedSection ? { removedSection: first.removedSection } : {}) };
+    // The original order is the logged case itself, so its request is the run's and comes from the cache.
+    const built = sameOrder(first.present, sources) ? { ...evalCase, messages: [] } : variant(first.present);
+    const unrendered: EvalCase = { ...built, id: `${evalCase.id}#explain:${first.id}`, params: { ...built.params, explainVariant: mark } };
+    const plan = first.removedSection ? withoutSection(suitePlan, sections.indexOf(first.removedSection)) : suitePlan;
+    const rendered = await renderCase(plan, unrendered);
+    if (rendered instanceof InputError) {
+      // A variant the template cannot render (every message empty) is undetermined, not an error of the explanation.
+      for (const v of group) done.set(v.id, { variantId: v.id, pass: null, signal: null, cached: false, undeterminedBecause: `render error: ${rendered.message}` });
+      continue;
+    }
+    target.pending.push({ target, evalCase: rendered, mark, model });
+  }
+  return target;
+}
+
+function sameOrder(present: readonly string[], sources: readonly ExplainSource[]): boolean {
+  return present.length === sources.length && present.every((id, i) => sources[i]?.id === id);
+}
+
+function withoutSection(suitePlan: SuitePlan, index: number): SuitePlan {
+  return { ...suitePlan, template: { ...suitePlan.template, sections: suitePlan.template.sections.filter((_, i) => i !== index) } };
+}
+
+/** What the variant log already holds: outcomes by (case, model) and variant id, every id a logged run stands for. */
+async function loggedOutcomes(file: string): Promise<Map<string, Map<string, VariantOutcome>>> {
+  const byCase = new Map<string, Map<string, VariantOutcome>>();
+  for await (const line of readCaseLines(await scanRunLog(file))) {
+    const mark = line.case.params.explainVariant as VariantMark | undefined;
+    if (!mark) continue;
+    const key = caseKey(mark.of, line.result.modelKey);
+    const outcomes = byCase.get(key) ?? new Map<string, VariantOutcome>();
+    for (const id of mark.variants) outcomes.set(id, variantOutcome(id, line.result));
+    byCase.set(key, outcomes);
+  }
+  return byCase;
+}
