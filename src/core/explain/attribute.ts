@@ -4,6 +4,7 @@ import { fitLasso } from './lasso.js';
 import type {
   CaseExplanation, ExplainSource, InstructionEffect, PositionPoint, SentenceLink, SourceAttribution, SourceEffect, SurrogateFit, VariantOutcome, VariantSpec,
 } from './model.js';
+import { outcomeValue } from './outcome.js';
 import { summarise } from './summary.js';
 
 /** The default LASSO penalty: small, since the outcome is 0/1 and a real effect moves the pass rate by ½ or more. */
@@ -11,6 +12,9 @@ export const DEFAULT_LAMBDA = 0.01;
 
 /** A surrogate weight at least this large (in pass-rate units) counts as helping or harming. */
 export const ATTRIBUTION_THRESHOLD = 0.15;
+
+/** A removal that moves the outcome this much flips it: always for a verdict (1 → 0), a fifth of the scale for a rating. */
+export const FLIP = 0.2;
 
 /** Fewer determined subsets than this fit nothing worth reading. */
 const MIN_SUBSETS = 4;
@@ -30,18 +34,25 @@ export interface AttributionInput {
 
 export function explainCase(input: AttributionInput): CaseExplanation {
   const original = input.outcomes.get('original') ?? { variantId: 'original', pass: null, signal: null, cached: false, undeterminedBecause: 'not run yet' };
+  // A method with ratings and no verdict (LLM-Eval) is explained by its rating; every other by its verdict.
+  const byVerdict = !(original.pass === null && original.undeterminedBecause === undefined && original.signal !== null);
+  const value = (outcome: VariantOutcome | undefined) => outcomeValue(outcome, byVerdict);
   const subsets = input.variants.filter((v) => v.kind === 'subsets');
-  const surrogate = fitSurrogate(input.sources, subsets, input.outcomes, input.lambda ?? DEFAULT_LAMBDA);
+  const surrogate = fitSurrogate(input.sources, subsets, input.outcomes, value, input.lambda ?? DEFAULT_LAMBDA);
   const attributions = input.sources.map((source, j): SourceAttribution => {
     const loo = input.outcomes.get(`loo:${source.id}`);
     const ran = input.variants.some((v) => v.id === `loo:${source.id}`);
     const weight = surrogate ? (surrogate.weights[j] as number) : null;
+    const before = value(original);
+    const after = value(loo);
+    const change = before === null || after === null ? null : round(after - before);
     return {
       sourceId: source.id,
       role: source.role,
       answerBearing: source.answerBearing,
-      effect: effectOf(original.pass, ran ? loo : undefined, ran, weight),
+      effect: effectOf(before, change, ran, weight),
       withoutIt: loo?.pass ?? null,
+      change,
       attribution: weight === null ? null : round(weight),
       support: {
         leaveOneOut: loo && loo.pass !== null ? 1 : 0,
@@ -57,6 +68,7 @@ export function explainCase(input: AttributionInput): CaseExplanation {
     suiteId: input.suiteId,
     method: input.method,
     meaning: input.meaning,
+    basis: byVerdict ? 'verdict' : 'rating',
     sources: [...input.sources],
     original,
     variants: input.variants.filter((v) => v.id !== 'original').flatMap((v) => input.outcomes.get(v.id) ?? []),
@@ -73,41 +85,45 @@ export function explainCase(input: AttributionInput): CaseExplanation {
 }
 
 /**
- * Leave-one-out decides when it flipped the verdict; otherwise the surrogate's weight says helps, harms or inert.
+ * Leave-one-out decides when it flipped the outcome; otherwise the surrogate's weight says helps, harms or inert.
  * An undetermined original or leave-one-out run leaves the source undetermined: an error is never a flip.
  */
-function effectOf(original: boolean | null, loo: VariantOutcome | undefined, looPlanned: boolean, weight: number | null): SourceEffect {
+function effectOf(original: number | null, change: number | null, looPlanned: boolean, weight: number | null): SourceEffect {
   if (looPlanned) {
-    if (original === null || !loo || loo.pass === null) return 'undetermined';
-    if (original && !loo.pass) return 'decisive';
-    if (!original && loo.pass) return 'harms';
+    if (original === null || change === null) return 'undetermined';
+    if (change <= -FLIP) return 'decisive';
+    if (change >= FLIP) return 'harms';
   } else if (weight === null) return 'undetermined';
   if (weight !== null && weight >= ATTRIBUTION_THRESHOLD) return 'helps';
   if (weight !== null && weight <= -ATTRIBUTION_THRESHOLD) return 'harms';
   return 'inert';
 }
 
-function fitSurrogate(sources: readonly ExplainSource[], subsets: readonly VariantSpec[], outcomes: ReadonlyMap<string, VariantOutcome>, lambda: number) {
+function fitSurrogate(
+  sources: readonly ExplainSource[], subsets: readonly VariantSpec[], outcomes: ReadonlyMap<string, VariantOutcome>,
+  value: (outcome: VariantOutcome | undefined) => number | null, lambda: number,
+) {
   const rows: number[][] = [];
   const y: number[] = [];
   for (const variant of subsets) {
-    const outcome = outcomes.get(variant.id);
+    const outcome = value(outcomes.get(variant.id));
     // Undetermined subsets are left out of the fit, not counted as failures.
-    if (!outcome || outcome.pass === null) continue;
+    if (outcome === null) continue;
     const present = new Set(variant.present);
     rows.push(sources.map((s) => (present.has(s.id) ? 1 : 0)));
-    y.push(outcome.pass ? 1 : 0);
+    y.push(outcome);
   }
   if (rows.length < MIN_SUBSETS) return undefined;
   const lasso = fitLasso(rows, y, lambda);
-  const correct = lasso.predictions.filter((p, i) => (p >= 0.5 ? 1 : 0) === y[i]).length;
+  // For a rating, "right side" is within half the range of the observed value.
+  const correct = lasso.predictions.filter((p, i) => Math.abs(p - (y[i] as number)) < 0.5).length;
   const fit: SurrogateFit = { samples: rows.length, lambda, intercept: round(lasso.intercept), r2: round(lasso.r2), accuracy: round(correct / rows.length), agreementWithLeaveOneOut: null };
   return { fit, weights: lasso.weights, present: sources.map((_, j) => rows.reduce((n, r) => n + (r[j] as number), 0)) };
 }
 
 /** Where leave-one-out flipped the verdict, does the surrogate's sign point the same way? */
 function agreement(attributions: readonly SourceAttribution[]): number | null {
-  const flipped = attributions.filter((a) => (a.effect === 'decisive' || (a.effect === 'harms' && a.withoutIt === true)) && a.attribution !== null);
+  const flipped = attributions.filter((a) => a.change !== null && Math.abs(a.change) >= FLIP && a.attribution !== null);
   if (flipped.length === 0) return null;
   const agree = flipped.filter((a) => (a.effect === 'decisive' ? (a.attribution as number) > 0 : (a.attribution as number) < 0)).length;
   return round(agree / flipped.length);
@@ -140,7 +156,7 @@ function sentenceLinks(input: AttributionInput, original: VariantOutcome): Sente
     const key = normalise(sentence);
     const sourceIds = input.sources.filter((s) => {
       const loo = input.outcomes.get(`loo:${s.id}`);
-      return loo?.response !== undefined && loo.pass !== null && !normalise(loo.response).includes(key);
+      return loo?.response !== undefined && loo.undeterminedBecause === undefined && !normalise(loo.response).includes(key);
     }).map((s) => s.id);
     return { sentence, sourceIds };
   });

@@ -53,7 +53,8 @@ export interface VariantOutcome {
 }
 
 /**
- * What a source does to the verdict.
+ * What a source does to the verdict (for a method with ratings only, LLM-Eval, "flips" reads "moves the rating by at
+ * least a fifth of its scale").
  * - decisive: the case passes, and leaving this source out makes it fail (the answer rests on it);
  * - harms: leaving it out makes a failing case pass (the distractor that misled the model), or the surrogate gives it
  *   a clearly negative weight;
@@ -68,8 +69,13 @@ export interface SourceAttribution {
   role: string;
   answerBearing: boolean;
   effect: SourceEffect;
-  /** Verdict without this source (leave-one-out); null when undetermined or not run. */
+  /** Verdict without this source (leave-one-out); null when undetermined, not run, or the method gives ratings only. */
   withoutIt: boolean | null;
+  /**
+   * How leaving it out moves the outcome: the verdict as 1/0 (−1: removing it breaks a pass; +1: removing it fixes a
+   * failure), or for a method with ratings only (LLM-Eval) the change in the rating's share of its scale.
+   */
+  change: number | null;
   /** Signed weight from the sparse linear surrogate over the subsets: > 0 its presence raises the pass rate. */
   attribution: number | null;
   /** How many variants inform this source: the leave-one-out run, subsets with it and without it. */
@@ -120,6 +126,8 @@ export interface CaseExplanation {
   method: string;
   /** What explaining means for this case (e.g. RAGAS with given responses: the fixed answer is re-judged). */
   meaning: string;
+  /** "verdict": pass/fail compared; "rating": a method with ratings only (LLM-Eval), their share of the scale compared. */
+  basis: 'verdict' | 'rating';
   sources: ExplainSource[];
   original: VariantOutcome;
   variants: VariantOutcome[];

@@ -7,7 +7,8 @@ const list = (items: readonly SourceAttribution[]) => items.map(named).join(', '
 
 export function summarise(e: CaseExplanation): string {
   if (e.sources.length === 0) return e.meaning;
-  if (e.original.pass === null) return `undetermined: the original ${e.original.undeterminedBecause ?? 'has no verdict'}, so no variant can be compared with it`;
+  if (e.basis === 'rating') return ratingReason(e);
+  if (e.original.pass === null) return `undetermined: the original ended in ${e.original.undeterminedBecause ?? 'no verdict'}, so no variant can be compared with it`;
   const parts: string[] = [e.original.pass ? passReason(e) : failReason(e)];
   const position = positionPhrase(e);
   if (position) parts.push(position);
@@ -18,6 +19,20 @@ export function summarise(e: CaseExplanation): string {
   if (e.missingVariants) parts.push(`partial: ${e.missingVariants} variant${e.missingVariants === 1 ? '' : 's'} not run yet`);
   return parts.join('; ');
 }
+
+/** LLM-Eval: no verdict, so what moves the judge's rating (as a share of its scale). */
+function ratingReason(e: CaseExplanation): string {
+  const rating = `rated ${Math.round((e.original.signal ?? 0) * 100)}% of the scale`;
+  const down = e.attributions.filter((a) => a.effect === 'decisive');
+  const up = e.attributions.filter((a) => a.effect === 'harms');
+  const parts = [rating];
+  if (down.length) parts.push(`the rating rests on ${list(down)}: without ${down.length === 1 ? 'it' : 'any one of them'} it drops by ${percent(Math.min(...down.map((a) => a.change ?? 0)))}`);
+  if (up.length) parts.push(`${list(up)} lower${up.length === 1 ? 's' : ''} it: without ${up.length === 1 ? 'it' : 'them'} it rises by up to ${percent(Math.max(...up.map((a) => a.change ?? 0)))}`);
+  if (!down.length && !up.length) parts.push('no single part of the context moves the rating by a fifth of the scale');
+  return parts.join('; ');
+}
+
+const percent = (share: number) => `${Math.round(Math.abs(share) * 100)} points`;
 
 function failReason(e: CaseExplanation): string {
   const flips = e.attributions.filter((a) => a.effect === 'harms' && a.withoutIt === true);

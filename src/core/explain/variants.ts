@@ -40,9 +40,11 @@ export function planVariants(request: VariantRequest): VariantSpec[] {
       variants.push({ id: `position:${position}`, kind: 'position', position, present: [...others.slice(0, position), bearing.id, ...others.slice(position)] });
     }
   }
-  // A template of one section has nothing to remove without removing the whole prompt.
-  if (request.sections.length > 1 && request.kinds.includes('instruction')) {
-    for (const section of request.sections) variants.push({ id: `instruction:${section}`, kind: 'instruction', present: ids, removedSection: section });
+  // The last user section carries the documents and the question: removing it asks nothing, so it is kept.
+  const lastUser = request.sections.findLastIndex((name) => name.split('#')[0] === 'user');
+  const removable = request.sections.filter((_, i) => i !== lastUser);
+  if (request.kinds.includes('instruction')) {
+    for (const section of removable) variants.push({ id: `instruction:${section}`, kind: 'instruction', present: ids, removedSection: section });
   }
   return variants;
 }
