@@ -3,7 +3,7 @@
 // in first position), so leave-one-out and the subsets surrogate must name exactly the planted documents.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
@@ -12,6 +12,7 @@ import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { explainRun, planExplanation, readExplanation } from '../../../src/core/explain/explainRun.js';
 import { ATTRIBUTION_THRESHOLD } from '../../../src/core/explain/attribute.js';
+import { scriptedReplies } from '../ragas/builders.js';
 import type { CaseExplanation } from '../../../src/core/explain/model.js';
 
 let server: FixtureServer;
@@ -85,7 +86,6 @@ describe('RGB', () => {
     const { explained } = await runAndExplain(evalFile);
 
     const distractor = byId(explained, 'noise/distractor/noise=0.75');
-    if (process.env.SHOW) for (const c of explained.cases) console.log(c.caseId, c.summary, JSON.stringify(c.attributions.map((a) => [a.sourceId, a.effect, a.attribution])), JSON.stringify(c.surrogate), JSON.stringify(c.instructions));
     assert.equal(distractor.original.pass, false);
     assert.deepEqual(flips(distractor), docWith(distractor, 'DISTRACTOR'));
     assert.equal(distractor.attributions.find((a) => a.sourceId === docWith(distractor, 'DISTRACTOR')[0])?.effect, 'harms');
@@ -110,5 +110,115 @@ describe('RGB', () => {
     assert.equal(suite?.mostHarmful[0]?.preview.startsWith('DISTRACTOR'), true);
     const stored = await readExplanation(path.join(path.dirname(evalFile), '.rag-inspector', 'explanations', `${explained.runId}.json`));
     assert.equal(stored?.cases.length, 3);
+  });
+});
+
+describe('IF-RAG', () => {
+  it('names exactly the gold passage the answer quotes, however the documents are renumbered', async () => {
+    // Row i's gold passage carries MARK<i>; the model answers Alpha<i> only when it is shown, and cites it.
+    server.addRule({
+      match: { model: 'model-a' },
+      reply: (req) => {
+        const row = Number(/What is item (\d+)\?/.exec(req.lastUserMessage)?.[1]);
+        const doc = [...req.lastUserMessage.matchAll(/^(\[Document \d+\]) (.*)$/gm)].find((m) => m[2]!.includes(`MARK${row} `));
+        return doc ? `It is Alpha${row} ${doc[1]}.` : 'I cannot answer the question due to the insufficient information in the documents.';
+      },
+    });
+    const rows = [0, 1, 2, 3].map((i) => ({ id: `item${i}`, question: `What is item ${i}?`, answer: `Alpha${i}`, passages: [`MARK${i} says item ${i} is Alpha${i}.`] }));
+    const evalFile = writeWorkspace('ifrag', { 'data.jsonl': jsonl(rows) }, '  - { id: if, method: ifrag, dataset: data.jsonl, params: { instruction: A, kinds: [factual], k: 4 } }\n');
+    const { explained } = await runAndExplain(evalFile);
+    assert.equal(explained.cases.length, 4);
+    for (const e of explained.cases) {
+      const row = /item(\d)/.exec(e.caseId)![1];
+      const gold = docWith(e, `MARK${row} `);
+      assert.equal(gold.length, 1);
+      assert.equal(e.original.pass, true, e.caseId);
+      assert.deepEqual(flips(e), gold, `${e.caseId}: leave-one-out`);
+      assert.deepEqual(weighed(e, 1), gold, `${e.caseId}: subsets`);
+      assert.deepEqual(weighed(e, -1), []);
+    }
+    assert.deepEqual(explained.suites[0]?.decisiveIsLabelled, { agree: 4, n: 4 }, 'the decisive passage is the one the dataset labels');
+  });
+});
+
+describe('Needle in a Haystack', () => {
+  it('names the needle alone; a model that reads only the start of the context is seen on the position curve', async () => {
+    const NEEDLE = 'Dolores Park';
+    server.addRule({ match: { model: 'model-a' }, reply: (req) => (req.text.includes(NEEDLE) ? 'The best thing to do in San Francisco is eat a sandwich and sit in Dolores Park on a sunny day.' : 'UNANSWERABLE') });
+    // model-b finds the needle only before the haystack's first essay has gone on for 300 characters.
+    server.addRule({
+      match: { model: 'model-b' },
+      reply: (req) => {
+        const start = req.text.indexOf('Bread on a Weeknight');
+        const at = req.text.indexOf(NEEDLE);
+        return at >= 0 && at - start < 300 ? 'The best thing to do in San Francisco is eat a sandwich and sit in Dolores Park on a sunny day.' : 'UNANSWERABLE';
+      },
+    });
+    const evalFile = writeWorkspace('needle', {}, '  - { id: niah, method: needle, params: { contextLengths: [1000], depths: [50], scoring: substring } }\n');
+    writeFileSync(evalFile, readFileSync(evalFile, 'utf8').replace('  - { provider: openai-compatible, model: model-a', `  - { provider: openai-compatible, model: model-b, baseUrl: ${server.openaiBaseUrl} }\n  - { provider: openai-compatible, model: model-a`));
+    const { explained } = await runAndExplain(evalFile);
+    const a = explained.cases.find((c) => c.modelKey.endsWith('model-a'))!;
+    assert.equal(a.original.pass, true);
+    assert.deepEqual(flips(a), ['needle']);
+    assert.deepEqual(weighed(a, 1), ['needle']);
+    assert.ok(a.sources.length >= 6, 'the haystack is cut into segments');
+    assert.ok(a.positionCurve!.points.every((p) => p.pass === true));
+    const b = explained.cases.find((c) => c.modelKey.endsWith('model-b'))!;
+    assert.equal(b.original.pass, false, 'the needle sits at 50% depth, past where model-b reads');
+    assert.equal(b.positionCurve!.points[0]!.pass, true);
+    assert.equal(b.positionCurve!.points.at(-1)!.pass, false);
+    assert.match(b.summary, /the answer-bearing needle \(needle\) is used only in positions? 1/);
+  });
+});
+
+describe('LLM-Eval (given responses: the fixed response is re-judged)', () => {
+  it('names exactly the context line the rating rests on; a judge error in a variant is undetermined, never a flip', async () => {
+    const rows = [{ id: 'tower', context: 'A: Where should we meet?\nB: FACT-LINE the tower is in Paris, we meet there.\nA: Fine.\nB: JUDGE-BREAKER see you.', response: 'Then I will see you at the tower in Paris.' }];
+    // The judge rates content 5 when the context supports the response; it answers out of format when the
+    // JUDGE-BREAKER line is missing (only in the variant that leaves that line out, and some subsets).
+    server.addRule({
+      match: { model: 'judge' },
+      reply: (req) => {
+        if (!req.lastUserMessage.includes('JUDGE-BREAKER')) return 'I would rather not say.';
+        return req.lastUserMessage.includes('FACT-LINE') ? '{"content": 5}' : '{"content": 1}';
+      },
+    });
+    const evalFile = writeWorkspace('llmeval', { 'data.jsonl': jsonl(rows) }, '  - { id: le, method: llm-eval, dataset: data.jsonl, params: { dimensions: [content] } }\n', true);
+    const { explained } = await runAndExplain(evalFile);
+    const e = explained.cases[0]!;
+    assert.equal(e.basis, 'rating');
+    assert.match(e.meaning, /not regenerated/);
+    const fact = docWith(e, 'FACT-LINE');
+    const breaker = docWith(e, 'JUDGE-BREAKER');
+    assert.deepEqual(e.attributions.filter((a) => a.effect === 'decisive').map((a) => a.sourceId), fact);
+    assert.deepEqual(weighed(e, 1), fact);
+    const broken = e.attributions.find((a) => a.sourceId === breaker[0])!;
+    assert.equal(broken.effect, 'undetermined', 'the judge error is not read as a change');
+    assert.equal(broken.change, null);
+    assert.match(e.variants.find((v) => v.variantId === `loo:${breaker[0]}`)!.undeterminedBecause!, /judge error/);
+    assert.match(e.summary, /the rating rests on l1 \(context\)/);
+  });
+});
+
+describe('RAGAS (given responses)', () => {
+  it('faithfulness rests on exactly the context that supports the statement', async () => {
+    server.addRule({
+      match: { model: 'judge' },
+      reply: scriptedReplies({
+        statements: () => ({ statements: ['The tower is in Paris.'] }),
+        nli: (input) => {
+          const supported = String(input.context).includes('SUPPORT: the tower is in Paris');
+          return { statements: [{ statement: 'The tower is in Paris.', reason: supported ? 'stated' : 'not stated', verdict: supported ? 1 : 0, quote: supported ? 'SUPPORT: the tower is in Paris' : null }] };
+        },
+      }),
+    });
+    const rows = [{ id: 'q', user_input: 'Where is the tower?', retrieved_contexts: ['Bridges cross the river.', 'SUPPORT: the tower is in Paris.', 'Cafés open early.'], response: 'The tower is in Paris.' }];
+    const evalFile = writeWorkspace('ragas', { 'data.jsonl': jsonl(rows) }, '  - { id: rg, method: ragas, dataset: data.jsonl, params: { metrics: [faithfulness] } }\n', true);
+    const { explained } = await runAndExplain(evalFile);
+    const e = explained.cases[0]!;
+    assert.match(e.meaning, /not regenerated/);
+    assert.deepEqual(e.attributions.filter((a) => a.effect === 'decisive').map((a) => a.sourceId), ['d1']);
+    assert.deepEqual(weighed(e, 1), ['d1']);
+    assert.equal(server.requests.filter((r) => r.model === 'model-a').length, 0, 'given responses: the model under test is never called');
   });
 });
