@@ -27,11 +27,7 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
   try {
     response = run.evalCase.givenResponse !== undefined
       ? givenResponse(run.evalCase.givenResponse)
-      : await run.client.complete({
-        messages: run.evalCase.messages,
-        temperature: numberParam(run.templateParameters, 'temperature'),
-        maxTokens: numberParam(run.templateParameters, 'maxTokens'),
-      }, run.signal);
+      : await run.client.complete(completionCall(run.evalCase, run.templateParameters), run.signal);
   } catch (error) {
     return {
       caseId: run.evalCase.id, modelKey: run.modelKey, status: 'error', scores: [],
@@ -66,6 +62,15 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
     judgeUsage: judgeUsage.calls ? judgeUsage : undefined,
     startedAt,
     finishedAt: new Date().toISOString(),
+  };
+}
+
+/** The call a case makes: its messages and the template's decoding parameters (also what a cost plan checks the cache for). */
+export function completionCall(evalCase: EvalCase, templateParameters: Record<string, unknown>): Parameters<ModelClient['complete']>[0] {
+  return {
+    messages: evalCase.messages,
+    temperature: numberParam(templateParameters, 'temperature'),
+    maxTokens: numberParam(templateParameters, 'maxTokens'),
   };
 }
 

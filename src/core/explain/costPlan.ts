@@ -1,5 +1,7 @@
 // The cost of an explanation before anything is spent: variant runs planned, those the variant log or the response
 // cache already answer, the model calls left and their price (output counted at maxTokens, as the run estimate does).
+import { completionCall } from '../engine/executeCase.js';
+import { templateParametersFor } from '../engine/runEvaluation.js';
 import { countMessages, tokenizerFor } from '../prompt/tokens.js';
 import { priceOf } from '../providers/prices.js';
 import type { ExplainPlan } from './model.js';
@@ -22,7 +24,7 @@ export async function priceSession(session: Session, maxCalls?: number): Promise
     let fromCache = 0;
     const kept = [];
     for (const work of target.pending) {
-      const call = { messages: work.evalCase.messages };
+      const call = completionCall(work.evalCase, templateParametersFor(target.suitePlan, work.model.spec));
       const free = work.evalCase.givenResponse !== undefined || await work.model.client.isCached(call);
       if (!free) {
         if (maxCalls !== undefined && plan.calls >= maxCalls) {
@@ -33,7 +35,7 @@ export async function priceSession(session: Session, maxCalls?: number): Promise
         const price = priceOf(work.model.key, session.spec.prices);
         if (!price) unpriced.add(work.model.key);
         else {
-          const maxTokens = typeof work.model.spec.parameters.maxTokens === 'number' ? work.model.spec.parameters.maxTokens : DEFAULT_OUTPUT_TOKENS;
+          const maxTokens = typeof work.model.spec.parameters.maxTokens === 'number' ? work.model.spec.parameters.maxTokens : call.maxTokens ?? DEFAULT_OUTPUT_TOKENS;
           plan.estimatedUsd += (countMessages(work.evalCase.messages, tokenizerFor(work.model.key)) * price.input + maxTokens * price.output) / 1_000_000;
         }
       } else fromCache += work.mark.variants.length;
