@@ -126,6 +126,7 @@ function toEvalSpec(file: string, hash: string, data: Raw): EvalSpec {
     maxRetries: (data.maxRetries as number | undefined) ?? DEFAULTS.maxRetries,
     seed: (data.seed as number | undefined) ?? DEFAULTS.seed,
     prices: (data.prices as EvalSpec['prices'] | undefined) ?? {},
+    ...(data.explain === undefined ? {} : { explain: { failed: false, ...(data.explain as Partial<EvalSpec['explain']>) } }),
   };
 }
 

@@ -166,6 +166,23 @@ export const evalSchema: JsonSchema = {
         additionalProperties: false,
       },
     },
+    explain: {
+      type: 'object',
+      description: 'Explain cases right after the run: which document, position or instruction made the model answer as it did. Each variant is a model call (cached); see `rag-inspector explain` to do it later.',
+      properties: {
+        failed: { type: 'boolean', default: false, description: 'Explain every failed case (a failed verdict or a scoring error).' },
+        variants: {
+          type: 'array',
+          minItems: 1,
+          items: { enum: ['loo', 'subsets', 'position', 'instruction'] },
+          description: 'Which variants to run: leave-one-out, random subsets with a sparse linear fit, the answer-bearing document moved through every position, template sections removed. All four by default.',
+        },
+        subsets: { type: 'integer', minimum: 4, description: 'Random subsets per case; by default 2 per document, between 16 and 64.' },
+        segments: { type: 'integer', minimum: 2, description: 'Needle in a Haystack and LLM-Eval: how many pieces the haystack or context is cut into (default 8).' },
+        maxCalls: { type: 'integer', minimum: 1, description: 'At most this many model calls for the explanation; cached answers are free and not counted.' },
+      },
+      additionalProperties: false,
+    },
     template: { type: 'string', minLength: 1, description: 'Default prompt template for suites that name none, relative to this file.' },
     dataset: { type: 'string', minLength: 1, description: 'Default dataset for suites that name none, relative to this file.' },
     suites: { type: 'array', minItems: 1, items: { $ref: '#/definitions/suite' }, description: 'The evaluations to run.' },

@@ -32,6 +32,18 @@ export interface SuiteSpec {
   limit?: number;
 }
 
+/** `explain:` in the eval file: explain cases right after the run (see src/core/explain). */
+export interface ExplainSpec {
+  /** Explain the failed (case, model) pairs. */
+  failed: boolean;
+  /** Variant kinds; all four when absent. */
+  variants?: ('loo' | 'subsets' | 'position' | 'instruction')[];
+  subsets?: number;
+  segments?: number;
+  /** At most this many model calls for the explanation (cache hits are free). */
+  maxCalls?: number;
+}
+
 export interface EvalSpec {
   version: 1;
   /** Absolute path of the eval file. */
@@ -51,6 +63,7 @@ export interface EvalSpec {
   seed: number;
   /** USD per million tokens, keyed "provider:model" or "model"; merged over the built-in price table. */
   prices: Record<string, { input: number; output: number }>;
+  explain?: ExplainSpec;
 }
 
 export type { Usage };
