@@ -3,11 +3,15 @@ import { parseArgs } from 'node:util';
 import { REPORT_FORMATS, parseFormats } from '../core/report/writeReports.js';
 import type { ReportFormat } from '../core/report/writeReports.js';
 import type { ModelSpec } from '../core/providers/contract.js';
+import { VARIANT_KINDS } from '../core/explain/model.js';
+import type { VariantKind } from '../core/explain/model.js';
 
 export const USAGE = `Usage:
   rag-inspector run <file.eval.yaml> [options]    run an evaluation and write its reports
   rag-inspector report <run-log.jsonl> [options]  write reports again from a finished run log
   rag-inspector runs [folder]                     list the runs under <folder>/.rag-inspector/runs
+  rag-inspector explain <run-log|run-id|latest> [--case ID]… [--failed] [--variants loo,subsets,position,instruction]
+                        [--max-calls N] [--plan]  say which document, position or instruction made each case come out as it did
   rag-inspector generate-counterfactual <dataset> --model <provider:model> --out <file> [--seed n]
                                                   write IF-RAG counterfactual data with a model, for review
 
@@ -24,6 +28,14 @@ Options for run:
                              any dataset, template or haystack outside the eval file's folder tree (symbolic links
                              followed), and any baseUrl the eval file sets unless allowed with --allow-endpoint
   --allow-endpoint <url>     with --contain: a baseUrl the eval file may use (repeatable, exact URL)
+
+Options for explain:
+  --case <id>                explain this case (repeatable); with --failed, only its failed models
+  --failed                   explain every failed case (the default when no --case is given)
+  --variants <list>          leave-one-out, random subsets, position sweep, instruction removal (default all)
+  --max-calls <n>            at most n model calls (cached answers are free); the rest of the variants are left out
+  --plan                     print the cost plan (calls, cached, estimated USD) and stop
+  --no-cache, --out, --format, --quiet as for run; explanations are kept in .rag-inspector/explanations/
 
 Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY; OPENAI_BASE_URL points the openai provider at any
 OpenAI-compatible server. Exit codes: 0 thresholds pass, 1 a threshold failed, 2 an error.
@@ -66,7 +78,22 @@ export interface GenerateCounterfactualCommand {
   quiet: boolean;
 }
 
-export type CliCommand = RunCommand | ReportCommand | RunsCommand | GenerateCounterfactualCommand | { command: 'help' };
+export interface ExplainCommand {
+  command: 'explain';
+  /** A run log path, a run id, or "latest". */
+  run: string;
+  caseIds: string[];
+  failed: boolean;
+  variants?: VariantKind[];
+  maxCalls?: number;
+  planOnly: boolean;
+  noCache: boolean;
+  out?: string;
+  formats: ReportFormat[];
+  quiet: boolean;
+}
+
+export type CliCommand = RunCommand | ReportCommand | RunsCommand | GenerateCounterfactualCommand | ExplainCommand | { command: 'help' };
 
 export class UsageError extends Error {}
 
@@ -86,6 +113,11 @@ export function parseCommandLine(argv: string[]): CliCommand {
       contain: { type: 'boolean', default: false },
       'allow-endpoint': { type: 'string', multiple: true },
       seed: { type: 'string' },
+      case: { type: 'string', multiple: true },
+      failed: { type: 'boolean', default: false },
+      variants: { type: 'string' },
+      'max-calls': { type: 'string' },
+      plan: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -118,8 +150,24 @@ export function parseCommandLine(argv: string[]): CliCommand {
       return { command: 'runs', folder: target ?? '.' };
     case 'generate-counterfactual':
       return generateCounterfactualCommand(target, values);
+    case 'explain':
+      if (!target) throw new UsageError('explain needs a run: rag-inspector explain latest --failed (or a run log path or run id)');
+      return {
+        command: 'explain',
+        run: target,
+        caseIds: values.case ?? [],
+        // With no case named, the failed ones: explaining every passing case is rarely what is wanted and costs calls.
+        failed: (values.failed ?? false) || (values.case ?? []).length === 0,
+        variants: values.variants === undefined ? undefined : parseVariants(values.variants),
+        maxCalls: values['max-calls'] === undefined ? undefined : positiveInteger('--max-calls', values['max-calls']),
+        planOnly: values.plan ?? false,
+        noCache: values['no-cache'] ?? false,
+        out: values.out,
+        formats,
+        quiet: values.quiet ?? false,
+      };
     default:
-      throw new UsageError(`unknown command '${command}': use run, report, runs or generate-counterfactual (rag-inspector --help)`);
+      throw new UsageError(`unknown command '${command}': use run, report, runs, explain or generate-counterfactual (rag-inspector --help)`);
   }
 }
 
@@ -140,6 +188,15 @@ function generateCounterfactualCommand(
     concurrency: values.concurrency === undefined ? 4 : positiveInteger('--concurrency', values.concurrency),
     quiet: values.quiet ?? false,
   };
+}
+
+function parseVariants(text: string): VariantKind[] {
+  const kinds = text.split(',').map((k) => k.trim()).filter(Boolean);
+  for (const kind of kinds) {
+    if (!(VARIANT_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--variants: unknown variant '${kind}': use ${VARIANT_KINDS.join(', ')} (comma-separated)`);
+  }
+  if (kinds.length === 0) throw new UsageError(`--variants needs at least one of ${VARIANT_KINDS.join(', ')}`);
+  return kinds as VariantKind[];
 }
 
 /** "openai:gpt-4o-mini", or "gpt-4o-mini" with --provider openai. */

@@ -11,7 +11,8 @@ import type { RunData } from '../core/report/runData.js';
 import { writeReports } from '../core/report/writeReports.js';
 import { listRuns } from '../core/run/runLog.js';
 import { parseCommandLine, USAGE, UsageError } from './args.js';
-import type { RunCommand } from './args.js';
+import type { ExplainCommand, RunCommand } from './args.js';
+import { explainFromCli, explainInvocation } from './explain.js';
 import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { createProgress } from './progress.js';
 import { formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
@@ -38,6 +39,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'generate-counterfactual':
         return await runGenerateCounterfactual(command);
+      case 'explain':
+        return await explainCommand(command);
       case 'runs': {
         const runs = await listRuns(path.join(command.folder, '.rag-inspector', 'runs'));
         for (const run of runs) process.stdout.write(`${run.runId}  ${run.status.padEnd(10)}  ${run.header?.spec.name ?? run.problem ?? ''}  ${run.file}\n`);
@@ -57,19 +60,41 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Ctrl-C cancels (finished work is on disk); a second one quits at once. */
+function cancelOnSigint(controller: AbortController, note: (line: string) => void): () => void {
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT_CANCELLED); // a second Ctrl-C means now; finished cases are already on disk
+    note('cancelling: finishing the log (Ctrl-C again to quit at once)…');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  return onSigint;
+}
+
+async function explainCommand(command: ExplainCommand): Promise<number> {
+  const runLog = await resolveRun(command.run, process.cwd(), 'explain');
+  const controller = new AbortController();
+  const onSigint = cancelOnSigint(controller, (line) => process.stderr.write(`${line}\n`));
+  try {
+    const explanation = await explainFromCli(explainInvocation(command, runLog, controller.signal));
+    if (explanation?.status === 'cancelled') {
+      process.stderr.write(`cancelled: finish it with  rag-inspector explain ${command.run} (finished variants are kept)\n`);
+      return EXIT_CANCELLED;
+    }
+    return EXIT_OK;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
 async function runCommand(command: RunCommand): Promise<number> {
   const specFile = path.resolve(command.specFile);
   const workspaceDir = path.dirname(specFile);
   const controller = new AbortController();
   const progress = createProgress(process.stderr, command.quiet);
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts += 1;
-    if (interrupts > 1) process.exit(EXIT_CANCELLED); // a second Ctrl-C means now; finished cases are already on disk
-    progress.note('cancelling: finishing the log (Ctrl-C again to quit at once)…');
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const onSigint = cancelOnSigint(controller, (line) => progress.note(line));
   try {
     let failed = 0;
     const outcome = await runEvaluation(specFile, {
@@ -77,7 +102,7 @@ async function runCommand(command: RunCommand): Promise<number> {
       credentials: envCredentials(process.env),
       workspaceDir,
       noCache: command.noCache,
-      resume: command.resume ? await resolveResume(command.resume, workspaceDir) : undefined,
+      resume: command.resume ? await resolveRun(command.resume, workspaceDir, '--resume') : undefined,
       overrides: { models: command.models, concurrency: command.concurrency },
       contain: command.contain ? containOptions(workspaceDir, command.contain.allowEndpoints) : undefined,
       onEvent: (event: RunEvent) => {
@@ -97,6 +122,14 @@ async function runCommand(command: RunCommand): Promise<number> {
     if (outcome.status === 'cancelled') {
       process.stderr.write(`cancelled: finish it with  rag-inspector run ${command.specFile} --resume ${run.runId}\n`);
       return EXIT_CANCELLED;
+    }
+    // `explain:` in the eval file: the failures explained right after the run, into the same report folder.
+    const explain = outcome.spec.explain;
+    if (explain?.failed && run.totals.failed + run.totals.error > 0) {
+      await explainFromCli({
+        runLog: outcome.logFile, workspaceDir, caseIds: [], failed: true, variants: explain.variants, subsets: explain.subsets, segments: explain.segments,
+        maxCalls: explain.maxCalls, noCache: command.noCache, planOnly: false, quiet: command.quiet, out, formats: command.formats, signal: controller.signal,
+      });
     }
     return exitCodeFor(run);
   } finally {
@@ -124,18 +157,18 @@ function defaultReportDir(workspaceDir: string, runId: string): string {
   return path.join(workspaceDir, '.rag-inspector', 'reports', runId);
 }
 
-/** --resume takes a log path, a run id, or "latest". */
-async function resolveResume(value: string, workspaceDir: string): Promise<string> {
+/** --resume and explain take a log path, a run id, or "latest". */
+async function resolveRun(value: string, workspaceDir: string, flag: string): Promise<string> {
   const runsDir = path.join(workspaceDir, '.rag-inspector', 'runs');
   if (value === 'latest') {
     const [newest] = await listRuns(runsDir);
-    if (!newest) throw new UsageError(`--resume latest: there are no runs under ${runsDir}`);
+    if (!newest) throw new UsageError(`${flag} latest: there are no runs under ${runsDir}`);
     return newest.file;
   }
   if (existsSync(value)) return path.resolve(value);
   const byId = path.join(runsDir, `${value}.jsonl`);
   if (existsSync(byId)) return byId;
-  throw new UsageError(`--resume ${value}: no such run log or run id under ${runsDir} (rag-inspector runs lists them)`);
+  throw new UsageError(`${flag} ${value}: no such run log or run id under ${runsDir} (rag-inspector runs lists them)`);
 }
 
 function printRun(run: RunData, written: string[]): void {

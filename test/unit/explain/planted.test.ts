@@ -10,7 +10,7 @@ import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
-import { explainRun, planExplanation, readExplanation } from '../../../src/core/explain/explainRun.js';
+import { explainRun, readExplanation } from '../../../src/core/explain/explainRun.js';
 import { ATTRIBUTION_THRESHOLD } from '../../../src/core/explain/attribute.js';
 import { scriptedReplies } from '../ragas/builders.js';
 import type { CaseExplanation } from '../../../src/core/explain/model.js';

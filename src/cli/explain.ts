@@ -1,0 +1,67 @@
+// `rag-inspector explain`: the cost plan first, then the variants run with progress on stderr, then the summaries on
+// stdout and the explanation reports beside the run's.
+import * as path from 'node:path';
+import { explainRun, planExplanation } from '../core/explain/explainRun.js';
+import type { ExplainOptions, RunExplanation } from '../core/explain/model.js';
+import { envCredentials } from '../core/providers/registry.js';
+import { writeExplanationReports } from '../core/report/explanationReport.js';
+import type { ReportFormat } from '../core/report/writeReports.js';
+import type { ExplainCommand } from './args.js';
+import { formatExplanation, formatPlan } from './explainText.js';
+import { createProgress } from './progress.js';
+
+export interface ExplainInvocation extends ExplainOptions {
+  runLog: string;
+  workspaceDir: string;
+  caseIds: string[];
+  failed: boolean;
+  noCache: boolean;
+  planOnly: boolean;
+  quiet: boolean;
+  out: string;
+  formats: readonly ReportFormat[];
+  signal: AbortSignal;
+}
+
+/** Also used by `run` when the eval file has `explain:`. Returns the explanation, or undefined for --plan. */
+export async function explainFromCli(invocation: ExplainInvocation): Promise<RunExplanation | undefined> {
+  const credentials = envCredentials(process.env);
+  const options = { ...invocation, credentials, caseIds: invocation.caseIds.length ? invocation.caseIds : undefined };
+  if (invocation.planOnly) {
+    process.stdout.write(`${formatPlan(await planExplanation(invocation.runLog, options))}\n`);
+    return undefined;
+  }
+  const progress = createProgress(process.stderr, invocation.quiet);
+  const outcome = await explainRun(invocation.runLog, {
+    ...options,
+    onEvent: (event) => {
+      if (event.type === 'explain-started') progress.note(`${formatPlan(event.plan)}\nvariant log: ${event.variantLog}`);
+      if (event.type === 'variant-finished') progress.update(event.done, event.total, 0);
+    },
+  });
+  progress.finish();
+  const explanation = outcome.explanation as RunExplanation;
+  process.stdout.write(`\n${formatExplanation(explanation)}\n`);
+  const written = await writeExplanationReports(explanation, invocation.out, invocation.formats);
+  process.stdout.write(`Explanation: ${outcome.file}${written.length ? `\nReports: ${written.join(', ')}` : ''}\n`);
+  return explanation;
+}
+
+export function explainInvocation(command: ExplainCommand, runLog: string, signal: AbortSignal): ExplainInvocation {
+  const workspaceDir = path.dirname(path.dirname(path.dirname(runLog)));
+  const runId = path.basename(runLog, '.jsonl');
+  return {
+    runLog,
+    workspaceDir,
+    caseIds: command.caseIds,
+    failed: command.failed,
+    variants: command.variants,
+    maxCalls: command.maxCalls,
+    noCache: command.noCache,
+    planOnly: command.planOnly,
+    quiet: command.quiet,
+    out: command.out ? path.resolve(command.out) : path.join(workspaceDir, '.rag-inspector', 'reports', runId),
+    formats: command.formats,
+    signal,
+  };
+}

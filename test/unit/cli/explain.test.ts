@@ -1,0 +1,91 @@
+// `rag-inspector explain` and `explain:` in an eval file, as a user runs them: a child process against the fixture
+// server, whose scripted model is misled by a planted distractor.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { startFixtureServer } from '../../fixtures/llmServer.js';
+import type { FixtureServer } from '../../fixtures/llmServer.js';
+
+const CLI = path.resolve('src/cli/main.ts');
+let server: FixtureServer;
+let dir: string;
+
+before(async () => {
+  server = await startFixtureServer({
+    rules: [{ match: { model: 'model-a' }, reply: (req) => {
+      if (req.lastUserMessage.includes('DISTRACTOR')) return 'Glendale, Arizona.';
+      return req.lastUserMessage.includes('played in Tampa') ? 'Tampa, Florida.' : 'I can not answer the question because of the insufficient information in documents.';
+    } }],
+  });
+  dir = mkdtempSync(path.join(tmpdir(), 'explain-cli-'));
+});
+after(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, CI: 'true' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+function workspace(explain: string): string {
+  const ws = mkdtempSync(path.join(dir, 'ws-'));
+  const rows = [
+    { id: 'misled', query: 'Where was Super Bowl 2021 played?', answer: 'Tampa, Florida', positive: ['Super Bowl LV was played in Tampa, Florida.'], negative: ['DISTRACTOR: the game moved to Glendale, Arizona.', 'Tickets are on sale.', 'Fans travelled far.'] },
+    { id: 'fine', query: 'Where was Super Bowl LV played?', answer: 'Tampa, Florida', positive: ['Super Bowl LV was played in Tampa, Florida.'], negative: ['Tickets are on sale.', 'The halftime show drew a record audience.', 'Fans travelled far.'] },
+  ];
+  writeFileSync(path.join(ws, 'data.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const evalFile = path.join(ws, 'x.eval.yaml');
+  writeFileSync(evalFile, `version: 1\nname: cli explain\nmodels:\n  - { provider: openai-compatible, model: model-a, baseUrl: ${server.openaiBaseUrl} }\nmaxRetries: 0\n${explain}suites:\n  - { id: noise, method: rgb, dataset: data.jsonl, params: { testbed: noise_robustness, noiseRates: [0.75], passageNum: 4 } }\n`);
+  return evalFile;
+}
+
+test('explain: { failed: true } in the eval file explains the failure right after the run, into the report folder', async () => {
+  const evalFile = workspace('explain: { failed: true, variants: [loo, position] }\n');
+  const out = path.join(path.dirname(evalFile), 'reports');
+  const run = await cli(['run', evalFile, '--out', out, '--format', 'json,csv']);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /noise\/misled\/noise=0\.75 on openai-compatible:model-a: fails because of d\d \(negative\): without it the answer is correct/);
+  assert.doesNotMatch(run.stdout, /noise\/fine\//, 'only the failed case is explained');
+  const csv = readFileSync(path.join(out, 'attribution.csv'), 'utf8').trim().split('\n');
+  assert.equal(csv.length, 1 + 4, 'a row per document of the explained case');
+  assert.equal(csv.filter((line) => line.includes(',harms,')).length, 1);
+  const json = JSON.parse(readFileSync(path.join(out, 'explanation.json'), 'utf8')) as { cases: unknown[] };
+  assert.equal(json.cases.length, 1);
+});
+
+test('rag-inspector explain <log> --case ID --plan prices first; then explains that case, and a second time makes no call', async () => {
+  const evalFile = workspace('');
+  const run = await cli(['run', evalFile, '--format', 'json']);
+  assert.equal(run.code, 0, run.stderr);
+  const runs = path.join(path.dirname(evalFile), '.rag-inspector', 'runs');
+  const log = path.join(runs, readdirSync(runs)[0]!);
+
+  const plan = await cli(['explain', log, '--case', 'noise/fine/noise=0.75', '--variants', 'loo,subsets', '--plan']);
+  assert.equal(plan.code, 0, plan.stderr);
+  const planned = /(\d+) variants \(0 already done, (\d+) from the cache\): (\d+) model calls/.exec(plan.stdout);
+  assert.ok(planned, plan.stdout);
+  assert.ok(!existsSync(path.join(path.dirname(evalFile), '.rag-inspector', 'explanations')), '--plan runs nothing');
+
+  const before = server.requests.length;
+  const explained = await cli(['explain', log, '--case', 'noise/fine/noise=0.75', '--variants', 'loo,subsets', '--quiet']);
+  assert.equal(explained.code, 0, explained.stderr);
+  assert.equal(server.requests.length - before, Number(planned[3]), 'the calls the plan priced');
+  assert.match(explained.stdout, /noise\/fine\/noise=0\.75 on openai-compatible:model-a: passes because of d\d \(positive\)/);
+  assert.match(explained.stdout, /surrogate: \d+ subsets, R² /);
+
+  const again = await cli(['explain', log, '--case', 'noise/fine/noise=0.75', '--variants', 'loo,subsets', '--plan']);
+  assert.match(again.stdout, /: 0 model calls/);
+
+  const bad = await cli(['explain', log, '--variants', 'loo,shuffle']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /unknown variant 'shuffle'/);
+});
