@@ -56,7 +56,7 @@ async function explainOnce(server: FixtureProcess, n: number, kind: VariantKind,
 
 /** CPU per call of the OpenAI SDK alone against the same server, 8 in flight: what a model call costs with no engine. */
 async function bareCallCpuMs(server: FixtureProcess, calls: number): Promise<number> {
-  const provider = await createProvider({ provider: 'openai-compatible', model: 'bench', parameters: { baseUrl: server.openaiBaseUrl } }, credentials);
+  const provider = await createProvider({ provider: 'openai-compatible', model: 'bench', baseUrl: server.openaiBaseUrl, parameters: {} }, credentials);
   const prompt = `Document:\n${'Noise passage: tickets for a later game went on sale in another city.\n'.repeat(10)}\nQuestion:\nWhere was the game played?`;
   let next = 0;
   const cpu = cpuMs();
@@ -79,10 +79,13 @@ async function main(): Promise<void> {
     await explainOnce(server, 5, 'subsets', 999); // warm-up: JIT, connections
     const bare = await bareCallCpuMs(server, 400);
     const rows: (string | number)[][] = [];
+    /** (variants, CPU beyond the calls) of every explanation, for fixed + per-variant cost by least squares. */
+    const points: [number, number][] = [];
     for (const n of SIZES) {
       for (const kind of KINDS) {
         const measures: Measure[] = [];
         for (let r = 0; r < repeats; r++) measures.push(await explainOnce(server, n, kind, 1000 * n + r));
+        for (const x of measures) points.push([x.variants, x.cpuMs - x.calls * bare]);
         const m = (of: (x: Measure) => number) => median(measures.map(of));
         const overhead = m((x) => (x.cpuMs - x.calls * bare) / x.variants);
         rows.push([n, kind, m((x) => x.variants), m((x) => x.calls), m((x) => x.wallMs).toFixed(0), m((x) => x.cpuMs / x.variants).toFixed(2), overhead.toFixed(2)]);
@@ -90,9 +93,21 @@ async function main(): Promise<void> {
     }
     console.log(`bare OpenAI SDK call: ${bare.toFixed(2)} ms CPU`);
     console.log(table(['docs', 'variants', 'planned', 'model calls', 'wall ms', 'CPU ms/variant', 'overhead ms/variant'], rows));
+    const { fixed, perVariant } = leastSquares(points);
+    console.log(`CPU beyond the model calls = ${fixed.toFixed(1)} ms per explanation (open the run, plan, write) + ${perVariant.toFixed(2)} ms per variant (least squares over ${points.length} explanations)`);
   } finally {
     await server.close();
   }
+}
+
+function leastSquares(points: readonly [number, number][]): { fixed: number; perVariant: number } {
+  const n = points.length;
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  const perVariant = sxx === 0 ? 0 : sxy / sxx;
+  return { fixed: my - perVariant * mx, perVariant };
 }
 
 main().catch((error: unknown) => {
