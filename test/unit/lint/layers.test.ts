@@ -50,8 +50,8 @@ describe('core layers', () => {
   });
 
   it('a folder that is not in the order is named, so a new one gets a place', async () => {
-    const problems = await layerProblems('src/core/explain/example.ts', "import { caseKey } from '../model.js';\nexport const k = caseKey;\n");
+    const problems = await layerProblems('src/core/scratch/example.ts', "import { caseKey } from '../model.js';\nexport const k = caseKey;\n");
     assert.equal(problems.length, 1);
-    assert.match(problems[0]!, /src\/core\/explain is not a known layer/);
+    assert.match(problems[0]!, /src\/core\/scratch is not a known layer/);
   });
 });
