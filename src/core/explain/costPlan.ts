@@ -18,6 +18,8 @@ export const DEFAULT_OUTPUT_TOKENS = 256;
 export async function priceSession(session: Session, maxCalls?: number): Promise<ExplainPlan> {
   const plan: ExplainPlan = { cases: [], variants: 0, alreadyDone: 0, fromCache: 0, calls: 0, estimatedUsd: 0, unpriced: [], truncated: false };
   const unpriced = new Set<string>();
+  // A variant identical to one of another case (same model, same request) is answered by the cache once that one ran.
+  const asked = new Set<string>();
   for (const target of session.targets) {
     const planned = new Set(target.variants.map((v) => v.id));
     const alreadyDone = [...target.done.keys()].filter((id) => planned.has(id)).length;
@@ -25,7 +27,9 @@ export async function priceSession(session: Session, maxCalls?: number): Promise
     const kept = [];
     for (const work of target.pending) {
       const call = completionCall(work.evalCase, templateParametersFor(target.suitePlan, work.model.spec));
-      const free = work.evalCase.givenResponse !== undefined || await work.model.client.isCached(call);
+      const request = `${work.model.key}\u0000${JSON.stringify(call)}`;
+      const free = work.evalCase.givenResponse !== undefined || (session.cacheOn && asked.has(request)) || await work.model.client.isCached(call);
+      asked.add(request);
       if (!free) {
         if (maxCalls !== undefined && plan.calls >= maxCalls) {
           plan.truncated = true;

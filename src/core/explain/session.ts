@@ -78,6 +78,8 @@ export interface Session {
   variantLog: string;
   spec: EvalSpec;
   clients: RunClients;
+  /** False with noCache: then every variant that needs the model calls it, identical ones included. */
+  cacheOn: boolean;
   targets: Target[];
 }
 
@@ -108,7 +110,7 @@ export async function openSession(runLog: string, options: SessionOptions): Prom
   for (const id of wanted) {
     if (!targets.some((t) => t.evalCase.id === id)) throw new InputError({ file: runLog }, `no case '${id}' to explain in this run${options.failed ? ' among its failed cases' : ''}`, 'rag-inspector report <run-log> lists the cases; ids look like suite/row/variant');
   }
-  return { header: scan.header, runLog, workspaceDir, variantLog, spec, clients, targets };
+  return { header: scan.header, runLog, workspaceDir, variantLog, spec, clients, cacheOn: !options.noCache, targets };
 }
 
 /** The run's models as its header lists them (a run started with --model overrides the eval file's). */
