@@ -63,7 +63,7 @@ function positionPhrase(e: CaseExplanation): string | undefined {
   if (known.length < 2 || passing.length === known.length) return undefined;
   const source = e.sources.find((s) => s.id === curve.sourceId);
   const label = `the answer-bearing ${curve.sourceId}${source ? ` (${source.role})` : ''}`;
-  if (passing.length === 0) return `${label} is not used in any position`;
+  if (passing.length === 0) return `moving ${label} to any position does not fix it`;
   return `${label} is used only in position${passing.length === 1 ? '' : 's'} ${ranges(passing)}`;
 }
 
