@@ -61,7 +61,7 @@ export async function explainRun(runLog: string, options: ExplainRunOptions): Pr
       writer.appendCase({ case: item.evalCase, result: outcome.result });
       for (const id of item.mark.variants) item.target.done.set(id, variantOutcome(id, outcome.result));
       done += 1;
-      emit({ type: 'variant-finished', caseId: item.target.evalCase.id, modelKey: item.model.key, outcome: item.target.done.get(item.mark.variants[0] as string) as VariantOutcome, done, total });
+      emit({ type: 'variant-finished', caseId: item.target.evalCase.id, modelKey: item.model.key, variantIds: item.mark.variants, outcome: item.target.done.get(item.mark.variants[0] as string) as VariantOutcome, done, total });
       const left = (remaining.get(item.target) as number) - 1;
       remaining.set(item.target, left);
       if (left === 0) emit({ type: 'case-explained', explanation: explanationOf(item.target) });

@@ -205,9 +205,19 @@ export interface ExplainOptions {
   lambda?: number;
 }
 
-/** Progress, for a bar and live-filled cards. */
+/**
+ * Progress, for a bar and live-filled cards: `explain-started` (the plan, after `confirm` accepted it), then
+ * `variant-finished` per run, `case-explained` per completed case, and `explain-finished` (also after a cancel, with
+ * status 'cancelled' and the explanations as far as they got).
+ */
 export type ExplainEvent =
   | { type: 'explain-started'; plan: ExplainPlan; variantLog: string }
-  | { type: 'variant-finished'; caseId: string; modelKey: string; outcome: VariantOutcome; done: number; total: number }
+  /**
+   * One variant run finished (logged). `variantIds` are every variant it stands for (identical variants run once);
+   * `outcome` is theirs. A leave-one-out outcome compared with the original already gives that document's effect,
+   * so a UI can fill in bars before the case is done.
+   */
+  | { type: 'variant-finished'; caseId: string; modelKey: string; variantIds: string[]; outcome: VariantOutcome; done: number; total: number }
+  /** Every variant of a case has finished: its explanation, final unless the run is cancelled. */
   | { type: 'case-explained'; explanation: CaseExplanation }
   | { type: 'explain-finished'; explanation: RunExplanation; file: string };
