@@ -13,6 +13,8 @@ import { listRuns } from '../core/run/runLog.js';
 import { parseCommandLine, USAGE, UsageError } from './args.js';
 import type { ExplainCommand, RunCommand } from './args.js';
 import { explainFromCli, explainInvocation } from './explain.js';
+import { explanationFile, readExplanation } from '../core/explain/explainRun.js';
+import { writeExplanationReports } from '../core/report/explanationReport.js';
 import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { createProgress } from './progress.js';
 import { formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
@@ -33,8 +35,11 @@ export async function main(argv: string[]): Promise<number> {
         return await runCommand(command);
       case 'report': {
         const run = await runDataFromLog(command.logFile);
-        const out = command.out ?? defaultReportDir(path.dirname(path.dirname(path.dirname(path.resolve(command.logFile)))), run.runId);
-        printRun(run, await writeReports(run, out, command.formats));
+        const workspaceDir = path.dirname(path.dirname(path.dirname(path.resolve(command.logFile))));
+        const out = command.out ?? defaultReportDir(workspaceDir, run.runId);
+        // A run explained earlier gets its explanation reports again too.
+        const explanation = await readExplanation(explanationFile(workspaceDir, run.runId));
+        printRun(run, [...await writeReports(run, out, command.formats), ...(explanation ? await writeExplanationReports(explanation, out, command.formats) : [])]);
         return exitCodeFor(run);
       }
       case 'generate-counterfactual':

@@ -85,6 +85,11 @@ test('rag-inspector explain <log> --case ID --plan prices first; then explains t
   const again = await cli(['explain', log, '--case', 'noise/fine/noise=0.75', '--variants', 'loo,subsets', '--plan']);
   assert.match(again.stdout, /: 0 model calls/);
 
+  const reports = path.join(path.dirname(evalFile), 'rewritten');
+  const report = await cli(['report', log, '--out', reports, '--format', 'json,csv']);
+  assert.equal(report.code, 0, report.stderr);
+  assert.equal(readFileSync(path.join(reports, 'attribution.csv'), 'utf8').trim().split('\n').length, 1 + 4, 'report writes the explanation again');
+
   const bad = await cli(['explain', log, '--variants', 'loo,shuffle']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /unknown variant 'shuffle'/);
