@@ -97,18 +97,24 @@ export async function openSession(runLog: string, options: SessionOptions): Prom
 
   const wanted = new Set(options.caseIds ?? []);
   const targets: Target[] = [];
+  const unanswered = new Set<string>();
   for await (const line of readCaseLines(scan)) {
     if (wanted.size > 0 && !wanted.has(line.case.id)) continue;
     if (options.failed && !isFailure(line.result)) continue;
     // An error before the model answered has no response to explain; explaining it would repeat the error.
-    if (line.result.status === 'error' && line.result.error?.stage !== 'score') continue;
+    if (line.result.status === 'error' && line.result.error?.stage !== 'score') {
+      unanswered.add(line.case.id);
+      continue;
+    }
     const suitePlan = suites.get(line.case.suiteId);
     const model = models.get(line.result.modelKey);
     if (!suitePlan || !model) continue;
     targets.push(await buildTarget(line.case, line.result, suitePlan, model, options, done.get(caseKey(line.case.id, line.result.modelKey)) ?? new Map()));
   }
   for (const id of wanted) {
-    if (!targets.some((t) => t.evalCase.id === id)) throw new InputError({ file: runLog }, `no case '${id}' to explain in this run${options.failed ? ' among its failed cases' : ''}`, 'rag-inspector report <run-log> lists the cases; ids look like suite/row/variant');
+    if (targets.some((t) => t.evalCase.id === id)) continue;
+    if (unanswered.has(id)) throw new InputError({ file: runLog }, `case '${id}' ended in an error before the model answered: there is no answer to explain`, 'rerun the case (rag-inspector run … --resume, or Rerun Case) and explain it once it has an answer');
+    throw new InputError({ file: runLog }, `no case '${id}' to explain in this run${options.failed ? ' among its failed cases' : ''}`, 'rag-inspector report <run-log> lists the cases; ids look like suite/row/variant');
   }
   return { header: scan.header, runLog, workspaceDir, variantLog, spec, clients, cacheOn: !options.noCache, targets };
 }
