@@ -37,7 +37,7 @@ function workspace(name: string): string {
 }
 
 /** What a request asked, for telling repeats apart. */
-const asked = (req: RecordedRequest) => JSON.stringify((req.body as { messages: unknown }).messages);
+const asked = (req: RecordedRequest) => JSON.stringify((req.body as { messages: { role: string; content: string }[] }).messages.map(({ role, content }) => ({ role, content })));
 
 it('cancelled midway, then run again: nothing finished is asked twice, nothing is lost', async () => {
   server.addRule({ match: { model: 'model-a' }, reply: model });
@@ -55,10 +55,14 @@ it('cancelled midway, then run again: nothing finished is asked twice, nothing i
     },
   });
   assert.equal(first.explanation?.status, 'cancelled');
-  const firstSession = server.requests.slice(runRequests);
-  const answered = new Set(firstSession.filter((r) => r.reply?.status === 200 && !r.clientClosed).map(asked));
   const logged = await readRunLog(first.explanation!.variantLog);
   assert.ok(logged.cases.length >= 6, 'every finished variant is in the variant log');
+  // What finished before the cancel: the variants logged (a call cut short in flight is not, and is asked again).
+  const answered = new Set(logged.cases.map((line) => JSON.stringify(line.case.messages.map(({ role, content }) => ({ role, content })))));
+  const firstSession = server.requests.slice(runRequests);
+  const sent = new Set(firstSession.map(asked));
+  // The same form on both sides, or the check below could never fail: every logged variant was a request this session sent.
+  for (const key of answered) assert.ok(sent.has(key), 'a logged variant is one of the requests sent');
   assert.ok(first.explanation!.cases.some((c) => c.missingVariants > 0), 'the explanation says it is partial');
 
   const before = server.requests.length;
