@@ -8,11 +8,12 @@
 import * as path from 'node:path';
 
 /** Lowest first. The files directly in src/core (model.ts, errors.ts, stats.ts…) are the base and import nothing. */
-export const CORE_LAYERS = ['(base)', 'data', 'prompt', 'providers', 'suites', 'spec', 'run', 'engine', 'explain', 'report'];
+export const CORE_LAYERS = ['(base)', 'data', 'traces', 'prompt', 'providers', 'suites', 'spec', 'run', 'engine', 'explain', 'report'];
 
 const WHY = {
   '(base)': 'the shapes and helpers every layer shares',
   data: 'reading datasets',
+  traces: 'trace files in, OpenInference traces out',
   prompt: 'templates',
   providers: 'one vendor call',
   suites: 'the methods',

@@ -14,6 +14,9 @@ export const USAGE = `Usage:
                         [--max-calls N] [--plan]  say which document, position or instruction made each case come out as it did
   rag-inspector generate-counterfactual <dataset> --model <provider:model> --out <file> [--seed n]
                                                   write IF-RAG counterfactual data with a model, for review
+  rag-inspector import-traces <file|folder> --out <dataset.jsonl> [--since t] [--until t] [--where k=v]
+                [--score-below name=x] [--sample n --seed n]
+                                                  turn OTLP JSON, Phoenix or Langfuse trace exports into dataset rows
 
 Options for run:
   --model <provider:model>   model under test (repeatable); replaces the eval file's models
@@ -36,6 +39,9 @@ Options for explain:
   --max-calls <n>            at most n model calls (cached answers are free); the rest of the variants are left out
   --plan                     print the cost plan (calls, cached, estimated USD) and stop
   --no-cache, --out, --format, --quiet as for run; explanations are kept in .rag-inspector/explanations/
+
+Filters for import-traces: --since/--until <ISO time> (trace start), --where <attribute>=<value> (on any span,
+repeatable), --score-below <name>=<x> (a score on the trace; document.score: the best passage's), --sample <n>.
 
 Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY; OPENAI_BASE_URL points the openai provider at any
 OpenAI-compatible server. Exit codes: 0 thresholds pass, 1 a threshold failed, 2 an error.
@@ -167,7 +173,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
         quiet: values.quiet ?? false,
       };
     default:
-      throw new UsageError(`unknown command '${command}': use run, report, runs, explain or generate-counterfactual (rag-inspector --help)`);
+      throw new UsageError(`unknown command '${command}': use run, report, runs, explain, generate-counterfactual or import-traces (rag-inspector --help)`);
   }
 }
 

@@ -16,6 +16,7 @@ import { explainFromCli, explainInvocation } from './explain.js';
 import { explanationFile, readExplanation } from '../core/explain/explainRun.js';
 import { writeExplanationReports } from '../core/report/explanationReport.js';
 import { runGenerateCounterfactual } from './generateCounterfactual.js';
+import { runImportTraces } from './importTraces.js';
 import { createProgress } from './progress.js';
 import { formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
 
@@ -26,6 +27,7 @@ const EXIT_CANCELLED = 130;
 
 export async function main(argv: string[]): Promise<number> {
   try {
+    if (argv[0] === 'import-traces') return await runImportTraces(argv.slice(1));
     const command = parseCommandLine(argv);
     switch (command.command) {
       case 'help':
