@@ -31,6 +31,8 @@ Options for run:
                              any dataset, template or haystack outside the eval file's folder tree (symbolic links
                              followed), and any baseUrl the eval file sets unless allowed with --allow-endpoint
   --allow-endpoint <url>     with --contain: a baseUrl the eval file may use (repeatable, exact URL)
+  --export-otlp <url>        also send each case as an OpenInference trace to this OTLP/HTTP endpoint (run, report);
+                             the eval file's export.otlp does the same with headers from environment variables
 
 Options for explain:
   --case <id>                explain this case (repeatable); with --failed, only its failed models
@@ -60,6 +62,7 @@ export interface RunCommand {
   quiet: boolean;
   /** --contain: paths inside the eval file's folder tree, and only the listed endpoints. */
   contain?: { allowEndpoints: string[] };
+  exportOtlp?: string;
 }
 
 export interface ReportCommand {
@@ -67,6 +70,7 @@ export interface ReportCommand {
   logFile: string;
   out?: string;
   formats: ReportFormat[];
+  exportOtlp?: string;
 }
 
 export interface RunsCommand {
@@ -124,6 +128,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
       variants: { type: 'string' },
       'max-calls': { type: 'string' },
       plan: { type: 'boolean', default: false },
+      'export-otlp': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -147,11 +152,12 @@ export function parseCommandLine(argv: string[]): CliCommand {
         formats,
         quiet: values.quiet ?? false,
         ...(values.contain ? { contain: { allowEndpoints: values['allow-endpoint'] ?? [] } } : {}),
+        exportOtlp: values['export-otlp'],
       };
     }
     case 'report':
       if (!target) throw new UsageError('report needs a run log: rag-inspector report .rag-inspector/runs/<run-id>.jsonl');
-      return { command: 'report', logFile: target, out: values.out, formats };
+      return { command: 'report', logFile: target, out: values.out, formats, exportOtlp: values['export-otlp'] };
     case 'runs':
       return { command: 'runs', folder: target ?? '.' };
     case 'generate-counterfactual':

@@ -16,6 +16,7 @@ import { explainFromCli, explainInvocation } from './explain.js';
 import { explanationFile, readExplanation } from '../core/explain/explainRun.js';
 import { writeExplanationReports } from '../core/report/explanationReport.js';
 import { runGenerateCounterfactual } from './generateCounterfactual.js';
+import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
 import { createProgress } from './progress.js';
 import { formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
@@ -42,6 +43,7 @@ export async function main(argv: string[]): Promise<number> {
         // A run explained earlier gets its explanation reports again too.
         const explanation = await readExplanation(explanationFile(workspaceDir, run.runId));
         printRun(run, [...await writeReports(run, out, command.formats), ...(explanation ? await writeExplanationReports(explanation, out, command.formats) : [])]);
+        await exportRunTraces(run, command.exportOtlp);
         return exitCodeFor(run);
       }
       case 'generate-counterfactual':
@@ -126,6 +128,7 @@ async function runCommand(command: RunCommand): Promise<number> {
     const run = await runDataFromLog(outcome.logFile);
     const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
     printRun(run, await writeReports(run, out, command.formats));
+    await exportRunTraces(run, command.exportOtlp);
     if (outcome.status === 'cancelled') {
       process.stderr.write(`cancelled: finish it with  rag-inspector run ${command.specFile} --resume ${run.runId}\n`);
       return EXIT_CANCELLED;

@@ -127,7 +127,14 @@ function toEvalSpec(file: string, hash: string, data: Raw): EvalSpec {
     seed: (data.seed as number | undefined) ?? DEFAULTS.seed,
     prices: (data.prices as EvalSpec['prices'] | undefined) ?? {},
     ...(data.explain === undefined ? {} : { explain: { failed: false, ...(data.explain as Partial<EvalSpec['explain']>) } }),
+    ...(data.export === undefined ? {} : { export: toExportSpec(data.export as Raw) }),
   };
+}
+
+function toExportSpec(raw: Raw): NonNullable<EvalSpec['export']> {
+  const otlp = raw.otlp as Raw | undefined;
+  if (!otlp) return {};
+  return { otlp: withoutUndefined({ endpoint: otlp.endpoint as string, headers: (otlp.headers as Record<string, { env: string; prefix?: string }> | undefined) ?? {}, batchSize: otlp.batchSize as number | undefined }) };
 }
 
 /** "provider:model" (split at the first colon: "openai-compatible:llama3:8b") or the mapping form. */

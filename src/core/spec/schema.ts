@@ -121,6 +121,40 @@ const suite: JsonSchema = {
   additionalProperties: false,
 };
 
+const headerValue: JsonSchema = {
+  type: 'object',
+  description: 'A header value read from an environment variable when the traces are sent, so no key is written in the eval file.',
+  properties: {
+    env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'The environment variable holding the value, e.g. PHOENIX_API_KEY.' },
+    prefix: { type: 'string', description: 'Put before the variable\'s value, e.g. "Bearer ".' },
+  },
+  required: ['env'],
+  additionalProperties: false,
+};
+
+const exportTargets: JsonSchema = {
+  type: 'object',
+  description: 'Where each finished run also goes. A failed export is a warning; the run and its reports are unaffected.',
+  properties: {
+    otlp: {
+      type: 'object',
+      description: 'Send every case as an OpenInference trace (CHAIN, RETRIEVER, LLM and EVALUATOR spans, scores as evaluations) to an OTLP/HTTP endpoint: Phoenix, Langfuse, an OpenTelemetry Collector…',
+      properties: {
+        endpoint: { type: 'string', pattern: '^https?://', description: 'The OTLP/HTTP traces URL, e.g. http://localhost:6006/v1/traces; a bare origin gets /v1/traces.' },
+        headers: {
+          type: 'object',
+          description: 'Header name → { env: VARIABLE } (and an optional prefix). Values are read from the environment and never written to logs or reports.',
+          additionalProperties: headerValue,
+        },
+        batchSize: { type: 'integer', minimum: 1, default: 50, description: 'Cases (traces) sent per request (default 50).' },
+      },
+      required: ['endpoint'],
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+};
+
 export const evalSchema: JsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://rag-inspector.invalid/eval.schema.json',
@@ -186,6 +220,7 @@ export const evalSchema: JsonSchema = {
     template: { type: 'string', minLength: 1, description: 'Default prompt template for suites that name none, relative to this file.' },
     dataset: { type: 'string', minLength: 1, description: 'Default dataset for suites that name none, relative to this file.' },
     suites: { type: 'array', minItems: 1, items: { $ref: '#/definitions/suite' }, description: 'The evaluations to run.' },
+    export: exportTargets,
   },
   required: ['version', 'models', 'suites'],
   additionalProperties: false,

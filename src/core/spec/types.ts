@@ -44,6 +44,13 @@ export interface ExplainSpec {
   maxCalls?: number;
 }
 
+/** `export.otlp` of the eval file: header values stay environment variable names until the export reads them. */
+export interface OtlpExportSpec {
+  endpoint: string;
+  headers: Record<string, { env: string; prefix?: string }>;
+  batchSize?: number;
+}
+
 export interface EvalSpec {
   version: 1;
   /** Absolute path of the eval file. */
@@ -64,6 +71,7 @@ export interface EvalSpec {
   /** USD per million tokens, keyed "provider:model" or "model"; merged over the built-in price table. */
   prices: Record<string, { input: number; output: number }>;
   explain?: ExplainSpec;
+  export?: { otlp?: OtlpExportSpec };
 }
 
 export type { Usage };
