@@ -123,11 +123,23 @@ function messagesOf(span: TraceSpan, list: string): { role: string; content: str
   const messages = [];
   for (let i = 0; ; i++) {
     const role = span.attributes[listKey(list, i, SC.MESSAGE_ROLE)];
-    const content = span.attributes[listKey(list, i, SC.MESSAGE_CONTENT)];
+    const content = span.attributes[listKey(list, i, SC.MESSAGE_CONTENT)] ?? contentsText(span, listKey(list, i, SC.MESSAGE_CONTENTS));
     if (role === undefined && content === undefined) break;
     messages.push({ role: text(role) ?? '', content: text(content) ?? '' });
   }
   return messages;
+}
+
+/** A message sent as parts (`message.contents.{j}.message_content.text`): its text parts joined. */
+function contentsText(span: TraceSpan, prefix: string): string | undefined {
+  const parts: string[] = [];
+  for (let j = 0; ; j++) {
+    const type = span.attributes[`${prefix}.${j}.${SC.MESSAGE_CONTENT_TYPE}`];
+    const part = span.attributes[`${prefix}.${j}.${SC.MESSAGE_CONTENT_TEXT}`];
+    if (type === undefined && part === undefined) break;
+    if (typeof part === 'string') parts.push(part);
+  }
+  return parts.length ? parts.join('\n') : undefined;
 }
 
 /** Plain text as it is; a JSON object's first string under one of `keys`; other JSON as its text. */

@@ -1,12 +1,14 @@
 // Scores recorded on a span, by name: the OpenInference feedback attributes (`evaluations.{i}.evaluation.name` /
-// `.score`, and the same under `annotations.{i}.annotation.*`), or span events carrying `evaluation.name` and
+// `.score`, the same under `annotations.{i}.annotation.*`, and both at trace scope: `trace.evaluations.{i}…`), or span events carrying `evaluation.name` and
 // `evaluation.score` (what our own exporter writes next to the attributes, for tools that show events).
 import { SC } from './conventions.js';
 import type { AttributeValue } from './span.js';
 
 const FEEDBACK = [
   { list: SC.EVALUATIONS, name: SC.EVALUATION_NAME, score: SC.EVALUATION_SCORE },
+  { list: SC.TRACE_EVALUATIONS, name: SC.EVALUATION_NAME, score: SC.EVALUATION_SCORE },
   { list: SC.ANNOTATIONS, name: SC.ANNOTATION_NAME, score: SC.ANNOTATION_SCORE },
+  { list: SC.TRACE_ANNOTATIONS, name: SC.ANNOTATION_NAME, score: SC.ANNOTATION_SCORE },
 ] as const;
 
 export function scoresFromAttributes(attributes: Record<string, AttributeValue>): Record<string, number> {
