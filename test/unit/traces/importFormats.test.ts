@@ -8,6 +8,7 @@ import { after, describe, test } from 'node:test';
 import { importTraces } from '../../../src/core/traces/importTraces.js';
 import type { TraceFilters } from '../../../src/core/traces/filters.js';
 import { runImportTraces } from '../../../src/cli/importTraces.js';
+import { asRows } from './importedRow.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rag-inspector-import-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -87,7 +88,7 @@ describe('OTLP JSON files', () => {
 
   test('a row holds the question (from JSON input), passages with ids, scores and metadata, response, template, model', async () => {
     const file = write('one.jsonl', `${request(ragTrace(5, T0))}\n`);
-    const [row] = (await importTraces(file, NO_FILTERS)).rows as Record<string, any>[];
+    const [row] = asRows((await importTraces(file, NO_FILTERS)).rows);
     assert.equal(row!.question, 'question 5?');
     assert.deepEqual(row!.retrieved_contexts, ['passage A of 5', 'passage B of 5']);
     assert.deepEqual(row!.passages[0], { id: 'd5-a', content: 'passage A of 5', score: 0.9, metadata: { source: 'kb.md' } });
@@ -133,7 +134,7 @@ describe('Phoenix and Langfuse exports', () => {
     const outcome = await importTraces(path.dirname(restFile), NO_FILTERS);
     assert.deepEqual(outcome.problems.map((p) => p.format()), []);
     assert.equal(outcome.files.length, 2);
-    const byTrace = Object.fromEntries(outcome.rows.map((r) => [r.trace_id, r as Record<string, any>]));
+    const byTrace = Object.fromEntries(asRows(outcome.rows).map((r) => [r.trace_id, r]));
     assert.equal(byTrace.aa11!.question, 'What is RAG?');
     assert.equal(byTrace.aa11!.response, 'Retrieval-augmented generation.');
     assert.deepEqual(byTrace.aa11!.passages, [{ id: 'k1', content: 'RAG retrieves then generates.', score: 0.7 }]);
@@ -154,7 +155,7 @@ describe('Phoenix and Langfuse exports', () => {
     const file = write('langfuse.json', JSON.stringify(trace));
     const outcome = await importTraces(file, { ...NO_FILTERS, scoreBelow: { name: 'helpfulness', threshold: 0.5 } });
     assert.deepEqual(outcome.problems.map((p) => p.format()), []);
-    const [row] = outcome.rows as Record<string, any>[];
+    const [row] = asRows(outcome.rows);
     assert.equal(row!.question, 'Capital of France?');
     assert.equal(row!.response, 'Paris.');
     assert.deepEqual(row!.passages, [{ id: 'p1', content: 'Paris is the capital of France.', score: 0.8, metadata: { url: 'x' } }, { content: 'France is in Europe.' }]);

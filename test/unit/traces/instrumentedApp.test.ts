@@ -18,6 +18,7 @@ import { runInstrumentedApp, TEMPLATE } from '../../fixtures/instrumentedRagApp.
 import type { Passage } from '../../fixtures/instrumentedRagApp.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { asRows } from './importedRow.js';
 import { startOtlpReceiver } from './otlpReceiver.js';
 import type { OtlpReceiver } from './otlpReceiver.js';
 
@@ -64,21 +65,21 @@ test('each trace becomes one row: question, passages in retrieval order with ids
   assert.deepEqual(outcome.problems.map((p) => p.format()), []);
   assert.equal(outcome.rows.length, 2);
   const traceIds = new Set(receiver.spans().map((s) => s.traceId));
-  const [boil, everest] = outcome.rows as Record<string, any>[];
+  const [boil, everest] = asRows(outcome.rows);
   assert.equal(boil!.question, QUESTIONS[0]);
   assert.equal(boil!.response, '100 degrees Celsius.');
-  assert.deepEqual(boil!.passages.map((p: Passage) => p.id), ['doc-boil', 'doc-altitude']);
+  assert.deepEqual(boil!.passages.map((p) => p.id), ['doc-boil', 'doc-altitude']);
   assert.deepEqual(boil!.retrieved_contexts, [CORPUS[0]!.content, CORPUS[2]!.content]);
-  assert.ok(boil!.passages[0].score > boil!.passages[1].score, 'retrieval order, best first');
-  assert.deepEqual(boil!.passages[0].metadata, { source: 'physics.md' });
+  assert.ok(boil!.passages[0]!.score > boil!.passages[1]!.score, 'retrieval order, best first');
+  assert.deepEqual(boil!.passages[0]!.metadata, { source: 'physics.md' });
   assert.equal(boil!.template, TEMPLATE);
   assert.equal(boil!.template_variables.question, QUESTIONS[0]);
   assert.equal(boil!.model, 'fixture-model');
   assert.equal(boil!.model_parameters.temperature, 0);
-  assert.equal(boil!.messages[0].role, 'user');
+  assert.equal(boil!.messages[0]!.role, 'user');
   assert.ok(traceIds.has(boil!.trace_id) && traceIds.has(everest!.trace_id) && boil!.trace_id !== everest!.trace_id);
   assert.equal(everest!.question, QUESTIONS[1]);
-  assert.equal(everest!.passages[0].id, 'doc-everest');
+  assert.equal(everest!.passages[0]!.id, 'doc-everest');
 });
 
 test('the rows are read as they are by the RAGAS and LLM-Eval suites', async () => {
