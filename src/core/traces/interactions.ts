@@ -55,7 +55,8 @@ export function interactionOf(traceId: string, spans: TraceSpan[]): Interaction 
   const llm = lastToEnd(spans.filter((s) => s.kind === OpenInferenceSpanKind.LLM));
   const root = rootOf(spans);
   const messages = llm ? messagesOf(llm, SC.LLM_INPUT_MESSAGES) : [];
-  const question = pickText(root?.attributes[SC.INPUT_VALUE], QUESTION_KEYS)
+  // An LLM span's input.value is the whole request (model, messages…), so a root that is the LLM call is passed over.
+  const question = (root && root !== llm ? pickText(root.attributes[SC.INPUT_VALUE], QUESTION_KEYS) : undefined)
     ?? pickText(retrievers[0]!.attributes[SC.INPUT_VALUE], QUESTION_KEYS)
     ?? [...messages].reverse().find((m) => m.role === 'user')?.content;
   if (question === undefined || question.trim() === '') {
@@ -142,7 +143,7 @@ function contentsText(span: TraceSpan, prefix: string): string | undefined {
   return parts.length ? parts.join('\n') : undefined;
 }
 
-/** Plain text as it is; a JSON object's first string under one of `keys`; other JSON as its text. */
+/** Plain text as it is; a JSON object's first string under one of `keys`, a one-string JSON list's string; other JSON as its text. */
 function pickText(value: AttributeValue | undefined, keys: readonly string[]): string | undefined {
   const raw = text(value);
   if (raw === undefined) return undefined;
@@ -150,6 +151,8 @@ function pickText(value: AttributeValue | undefined, keys: readonly string[]): s
   if (isPlainObject(parsed)) {
     for (const key of keys) if (typeof parsed[key] === 'string') return parsed[key];
   }
+  // The OpenInference function wrappers record a call's arguments as a JSON list: one string argument is the text.
+  if (Array.isArray(parsed) && parsed.length === 1 && typeof parsed[0] === 'string') return parsed[0];
   return typeof parsed === 'string' ? parsed : raw;
 }
 

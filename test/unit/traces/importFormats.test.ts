@@ -100,6 +100,21 @@ describe('OTLP JSON files', () => {
     assert.equal(row!.started_at, new Date(T0).toISOString());
   });
 
+  test('without a CHAIN span: the question comes from the retriever (its call arguments as a JSON list), not the LLM request', async () => {
+    const file = write('no-chain.jsonl', `${request([
+      otlpSpan(8, 81, undefined, T0, {
+        'openinference.span.kind': 'LLM', 'input.value': '{"model":"m","messages":[{"role":"user","content":"Context… Question: why?"}]}',
+        'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.contents.0.message_content.type': 'text',
+        'llm.input_messages.0.message.contents.0.message_content.text': 'Context… Question: why?', 'output.value': 'Because.',
+      }),
+      otlpSpan(8, 82, 81, T0 + 1, { 'openinference.span.kind': 'RETRIEVER', 'input.value': '["why?"]', 'retrieval.documents.0.document.content': 'Because of this.' }),
+    ])}\n`);
+    const [row] = asRows((await importTraces(file, NO_FILTERS)).rows);
+    assert.equal(row!.question, 'why?');
+    assert.equal(row!.response, 'Because.');
+    assert.deepEqual(row!.messages, [{ role: 'user', content: 'Context… Question: why?' }]);
+  });
+
   test('one pretty-printed document: problems point at the line of the span', async () => {
     const spans = [...ragTrace(6, T0), otlpSpan(7, 71, undefined, T0, { 'openinference.span.kind': 'CHAIN', 'input.value': 'alone' })];
     (spans[1] as { traceId: string }).traceId = 'not-hex';

@@ -1,0 +1,45 @@
+// `export: { otlp: … }` in the eval file: loads with header values left as environment variable names, and mistakes
+// (a key written in the file, an endpoint without a scheme) are reported at their line.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { InputErrors } from '../../../src/core/errors.js';
+import { loadEvalSpec } from '../../../src/core/spec/load.js';
+import { tempDir } from '../data/tempFiles.js';
+
+function evalFile(exportLines: string[]): string {
+  const folder = tempDir();
+  writeFileSync(path.join(folder, 'data.jsonl'), '{"question": "q", "retrieved_contexts": ["c"]}\n');
+  const file = path.join(folder, 'export.eval.yaml');
+  writeFileSync(file, ['version: 1', 'models: [extractive:bm25]', 'suites:', '  - id: r', '    method: ragas', '    dataset: data.jsonl', ...exportLines].join('\n'));
+  return file;
+}
+
+async function problems(file: string): Promise<string[]> {
+  try {
+    await loadEvalSpec(file);
+  } catch (error) {
+    assert.ok(error instanceof InputErrors);
+    return error.errors.map((e) => e.format());
+  }
+  return [];
+}
+
+test('export.otlp loads: endpoint, headers as environment variable names, batch size', async () => {
+  const spec = await loadEvalSpec(evalFile(['export:', '  otlp:', '    endpoint: http://localhost:6006/v1/traces', '    headers:', '      authorization: { env: PHOENIX_API_KEY, prefix: "Bearer " }', '    batchSize: 20']));
+  assert.deepEqual(spec.export, { otlp: { endpoint: 'http://localhost:6006/v1/traces', headers: { authorization: { env: 'PHOENIX_API_KEY', prefix: 'Bearer ' } }, batchSize: 20 } });
+});
+
+test('an eval file without export has none', async () => {
+  assert.equal((await loadEvalSpec(evalFile([]))).export, undefined);
+});
+
+test('a header value written in the file, and an endpoint without http(s)://, are errors at their lines', async () => {
+  const found = await problems(evalFile(['export:', '  otlp:', '    endpoint: localhost:4318', '    headers:', '      authorization: Bearer abcdef']));
+  assert.equal(found.length, 2, found.join('\n'));
+  assert.match(found[0]!, /export\.eval\.yaml:9:/);
+  assert.match(found[0]!, /endpoint/);
+  assert.match(found[1]!, /export\.eval\.yaml:11:/);
+  assert.match(found[1]!, /authorization/);
+});
