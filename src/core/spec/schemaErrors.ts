@@ -99,14 +99,20 @@ function notAllowed(locator: YamlLocator, segments: PathSegment[], where: string
   return new InputError(locator.valueAt(segments), message, hint);
 }
 
+/** Patterns other than the model shorthand, by the key they check: what is wrong, and how to write it. */
+const PATTERNS: Record<string, { message: (where: string, value: string) => string; hint: string }> = {
+  id: { message: (_where, value) => `suite id ${value} has characters that are not allowed`, hint: 'use letters, digits, "_", "." and "-" only, e.g. noise-en' },
+  endpoint: { message: (where, value) => `${where} ${value} is not an http(s) URL`, hint: 'write the OTLP/HTTP traces URL, e.g. http://localhost:6006/v1/traces' },
+  env: { message: (where, value) => `${where} ${value} is not an environment variable name`, hint: 'letters, digits and "_", not starting with a digit, e.g. PHOENIX_API_KEY' },
+};
+
 function patternMessage(segments: PathSegment[], where: string, value: unknown): string {
-  return segments.at(-1) === 'id' ? `suite id ${JSON.stringify(value)} has characters that are not allowed` : `${where} ${JSON.stringify(value)} is not "provider:model"`;
+  const known = PATTERNS[String(segments.at(-1))];
+  return known ? known.message(where, JSON.stringify(value)) : `${where} ${JSON.stringify(value)} is not "provider:model"`;
 }
 
 function patternHint(segments: PathSegment[]): string {
-  return segments.at(-1) === 'id'
-    ? 'use letters, digits, "_", "." and "-" only, e.g. noise-en'
-    : 'write the provider, a colon and the model, e.g. openai:gpt-4o-mini or extractive:bm25';
+  return PATTERNS[String(segments.at(-1))]?.hint ?? 'write the provider, a colon and the model, e.g. openai:gpt-4o-mini or extractive:bm25';
 }
 
 function jsonType(value: unknown): string {

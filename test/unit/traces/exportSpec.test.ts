@@ -39,7 +39,7 @@ test('a header value written in the file, and an endpoint without http(s)://, ar
   const found = await problems(evalFile(['export:', '  otlp:', '    endpoint: localhost:4318', '    headers:', '      authorization: Bearer abcdef']));
   assert.equal(found.length, 2, found.join('\n'));
   assert.match(found[0]!, /export\.eval\.yaml:9:/);
-  assert.match(found[0]!, /endpoint/);
+  assert.match(found[0]!, /export\.otlp\.endpoint "localhost:4318" is not an http\(s\) URL/);
   assert.match(found[1]!, /export\.eval\.yaml:11:/);
-  assert.match(found[1]!, /authorization/);
+  assert.match(found[1]!, /export\.otlp\.headers\.authorization has the wrong type — expected a mapping/);
 });
