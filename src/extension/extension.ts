@@ -9,6 +9,7 @@ import { activateEvalFiles } from './evalFiles.js';
 import type { EvalFiles } from './evalFiles.js';
 import { activateGenerateCounterfactual } from './generateCounterfactual.js';
 import { activateHover } from './hover.js';
+import { activateImportTraces } from './importTraces.js';
 import { languageModelProviders } from './languageModelProvider.js';
 import { RunLauncher } from './launch.js';
 import { activateOutputChannel } from './outputChannel.js';
@@ -78,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   });
   const tests = activateTestExplorer(context, launcher, index, logger);
   activateGenerateCounterfactual(context, secrets.credentials, logger);
+  activateImportTraces(context, logger);
   activateWalkthrough(context, logger);
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 

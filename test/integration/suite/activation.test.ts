@@ -15,6 +15,7 @@ const COMMANDS = [
   'ragInspector.exportReport',
   'ragInspector.openExample',
   'ragInspector.generateCounterfactual',
+  'ragInspector.importTraces',
 ];
 
 interface Manifest {
