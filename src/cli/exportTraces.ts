@@ -14,14 +14,22 @@ export interface ExportIo {
 }
 
 /**
- * `flagEndpoint` (--export-otlp) wins over the eval file's endpoint and keeps its headers. Without either nothing is
- * sent. Standard OTEL_EXPORTER_OTLP_HEADERS are added by the OTLP exporter itself.
+ * `flagEndpoint` (--export-otlp) wins over the eval file's endpoint. Without either nothing is sent. Standard
+ * OTEL_EXPORTER_OTLP_HEADERS are added by the OTLP exporter itself. Under --contain (`contained`) the eval file is not
+ * trusted: its endpoint is used only when listed with --allow-endpoint, and its headers (environment variables it
+ * names, possibly keys) go nowhere else.
  */
-export async function exportRunTraces(run: RunData, flagEndpoint: string | undefined, io: ExportIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<void> {
+export async function exportRunTraces(run: RunData, flagEndpoint: string | undefined, contained?: { allowEndpoints: string[] }, io: ExportIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<void> {
   const configured = await exportSpecOf(run.specFile);
   const endpoint = flagEndpoint ?? configured?.endpoint;
   if (!endpoint) return;
-  const target: OtlpTarget = { endpoint, headers: headerValues(configured?.headers ?? {}, io), batchSize: configured?.batchSize };
+  const fileChoseIt = flagEndpoint === undefined;
+  if (contained && fileChoseIt && !contained.allowEndpoints.includes(endpoint)) {
+    io.stderr.write(`warning: --contain: the eval file's export.otlp endpoint ${endpoint} was not sent anything — add --allow-endpoint ${endpoint} if it is yours\n`);
+    return;
+  }
+  const fileHeaders = contained && !fileChoseIt ? {} : configured?.headers ?? {};
+  const target: OtlpTarget = { endpoint, headers: headerValues(fileHeaders, io), batchSize: configured?.batchSize };
   try {
     const summary = await exportCasesToOtlp(withCases(run), { runId: run.runId, name: run.name }, target);
     for (const warning of summary.warnings) io.stderr.write(`warning: ${warning}\n`);

@@ -128,7 +128,7 @@ async function runCommand(command: RunCommand): Promise<number> {
     const run = await runDataFromLog(outcome.logFile);
     const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
     printRun(run, await writeReports(run, out, command.formats));
-    await exportRunTraces(run, command.exportOtlp);
+    await exportRunTraces(run, command.exportOtlp, command.contain);
     if (outcome.status === 'cancelled') {
       process.stderr.write(`cancelled: finish it with  rag-inspector run ${command.specFile} --resume ${run.runId}\n`);
       return EXIT_CANCELLED;

@@ -199,6 +199,25 @@ export:
   assert.doesNotMatch(written, new RegExp(SECRET));
 }));
 
+test('CLI: under --contain the eval file\'s export endpoint gets nothing unless allowed with --allow-endpoint', () => withReceiver(async (receiver) => {
+  const evalFile = ws.write('contained.eval.yaml', `${readFileSync(ws.evalFile, 'utf8')}
+export:
+  otlp:
+    endpoint: ${receiver.url}
+    headers:
+      x-key: { env: OPENAI_API_KEY }
+`);
+  const base = ['run', evalFile, '--out', path.join(ws.dir, 'contained-reports'), '--quiet', '--format', 'json', '--contain', '--allow-endpoint', llm.openaiBaseUrl];
+  const refused = await cli(base, { OPENAI_API_KEY: 'fixture-key' });
+  assert.equal(refused.code, 0, refused.stderr);
+  assert.match(refused.stderr, /--contain: the eval file's export\.otlp endpoint .* was not sent anything/);
+  assert.equal(receiver.requests.length, 0);
+  const allowed = await cli([...base, '--allow-endpoint', receiver.url], { OPENAI_API_KEY: 'fixture-key' });
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.ok(receiver.requests.length > 0);
+  assert.equal(receiver.requests[0]?.headers['x-key'], 'fixture-key');
+}));
+
 test('CLI: --export-otlp to a refusing endpoint leaves the exit code alone and warns', () => withReceiver(async (receiver) => {
   receiver.reply = () => ({ status: 400, body: '{"message":"bad data"}' });
   const exit = await cli(['report', (await readRunLog(run.logFile!)).file, '--out', path.join(ws.dir, 'again'), '--format', 'json', '--export-otlp', receiver.url], {});
