@@ -87,6 +87,10 @@ export async function exportCasesToOtlp(entries: AsyncIterable<CaseEntry>, run: 
 
   try {
     for await (const entry of entries) {
+      if (gaveUp) {
+        summary.notSent += 1;
+        continue;
+      }
       emitCaseTrace(tracer, run, entry);
       inBatch += 1;
       if (inBatch >= batchSize) await flush();
