@@ -4,7 +4,7 @@
 // span ids are hex strings (not base64), enums are integers, keys are lowerCamelCase, and 64-bit integers (times,
 // intValue) are decimal strings — numbers are accepted too, as the spec asks of receivers.
 import { SPAN_KIND } from './conventions.js';
-import { isPlainObject } from './span.js';
+import { flattenAttributes, isPlainObject } from './span.js';
 import type { AttributeValue, TraceSpan } from './span.js';
 import { scoresFromAttributes, scoresFromEvents } from './scores.js';
 import { nanosToMs } from './span.js';
@@ -48,7 +48,8 @@ function decodeSpan(span: Record<string, unknown>, file: string, lineOf: (spanId
   const spanId = otlpId(span.spanId, 8);
   if (!traceId) return `span ${JSON.stringify(span.name ?? '')}: traceId is not 32 hex digits (${JSON.stringify(span.traceId)})`;
   if (!spanId) return `span ${JSON.stringify(span.name ?? '')}: spanId is not 16 hex digits (${JSON.stringify(span.spanId)})`;
-  const attributes = keyValues(span.attributes);
+  // Some SDKs send a list attribute whole (retrieval.documents as an arrayValue of kvlistValues) instead of flattened.
+  const attributes = flattenAttributes(keyValues(span.attributes));
   const parentSpanId = otlpId(span.parentSpanId, 8);
   const kind = attributes[SPAN_KIND];
   return {

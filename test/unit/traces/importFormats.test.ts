@@ -115,6 +115,20 @@ describe('OTLP JSON files', () => {
     assert.deepEqual(row!.messages, [{ role: 'user', content: 'Context… Question: why?' }]);
   });
 
+  test('retrieval.documents sent whole, as an arrayValue of kvlistValues, reads like the flattened form', async () => {
+    const kv = (key: string, value: object) => ({ key, value });
+    const span = {
+      ...otlpSpan(9, 91, undefined, T0, { 'openinference.span.kind': 'RETRIEVER', 'input.value': 'whole?' }),
+    };
+    span.attributes.push(kv('retrieval.documents', { arrayValue: { values: [
+      { kvlistValue: { values: [kv('document.id', { stringValue: 'w1' }), kv('document.content', { stringValue: 'first' }), kv('document.score', { doubleValue: 0.5 })] } },
+      { kvlistValue: { values: [kv('document.content', { stringValue: 'second' })] } },
+    ] } }) as never);
+    const file = write('whole-list.jsonl', `${request([span])}\n`);
+    const [row] = asRows((await importTraces(file, NO_FILTERS)).rows);
+    assert.deepEqual(row!.passages, [{ id: 'w1', content: 'first', score: 0.5 }, { content: 'second' }]);
+  });
+
   test('one pretty-printed document: problems point at the line of the span', async () => {
     const spans = [...ragTrace(6, T0), otlpSpan(7, 71, undefined, T0, { 'openinference.span.kind': 'CHAIN', 'input.value': 'alone' })];
     (spans[1] as { traceId: string }).traceId = 'not-hex';
