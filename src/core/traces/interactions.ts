@@ -62,7 +62,9 @@ export function interactionOf(traceId: string, spans: TraceSpan[]): Interaction 
   if (question === undefined || question.trim() === '') {
     return new InputError(where, `trace ${traceId}: no question found (input.value of the root or RETRIEVER span, or a user message); skipped`);
   }
-  const response = (root && root !== llm ? pickText(root.attributes[SC.OUTPUT_VALUE], ANSWER_KEYS) : undefined)
+  // The application's answer is the root's output, unless the root is itself the retriever (its output: the documents).
+  const answersAtRoot = root && root !== llm && root.kind !== OpenInferenceSpanKind.RETRIEVER;
+  const response = (answersAtRoot ? pickText(root.attributes[SC.OUTPUT_VALUE], ANSWER_KEYS) : undefined)
     ?? (llm ? messagesOf(llm, SC.LLM_OUTPUT_MESSAGES).find((m) => m.role !== 'user')?.content ?? pickText(llm.attributes[SC.OUTPUT_VALUE], ANSWER_KEYS) : undefined);
   const template = llm ? text(llm.attributes[SC.PROMPT_TEMPLATE_TEMPLATE]) : undefined;
   const templateVariables = llm ? jsonObject(llm.attributes[SC.PROMPT_TEMPLATE_VARIABLES]) : undefined;

@@ -109,6 +109,14 @@ describe('OTLP JSON files', () => {
       }),
       otlpSpan(8, 82, 81, T0 + 1, { 'openinference.span.kind': 'RETRIEVER', 'input.value': '["why?"]', 'retrieval.documents.0.document.content': 'Because of this.' }),
     ])}\n`);
+    // A retriever as the root: its output.value is the documents, not the answer.
+    const retrieverRoot = write('retriever-root.jsonl', `${request([
+      otlpSpan(10, 101, undefined, T0, { 'openinference.span.kind': 'RETRIEVER', 'input.value': 'how?', 'output.value': '[{"text":"docs"}]', 'retrieval.documents.0.document.content': 'docs' }),
+      otlpSpan(10, 102, undefined, T0 + 1, { 'openinference.span.kind': 'LLM', 'llm.output_messages.0.message.role': 'assistant', 'llm.output_messages.0.message.content': 'Like so.' }),
+    ])}\n`);
+    const [fromRetriever] = asRows((await importTraces(retrieverRoot, NO_FILTERS)).rows);
+    assert.equal(fromRetriever!.question, 'how?');
+    assert.equal(fromRetriever!.response, 'Like so.');
     const [row] = asRows((await importTraces(file, NO_FILTERS)).rows);
     assert.equal(row!.question, 'why?');
     assert.equal(row!.response, 'Because.');
