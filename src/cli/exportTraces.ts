@@ -5,7 +5,7 @@ import type { OtlpExportSpec } from '../core/spec/types.js';
 import type { RunData } from '../core/report/runData.js';
 import { exportCasesToOtlp } from '../core/traces/otlpExport.js';
 import type { OtlpTarget } from '../core/traces/otlpExport.js';
-import type { CaseEntry } from '../core/traces/caseSpans.js';
+import type { CaseEntry } from '../core/model.js';
 
 export interface ExportIo {
   stdout: NodeJS.WritableStream;

@@ -245,3 +245,9 @@ export function isFailure(result: Pick<CaseResult, 'status' | 'pass'>): boolean 
   const outcome = outcomeOf(result);
   return outcome === 'fail' || outcome === 'error';
 }
+
+/** One finished (case, model) with what it ran on. */
+export interface CaseEntry {
+  evalCase: EvalCase;
+  result: CaseResult;
+}

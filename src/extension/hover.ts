@@ -1,9 +1,9 @@
 // Hover on a dataset row with failed cases: what failed and why, the model's response and the scorers' explanations — all shown as text, never rendered.
 import * as vscode from 'vscode';
-import type { CaseEntry } from '../core/report/caseItems.js';
 import type { LatestEntry } from './currentResults.js';
 import type { ResultsIndex } from './resultsIndex.js';
 import { isFailure } from '../core/model.js';
+import type { CaseEntry } from '../core/model.js';
 
 /** A failed result to show, with its full case when the run log could be read (the response and explanations are in it). */
 export type HoverEntry = LatestEntry & { full?: CaseEntry };

@@ -1,10 +1,10 @@
 // The current results of every eval file (currentResults.ts), indexed by dataset line and by template, for diagnostics, CodeLens, hovers, reruns and the Test Explorer.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CaseEntry } from '../core/report/caseItems.js';
 import { caseKey } from '../core/model.js';
 import type { LatestEntry, LatestResults } from './currentResults.js';
 import type { RunStore } from './runStore.js';
+import type { CaseEntry } from '../core/model.js';
 
 export class ResultsIndex implements vscode.Disposable {
   private results = new Map<string, LatestResults>();

@@ -8,7 +8,6 @@ import type { RunListEntry } from '../core/run/runLog.js';
 import { RunLogIndex } from '../core/report/runLogIndex.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
 import { flippedItemRows } from '../core/report/caseItems.js';
-import type { CaseEntry } from '../core/report/caseItems.js';
 import { currentResults, newestFirst, overlayRuns, runsOf } from './currentResults.js';
 import type { LatestResults } from './currentResults.js';
 import { interruptedCheck } from './interruptedListing.js';
@@ -17,6 +16,7 @@ import { LiveRunMarkers, liveRunMarkersDir, processAlive, thisHostname } from '.
 import { InspectorDataError } from './sessionRuns.js';
 import type { InspectorData, SessionRuns } from './sessionRuns.js';
 import { describeKey } from '../core/model.js';
+import type { CaseEntry } from '../core/model.js';
 
 /** Where run logs are: `.rag-inspector/runs` of each workspace folder and of every folder that has one (CLI runs). */
 export type RunDirs = () => Promise<string[]>;

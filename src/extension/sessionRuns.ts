@@ -4,10 +4,9 @@ import * as vscode from 'vscode';
 import type { RunEvent } from '../core/engine/events.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
 import { caseListItem, flippedItemRows } from '../core/report/caseItems.js';
-import type { CaseEntry } from '../core/report/caseItems.js';
 import { describeError } from '../core/errors.js';
 import { RunLogIndex } from '../core/report/runLogIndex.js';
-import type { InputProblem } from '../core/model.js';
+import type { CaseEntry, InputProblem } from '../core/model.js';
 import { describeKey } from '../core/model.js';
 import { RequestFailure } from './webviewDispatch.js';
 

@@ -1,14 +1,8 @@
 // How one (case, model) result is named and summarised, shared by the live session, the run logs on disk, diagnostics, CodeLens and hovers.
 import { caseKey, outcomeOf } from '../model.js';
-import type { CaseError, CaseResult, EvalCase } from '../model.js';
+import type { CaseEntry, CaseError, CaseResult, EvalCase } from '../model.js';
 import { failureMessage } from './runData.js';
 import type { CaseListItem, CompareRow } from './viewModel.js';
-
-/** One finished (case, model) with what it ran on. */
-export interface CaseEntry {
-  evalCase: EvalCase;
-  result: CaseResult;
-}
 
 /**
  * What diagnostics, CodeLens, reruns and the Test Explorer read of one result: its row, template and verdict, without

@@ -6,17 +6,12 @@
 // flattening are the conventions' own (Arize-ai/openinference spec/semantic_conventions.md).
 import { SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
-import type { CaseResult, EvalCase, Score } from '../model.js';
+import type { CaseEntry, CaseResult, EvalCase, Score } from '../model.js';
 import { outcomeOf } from '../model.js';
 import { getEvaluationAttributes, getInputAttributes, getLLMAttributes, getMetadataAttributes, getOutputAttributes, getRetrieverAttributes } from '@arizeai/openinference-core';
 import type { Annotation } from '@arizeai/openinference-core';
 import { MimeType } from '@arizeai/openinference-semantic-conventions';
 import { OpenInferenceSpanKind, SC, SPAN_KIND } from './conventions.js';
-
-export interface CaseEntry {
-  evalCase: EvalCase;
-  result: CaseResult;
-}
 
 export interface RunIdentity {
   runId: string;

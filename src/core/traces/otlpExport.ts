@@ -10,7 +10,8 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { SEMRESATTRS_PROJECT_NAME } from '@arizeai/openinference-semantic-conventions';
 import { redact } from '../redact.js';
 import { emitCaseTrace } from './caseSpans.js';
-import type { CaseEntry, RunIdentity } from './caseSpans.js';
+import type { CaseEntry } from '../model.js';
+import type { RunIdentity } from './caseSpans.js';
 
 export interface OtlpTarget {
   /** The traces URL; a bare origin gets the OTLP default path /v1/traces. */

@@ -12,7 +12,7 @@ import type { RunData } from '../../../src/core/report/runData.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import type { CaseLine } from '../../../src/core/run/runLog.js';
 import { exportCasesToOtlp } from '../../../src/core/traces/otlpExport.js';
-import type { CaseEntry } from '../../../src/core/traces/caseSpans.js';
+import type { CaseEntry } from '../../../src/core/model.js';
 import { importTraces } from '../../../src/core/traces/importTraces.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
