@@ -138,6 +138,6 @@ export function activateRunCommands(context: vscode.ExtensionContext, deps: RunC
     vscode.commands.registerCommand(COMMAND_IDS.rerunCase, (arg?: unknown) => guarded(deps, 'Rerun Case', () => rerunCase(deps, arg))),
     // The disk-backed store, so the inspector can open any run Compare Runs lists.
     vscode.commands.registerCommand(COMMAND_IDS.compareRuns, (arg?: unknown) => compareRunsCommand(deps.store, logger, arg)),
-    vscode.commands.registerCommand(COMMAND_IDS.exportReport, (arg?: unknown) => exportReportCommand(context.extensionUri, logger, arg)),
+    vscode.commands.registerCommand(COMMAND_IDS.exportReport, (arg?: unknown) => exportReportCommand(context.extensionUri, logger, arg, deps.launcher.untrusted)),
   );
 }

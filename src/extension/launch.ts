@@ -56,7 +56,8 @@ export class RunLauncher {
     private readonly overridesOf: OverridesOf,
     private readonly load: LoadSpec = (specFile, options) => loadEvalSpec(specFile, options),
     /** Restricted Mode's checks; every run start comes through here, so this is where they are made. */
-    private readonly untrusted?: UntrustedWorkspaceGate,
+    /** Restricted Mode's rules (untrustedWorkspace.ts); other commands that reach a workspace-chosen endpoint ask it too. */
+    readonly untrusted?: UntrustedWorkspaceGate,
   ) {}
 
   /** False in an untrusted workspace: there no run starts without a user's click (rerun on save stays off). */

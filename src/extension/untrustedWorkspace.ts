@@ -103,16 +103,26 @@ export class UntrustedWorkspaceGate {
   async endpointsAllowed(spec: EvalSpec): Promise<EndpointVerdict> {
     if (this.facts.isTrusted()) return { allowed: true };
     for (const { url, model } of this.workspaceEndpoints(spec)) {
-      const key = normaliseBaseUrl(url);
-      if (this.allowed().includes(key)) continue;
-      if (!(await this.ask(url, model, spec.file))) {
+      if (!(await this.endpointAllowed(url, model, spec.file))) {
         this.logger?.warn(`Not started: ${url} was not allowed. This untrusted workspace's eval file chose it; nothing was sent.`);
         return { allowed: false, url };
       }
-      await this.memory.update(ALLOWED_KEY, [...this.allowed(), key]);
-      this.logger?.info(`Allowed ${url} for this workspace until its trust changes.`);
     }
     return { allowed: true };
+  }
+
+  /**
+   * Whether the workspace's eval file may have `url` contacted for `what` ("openai-compatible:llama3", "trace
+   * export"): always when trusted; otherwise when allowed before, or when the user says yes now (remembered).
+   */
+  async endpointAllowed(url: string, what: string, specFile: string): Promise<boolean> {
+    if (this.facts.isTrusted()) return true;
+    const key = normaliseBaseUrl(url);
+    if (this.allowed().includes(key)) return true;
+    if (!(await this.ask(url, what, specFile))) return false;
+    await this.memory.update(ALLOWED_KEY, [...this.allowed(), key]);
+    this.logger?.info(`Allowed ${url} for this workspace until its trust changes.`);
+    return true;
   }
 
   /** Trust changed: what was allowed in Restricted Mode is asked again if the workspace is ever restricted again. */
