@@ -165,6 +165,9 @@ const refusal = (file, position) => channelLog(server).split('\n').find((l) => l
 
 const dialog = (page) => page.locator('.monaco-dialog-box');
 
+/** Occurrences of `text` in the channel log (across extension-host sessions: a reload starts another). */
+const logCount = (text) => channelLog(server).split(text).length - 1;
+
 async function main() {
   assertInstalled();
   mkdirSync(SHOTS, { recursive: true });
@@ -276,7 +279,13 @@ async function main() {
     `the include through a link is refused at t.liquid:2:10: "${include.replace(/^.*?\[error\] /, '').slice(0, 120)}…"`, include);
   await alerted(page, "cannot read 'inc-link.liquid'");
   expect((await received()).length === 0, 'after "Allow" the refused include still sent nothing: the capture server received 0 requests');
+  // The launch opened the inspector before the run was planned; it works in Restricted Mode too.
+  await waitForLog(page, server, 'Inspector webview ready', 30_000);
   await shot(page, 'restricted-include-refused');
+  // "Allow" is remembered: the next run of it is refused again without a question (one would hold the run before it).
+  await runEvalFile(page, 'include.eval.yaml');
+  await waitFor(page, () => logCount(`${template}:2:10:`) === 2, 'the include to be refused a second time');
+  expect((await dialog(page).count()) === 0 && logCount(`Allowed ${baseUrl}`) === 1, 'the allowed URL is not asked about again in this workspace ("Allow" is remembered)');
 
   // 5. Nothing outside was read, and its text is nowhere: not in the server, the logs or the workspace's run files.
   expect(probe.readSince().length === 0, 'no file outside the workspace was read in Restricted Mode (their access times are unchanged)', probe.readSince().join(', '));
@@ -311,6 +320,25 @@ async function main() {
   expect(read.length === 1 && read[0].endsWith('secret.jsonl'), 'the outside dataset was read now (its access time moved): the probe that saw no read before sees this one', read.join(', '));
   await page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame').locator('.badge', { hasText: 'success' }).waitFor({ timeout: 30_000 });
   await shot(page, 'restricted-trusted-run');
+
+  // 8. Trust taken back (the folder deleted from the Trusted Folders list): VS Code reloads the window in Restricted
+  // Mode, and the URL allowed in step 4 is asked about again: granting trust cleared what Restricted Mode had allowed.
+  await runCommand(page, 'Workspaces: Manage Workspace Trust');
+  const entry = trustEditor.locator('.monaco-list-row', { hasText: ws }).first();
+  await entry.hover();
+  await entry.locator('.action-label[aria-label="Delete Path"]').click();
+  await waitFor(page, () => logCount('RAG Inspector 0.1.0 activated') === 2, 'the extension to activate again after the reload', 60_000);
+  await restrictedItem.first().waitFor({ timeout: 30_000 });
+  must(await banner.isVisible(), 'deleting the folder from Trusted Folders reloads the window in Restricted Mode (status item and banner back, the extension activated again)');
+  const sentBefore = (await received()).length;
+  await runEvalFile(page, 'endpoint.eval.yaml');
+  await endpointDialog.waitFor({ timeout: 30_000 });
+  const again = (await endpointDialog.locator('.dialog-message-text').innerText()).trim();
+  expect(again === question, 'restricted again, the URL allowed before trust was granted is asked about again (granting trust cleared the allowance)', again);
+  await shot(page, 'restricted-again-question');
+  await endpointDialog.getByRole('button', { name: 'Cancel' }).click();
+  await waitFor(page, () => logCount(notAllowed) === 3, 'the third "not allowed" line');
+  expect((await received()).length === sentBefore, `"Cancel" sends nothing (the capture server still has ${sentBefore} requests, all from the trusted run)`);
   console.log(checks.failed.length ? '' : `PASS (${checks.passed.length} checks)`);
   console.log(checks.summary());
 }
