@@ -346,6 +346,7 @@ async function main() {
 main()
   .then(async () => { await cleanUp(); process.exit(checks.failed.length ? 1 : 0); })
   .catch(async (error) => {
+    checks.fail(`stopped: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     console.error(`Restricted Mode test FAILED: ${error instanceof Error ? error.message : String(error)}`);
     if (browser) await browser.page.screenshot({ path: path.join(SHOTS, 'restricted-failure.png') }).catch(() => undefined);
     console.error(`failure screenshot: ${path.relative(ROOT, path.join(SHOTS, 'restricted-failure.png'))}; server log: ${server?.logFile}`);
