@@ -119,10 +119,12 @@ function positionOf(lines, text, nth = 1) {
 function writeWorkspace(dir, outside, baseUrl) {
   for (const name of readdirSync(dir)) rmSync(path.join(dir, name), { recursive: true, force: true });
   mkdirSync(outside, { recursive: true });
-  writeFileSync(path.join(outside, 'secret.jsonl'), `${row(`${MARKER}:secret What is the capital of Australia?`)}\n`);
+  // Two datasets outside, one reached by ../ and one by a link; their rows differ, so no run answers one from the other's cache.
+  writeFileSync(path.join(outside, 'secret.jsonl'), `${row(`${MARKER}:up What is the capital of Australia?`)}\n`);
+  writeFileSync(path.join(outside, 'linked-secret.jsonl'), `${row(`${MARKER}:link What is the capital of Australia?`)}\n`);
   writeFileSync(path.join(outside, 'inc.liquid'), `${MARKER}:include\n`);
   writeFileSync(path.join(dir, 'data.jsonl'), `${row('What is the capital of Australia?')}\n`);
-  symlinkSync(path.join(outside, 'secret.jsonl'), path.join(dir, 'linked.jsonl'));
+  symlinkSync(path.join(outside, 'linked-secret.jsonl'), path.join(dir, 'linked.jsonl'));
   symlinkSync(path.join(outside, 'inc.liquid'), path.join(dir, 'inc-link.liquid'));
   writeFileSync(path.join(dir, 't.liquid'), 'user:\nContext: {% include "inc-link.liquid" %}\nQuestion: {{ question }}\n');
   const files = evalFiles(baseUrl);
@@ -179,7 +181,7 @@ async function main() {
   const ws = server.workspace;
   const outside = path.join(server.runDir, 'outside');
   const files = writeWorkspace(ws, outside, baseUrl);
-  const outsideFiles = [path.join(outside, 'secret.jsonl'), path.join(outside, 'inc.liquid')];
+  const outsideFiles = ['secret.jsonl', 'linked-secret.jsonl', 'inc.liquid'].map((name) => path.join(outside, name));
   const probe = accessProbe(outsideFiles);
   // The probe must be able to see a read on this file system (relatime or strictatime, not noatime).
   const canary = path.join(outside, 'canary.txt');
@@ -226,7 +228,7 @@ async function main() {
   const link = refusal(hostile, where.link);
   expect(etc?.includes('haystack pattern /etc/*.conf'), `the /etc haystack glob is refused at hostile.eval.yaml:${where.etc}`, etc ?? channelLog(server));
   expect(up?.includes('dataset ') && up.includes('secret.jsonl'), `the ../ dataset is refused at hostile.eval.yaml:${where.up}`, up ?? channelLog(server));
-  expect(/linked\.jsonl \(links to .*secret\.jsonl\) is outside/.test(link ?? ''), `the dataset link is refused at hostile.eval.yaml:${where.link}, naming where it links to`, link);
+  expect(/linked\.jsonl \(links to .*linked-secret\.jsonl\) is outside/.test(link ?? ''), `the dataset link is refused at hostile.eval.yaml:${where.link}, naming where it links to`, link);
   expect([etc, up, link].every((l) => l?.includes('trust the workspace to allow it')), 'each refusal says how to allow it (trust the workspace)');
   await alerted(page, 'the eval file has 3 problem(s); see the RAG Inspector output');
   // The notice comes when the launch has ended; a question about the endpoint would have come before it.
@@ -313,11 +315,12 @@ async function main() {
   expect(done.startsWith('run ') && / success:/.test(done), `the trusted run of outside.eval.yaml finishes: "${done}"`);
   expect((await dialog(page).count()) === 0, 'no endpoint question once the workspace is trusted');
   const requests = await received();
-  const withSecret = requests.filter((r) => r.text.includes(`${MARKER}:secret`));
+  const viaUp = requests.filter((r) => r.text.includes(`${MARKER}:up`));
+  const viaLink = requests.filter((r) => r.text.includes(`${MARKER}:link`));
   expect(requests.length >= 2, `the capture server now receives the run's calls (${requests.length})`);
-  expect(withSecret.length >= 2, `they carry the outside file's text, through the ../ dataset and the linked one (${withSecret.length} requests)`);
-  const read = probe.readSince();
-  expect(read.length === 1 && read[0].endsWith('secret.jsonl'), 'the outside dataset was read now (its access time moved): the probe that saw no read before sees this one', read.join(', '));
+  expect(viaUp.length === 1 && viaLink.length === 1, `they carry the outside files' text: the ../ dataset's row (${viaUp.length} request), the linked dataset's (${viaLink.length})`);
+  const read = probe.readSince().map((file) => path.basename(file)).sort();
+  expect(JSON.stringify(read) === JSON.stringify(['linked-secret.jsonl', 'secret.jsonl']), 'both outside datasets were read now (their access times moved): the probe that saw no read before sees these', read.join(', '));
   await page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame').locator('.badge', { hasText: 'success' }).waitFor({ timeout: 30_000 });
   await shot(page, 'restricted-trusted-run');
 
