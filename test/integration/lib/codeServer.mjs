@@ -37,8 +37,10 @@ async function freePort() {
  * A code-server with nothing of the machine's: fresh user data, extensions and TMPDIR (VS Code leaves IPC sockets
  * there), XDG dirs inside the run folder (code-server writes its default config and logs to ~ otherwise).
  * The workspace opened is a copy of test/integration/workspace, so tests may write into it.
+ * Workspace trust is off (every folder trusted, no prompt) unless `workspaceTrust` is true: then VS Code's own
+ * Restricted Mode applies, as for a user who opens a folder they have not trusted yet.
  */
-export async function startCodeServer(label, { installed = [] } = {}) {
+export async function startCodeServer(label, { installed = [], workspaceTrust = false } = {}) {
   const runDir = mkdtempSync(path.join(tmpdir(), `rag-e2e-${label}-`));
   const userData = path.join(runDir, 'user-data');
   const workspace = path.join(runDir, 'workspace');
@@ -59,7 +61,7 @@ export async function startCodeServer(label, { installed = [] } = {}) {
     'telemetry.telemetryLevel': 'off',
     'update.mode': 'none',
     'chat.disableAIFeatures': true,
-    'security.workspace.trust.enabled': false,
+    'security.workspace.trust.enabled': workspaceTrust,
     // The empty secondary side bar (chat) would take a third of every screenshot.
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
   }, null, 2));
@@ -72,7 +74,8 @@ export async function startCodeServer(label, { installed = [] } = {}) {
     '--config', config,
     '--user-data-dir', userData,
     '--extensions-dir', path.join(runDir, 'extensions'),
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     // A closed browser leaves its extension host alive this long; short, so nothing outlives the test.
     '--reconnection-grace-time', '5',
     // Without it the workbench ignores ?payload= (extensionDevelopmentPath / extensionTestsPath).

@@ -3,6 +3,8 @@
 // Every chat request about "landmark number <i>?" (the rows crashResume.mjs writes) is answered "It is in Answer<i>.",
 // the row's correct answer, after `latencyMs`. The driver gets each request's row, arrival order and whether the
 // client hung up before the answer, so it can tell which cases were in flight when the extension host died.
+// As a capture server (restrictedMode.mjs) it answers anything else with a canned reply and gives each request's
+// whole text ("texts"), so a driver can tell whether a file's contents reached it.
 import type { RecordedRequest } from '../../fixtures/llmServer.js';
 import { serveToParent } from '../../fixtures/serverProcess.js';
 import type { ReadyMessage } from '../../fixtures/serverProcess.js';
@@ -16,7 +18,14 @@ export interface RequestRecord {
   clientClosed: boolean;
 }
 
-export type ServerMessage = ReadyMessage | { type: 'requests'; requests: RequestRecord[] };
+/** What a request carried: its path and all its text (every message's content). */
+export interface RequestText {
+  seq: number;
+  path: string;
+  text: string;
+}
+
+export type ServerMessage = ReadyMessage | { type: 'requests'; requests: RequestRecord[] } | { type: 'texts'; requests: RequestText[] };
 
 const rowOf = (request: Pick<RecordedRequest, 'text'>): number | undefined => {
   const found = /landmark number (\d+)\?/.exec(request.text);
@@ -35,4 +44,5 @@ serveToParent('fixture server child', {
       seq: r.seq, row: rowOf(r) ?? null, receivedAt: r.receivedAt, answeredAt: r.answeredAt ?? null, status: r.reply?.status ?? null, clientClosed: r.clientClosed === true,
     })),
   }) satisfies ServerMessage,
+  texts: (server) => ({ type: 'texts', requests: server.requests.map((r) => ({ seq: r.seq, path: r.path, text: r.text })) }) satisfies ServerMessage,
 });

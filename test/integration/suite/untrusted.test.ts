@@ -2,7 +2,8 @@
 // user's yes, and nothing runs by itself. The harness's VS Code runs with workspace trust off (code-server cannot be
 // told to open a folder untrusted and then be trusted without its UI), so the gate is handed an untrusted workspace
 // through its one test seam; everything after it — the command, the launcher, the engine, real files, links and
-// the fixture server standing in for the repository's chosen server — is the product as it runs.
+// the fixture server standing in for the repository's chosen server — is the product as it runs. The real Restricted
+// Mode, through the workbench's own trust UI, is restrictedMode.mjs's.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
