@@ -27,6 +27,8 @@ export async function fixtureEval(name: string, options: {
   model?: string; rules?: Rule[]; latencyMs?: number; noiseRates?: number[]; concurrency?: number;
   /** USD per million tokens by provider or model, as the eval file's `prices` (the cost question needs a price). */
   prices?: Record<string, { input: number; output: number }>;
+  /** The eval file's `export.otlp`: where Export Report sends traces, with one header read from an environment variable. */
+  otlp?: { endpoint: string; headerEnv?: string };
 } = {}): Promise<FixtureEval> {
   const server = await startFixtureServer({ rules: options.rules ?? DEFAULT_RULES, latencyMs: options.latencyMs ?? 0 });
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -40,6 +42,7 @@ export async function fixtureEval(name: string, options: {
     'maxRetries: 0',
     `concurrency: ${options.concurrency ?? 2}`,
     ...(options.prices ? [`prices: ${JSON.stringify(options.prices)}`] : []),
+    ...(options.otlp ? [`export: { otlp: { endpoint: "${options.otlp.endpoint}"${options.otlp.headerEnv ? `, headers: { x-collector-key: { env: ${options.otlp.headerEnv} } }` : ''} } }`] : []),
     'suites:',
     '  - id: noise-en',
     '    method: rgb',

@@ -12,6 +12,8 @@ import type { CompareRow } from '../../../src/protocol.js';
 import { activatedExtension, note } from './extensionHost.js';
 import { DEFAULT_RULES, fixtureEval, HOSTILE_ANSWER } from './fixtureEval.js';
 import { eventually } from './eventually.js';
+import { answerModalWarnings } from './inlineFixtures.js';
+import { attributesOf, startOtlpReceiver } from '../../fixtures/otlpReceiver.js';
 import type { FixtureEval } from './fixtureEval.js';
 
 type WindowStubs = Partial<Pick<typeof vscode.window, 'showQuickPick' | 'showOpenDialog' | 'showWarningMessage' | 'showInformationMessage'>>;
@@ -92,6 +94,53 @@ suite('Export Report and Compare Runs', () => {
     assert.match(junit, /tests="3"/);
     assert.ok(junit.includes('&lt;/script&gt;&lt;script&gt;') && !junit.includes('</script>'));
     assert.equal(readFileSync(path.join(folder, 'cases.csv'), 'utf8').trim().split('\n').length, 4, 'a header and one row per case');
+  });
+
+  test('Export Report sends each case as an OpenInference trace to the endpoint given, and asks for no folder', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const outcome = await vscode.commands.executeCommand<ExportOutcome>('ragInspector.exportReport', { run: before.runId, formats: ['otlp'], otlpEndpoint: receiver.url });
+      assert.equal(typeof outcome, 'object', `Export Report returned ${String(outcome)}`);
+      if (typeof outcome !== 'object') return;
+      assert.deepEqual(outcome.files, []);
+      assert.equal(outcome.traces?.sent, 3);
+      const spans = receiver.spans().map(attributesOf);
+      assert.equal(spans.filter((a) => a['openinference.span.kind'] === 'CHAIN').length, 3, 'one trace (a CHAIN span) per case');
+      assert.ok(spans.some((a) => a['output.value'] === HOSTILE_ANSWER), 'the response travels as text');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('in an untrusted workspace, the eval file\'s export.otlp endpoint gets nothing without the user\'s yes, and never the headers the file names', async () => {
+    const { testing } = await activatedExtension();
+    const receiver = await startOtlpReceiver();
+    process.env.RAG_E2E_COLLECTOR_KEY = 'collector-secret-e2e';
+    const traced = await fixtureEval('reports-traced', { otlp: { endpoint: receiver.url, headerEnv: 'RAG_E2E_COLLECTOR_KEY' } });
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const untrusted = testing.untrusted.useFactsForTesting({ isTrusted: () => false, folders: () => [folder], userOpenaiBaseUrl: () => undefined, workspaceOpenaiBaseUrl: () => undefined });
+    const modal = answerModalWarnings();
+    try {
+      const run = await testing.controller.start(await loadEvalSpec(traced.uri.fsPath), { workspaceDir: folder });
+      modal.answer = undefined;
+      assert.equal(await vscode.commands.executeCommand('ragInspector.exportReport', { run: run.runId, formats: ['otlp'] }), 'cancelled');
+      assert.equal(modal.questions.length, 1);
+      assert.ok(modal.questions[0]!.includes(receiver.url), `the question names the exact URL: ${modal.questions[0]}`);
+      assert.equal(receiver.requests.length, 0, 'declined: nothing sent');
+
+      modal.answer = 'Allow';
+      const outcome = await vscode.commands.executeCommand<ExportOutcome>('ragInspector.exportReport', { run: run.runId, formats: ['otlp'] });
+      assert.equal(typeof outcome === 'object' ? outcome.traces?.sent : outcome, 3);
+      assert.ok(receiver.requests.length > 0);
+      for (const request of receiver.requests) assert.equal(request.headers['x-collector-key'], undefined, 'the eval file\'s header is not sent from an untrusted workspace');
+    } finally {
+      modal.restore();
+      untrusted.dispose();
+      await testing.untrusted.forget();
+      delete process.env.RAG_E2E_COLLECTOR_KEY;
+      await traced.dispose();
+      await receiver.close();
+    }
   });
 
   test('Export Report from the palette: the latest run is preselected, formats are picked, and existing files are not replaced without asking', async () => {

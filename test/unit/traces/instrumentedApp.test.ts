@@ -19,8 +19,8 @@ import type { Passage } from '../../fixtures/instrumentedRagApp.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { asRows } from './importedRow.js';
-import { startOtlpReceiver } from './otlpReceiver.js';
-import type { OtlpReceiver } from './otlpReceiver.js';
+import { startOtlpReceiver } from '../../fixtures/otlpReceiver.js';
+import type { OtlpReceiver } from '../../fixtures/otlpReceiver.js';
 
 const CORPUS: Passage[] = [
   { id: 'doc-boil', content: 'Water boils at 100 degrees Celsius at sea level.', metadata: { source: 'physics.md' } },

@@ -19,8 +19,8 @@ import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
 import type { Workspace } from '../engine/workspace.js';
 import { asRows } from './importedRow.js';
-import { attributesOf, startOtlpReceiver } from './otlpReceiver.js';
-import type { OtlpReceiver, OtlpSpan } from './otlpReceiver.js';
+import { attributesOf, startOtlpReceiver } from '../../fixtures/otlpReceiver.js';
+import type { OtlpReceiver, OtlpSpan } from '../../fixtures/otlpReceiver.js';
 
 const SECRET = 'phx-secret-token-0123456789';
 let llm: FixtureServer;
