@@ -99,11 +99,13 @@ export class SecretStorageCredentials implements Credentials {
   async apiKey(provider: string, spec: ModelSpec): Promise<string | undefined> {
     const slot = slotForProvider(provider);
     if (!slot) return undefined;
+    const key = await this.keys.get(slot);
     if (!this.facts.isTrusted() && workspaceChoseEndpoint(provider, spec, this.facts)) {
-      this.warnOnce(provider, spec);
+      // Said only when there is a key to hold back: with none stored, nothing was withheld.
+      if (key) this.warnOnce(provider, spec);
       return undefined;
     }
-    return this.keys.get(slot);
+    return key;
   }
 
   private warnOnce(provider: string, spec: ModelSpec): void {
