@@ -1,5 +1,6 @@
 // The variants of one case: leave-one-out, seeded random subsets, the answer-bearing source moved through every
 // position, and template sections removed. A pure function of the case, so a resumed explanation plans the same ones.
+import { everyPlacement } from '../placement.js';
 import { caseSeed, mulberry32 } from '../random.js';
 import type { ExplainSource, VariantKind, VariantSpec } from './model.js';
 
@@ -36,9 +37,7 @@ export function planVariants(request: VariantRequest): VariantSpec[] {
   const bearing = request.sources.find((s) => s.answerBearing);
   if (bearing && ids.length > 1 && request.kinds.includes('position')) {
     const others = ids.filter((id) => id !== bearing.id);
-    for (let position = 0; position <= others.length; position++) {
-      variants.push({ id: `position:${position}`, kind: 'position', position, present: [...others.slice(0, position), bearing.id, ...others.slice(position)] });
-    }
+    everyPlacement(others, bearing.id).forEach((present, position) => variants.push({ id: `position:${position}`, kind: 'position', position, present }));
   }
   // The last user section carries the documents and the question: removing it asks nothing, so it is kept.
   const lastUser = request.sections.findLastIndex((name) => name.split('#')[0] === 'user');

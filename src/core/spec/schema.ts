@@ -28,7 +28,7 @@ export interface JsonSchema {
 }
 
 /** The methods an eval file may name; each has a folder under src/core/suites. */
-export const SUITE_METHODS = ['rgb', 'needle', 'ifrag', 'ragas', 'llm-eval'] as const;
+export const SUITE_METHODS = ['rgb', 'needle', 'ifrag', 'ragas', 'llm-eval', 'stress'] as const;
 
 export const DEFAULTS = {
   // Eval runs are latency-bound, and the scheduler halves its concurrency on a 429 and honours Retry-After, so a
@@ -105,7 +105,7 @@ const suite: JsonSchema = {
     method: {
       type: 'string',
       enum: [...SUITE_METHODS],
-      description: 'The evaluation method: rgb (RGB benchmark), needle (needle in a haystack), ifrag (IF-RAG), ragas (RAGAS metrics) or llm-eval (LLM-judged criteria).',
+      description: 'The evaluation method: rgb (RGB benchmark), needle (needle in a haystack), ifrag (IF-RAG), ragas (RAGAS metrics), llm-eval (LLM-judged criteria) or stress (RGB\'s abilities and the position curve on your own RAG rows).',
     },
     dataset: { type: 'string', minLength: 1, description: 'Dataset file (JSONL, JSON, CSV, TSV or YAML), relative to this file. Defaults to the top-level dataset.' },
     template: { type: 'string', minLength: 1, description: "Prompt template file, relative to this file. Defaults to the top-level template, then the method's built-in prompt." },

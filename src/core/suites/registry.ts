@@ -5,6 +5,7 @@ import { ragasSuite } from './ragas/suite.js';
 import { ifragSuite } from './ifrag/suite.js';
 import { needleSuite } from './needle/suite.js';
 import { rgbSuite } from './rgb/suite.js';
+import { stressSuite } from './stress/suite.js';
 
 const SUITES: ReadonlyMap<string, Suite<unknown>> = new Map<string, Suite<unknown>>([
   [rgbSuite.method, rgbSuite as Suite<unknown>],
@@ -12,6 +13,7 @@ const SUITES: ReadonlyMap<string, Suite<unknown>> = new Map<string, Suite<unknow
   [ifragSuite.method, ifragSuite as Suite<unknown>],
   [ragasSuite.method, ragasSuite as Suite<unknown>],
   [llmEvalSuite.method, llmEvalSuite as Suite<unknown>],
+  [stressSuite.method, stressSuite as Suite<unknown>],
 ]);
 
 export function knownMethods(): string[] {

@@ -84,7 +84,8 @@ function csvRows(text: string, delimiter: string): PoolRow[] {
   }));
 }
 
-function rowsOfFile(file: string): PoolRow[] {
+/** Every row of a dataset file, numbered as readDataset numbers them (rows that do not parse are `undefined` data). */
+export function rowsOfFile(file: string): PoolRow[] {
   const text = decodeUtf8(file, readFileSync(file));
   switch (path.extname(file).toLowerCase()) {
     case '.jsonl':

@@ -70,12 +70,20 @@ export interface RgbJudgement {
   parts: PartCheck[];
 }
 
+/** The phrases that mark a rejection and a detected factual error: the reference's, or a user's own (stress). */
+export interface Markers {
+  rejection: readonly string[];
+  factualError: readonly string[];
+}
+
+export const REFERENCE_MARKERS: Markers = { rejection: REJECTION_MARKERS, factualError: FACTUAL_ERROR_MARKERS };
+
 /** The reference `predict` scoring block: rejection marker → [-1], else checkanswer; factlabel independently. */
-export function judgeResponse(response: string, answer: AnswerParts, language: 'en' | 'zh', strict: boolean): RgbJudgement {
+export function judgeResponse(response: string, answer: AnswerParts, language: 'en' | 'zh', strict: boolean, markers: Markers = REFERENCE_MARKERS): RgbJudgement {
   const text = scoredText(response, language);
-  const rejection = findMarker(text, REJECTION_MARKERS, strict);
+  const rejection = findMarker(text, markers.rejection, strict);
   const parts = rejection.hit === undefined ? checkAnswer(text, answer) : [];
   const labels: RgbLabel[] = rejection.hit === undefined ? parts.map((part) => part.label) : [-1];
-  const factualError = findMarker(text, FACTUAL_ERROR_MARKERS, strict);
+  const factualError = findMarker(text, markers.factualError, strict);
   return { text, labels, factlabel: factualError.hit === undefined ? 0 : 1, correct: isCorrect(labels), rejection, factualError, parts };
 }

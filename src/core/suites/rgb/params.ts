@@ -1,5 +1,6 @@
 // RGB suite parameters: their types, defaults per testbed, and validation with messages that name the bad key.
 import { paramValueError, unknownParamError } from '../paramError.js';
+import type { Markers } from './match.js';
 
 export const TESTBEDS = ['noise_robustness', 'negative_rejection', 'information_integration', 'counterfactual_robustness'] as const;
 export type Testbed = (typeof TESTBEDS)[number];
@@ -30,6 +31,11 @@ export interface RgbParams {
   judge: RgbJudgeParams;
   /** Counterfactual only: also ask each question with no documents (the paper's Acc column). */
   withoutDocuments: boolean;
+  /**
+   * Not an eval-file key of rgb: the reference's markers apply there. The stress method scores through this same
+   * code with the user's own refusal phrase, so it sets them here.
+   */
+  markers?: Markers;
 }
 
 /** The paper's ratios (Tables 1, 3, 5, 7). */

@@ -13,7 +13,7 @@ import { wilsonCell } from '../reportCells.js';
 type Entry = ReportEntry;
 
 /** A proportion over entries: hits / determined, with model errors and judge errors kept apart. */
-interface Tally {
+export interface Tally {
   hits: number;
   n: number;
   undetermined: number;
@@ -25,7 +25,7 @@ function scoreOf(result: ReportResult, metric: string): ReportScore | undefined 
   return result.scores.find((score) => score.metric === metric);
 }
 
-function tallyMetric(entries: readonly Entry[], metric: string, within: (entry: Entry) => boolean = () => true): Tally {
+export function tallyMetric(entries: readonly Entry[], metric: string, within: (entry: Entry) => boolean = () => true): Tally {
   const tally: Tally = { hits: 0, n: 0, undetermined: 0, present: false };
   for (const entry of entries) {
     if (!within(entry)) continue;

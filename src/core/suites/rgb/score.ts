@@ -4,12 +4,15 @@ import type { ScoreContext } from '../contract.js';
 import { rgbCaseParams, rgbExpected } from './cases.js';
 import type { Judge } from '../judging.js';
 import { judgeFactualError, judgeFailureLabel, judgeRejection } from './judge.js';
-import { FACTUAL_ERROR_MARKERS, REJECTION_MARKERS, judgeResponse } from './match.js';
+import { REFERENCE_MARKERS, judgeResponse } from './match.js';
 import type { PartCheck, RgbJudgement } from './match.js';
 import type { RgbParams } from './params.js';
 import { responseSpans } from './spans.js';
 
 const quote = (text: string) => `'${text}'`;
+
+/** RGB's own markers unless the params carry a user's phrases (the stress method passes its refusal phrase). */
+const markersOf = (params: RgbParams) => params.markers ?? REFERENCE_MARKERS;
 
 function describePart(part: PartCheck, index: number, total: number): string {
   const which = `answer part ${index + 1} of ${total}`;
@@ -71,7 +74,7 @@ function rejectedScore(judgement: RgbJudgement, params: RgbParams): Score {
       ? ` ${quote(judgement.rejection.caseOnly)} appears in another case: not a rejection in reference mode (strict mode counts it).`
       : '';
     const mode = params.strict ? 'any case' : 'case-sensitive';
-    explanation = `No rejection marker found (${REJECTION_MARKERS.map(quote).join(', ')}; ${mode}).${caseNote}`;
+    explanation = `No rejection marker found (${markersOf(params).rejection.map(quote).join(', ')}; ${mode}).${caseNote}`;
   }
   return { metric: 'rejected', value: rejected ? 1 : 0, pass: rejected, label: rejected ? 'rejected' : 'not-rejected', explanation, details: { labels: judgement.labels, byMarker, byCorrect } };
 }
@@ -85,14 +88,14 @@ function factualErrorScore(judgement: RgbJudgement, params: RgbParams): Score {
     const caseNote = judgement.factualError.caseOnly !== undefined
       ? ` ${quote(judgement.factualError.caseOnly)} appears in another case: not counted in reference mode (strict mode counts it).`
       : '';
-    explanation = `No factual-error marker found (${FACTUAL_ERROR_MARKERS.map(quote).join(', ')}; ${params.strict ? 'any case' : 'case-sensitive'}).${caseNote}`;
+    explanation = `No factual-error marker found (${markersOf(params).factualError.map(quote).join(', ')}; ${params.strict ? 'any case' : 'case-sensitive'}).${caseNote}`;
   }
   return { metric: 'factual_error_detected', value: detected ? 1 : 0, pass: detected, label: detected ? 'factual-error-detected' : 'not-detected', explanation, details: { factlabel: judgement.factlabel } };
 }
 
 /** Rule-based scores for the case's testbed. The no-document case of counterfactual robustness only checks the answer. */
 export function ruleScores(evalCase: EvalCase, response: string, params: RgbParams): { scores: Score[]; judgement: RgbJudgement } {
-  const judgement = judgeResponse(response, rgbExpected(evalCase).answer, params.language, params.strict);
+  const judgement = judgeResponse(response, rgbExpected(evalCase).answer, params.language, params.strict, markersOf(params));
   const scores = [correctScore(evalCase, response, judgement, params)];
   const noDocuments = rgbCaseParams(evalCase).noDocuments;
   if (params.testbed === 'negative_rejection') scores.push(rejectedScore(judgement, params));

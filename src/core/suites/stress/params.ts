@@ -1,0 +1,188 @@
+// Stress parameters: which testbed is built from the user's rows, its ratios or positions, where distractors come
+// from, and the user's own refusal phrase. Every key is checked, with a message naming it.
+import * as path from 'node:path';
+import { paramValueError, unknownParamError } from '../paramError.js';
+import { LANGUAGES } from '../rgb/params.js';
+import type { Language } from '../rgb/params.js';
+
+export const STRESS_TESTBEDS = ['noise_robustness', 'negative_rejection', 'counterfactual_robustness', 'information_integration', 'position'] as const;
+export type StressTestbed = (typeof STRESS_TESTBEDS)[number];
+
+/** match: RGB's lowercase substring per answer part. A judge would need a model while cases are built (not yet). */
+export const ANSWER_BEARING_MODES = ['match'] as const;
+export type AnswerBearingMode = (typeof ANSWER_BEARING_MODES)[number];
+
+/** Where distractors come from: other rows' passages that bear no answer, or paragraphs of a folder of text files. */
+export type DistractorSource = { kind: 'dataset' } | { kind: 'corpus'; folder: string };
+
+export interface StressJudgeParams {
+  rejection: boolean;
+  factualError: boolean;
+  failureLabels: boolean;
+}
+
+export interface StressParams {
+  testbed: StressTestbed;
+  language: Language;
+  answerBearing: AnswerBearingMode;
+  distractors: DistractorSource;
+  noiseRates: number[];
+  passageNum: number;
+  /** Position testbed: distractors around the answer-bearing passage (positions 1…k+1). */
+  k: number;
+  correctRate: number;
+  /** Phrases that mark a refusal in the user's prompt; matched as RGB matches its marker. */
+  refusal: string[];
+  /** Phrases that mark a detected factual error (counterfactual robustness). */
+  factualError: string[];
+  strict: boolean;
+  judge: StressJudgeParams;
+  withoutDocuments: boolean;
+}
+
+/** RGB's ratios for the testbeds RGB has; position uses none (its ratio follows from k). */
+const DEFAULT_NOISE_RATES: Readonly<Record<StressTestbed, readonly number[]>> = {
+  noise_robustness: [0, 0.2, 0.4, 0.6, 0.8],
+  negative_rejection: [1],
+  information_integration: [0, 0.2, 0.4],
+  counterfactual_robustness: [0],
+  position: [],
+};
+
+/** RGB's markers, so the built-in prompt (which asks for these sentences) works without any setting. */
+export const DEFAULT_REFUSAL = ['insufficient information'];
+export const DEFAULT_FACTUAL_ERROR = ['factual errors'];
+
+const KNOWN_KEYS = ['testbed', 'language', 'answerBearing', 'distractors', 'noiseRates', 'passageNum', 'k', 'correctRate', 'refusal', 'factualError', 'strict', 'judge', 'withoutDocuments'];
+const JUDGE_KEYS = ['rejection', 'factualError', 'failureLabels'];
+
+type Where = { file: string };
+
+function fail(where: Where, key: string, message: string, hint: string): never {
+  throw paramValueError(where.file, 'stress', key, message, hint);
+}
+
+const describe = (value: unknown) => JSON.stringify(value) ?? String(value);
+
+function parseEnum<T extends string>(value: unknown, key: string, allowed: readonly T[], fallback: T | undefined, where: Where, hint: string): T {
+  if (value === undefined && fallback !== undefined) return fallback;
+  if (value === undefined) fail(where, key, 'missing', `set params.${key} to one of ${allowed.join(', ')}`);
+  if (!allowed.includes(value as T)) fail(where, key, `unknown value ${describe(value)}`, `use one of ${allowed.join(', ')}${hint}`);
+  return value as T;
+}
+
+function parseBoolean(value: unknown, key: string, fallback: boolean, where: Where): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') fail(where, key, `expected true or false, got ${describe(value)}`, `write ${key}: true or ${key}: false`);
+  return value;
+}
+
+function parseCount(value: unknown, key: string, fallback: number, min: number, where: Where, hint: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) fail(where, key, `expected a whole number of at least ${min}, got ${describe(value)}`, hint);
+  return value;
+}
+
+function parseRate(value: unknown, key: string, where: Where): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) fail(where, key, `expected a number between 0 and 1, got ${describe(value)}`, 'ratios are shares of passageNum, e.g. 0.4');
+  return value;
+}
+
+function parseNoiseRates(value: unknown, testbed: StressTestbed, where: Where): number[] {
+  const defaults = [...DEFAULT_NOISE_RATES[testbed]];
+  if (value === undefined) return defaults;
+  if (testbed === 'position') fail(where, 'noiseRates', 'the position testbed has no noise ratios', 'remove noiseRates; set k, the number of distractors around the answer-bearing passage');
+  if (!Array.isArray(value) || value.length === 0) fail(where, 'noiseRates', `expected a non-empty list of numbers, got ${describe(value)}`, `e.g. noiseRates: [${defaults.join(', ')}]`);
+  const rates = value.map((rate, i) => parseRate(rate, `noiseRates[${i}]`, where));
+  if (new Set(rates).size !== rates.length) fail(where, 'noiseRates', 'a ratio is listed twice', 'each ratio gives one case per row; list it once');
+  if (testbed === 'negative_rejection' && (rates.length !== 1 || rates[0] !== 1)) {
+    fail(where, 'noiseRates', `negative rejection always uses noise ratio 1 (only distractors), got ${describe(value)}`, 'remove noiseRates, or use testbed noise_robustness for other ratios');
+  }
+  return rates;
+}
+
+function parsePhrases(value: unknown, key: string, fallback: string[], where: Where, hint: string): string[] {
+  if (value === undefined) return [...fallback];
+  const list = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(list) || list.length === 0 || !list.every((p) => typeof p === 'string' && p.trim() !== '')) {
+    fail(where, key, `expected a phrase or a non-empty list of phrases, got ${describe(value)}`, hint);
+  }
+  return list as string[];
+}
+
+/** `distractors: dataset` (default) or `distractors: { corpus: folder }`, the folder relative to the eval file. */
+function parseDistractors(value: unknown, where: Where): DistractorSource {
+  if (value === undefined || value === 'dataset') return { kind: 'dataset' };
+  const hint = 'write distractors: dataset (other rows\' passages that bear no answer) or distractors: { corpus: <folder of .txt/.md files> }';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(where, 'distractors', `unknown value ${describe(value)}`, hint);
+  const raw = value as Record<string, unknown>;
+  for (const key of Object.keys(raw)) {
+    if (key !== 'corpus') throw unknownParamError(where.file, 'stress', ['distractors', key], ['corpus'], 'unknown distractor setting', hint);
+  }
+  if (typeof raw.corpus !== 'string' || raw.corpus.trim() === '') fail(where, 'distractors.corpus', `expected a folder path, got ${describe(raw.corpus)}`, hint);
+  return { kind: 'corpus', folder: path.resolve(path.dirname(where.file), raw.corpus) };
+}
+
+function parseJudge(value: unknown, testbed: StressTestbed, where: Where): StressJudgeParams {
+  const defaults = { rejection: testbed === 'negative_rejection', factualError: testbed === 'counterfactual_robustness', failureLabels: false };
+  if (value === undefined) return defaults;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(where, 'judge', `expected a mapping, got ${describe(value)}`, 'e.g. judge: { rejection: true }');
+  const raw = value as Record<string, unknown>;
+  for (const key of Object.keys(raw)) {
+    if (!JUDGE_KEYS.includes(key)) throw unknownParamError(where.file, 'stress', ['judge', key], JUDGE_KEYS, 'unknown judge pass', `use ${JUDGE_KEYS.join(', ')}`);
+  }
+  return {
+    rejection: parseBoolean(raw.rejection, 'judge.rejection', defaults.rejection, where),
+    factualError: parseBoolean(raw.factualError, 'judge.factualError', defaults.factualError, where),
+    failureLabels: parseBoolean(raw.failureLabels, 'judge.failureLabels', defaults.failureLabels, where),
+  };
+}
+
+function parseAnswerBearing(value: unknown, where: Where): AnswerBearingMode {
+  if (value === 'judge') {
+    // Cases are built synchronously before any model is called, so a judge cannot decide here yet; say so.
+    fail(where, 'answerBearing', 'judge is not available yet: cases are built before any model is called', 'use answerBearing: match, and write the reference answer as it appears in the passages (alternatives in a list)');
+  }
+  return parseEnum(value, 'answerBearing', ANSWER_BEARING_MODES, 'match', where, '');
+}
+
+function only(testbeds: readonly StressTestbed[], testbed: StressTestbed, raw: Record<string, unknown>, key: string, where: Where): void {
+  if (raw[key] !== undefined && !testbeds.includes(testbed)) fail(where, key, `only ${testbeds.join(' and ')} use${testbeds.length === 1 ? 's' : ''} ${key} (testbed is ${testbed})`, `remove ${key}`);
+}
+
+export function parseStressParams(raw: unknown, where: Where): StressParams {
+  if (raw === undefined || raw === null) fail(where, 'testbed', 'missing', `set params.testbed to one of ${STRESS_TESTBEDS.join(', ')}`);
+  if (typeof raw !== 'object' || Array.isArray(raw)) fail(where, '(root)', `expected a mapping, got ${describe(raw)}`, 'e.g. params: { testbed: noise_robustness }');
+  const object = raw as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    if (!KNOWN_KEYS.includes(key)) throw unknownParamError(where.file, 'stress', [key], KNOWN_KEYS, 'unknown parameter', `stress accepts ${KNOWN_KEYS.join(', ')}`);
+  }
+  const testbed = parseEnum(object.testbed, 'testbed', STRESS_TESTBEDS, undefined, where, '');
+  only(['position'], testbed, object, 'k', where);
+  only(['counterfactual_robustness'], testbed, object, 'correctRate', where);
+  only(['counterfactual_robustness'], testbed, object, 'withoutDocuments', where);
+  only(['counterfactual_robustness'], testbed, object, 'factualError', where);
+  const passageNum = parseCount(object.passageNum, 'passageNum', 5, 1, where, 'RGB gives 5 passages per question');
+  const params: StressParams = {
+    testbed,
+    language: parseEnum(object.language, 'language', LANGUAGES, 'en', where, ' (zh removes spaces from responses before matching)'),
+    answerBearing: parseAnswerBearing(object.answerBearing, where),
+    distractors: parseDistractors(object.distractors, where),
+    noiseRates: parseNoiseRates(object.noiseRates, testbed, where),
+    passageNum,
+    k: parseCount(object.k, 'k', passageNum - 1, 1, where, 'k distractors give k+1 positions, e.g. k: 4'),
+    correctRate: object.correctRate === undefined ? 0 : parseRate(object.correctRate, 'correctRate', where),
+    refusal: parsePhrases(object.refusal, 'refusal', DEFAULT_REFUSAL, where, 'the phrase your prompt asks the model to say when the documents do not answer, e.g. refusal: "I don\'t know"'),
+    factualError: parsePhrases(object.factualError, 'factualError', DEFAULT_FACTUAL_ERROR, where, 'the phrase your prompt asks for when documents contradict the facts, e.g. factualError: "factual errors"'),
+    strict: parseBoolean(object.strict, 'strict', false, where),
+    judge: parseJudge(object.judge, testbed, where),
+    withoutDocuments: parseBoolean(object.withoutDocuments, 'withoutDocuments', false, where),
+  };
+  if (testbed === 'counterfactual_robustness') {
+    const correctNum = Math.ceil(passageNum * params.correctRate);
+    for (const rate of params.noiseRates) {
+      if (Math.ceil(passageNum * rate) + correctNum > passageNum) fail(where, 'correctRate', `noise ${rate} plus correctRate ${params.correctRate} exceed passageNum ${passageNum}`, 'lower correctRate or the noise ratio');
+    }
+  }
+  return params;
+}

@@ -1,0 +1,20 @@
+// The stress method: RGB's four abilities and the position curve, built from a user's own RAG rows (RAGAS columns).
+import { builtinPrompt } from '../../assets.js';
+import type { Suite } from '../contract.js';
+import { STRESS_METHOD, expandStressRow } from './cases.js';
+import { parseStressParams } from './params.js';
+import type { StressParams } from './params.js';
+import { distractorPoolFor } from './pool.js';
+import { stressReport } from './report.js';
+import { scoreStressCase } from './score.js';
+
+export const stressSuite: Suite<StressParams> = {
+  method: STRESS_METHOD,
+  parseParams: (raw, where) => parseStressParams(raw, where),
+  expandRow: (row, params, context) => expandStressRow(row, params, context, distractorPoolFor(params.distractors, row)),
+  score: (evalCase, responseText, params, context) => scoreStressCase(evalCase, responseText, params, context),
+  report: (cases, results, params, suiteId) => stressReport(cases, results, params, suiteId),
+  // RGB's answer-part labels, for the counterfactual and integration tables (the same tables read them).
+  reportDetails: (score) => (score.metric === 'correct' ? { labels: (score.details as { labels?: number[] }).labels } : undefined),
+  defaultTemplate: () => builtinPrompt('stress/en.prompt'),
+};
