@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InputError } from '../../../src/core/errors.js';
 import type { DatasetRow, EvalCase } from '../../../src/core/model.js';
-import { expandStressRow, stressCaseParams } from '../../../src/core/suites/stress/cases.js';
+import { distractorBudget, expandStressRow, stressCaseParams } from '../../../src/core/suites/stress/cases.js';
 import { substituteAnswer } from '../../../src/core/suites/stress/counterfactual.js';
 import { parseStressParams } from '../../../src/core/suites/stress/params.js';
 import { drawDistractors, poolFromRows } from '../../../src/core/suites/stress/pool.js';
@@ -62,8 +62,8 @@ describe('the distractor pool', () => {
 });
 
 describe('noise robustness', () => {
-  it('answer-bearing passages by RGB\'s rule (case-insensitive), distractors from other rows, RGB\'s counts', () => {
-    const [c] = build(ROWS[0]!, { testbed: 'noise_robustness', noiseRates: [0.4], passageNum: 5 });
+  it('answer-bearing passages by RGB\'s rule (case-insensitive), distractors from other rows, RGB\'s counts (shortRows: fill)', () => {
+    const [c] = build(ROWS[0]!, { testbed: 'noise_robustness', noiseRates: [0.4], passageNum: 5, shortRows: 'fill' });
     // ceil(5 × 0.4) = 2 negatives, 3 positives wanted; only 2 passages bear "Paris", so RGB grows the negatives to 3.
     assert.deepEqual(texts(c!, 'positive'), ['Paris is the capital of France.', 'The Louvre is in paris.']);
     assert.deepEqual(texts(c!, 'negative'), ['Canada has ten provinces.', 'Maple syrup comes from Quebec.', 'Mount Fuji is the highest mountain in Japan.']);
@@ -74,6 +74,21 @@ describe('noise robustness', () => {
     assert.ok(c!.documents.filter((d) => d.role === 'negative').every((d) => /^rows\[[12]\]\.contexts\[[12]\]$/.test(d.source ?? '')));
     assert.deepEqual(c!.documents.find((d) => d.text.startsWith('The Louvre'))!.spans.map((s) => [s.kind, s.text]), [['answer', 'paris']]);
     assert.equal(c!.id, 's/fr/noise=0.4');
+  });
+
+  it('keeps the ratio by default when positives run short: 2 positives at 0.4 get ceil(2 × 0.4 / 0.6) = 2 distractors, not 3', () => {
+    const [c] = build(ROWS[0]!, { testbed: 'noise_robustness', noiseRates: [0.4], passageNum: 5 });
+    assert.equal(texts(c!, 'positive').length, 2);
+    assert.equal(texts(c!, 'negative').length, 2);
+    assert.equal(stressCaseParams(c!).effectiveNoiseRate, 0.5);
+  });
+
+  it('distractor budgets by hand (passageNum 5): enough positives → RGB\'s ceil(5r); one positive → ceil(r / (1 − r))', () => {
+    const p = { passageNum: 5, shortRows: 'keep_ratio' as const, testbed: 'noise_robustness' as const };
+    assert.deepEqual([0, 0.2, 0.4, 0.6, 0.8].map((r) => distractorBudget(5, r, p)), [0, 1, 2, 3, 4]);
+    assert.deepEqual([0, 0.2, 0.4, 0.6, 0.8].map((r) => distractorBudget(1, r, p)), [0, 1, 1, 2, 4]);
+    assert.deepEqual([0, 0.2, 0.4, 0.6, 0.8].map((r) => distractorBudget(2, r, p)), [0, 1, 2, 3, 4], "at 0.6 and 0.8 RGB wants only 2 and 1 positives");
+    assert.equal(distractorBudget(1, 0.8, { ...p, shortRows: 'fill' }), 5, 'fill leaves RGB its whole list');
   });
 
   it('is a pure function of (row, params, seed): the same case twice, and more noise adds distractors rather than swapping them', () => {

@@ -151,13 +151,29 @@ function makeCase(built: Built, variant: Variant, seed: number): EvalCase {
   };
 }
 
+/**
+ * Distractors RGB's selection may use at a ratio. RGB's own rule (`fill`): all it wants, so a row short of positives
+ * gets more noise. keep_ratio: when positives run short, only ceil(P·r / (1 − r)) of them, so the case shrinks and the
+ * ratio holds (1 positive at 0.2 → 1 distractor, the nearest whole-passage ratio above it; at 0.8 → 4).
+ */
+export function distractorBudget(positives: number, noiseRate: number, params: Pick<StressParams, 'passageNum' | 'shortRows' | 'testbed'>): number {
+  const negNum = Math.ceil(params.passageNum * noiseRate);
+  if (params.testbed !== 'noise_robustness' || params.shortRows === 'fill' || noiseRate >= 1) return params.passageNum;
+  if (positives >= params.passageNum - negNum) return negNum;
+  // The epsilon keeps 0.8 / 0.2 = 4.000000000000001 at 4 distractors.
+  return Math.max(0, Math.min(Math.ceil((positives * noiseRate) / (1 - noiseRate) - 1e-9), params.passageNum - positives));
+}
+
 /** One case per noise ratio, RGB's selection and shuffle with the case's own seed (plus the no-document case). */
 function ratioCases(built: Built): EvalCase[] {
   const rgbRow = asRgbRow(built);
   const cases = built.params.noiseRates.map((noiseRate) => {
     const id = `${built.base}/noise=${noiseRate}`;
     const seed = caseSeed(built.context.seed, id);
-    const selection = selectPassages(rgbRow, { noiseRate, passageNum: built.params.passageNum, correctRate: built.params.correctRate }, mulberry32(seed));
+    // RGB's selection takes the first negatives of the row, so a shorter list is a smaller budget, same prefix.
+    const budget = distractorBudget(built.bearing.length, noiseRate, built.params);
+    const row = { ...rgbRow, negative: rgbRow.negative.slice(0, budget) } as RgbRow;
+    const selection = selectPassages(row, { noiseRate, passageNum: built.params.passageNum, correctRate: built.params.correctRate }, mulberry32(seed));
     return makeCase(built, { id, noiseRate, position: null, selection }, seed);
   });
   if (built.params.withoutDocuments) {
@@ -188,7 +204,7 @@ function describeAnswer(stressRow: StressRow): string {
 /** Checks the testbed can be built from the row; each failure names the row's problem and what to change. */
 function checkRow(row: DatasetRow, stressRow: StressRow, bearing: PassageBearing[], params: StressParams): void {
   if (bearing.length === 0) {
-    fail(row, `stress row: none of the ${stressRow.contexts.length} retrieved passages contains the reference answer ${describeAnswer(stressRow)} (RGB's rule: lowercase substring of any alternative); the row cannot be stressed`);
+    fail(row, `stress row: none of the ${stressRow.contexts.length} retrieved passages contains the reference answer ${describeAnswer(stressRow)} (RGB's rule: lowercase substring of any alternative); the row cannot be stressed`, 'write the reference as the passages word it (a list gives alternatives, e.g. reference: ["8 minutes", "eight minutes"]), or leave the row out');
   }
   if (params.testbed !== 'information_integration') return;
   if (stressRow.answer.length < 2) fail(row, 'stress row: information integration needs an answer in several parts, each found in a different passage; this reference has one part', 'write answer_parts: ["part one", "part two"] (RGB\'s form) for rows whose answer combines facts');

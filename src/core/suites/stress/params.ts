@@ -15,6 +15,14 @@ export type AnswerBearingMode = (typeof ANSWER_BEARING_MODES)[number];
 /** Where distractors come from: other rows' passages that bear no answer, or paragraphs of a folder of text files. */
 export type DistractorSource = { kind: 'dataset' } | { kind: 'corpus'; folder: string };
 
+/**
+ * Noise robustness on a row with fewer answer-bearing passages than passageNum asks for: RGB fills the case up with
+ * noise (its effective ratio rises, often to 0.8 on real retrievals of one or two relevant passages); keep_ratio
+ * shows fewer passages so the requested ratio holds as closely as whole passages allow.
+ */
+export const SHORT_ROWS = ['keep_ratio', 'fill'] as const;
+export type ShortRows = (typeof SHORT_ROWS)[number];
+
 export interface StressJudgeParams {
   rejection: boolean;
   factualError: boolean;
@@ -28,6 +36,7 @@ export interface StressParams {
   distractors: DistractorSource;
   noiseRates: number[];
   passageNum: number;
+  shortRows: ShortRows;
   /** Position testbed: distractors around the answer-bearing passage (positions 1…k+1). */
   k: number;
   correctRate: number;
@@ -53,7 +62,7 @@ const DEFAULT_NOISE_RATES: Readonly<Record<StressTestbed, readonly number[]>> = 
 export const DEFAULT_REFUSAL = ['insufficient information'];
 export const DEFAULT_FACTUAL_ERROR = ['factual errors'];
 
-const KNOWN_KEYS = ['testbed', 'language', 'answerBearing', 'distractors', 'noiseRates', 'passageNum', 'k', 'correctRate', 'refusal', 'factualError', 'strict', 'judge', 'withoutDocuments'];
+const KNOWN_KEYS = ['testbed', 'language', 'answerBearing', 'distractors', 'noiseRates', 'passageNum', 'shortRows', 'k', 'correctRate', 'refusal', 'factualError', 'strict', 'judge', 'withoutDocuments'];
 const JUDGE_KEYS = ['rejection', 'factualError', 'failureLabels'];
 
 type Where = { file: string };
@@ -159,6 +168,7 @@ export function parseStressParams(raw: unknown, where: Where): StressParams {
   }
   const testbed = parseEnum(object.testbed, 'testbed', STRESS_TESTBEDS, undefined, where, '');
   only(['position'], testbed, object, 'k', where);
+  only(['noise_robustness'], testbed, object, 'shortRows', where);
   only(['counterfactual_robustness'], testbed, object, 'correctRate', where);
   only(['counterfactual_robustness'], testbed, object, 'withoutDocuments', where);
   only(['counterfactual_robustness'], testbed, object, 'factualError', where);
@@ -170,6 +180,7 @@ export function parseStressParams(raw: unknown, where: Where): StressParams {
     distractors: parseDistractors(object.distractors, where),
     noiseRates: parseNoiseRates(object.noiseRates, testbed, where),
     passageNum,
+    shortRows: parseEnum(object.shortRows, 'shortRows', SHORT_ROWS, 'keep_ratio', where, ' (fill: RGB\'s rule, more noise when answer-bearing passages run short)'),
     k: parseCount(object.k, 'k', passageNum - 1, 1, where, 'k distractors give k+1 positions, e.g. k: 4'),
     correctRate: object.correctRate === undefined ? 0 : parseRate(object.correctRate, 'correctRate', where),
     refusal: parsePhrases(object.refusal, 'refusal', DEFAULT_REFUSAL, where, 'the phrase your prompt asks the model to say when the documents do not answer, e.g. refusal: "I don\'t know"'),
