@@ -6,6 +6,8 @@ import { createGeneratorClient } from '../core/engine/clients.js';
 import { envCredentials } from '../core/providers/registry.js';
 import { generateCounterfactuals, toJsonLines } from '../core/suites/ifrag/counterfactual.js';
 import type { CounterfactualOutcome, GenerationSummary } from '../core/suites/ifrag/counterfactual.js';
+import { readIfRagRow } from '../core/suites/ifrag/rows.js';
+import { looksLikeStressRow, stressRowForGeneration } from '../core/suites/stress/counterfactual.js';
 import type { GenerateCounterfactualCommand } from './args.js';
 import { UsageError } from './args.js';
 import { createProgress } from './progress.js';
@@ -72,6 +74,8 @@ export async function runGenerateCounterfactual(command: GenerateCounterfactualC
       signal: controller.signal,
       seed: command.seed,
       concurrency: command.concurrency,
+      // RAGAS-style rows (the stress method's) are read for their answer-bearing passages; IF-RAG rows as before.
+      readRow: (row) => (looksLikeStressRow(row.data) ? stressRowForGeneration(row) : readIfRagRow(row)),
       onProgress: ({ done, total, failed }) => progress.update(done, total, failed),
     });
     progress.finish();

@@ -48,6 +48,11 @@ export interface GenerateCounterfactualsOptions {
   concurrency?: number;
   onProgress?: (progress: GenerationProgress) => void;
   render?: PromptRenderer;
+  /**
+   * How a row is read (IF-RAG's reader by default). The stress method passes its own, which gives the answer-bearing
+   * passages of a RAGAS-style row; the generation, its check and what is written stay the same.
+   */
+  readRow?: (row: DatasetRow) => IfRagRow;
 }
 
 export interface GenerationSummary {
@@ -165,9 +170,9 @@ function describeError(error: unknown): string {
 async function outcomeFor(row: DatasetRow, options: GenerateCounterfactualsOptions, render: PromptRenderer): Promise<CounterfactualOutcome> {
   let ifragRow: IfRagRow;
   try {
-    ifragRow = readIfRagRow(row);
+    ifragRow = (options.readRow ?? readIfRagRow)(row);
   } catch (error) {
-    return { status: 'failed', row, data: row.data, reason: `not a usable IF-RAG row: ${describeError(error)}`, calls: 0 };
+    return { status: 'failed', row, data: row.data, reason: `not a usable ${options.readRow ? '' : 'IF-RAG '}row: ${describeError(error)}`, calls: 0 };
   }
   if (ifragRow.counterfactual) return { status: 'kept', row, data: row.data, calls: 0 };
   return generateOne({ row, ifragRow, options, render });

@@ -6,7 +6,7 @@ import { generationProblem } from '../ifrag/counterfactual.js';
 import type { IfRagRow } from '../ifrag/rows.js';
 import type { AnswerParts } from '../rgb/rows.js';
 import { answerBearing, mentionsAnswer } from './bearing.js';
-import { readStressRow } from './rows.js';
+import { COLUMNS, readStressRow } from './rows.js';
 import type { StressRow } from './rows.js';
 
 export interface Counterfactual {
@@ -42,7 +42,15 @@ export function stressRowForGeneration(row: DatasetRow): IfRagRow {
   if (stressRow.answer.length !== 1) throw new Error('the answer has several parts: give fake_answer (one fake per part) instead');
   const passages = answerBearing(stressRow.contexts, stressRow.answer).map((b) => stressRow.contexts[b.index] as string);
   if (passages.length === 0) throw new Error('no retrieved passage contains the reference answer');
-  return asGeneratorRow(stressRow, passages);
+  const generatorRow = asGeneratorRow(stressRow, passages);
+  // A row that already has counterfactual data is kept as it is, as the generator keeps IF-RAG rows.
+  if (stressRow.counterfactual) generatorRow.counterfactual = { answer: stressRow.counterfactual.answer, passages: stressRow.counterfactual.passages };
+  return generatorRow;
+}
+
+/** A RAGAS-style row (retrieved_contexts or contexts, no IF-RAG `passages`): generate-counterfactual reads it as stress does. */
+export function looksLikeStressRow(data: Record<string, unknown>): boolean {
+  return data.passages === undefined && COLUMNS.contexts.some((name) => data[name] !== undefined);
 }
 
 /** The row's counterfactual passages, or why it has none usable (the caller reports it at the row's line). */
