@@ -195,6 +195,33 @@ describe('information integration', () => {
   });
 });
 
+describe('answer-bearing passages named by the row (answer_bearing), for paraphrased answers', () => {
+  const paraphrased = {
+    id: 'fr2', user_input: 'What is the capital of France?', reference: 'Paris',
+    retrieved_contexts: ['France is governed from the City of Light.', 'France borders Spain.'], answer_bearing: [0],
+  };
+
+  it('uses the named passages as positives, and records the rule', () => {
+    const [c] = build(paraphrased, { testbed: 'noise_robustness', noiseRates: [0], passageNum: 1 });
+    assert.deepEqual(c!.documents.map((d) => [d.role, d.text]), [['positive', 'France is governed from the City of Light.']]);
+    assert.equal(stressCaseParams(c!).answerBearingRule, 'column');
+    assert.equal(stressCaseParams(build(ROWS[0]!, { testbed: 'noise_robustness', noiseRates: [0] })[0]!).answerBearingRule, 'match');
+  });
+
+  it('keeps named passages out of the pool', () => {
+    const pool = poolFromRows([{ index: 0, data: paraphrased }]);
+    assert.deepEqual(pool.items.map((d) => d.text), ['France borders Spain.']);
+  });
+
+  it('cannot put a fake answer in a passage that paraphrases the answer: says so and points to generated data', () => {
+    assert.throws(() => build({ ...paraphrased, fake_answer: 'Lyon' }, { testbed: 'counterfactual_robustness' }), /does not contain the reference word for word.*generate-counterfactual/);
+  });
+
+  it('an index outside the passages is reported with the range', () => {
+    assert.throws(() => build({ ...paraphrased, answer_bearing: [2] }, { testbed: 'noise_robustness' }), /"answer_bearing": expected a non-empty list of passage indexes from 0 to 1, got \[2\]/);
+  });
+});
+
 describe('rows that cannot be used', () => {
   it('a row whose passages never contain the reference is reported at its line, naming the rule', () => {
     const data = { user_input: 'Who wrote Hamlet?', reference: 'Shakespeare', retrieved_contexts: ['Hamlet is a tragedy.'] };

@@ -2,6 +2,7 @@
 // of a part), and which answer parts each one bears: what noise, position and integration cases are built from.
 import { checkAnswer } from '../rgb/match.js';
 import type { AnswerParts } from '../rgb/rows.js';
+import type { StressRow } from './rows.js';
 
 export interface PassageBearing {
   /** Index in the row's contexts. */
@@ -29,6 +30,17 @@ export function answerBearing(contexts: readonly string[], answer: AnswerParts):
   });
 }
 
+export type BearingRule = 'match' | 'column';
+
+/**
+ * The row's answer-bearing passages: those its `answer_bearing` column names (a paraphrased answer no substring rule
+ * finds), else those RGB's rule finds. Parts are still found by the rule, for information integration.
+ */
+export function bearingOf(row: Pick<StressRow, 'contexts' | 'answer' | 'answerBearing'>): { bearing: PassageBearing[]; rule: BearingRule } {
+  if (!row.answerBearing) return { bearing: answerBearing(row.contexts, row.answer), rule: 'match' };
+  return { bearing: row.answerBearing.map((index) => ({ index, parts: partsIn(row.contexts[index] as string, row.answer) })), rule: 'column' };
+}
+
 /**
  * Integration groups: one list of passage indexes per answer part, each passage in one group only, so a case never
  * shows a passage twice. A passage bearing several parts joins the part with the fewest passages so far.
@@ -36,6 +48,7 @@ export function answerBearing(contexts: readonly string[], answer: AnswerParts):
 export function integrationGroups(bearing: readonly PassageBearing[], partCount: number): number[][] {
   const groups: number[][] = Array.from({ length: partCount }, () => []);
   for (const passage of bearing) {
+    if (passage.parts.length === 0) continue; // marked by the column, but no part is found in it: no group to join
     const target = passage.parts.reduce((best, part) => ((groups[part] as number[]).length < (groups[best] as number[]).length ? part : best));
     (groups[target] as number[]).push(passage.index);
   }

@@ -12,8 +12,8 @@ import { selectPassages } from '../rgb/processData.js';
 import type { SelectedPassage, Selection } from '../rgb/processData.js';
 import type { RgbRow } from '../rgb/rows.js';
 import { documentSpans } from '../rgb/spans.js';
-import { answerBearing, integrationGroups } from './bearing.js';
-import type { PassageBearing } from './bearing.js';
+import { bearingOf, integrationGroups } from './bearing.js';
+import type { BearingRule, PassageBearing } from './bearing.js';
 import { counterfactualOf } from './counterfactual.js';
 import type { Counterfactual } from './counterfactual.js';
 import type { StressParams, StressTestbed } from './params.js';
@@ -29,7 +29,7 @@ export interface StressCaseParams extends RgbCaseParams {
   testbed: StressTestbed;
   /** Row passages found answer-bearing (indexes into contexts) and by which rule. */
   answerBearing: number[];
-  answerBearingRule: 'match';
+  answerBearingRule: BearingRule;
   /** Position testbed: 0-based position of the answer-bearing passage, and the distractors around it. */
   position: number | null;
   k: number | null;
@@ -45,6 +45,7 @@ interface Built {
   row: DatasetRow;
   stressRow: StressRow;
   bearing: PassageBearing[];
+  rule: BearingRule;
   distractors: Distractor[];
   counterfactual?: Counterfactual;
   params: StressParams;
@@ -125,7 +126,7 @@ function makeCase(built: Built, variant: Variant, seed: number): EvalCase {
     noDocuments: documents.length === 0 && variant.noiseRate === null && variant.position === null,
     order: documents.map((d) => d.source ?? d.id),
     answerBearing: built.bearing.map((b) => b.index),
-    answerBearingRule: 'match',
+    answerBearingRule: built.rule,
     position: variant.position,
     k: params.testbed === 'position' ? built.distractors.length : null,
     distractorsRequested: distractorsNeeded(params),
@@ -204,7 +205,7 @@ function describeAnswer(stressRow: StressRow): string {
 /** Checks the testbed can be built from the row; each failure names the row's problem and what to change. */
 function checkRow(row: DatasetRow, stressRow: StressRow, bearing: PassageBearing[], params: StressParams): void {
   if (bearing.length === 0) {
-    fail(row, `stress row: none of the ${stressRow.contexts.length} retrieved passages contains the reference answer ${describeAnswer(stressRow)} (RGB's rule: lowercase substring of any alternative); the row cannot be stressed`, 'write the reference as the passages word it (a list gives alternatives, e.g. reference: ["8 minutes", "eight minutes"]), or leave the row out');
+    fail(row, `stress row: none of the ${stressRow.contexts.length} retrieved passages contains the reference answer ${describeAnswer(stressRow)} (RGB's rule: lowercase substring of any alternative); the row cannot be stressed`, 'write the reference as the passages word it (a list gives alternatives, e.g. reference: ["8 minutes", "eight minutes"]; a long reference sentence: the short answer in answer_parts), or name the passages that bear it: answer_bearing: [0]');
   }
   if (params.testbed !== 'information_integration') return;
   if (stressRow.answer.length < 2) fail(row, 'stress row: information integration needs an answer in several parts, each found in a different passage; this reference has one part', 'write answer_parts: ["part one", "part two"] (RGB\'s form) for rows whose answer combines facts');
@@ -219,7 +220,7 @@ function checkRow(row: DatasetRow, stressRow: StressRow, bearing: PassageBearing
 /** Suite.expandRow for stress: a pure function of (row, params, run seed, the pool of distractors). */
 export function expandStressRow(row: DatasetRow, params: StressParams, context: SuiteBuildContext, pool: DistractorPool): EvalCase[] {
   const stressRow = readStressRow(row);
-  const bearing = answerBearing(stressRow.contexts, stressRow.answer);
+  const { bearing, rule } = bearingOf(stressRow);
   checkRow(row, stressRow, bearing, params);
   const base = `${context.suiteId}/${stressRowKey(row, stressRow)}`;
   let counterfactual: Counterfactual | undefined;
@@ -231,7 +232,7 @@ export function expandStressRow(row: DatasetRow, params: StressParams, context: 
   const drawSeed = caseSeed(context.seed, `${base}/distractors`);
   const draw = drawDistractors(pool, { rowIndex: row.ref.index, answer: stressRow.answer, own: stressRow.contexts, count: distractorsNeeded(params) }, mulberry32(drawSeed));
   if (params.testbed === 'position' && draw.distractors.length === 0) fail(row, 'stress row: no distractor could be drawn for the position testbed (every other passage mentions this answer, or the pool is empty)', 'add rows, or name a corpus folder: distractors: { corpus: <folder> }');
-  const built: Built = { row, stressRow, bearing, distractors: draw.distractors, params, context, base, ...(counterfactual ? { counterfactual } : {}) };
+  const built: Built = { row, stressRow, bearing, rule, distractors: draw.distractors, params, context, base, ...(counterfactual ? { counterfactual } : {}) };
   return params.testbed === 'position' ? positionCases(built) : ratioCases(built);
 }
 

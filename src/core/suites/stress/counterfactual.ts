@@ -5,7 +5,7 @@ import type { DatasetRow } from '../../model.js';
 import { generationProblem } from '../ifrag/counterfactual.js';
 import type { IfRagRow } from '../ifrag/rows.js';
 import type { AnswerParts } from '../rgb/rows.js';
-import { answerBearing, mentionsAnswer } from './bearing.js';
+import { bearingOf, mentionsAnswer } from './bearing.js';
 import { COLUMNS, readStressRow } from './rows.js';
 import type { StressRow } from './rows.js';
 
@@ -40,7 +40,7 @@ export function asGeneratorRow(stressRow: StressRow, passages: string[]): IfRagR
 export function stressRowForGeneration(row: DatasetRow): IfRagRow {
   const stressRow = readStressRow(row);
   if (stressRow.answer.length !== 1) throw new Error('the answer has several parts: give fake_answer (one fake per part) instead');
-  const passages = answerBearing(stressRow.contexts, stressRow.answer).map((b) => stressRow.contexts[b.index] as string);
+  const passages = bearingOf(stressRow).bearing.map((b) => stressRow.contexts[b.index] as string);
   if (passages.length === 0) throw new Error('no retrieved passage contains the reference answer');
   const generatorRow = asGeneratorRow(stressRow, passages);
   // A row that already has counterfactual data is kept as it is, as the generator keeps IF-RAG rows.
@@ -67,5 +67,8 @@ export function counterfactualOf(stressRow: StressRow, bearingPassages: string[]
   const overlapping = fake.flat().find((f) => mentionsAnswer(f, stressRow.answer) || stressRow.answer.flat().some((a) => f.toLowerCase().includes(a.toLowerCase()) || a.toLowerCase().includes(f.toLowerCase())));
   if (overlapping !== undefined) return `the fake answer "${overlapping}" is or overlaps the reference answer, so a passage would still bear it`;
   const passages = bearingPassages.map((text) => substituteAnswer(text, stressRow.answer, fake));
+  // A passage marked answer-bearing that paraphrases the answer has no span to replace; it would stay true.
+  const unchanged = passages.findIndex((text, i) => text === bearingPassages[i]);
+  if (unchanged !== -1) return `answer-bearing passage ${unchanged + 1} does not contain the reference word for word, so the fake answer cannot replace it: give counterfactual passages (rag-inspector generate-counterfactual writes them)`;
   return { fakeanswer: fake, passages, origin: 'column' };
 }

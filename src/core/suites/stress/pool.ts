@@ -11,7 +11,7 @@ import type { DatasetRow } from '../../model.js';
 import type { Random } from '../../random.js';
 import { rowsOfFile } from '../ifrag/pool.js';
 import type { AnswerParts } from '../rgb/rows.js';
-import { answerBearing, mentionsAnswer } from './bearing.js';
+import { bearingOf, mentionsAnswer } from './bearing.js';
 import type { DistractorSource } from './params.js';
 import { readStressRow } from './rows.js';
 
@@ -38,7 +38,7 @@ export function poolFromRows(rows: Iterable<{ index: number; data: unknown }>): 
     } catch {
       continue; // a row the method cannot read is reported at its own line; it just gives no distractors
     }
-    const bearing = new Set(answerBearing(row.contexts, row.answer).map((b) => b.index));
+    const bearing = new Set(bearingOf(row).bearing.map((b) => b.index));
     row.contexts.forEach((text, i) => {
       if (!bearing.has(i)) items.push({ text, source: `rows[${index}].contexts[${i}]`, rowIndex: index });
     });

@@ -13,7 +13,8 @@ export const COLUMNS = {
 } as const;
 
 export const ROW_FORMAT = 'a stress row has user_input (or question), retrieved_contexts (or contexts): [str], reference (or ground_truth: '
-  + 'a string, or a list of alternatives), and optionally answer_parts (RGB\'s form, for answers in several parts), fake_answer, '
+  + 'a string, or a list of alternatives), and optionally answer_parts (RGB\'s form, for answers in several parts), answer_bearing '
+  + '(indexes of the passages that bear a paraphrased answer), fake_answer, '
   + 'counterfactual: {answer, passages} (from generate-counterfactual) and id; response/answer columns are not used';
 
 /** Generated counterfactual data as the IF-RAG generator writes it: passages aligned with the answer-bearing ones. */
@@ -33,6 +34,8 @@ export interface StressRow {
   answerColumn: string;
   fakeAnswer?: AnswerParts;
   counterfactual?: GivenCounterfactual;
+  /** 0-based indexes into contexts marked answer-bearing by the user, for answers the passages paraphrase. */
+  answerBearing?: number[];
 }
 
 class RowReader {
@@ -112,6 +115,14 @@ class RowReader {
     };
   }
 
+  answerBearing(contexts: number): number[] | undefined {
+    const value = this.row.data.answer_bearing;
+    if (value === undefined || value === null) return undefined;
+    const ok = Array.isArray(value) && value.length > 0 && value.every((i) => Number.isInteger(i) && (i as number) >= 0 && (i as number) < contexts);
+    if (!ok) this.fail('"answer_bearing"', `expected a non-empty list of passage indexes from 0 to ${contexts - 1}, got ${JSON.stringify(value)}`);
+    return [...new Set(value as number[])].sort((a, b) => a - b);
+  }
+
   id(): string | number | undefined {
     const value = this.row.data.id;
     if (value === undefined || value === null) return undefined;
@@ -131,6 +142,8 @@ export function readStressRow(row: DatasetRow): StressRow {
   if (fakeAnswer) stressRow.fakeAnswer = fakeAnswer;
   const counterfactual = reader.counterfactual();
   if (counterfactual) stressRow.counterfactual = counterfactual;
+  const marked = reader.answerBearing(stressRow.contexts.length);
+  if (marked) stressRow.answerBearing = marked;
   return stressRow;
 }
 
