@@ -96,53 +96,6 @@ suite('Export Report and Compare Runs', () => {
     assert.equal(readFileSync(path.join(folder, 'cases.csv'), 'utf8').trim().split('\n').length, 4, 'a header and one row per case');
   });
 
-  test('Export Report sends each case as an OpenInference trace to the endpoint given, and asks for no folder', async () => {
-    const receiver = await startOtlpReceiver();
-    try {
-      const outcome = await vscode.commands.executeCommand<ExportOutcome>('ragInspector.exportReport', { run: before.runId, formats: ['otlp'], otlpEndpoint: receiver.url });
-      assert.equal(typeof outcome, 'object', `Export Report returned ${String(outcome)}`);
-      if (typeof outcome !== 'object') return;
-      assert.deepEqual(outcome.files, []);
-      assert.equal(outcome.traces?.sent, 3);
-      const spans = receiver.spans().map(attributesOf);
-      assert.equal(spans.filter((a) => a['openinference.span.kind'] === 'CHAIN').length, 3, 'one trace (a CHAIN span) per case');
-      assert.ok(spans.some((a) => a['output.value'] === HOSTILE_ANSWER), 'the response travels as text');
-    } finally {
-      await receiver.close();
-    }
-  });
-
-  test('in an untrusted workspace, the eval file\'s export.otlp endpoint gets nothing without the user\'s yes, and never the headers the file names', async () => {
-    const { testing } = await activatedExtension();
-    const receiver = await startOtlpReceiver();
-    process.env.RAG_E2E_COLLECTOR_KEY = 'collector-secret-e2e';
-    const traced = await fixtureEval('reports-traced', { otlp: { endpoint: receiver.url, headerEnv: 'RAG_E2E_COLLECTOR_KEY' } });
-    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    const untrusted = testing.untrusted.useFactsForTesting({ isTrusted: () => false, folders: () => [folder], userOpenaiBaseUrl: () => undefined, workspaceOpenaiBaseUrl: () => undefined });
-    const modal = answerModalWarnings();
-    try {
-      const run = await testing.controller.start(await loadEvalSpec(traced.uri.fsPath), { workspaceDir: folder });
-      modal.answer = undefined;
-      assert.equal(await vscode.commands.executeCommand('ragInspector.exportReport', { run: run.runId, formats: ['otlp'] }), 'cancelled');
-      assert.equal(modal.questions.length, 1);
-      assert.ok(modal.questions[0]!.includes(receiver.url), `the question names the exact URL: ${modal.questions[0]}`);
-      assert.equal(receiver.requests.length, 0, 'declined: nothing sent');
-
-      modal.answer = 'Allow';
-      const outcome = await vscode.commands.executeCommand<ExportOutcome>('ragInspector.exportReport', { run: run.runId, formats: ['otlp'] });
-      assert.equal(typeof outcome === 'object' ? outcome.traces?.sent : outcome, 3);
-      assert.ok(receiver.requests.length > 0);
-      for (const request of receiver.requests) assert.equal(request.headers['x-collector-key'], undefined, 'the eval file\'s header is not sent from an untrusted workspace');
-    } finally {
-      modal.restore();
-      untrusted.dispose();
-      await testing.untrusted.forget();
-      delete process.env.RAG_E2E_COLLECTOR_KEY;
-      await traced.dispose();
-      await receiver.close();
-    }
-  });
-
   test('Export Report from the palette: the latest run is preselected, formats are picked, and existing files are not replaced without asking', async () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'rag-export-'));
     const firstItems: string[] = [];
@@ -200,5 +153,56 @@ suite('Export Report and Compare Runs', () => {
     assert.equal((outcome as { rows: unknown[] }).rows.length, 1);
     const panel = await eventually('the inspector to open on the compared pair', () => testing.panels.panel);
     assert.ok(panel.panel.visible);
+  });
+  // Last in this suite: the traced run below is newer than the runs the palette tests above expect first.
+  test('Export Report sends each case as an OpenInference trace to the endpoint given, and asks for no folder', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const outcome = await vscode.commands.executeCommand<ExportOutcome>('ragInspector.exportReport', { run: before.runId, formats: ['otlp'], otlpEndpoint: receiver.url });
+      assert.equal(typeof outcome, 'object', `Export Report returned ${String(outcome)}`);
+      if (typeof outcome !== 'object') return;
+      assert.deepEqual(outcome.files, []);
+      assert.equal(outcome.traces?.sent, 3);
+      const spans = receiver.spans().map(attributesOf);
+      assert.equal(spans.filter((a) => a['openinference.span.kind'] === 'CHAIN').length, 3, 'one trace (a CHAIN span) per case');
+      assert.ok(spans.some((a) => a['output.value'] === HOSTILE_ANSWER), 'the response travels as text');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('in an untrusted workspace, the eval file\'s export.otlp endpoint gets nothing without the user\'s yes, and never the headers the file names', async () => {
+    const { testing } = await activatedExtension();
+    const receiver = await startOtlpReceiver();
+    process.env.RAG_E2E_COLLECTOR_KEY = 'collector-secret-e2e';
+    const traced = await fixtureEval('reports-traced', { otlp: { endpoint: receiver.url, headerEnv: 'RAG_E2E_COLLECTOR_KEY' } });
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const untrusted = testing.untrusted.useFactsForTesting({ isTrusted: () => false, folders: () => [folder], userOpenaiBaseUrl: () => undefined, workspaceOpenaiBaseUrl: () => undefined });
+    const modal = answerModalWarnings();
+    let runId = '';
+    try {
+      const run = await testing.controller.start(await loadEvalSpec(traced.uri.fsPath), { workspaceDir: folder });
+      runId = run.runId;
+      modal.answer = undefined;
+      assert.equal(await vscode.commands.executeCommand('ragInspector.exportReport', { run: run.runId, formats: ['otlp'] }), 'cancelled');
+      assert.equal(modal.questions.length, 1);
+      assert.ok(modal.questions[0]!.includes(receiver.url), `the question names the exact URL: ${modal.questions[0]}`);
+      assert.equal(receiver.requests.length, 0, 'declined: nothing sent');
+
+      modal.answer = 'Allow';
+      const outcome = await vscode.commands.executeCommand<ExportOutcome>('ragInspector.exportReport', { run: run.runId, formats: ['otlp'] });
+      assert.equal(typeof outcome === 'object' ? outcome.traces?.sent : outcome, 3);
+      assert.ok(receiver.requests.length > 0);
+      for (const request of receiver.requests) assert.equal(request.headers['x-collector-key'], undefined, 'the eval file\'s header is not sent from an untrusted workspace');
+    } finally {
+      modal.restore();
+      untrusted.dispose();
+      await testing.untrusted.forget();
+      delete process.env.RAG_E2E_COLLECTOR_KEY;
+      await traced.dispose();
+      await receiver.close();
+      // Its run must not become "the newest run" of later tests in this window.
+      await vscode.workspace.fs.delete(vscode.Uri.file(path.join(folder, '.rag-inspector', 'runs', `${runId}.jsonl`))).then(undefined, () => undefined);
+    }
   });
 });
