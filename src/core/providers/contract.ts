@@ -29,6 +29,8 @@ export type ProviderErrorKind =
   | 'bad_response'  // the body could not be understood
   | 'auth'          // 401/403: retrying will not help
   | 'bad_request'   // 400/404/422: retrying will not help
+  | 'context_overflow' // the prompt does not fit the model's context (any status): retrying the same prompt will not help
+  | 'not_supported' // 501: the server cannot do this at all (llama.cpp without --embeddings)
   | 'cancelled';    // the caller aborted
 
 const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'server', 'timeout', 'network', 'bad_response']);

@@ -4,6 +4,8 @@ import * as OpenAI from 'openai';
 import { ProviderError } from './contract.js';
 import type { ProviderErrorKind } from './contract.js';
 import { redact as redactKeys } from '../redact.js';
+import { contextOverflowOf, describeOverflow } from './contextOverflow.js';
+import type { ErrorBodyFields } from './contextOverflow.js';
 
 const MAX_MESSAGE = 500;
 
@@ -11,6 +13,7 @@ interface HttpFailure {
   status: number;
   headers?: Headers;
   message: string;
+  fields: ErrorBodyFields;
 }
 
 /**
@@ -25,6 +28,9 @@ export function toProviderError(error: unknown, context: { vendor: string; signa
 
   const http = httpFailureOf(error);
   if (http) {
+    const overflow = contextOverflowOf(http.message, http.fields);
+    // A prompt that does not fit fails the same way every time, whatever status the server chose (llama.cpp: 400 or 500).
+    if (overflow) return new ProviderError('context_overflow', redact(`${context.vendor} answered HTTP ${http.status}: ${describeOverflow(overflow)} (${http.message})`), { status: http.status });
     const kind = kindOfStatus(http.status);
     const retryAfterMs = http.headers ? retryAfterMsFrom(http.headers) : undefined;
     return new ProviderError(kind, redact(`${context.vendor} answered HTTP ${http.status}: ${http.message}`), { status: http.status, retryAfterMs });
@@ -43,7 +49,14 @@ export function abortError(vendor: string, signal: AbortSignal): ProviderError {
 function httpFailureOf(error: unknown): HttpFailure | undefined {
   const isApiError = error instanceof OpenAI.APIError || error instanceof Anthropic.APIError;
   if (!isApiError || typeof error.status !== 'number') return undefined;
-  return { status: error.status, headers: error.headers, message: apiMessageOf(error) };
+  return { status: error.status, headers: error.headers, message: apiMessageOf(error), fields: bodyFieldsOf(error) };
+}
+
+/** The error object's own fields (OpenAI's code, llama.cpp's type, n_prompt_tokens and n_ctx). */
+function bodyFieldsOf(error: OpenAI.APIError | Anthropic.APIError): ErrorBodyFields {
+  const body = error.error as (ErrorBodyFields & { error?: ErrorBodyFields }) | undefined;
+  const inner = typeof body?.error === 'object' && body.error !== null ? body.error : body;
+  return inner ?? {};
 }
 
 /** The vendor's own message from the error body when there is one; the SDK's message repeats the status and body. */
@@ -59,6 +72,9 @@ export function kindOfStatus(status: number): ProviderErrorKind {
   if (status === 429) return 'rate_limit';
   if (status === 401 || status === 403) return 'auth';
   if (status === 408) return 'timeout';
+  // 501 Not Implemented: the server lacks the feature (llama.cpp's not_supported_error, e.g. embeddings without
+  // --embeddings, tools/server/server-common.cpp); every retry gets the same answer. 503 (loading model) stays 'server'.
+  if (status === 501) return 'not_supported';
   if (status >= 500) return 'server';
   return 'bad_request';
 }
@@ -72,7 +88,13 @@ function classifyRaw(error: unknown): [ProviderErrorKind, string] {
   if (error instanceof Error && error.name === 'AbortError') return ['cancelled', 'call cancelled'];
   if (error instanceof TypeError) return ['network', `the connection failed mid-response (${describeCause(error)})`];
   // An APIError without a status is an error event inside a stream that had already started with a 200.
-  if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) return [kindOfStreamError(error), `error inside the stream: ${apiMessageOf(error)}`];
+  if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) {
+    const message = apiMessageOf(error);
+    // llama.cpp sends "Context size has been exceeded." as an error event in a stream that began with 200.
+    const overflow = contextOverflowOf(message, bodyFieldsOf(error));
+    if (overflow) return ['context_overflow', `error inside the stream: ${describeOverflow(overflow)} (${message})`];
+    return [kindOfStreamError(error), `error inside the stream: ${message}`];
+  }
   if (error instanceof Error) return ['network', error.message];
   return ['network', String(error)];
 }
