@@ -22,8 +22,12 @@ Options for run:
   --model <provider:model>   model under test (repeatable); replaces the eval file's models
   --provider <name>          provider for --model values given without one (openai, anthropic, openai-compatible, extractive)
   --concurrency <n>          calls in flight per model
-  --no-cache                 call the models even when an identical request is cached
+  --no-cache                 no response cache at all: every request goes to the model, nothing is stored
+  --refresh                  call the models even when an answer is cached, and store the fresh answers
   --resume <run>             finish an interrupted run: a run log path, a run id, or "latest"
+  --retry-errors             with --resume: also run again the cases that ended in an error
+  --rerun-failed [run]       a new run of the failed and errored cases of a run (default: the latest)
+  --no-preflight             skip the first check of each server and model (one cheap request each)
   --out <folder>             where reports go (default .rag-inspector/reports/<run-id>)
   --format <list>            report formats, comma-separated: ${REPORT_FORMATS.join(', ')} (default all)
   --quiet                    no progress output
@@ -56,7 +60,13 @@ export interface RunCommand {
   models: ModelSpec[];
   concurrency?: number;
   noCache: boolean;
+  /** Fresh answers, still written to the cache. */
+  refresh: boolean;
   resume?: string;
+  retryErrors: boolean;
+  /** A run log path, a run id, or "latest". */
+  rerunFailed?: string;
+  preflight: boolean;
   out?: string;
   formats: ReportFormat[];
   quiet: boolean;
@@ -116,7 +126,11 @@ export function parseCommandLine(argv: string[]): CliCommand {
       provider: { type: 'string' },
       concurrency: { type: 'string' },
       'no-cache': { type: 'boolean', default: false },
+      refresh: { type: 'boolean', default: false },
       resume: { type: 'string' },
+      'retry-errors': { type: 'boolean', default: false },
+      'rerun-failed': { type: 'boolean', default: false },
+      'no-preflight': { type: 'boolean', default: false },
       out: { type: 'string' },
       format: { type: 'string' },
       quiet: { type: 'boolean', default: false },
@@ -132,7 +146,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  const [command, target] = positionals;
+  const [command, target, ...rest] = positionals;
   if (values.help || !command || command === 'help') return { command: 'help' };
   const formats = values.format ? parseFormats(values.format) : [...REPORT_FORMATS];
 
@@ -141,13 +155,23 @@ export function parseCommandLine(argv: string[]): CliCommand {
       if (!target) throw new UsageError('run needs an eval file: rag-inspector run <file.eval.yaml>');
       if (values.seed !== undefined) throw new UsageError('--seed is for generate-counterfactual; a run takes its seed from the eval file (seed: n)');
       if (values['allow-endpoint'] && !values.contain) throw new UsageError('--allow-endpoint goes with --contain: without it every endpoint the eval file names is used');
+      // --rerun-failed takes an optional run: parseArgs cannot, so the run is the positional after the eval file.
+      const rerunFailed = values['rerun-failed'] ? (rest[0] ?? 'latest') : undefined;
+      if (!values['rerun-failed'] && rest.length > 0) throw new UsageError(`unexpected '${rest[0]}': run takes one eval file`);
+      if (values['no-cache'] && values.refresh) throw new UsageError('--no-cache and --refresh contradict each other: --no-cache neither reads nor writes the cache, --refresh skips reads but writes fresh answers');
+      if (values['retry-errors'] && values.resume === undefined) throw new UsageError('--retry-errors goes with --resume <run>: it runs again the errored cases of that run (or use --rerun-failed [run] for a new run of failed and errored cases)');
+      if (rerunFailed !== undefined && values.resume !== undefined) throw new UsageError('--rerun-failed starts a new run; --resume continues one: use one of them');
       return {
         command: 'run',
         specFile: target,
         models: (values.model ?? []).map((m) => parseModel(m, values.provider)),
         concurrency: values.concurrency === undefined ? undefined : positiveInteger('--concurrency', values.concurrency),
         noCache: values['no-cache'] ?? false,
+        refresh: values.refresh ?? false,
         resume: values.resume,
+        retryErrors: values['retry-errors'] ?? false,
+        rerunFailed,
+        preflight: !(values['no-preflight'] ?? false),
         out: values.out,
         formats,
         quiet: values.quiet ?? false,

@@ -2,6 +2,10 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { describeError, InputErrors } from '../core/errors.js';
+import { causeLine, errorCausesOf, ErrorCauseTally } from '../core/errorCauses.js';
+import { PreflightError } from '../core/engine/preflight.js';
+import { failedOrErrored, keysOfResults } from '../core/engine/rerunSelection.js';
+import { caseKey, runStatusLabel } from '../core/model.js';
 import { runEvaluation } from '../core/engine/runEvaluation.js';
 import type { RunEvent } from '../core/engine/events.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
@@ -19,7 +23,7 @@ import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
 import { createProgress } from './progress.js';
-import { formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
+import { formatCauses, formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
 
 const EXIT_OK = 0;
 const EXIT_THRESHOLD_FAILED = 1;
@@ -42,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
         const out = command.out ?? defaultReportDir(workspaceDir, run.runId);
         // A run explained earlier gets its explanation reports again too.
         const explanation = await readExplanation(explanationFile(workspaceDir, run.runId));
-        printRun(run, [...await writeReports(run, out, command.formats), ...(explanation ? await writeExplanationReports(explanation, out, command.formats) : [])]);
+        printRun(run, [...await writeReports(run, out, command.formats), ...(explanation ? await writeExplanationReports(explanation, out, command.formats) : [])], await causesOf(run));
         await exportRunTraces(run, command.exportOtlp);
         return exitCodeFor(run);
       }
@@ -60,6 +64,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`rag-inspector: ${error.message}\n\n${USAGE}\n`);
+    } else if (error instanceof PreflightError) {
+      process.stderr.write(`rag-inspector: ${error.message}\n`);
     } else if (error instanceof InputErrors) {
       for (const e of error.errors) process.stderr.write(`${e.format()}\n`);
     } else {
@@ -105,21 +111,32 @@ async function runCommand(command: RunCommand): Promise<number> {
   const progress = createProgress(process.stderr, command.quiet);
   const onSigint = cancelOnSigint(controller, (line) => progress.note(line));
   try {
-    let failed = 0;
+    const counts = { failed: 0, errors: 0 };
+    // Each cause of an error is printed once, when it first happens: the user can stop a run that cannot work.
+    const causes = new ErrorCauseTally({ concurrency: command.concurrency });
+    const rerun = command.rerunFailed ? await rerunSelection(command.rerunFailed, workspaceDir) : undefined;
     const outcome = await runEvaluation(specFile, {
       signal: controller.signal,
       credentials: envCredentials(process.env),
       workspaceDir,
       noCache: command.noCache,
+      refreshCache: command.refresh,
+      preflight: command.preflight,
       resume: command.resume ? await resolveRun(command.resume, workspaceDir, '--resume') : undefined,
+      retryErrors: command.retryErrors,
+      caseFilter: rerun ? (caseId, modelKey) => rerun.has(caseKey(caseId, modelKey)) : undefined,
       overrides: { models: command.models, concurrency: command.concurrency },
       contain: command.contain ? containOptions(workspaceDir, command.contain.allowEndpoints) : undefined,
       onEvent: (event: RunEvent) => {
         if (event.type === 'input-problem') progress.note(`warning: ${formatProblem(event.problem)}`);
+        if (event.type === 'warning') progress.note(`warning: ${event.message}`);
         if (event.type === 'run-started') progress.note(`run ${event.runId}: ${event.total} case runs on ${event.models.join(', ')}${event.resumed ? ` (${event.resumed} already done)` : ''}\nlog: ${event.logFile}`);
         if (event.type === 'case-finished') {
-          if (event.result.pass === false || event.result.status === 'error') failed += 1;
-          progress.update(event.done, event.total, failed);
+          if (event.result.status === 'error') counts.errors += 1;
+          else if (event.result.pass === false) counts.failed += 1;
+          const first = causes.add(event.result);
+          if (first) progress.note(`error: ${causeLine(first)} (first: ${first.firstCaseId} on ${first.firstModelKey})`);
+          progress.update(event.done, event.total, counts);
         }
       },
     });
@@ -127,7 +144,7 @@ async function runCommand(command: RunCommand): Promise<number> {
     // Reports are written from the run log, one case at a time: the engine keeps no case in full.
     const run = await runDataFromLog(outcome.logFile);
     const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
-    printRun(run, await writeReports(run, out, command.formats));
+    printRun(run, await writeReports(run, out, command.formats), await causesOf(run, outcome.spec.concurrency));
     await exportRunTraces(run, command.exportOtlp, command.contain);
     if (outcome.status === 'cancelled') {
       process.stderr.write(`cancelled: finish it with  rag-inspector run ${command.specFile} --resume ${run.runId}\n`);
@@ -167,7 +184,7 @@ function defaultReportDir(workspaceDir: string, runId: string): string {
   return path.join(workspaceDir, '.rag-inspector', 'reports', runId);
 }
 
-/** --resume and explain take a log path, a run id, or "latest". */
+/** --resume, --rerun-failed and explain take a log path, a run id, or "latest". */
 async function resolveRun(value: string, workspaceDir: string, flag: string): Promise<string> {
   const runsDir = path.join(workspaceDir, '.rag-inspector', 'runs');
   if (value === 'latest') {
@@ -181,13 +198,29 @@ async function resolveRun(value: string, workspaceDir: string, flag: string): Pr
   throw new UsageError(`${flag} ${value}: no such run log or run id under ${runsDir} (rag-inspector runs lists them)`);
 }
 
-function printRun(run: RunData, written: string[]): void {
+/** The (case, model) pairs of a run whose latest result failed or ended in an error. */
+async function rerunSelection(run: string, workspaceDir: string): Promise<Set<string>> {
+  const logFile = await resolveRun(run, workspaceDir, '--rerun-failed');
+  const keys = await keysOfResults(logFile, failedOrErrored);
+  if (keys.size === 0) throw new UsageError(`--rerun-failed: run ${path.basename(logFile, '.jsonl')} has no failed or errored cases`);
+  return keys;
+}
+
+/** The run's error causes, grouped, from its log (a resumed run's earlier errors included). */
+async function causesOf(run: RunData, concurrency?: number) {
+  const results = [];
+  for await (const entry of run.entries()) if (entry.result.status === 'error') results.push(entry.result);
+  return errorCausesOf(results, { concurrency });
+}
+
+function printRun(run: RunData, written: string[], causes: ReturnType<typeof errorCausesOf>): void {
   const out = process.stdout;
   out.write(`\n${formatReports(run.reports)}\n\n`);
   const thresholds = formatThresholds(run.thresholds);
   if (thresholds) out.write(`${thresholds}\n\n`);
   if (run.problems.length) out.write(`Input problems (${run.problems.length}):\n${run.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n\n`);
-  out.write(`${formatTotals(run.totals)}\nStatus: ${run.status}\nReports: ${written.join(', ')}\n`);
+  if (causes.length) out.write(`${formatCauses(causes)}\n\n`);
+  out.write(`${formatTotals(run.totals)}\nStatus: ${runStatusLabel(run.status)}\nReports: ${written.join(', ')}\n`);
 }
 
 function exitCodeFor(run: RunData): number {

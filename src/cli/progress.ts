@@ -1,7 +1,15 @@
 // Progress on stderr: a redrawn bar on a terminal, plain periodic lines in CI logs.
 
+/** Failed verdicts and errors apart, the two counts the summary and every report show. */
+export interface ProgressCounts {
+  failed: number;
+  /** Left out by commands with no errors apart from failures (generate-counterfactual). */
+  errors?: number;
+}
+
 export interface Progress {
-  update(done: number, total: number, failed: number): void;
+  /** `counts` as a number: the failures of a command that has no errors apart from them (explain, generation). */
+  update(done: number, total: number, counts: ProgressCounts | number): void;
   note(line: string): void;
   finish(): void;
 }
@@ -17,14 +25,14 @@ class TerminalBar implements Progress {
   private drawn = false;
   constructor(private readonly stream: NodeJS.WriteStream) {}
 
-  update(done: number, total: number, failed: number): void {
+  update(done: number, total: number, counts: ProgressCounts | number): void {
     const now = Date.now();
     if (now - this.lastDraw < 80 && done < total) return; // redraw at most ~12 times a second
     this.lastDraw = now;
     const width = Math.max(10, Math.min(40, (this.stream.columns ?? 80) - 50));
     const filled = total === 0 ? width : Math.round((done / total) * width);
     const rate = done / Math.max(0.001, (now - this.started) / 1000);
-    this.stream.write(`\r[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${done}/${total}  ${failed} failed  ${rate.toFixed(1)}/s `);
+    this.stream.write(`\r[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${done}/${total}  ${countsText(counts)}  ${rate.toFixed(1)}/s `);
     this.drawn = true;
   }
 
@@ -43,14 +51,14 @@ class PlainLines implements Progress {
   private lastTime = 0;
   constructor(private readonly stream: NodeJS.WriteStream) {}
 
-  update(done: number, total: number, failed: number): void {
+  update(done: number, total: number, counts: ProgressCounts | number): void {
     const percent = total === 0 ? 100 : Math.floor((done / total) * 10) * 10;
     const now = Date.now();
     // One line per 10% or every 10 s, whichever comes first: readable in CI logs, never silent for long.
     if (percent === this.lastPercent && now - this.lastTime < 10_000 && done < total) return;
     this.lastPercent = percent;
     this.lastTime = now;
-    this.stream.write(`progress: ${done}/${total} cases (${failed} failed)\n`);
+    this.stream.write(`progress: ${done}/${total} cases (${countsText(counts)})\n`);
   }
 
   note(line: string): void {
@@ -58,4 +66,10 @@ class PlainLines implements Progress {
   }
 
   finish(): void {}
+}
+
+function countsText(given: ProgressCounts | number): string {
+  const counts = typeof given === 'number' ? { failed: given } : given;
+  if (counts.errors === undefined) return `${counts.failed} failed`;
+  return `${counts.failed} failed, ${counts.errors} error${counts.errors === 1 ? '' : 's'}`;
 }

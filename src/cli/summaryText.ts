@@ -1,6 +1,7 @@
 // Renders suite tables, thresholds and totals as aligned plain text for the terminal and CI logs.
 import type { ReportCell, ReportTable, SuiteReport } from '../core/suites/contract.js';
 import type { RunTotals, ThresholdOutcome, InputProblem } from '../core/model.js';
+import type { ErrorCause } from '../core/errorCauses.js';
 
 export function formatCell(cell: ReportCell): string {
   if (cell.value === null) return cell.undetermined ? `— (${cell.undetermined} undetermined)` : '—';
@@ -63,4 +64,15 @@ export function formatTotals(totals: RunTotals): string {
 export function formatProblem(problem: InputProblem): string {
   const where = [problem.file, problem.line, problem.column].filter((p) => p !== undefined).join(':');
   return `${where}: ${problem.message}${problem.hint ? ` — ${problem.hint}` : ''}`;
+}
+
+/** The grouped causes of errored cases: count, cause, the first case it hit, and the fix when known. */
+export function formatCauses(causes: readonly ErrorCause[]): string {
+  const total = causes.reduce((sum, c) => sum + c.count, 0);
+  const lines = causes.flatMap((c) => [
+    `  ${String(c.count).padStart(5)}  ${c.cause}`,
+    `         first: ${c.firstCaseId} on ${c.firstModelKey}`,
+    ...(c.fix ? [`         fix: ${c.fix}`] : []),
+  ]);
+  return [`Errors (${total} case${total === 1 ? '' : 's'}, ${causes.length} cause${causes.length === 1 ? '' : 's'}):`, ...lines].join('\n');
 }

@@ -140,7 +140,21 @@ export interface CaseResult {
   finishedAt: string;
 }
 
-export type RunStatus = 'started' | 'success' | 'error' | 'cancelled';
+/**
+ * How a run ended: 'success' only when every case ran to a verdict; 'completed-with-errors' when it finished but some
+ * cases ended in an error (a server that was down never reads as success); 'error' when the run itself stopped.
+ */
+export type RunStatus = 'started' | 'success' | 'completed-with-errors' | 'error' | 'cancelled';
+
+/** A log written before 'completed-with-errors' existed says 'success' with errored cases: it is read as what it was. */
+export function outcomeStatus(status: RunStatus, totals: Pick<RunTotals, 'error'> | undefined): RunStatus {
+  return status === 'success' && (totals?.error ?? 0) > 0 ? 'completed-with-errors' : status;
+}
+
+/** The words every surface (CLI, run list, HTML badge, VS Code) uses for a run's status. */
+export function runStatusLabel(status: RunStatus | 'unreadable'): string {
+  return status === 'completed-with-errors' ? 'completed with errors' : status;
+}
 
 // ── A run ──────────────────────────────────────────────────────────────────────────────────────────────────────
 

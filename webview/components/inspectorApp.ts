@@ -8,7 +8,7 @@ import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from
 import type { InspectorApi, InspectorNotification } from '../api/inspectorApi.js';
 import { describeError } from '../api/inspectorApi.js';
 import { flippedOnly } from '../api/compareRuns.js';
-import { isFailure } from '../../src/core/model.js';
+import { outcomeOf, runStatusLabel } from '../../src/core/model.js';
 import { INITIAL_VIEW_STATE, VIEW_STATE_VERSION, restoreViewState } from '../state/viewState.js';
 import type { ViewName, ViewState } from '../state/viewState.js';
 import type { CaseList } from './caseList.js';
@@ -167,7 +167,7 @@ export class InspectorApp extends LitElement {
 
   override render() {
     const listing = this.detail?.listing;
-    const failures = this.failureCount();
+    const { failed, errors } = this.failureCounts();
     return html`
       <header class="bar">
         <span class="brand">RAG Inspector</span>
@@ -177,13 +177,13 @@ export class InspectorApp extends LitElement {
         </vscode-single-select>` : nothing}
         ${listing?.interrupted
           ? html`<span class="badge interrupted" title=${INTERRUPTED_TITLE}>interrupted</span>`
-          : listing ? html`<span class="badge" title="Run status">${listing.status}</span>` : nothing}
+          : listing ? html`<span class="badge ${listing.status}" title="Run status">${runStatusLabel(listing.status)}</span>` : nothing}
         ${this.progress && listing?.status === 'started' && !listing.interrupted ? html`<span class="progress muted" role="status">${formatCount(this.progress.done)} / ${formatCount(this.progress.total)} cases</span>` : nothing}
         ${listing?.status === 'started' && this.api?.canRunCommands ? this.runAction(listing) : nothing}
         <div role="tablist" aria-label="Views">
           ${VIEWS.map((v) => html`<button role="tab" id=${`tab-${v.name}`} aria-selected=${String(this.state.view === v.name)}
               tabindex=${this.state.view === v.name ? '0' : '-1'} @click=${() => this.setView(v.name)} @keydown=${this.onTabKey}>
-            ${v.label}${v.name === 'cases' && this.detail ? ` (${formatCount(this.items.length)}${failures ? `, ${formatCount(failures)} failed` : ''})` : ''}
+            ${v.label}${v.name === 'cases' && this.detail ? ` (${formatCount(this.items.length)}${failed ? `, ${formatCount(failed)} failed` : ''}${errors ? `, ${formatCount(errors)} error${errors === 1 ? '' : 's'}` : ''})` : ''}
           </button>`)}
         </div>
       </header>
@@ -481,12 +481,17 @@ export class InspectorApp extends LitElement {
   }
 
   private failuresOf: CaseListItem[] | undefined;
-  private failures = 0;
-  private failureCount(): number {
+  private failures = { failed: 0, errors: 0 };
+  /** Failed verdicts and errors apart, as the run's totals count them: a case that never got an answer did not fail. */
+  private failureCounts(): { failed: number; errors: number } {
     if (this.failuresOf !== this.items) {
       this.failuresOf = this.items;
-      this.failures = 0;
-      for (const item of this.items) if (isFailure(item)) this.failures++;
+      this.failures = { failed: 0, errors: 0 };
+      for (const item of this.items) {
+        const outcome = outcomeOf(item);
+        if (outcome === 'fail') this.failures.failed++;
+        if (outcome === 'error') this.failures.errors++;
+      }
     }
     return this.failures;
   }
@@ -505,7 +510,7 @@ function isTyping(event: KeyboardEvent): boolean {
  * with a new option element.
  */
 function runLabel(run: RunListing): string {
-  return `${run.name} · ${run.interrupted ? 'interrupted' : run.status} · ${new Date(run.createdAt).toLocaleString()}`;
+  return `${run.name} · ${run.interrupted ? 'interrupted' : runStatusLabel(run.status)} · ${new Date(run.createdAt).toLocaleString()}`;
 }
 
 /** How often the view asks whether a quiet 'started' run it shows is interrupted by now (see relistQuietRun). */

@@ -9,6 +9,7 @@ import type { CaseLoader } from './heatmap.js';
 import './reportTable.js';
 import './heatmap.js';
 import type { InputProblem, RunTotals } from '../../src/core/model.js';
+import { runStatusLabel } from '../../src/core/model.js';
 
 export class RunSummary extends LitElement {
   static override properties = {
@@ -64,7 +65,7 @@ export class RunSummary extends LitElement {
     const { listing, thresholds, problems, reports } = detail;
     return html`
       <section aria-labelledby="totals">
-        <h3 id="totals">Totals <span class="muted">· ${listing.name} · ${listing.status} · ${new Date(listing.createdAt).toLocaleString()}</span></h3>
+        <h3 id="totals">Totals <span class="muted">· ${listing.name} · ${runStatusLabel(listing.status)} · ${new Date(listing.createdAt).toLocaleString()}</span></h3>
         ${listing.totals ? renderTotals(listing.totals) : html`<p class="muted">No totals yet (the run has not finished).</p>`}
       </section>
       ${thresholds.length ? html`<section aria-labelledby="thresholds">

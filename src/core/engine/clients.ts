@@ -10,7 +10,7 @@ import { createModelClient } from '../run/modelClient.js';
 import { Scheduler } from '../run/scheduler.js';
 import type { EvalSpec } from '../spec/types.js';
 import type { CountingModelClient } from '../run/modelClient.js';
-import type { ModelSpec } from '../providers/contract.js';
+import type { ModelSpec, Provider } from '../providers/contract.js';
 
 /** How a one-model client outside a run is built; the CLI passes its environment, the extension its SecretStorage and vscode-lm. */
 export interface GeneratorClientOptions {
@@ -25,8 +25,8 @@ export interface GeneratorClientOptions {
 }
 
 export interface RunClients {
-  models: { key: string; spec: ModelSpec; client: CountingModelClient; concurrency: number }[];
-  judge?: { key: string; client: CountingModelClient };
+  models: { key: string; spec: ModelSpec; client: CountingModelClient; concurrency: number; provider: Provider }[];
+  judge?: { key: string; client: CountingModelClient; provider: Provider };
   /** The eval file's `embeddings` model (answer relevancy), with its own scheduler; vectors cached beside the responses. */
   embeddings?: { key: string; client: CountingEmbeddingClient };
 }
@@ -40,6 +40,8 @@ export async function createRunClients(
   credentials: Credentials,
   cacheDir: string | undefined,
   providers?: Readonly<Record<string, ProviderFactory>>,
+  /** Fresh answers that still go into the cache (--refresh); --no-cache is `cacheDir` undefined. */
+  refreshCache = false,
 ): Promise<RunClients> {
   const cache = cacheDir ? new ResponseCache(cacheDir) : undefined;
   const newScheduler = () => new Scheduler({
@@ -60,9 +62,10 @@ export async function createRunClients(
       parameters: modelSpec.parameters,
       scheduler,
       cache,
+      refreshCache,
       prices: (usage) => costOf(key, usage, spec.prices),
     });
-    return { key, client };
+    return { key, client, provider };
   };
 
   const models = [];

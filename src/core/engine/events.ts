@@ -5,5 +5,7 @@ import type { SuiteReport } from '../suites/contract.js';
 export type RunEvent =
   | { type: 'run-started'; runId: string; logFile: string; total: number; models: string[]; suites: string[]; resumed: number }
   | { type: 'input-problem'; problem: InputProblem }
+  /** A doubt that does not stop the run (preflight: a model the server does not list but answers for). */
+  | { type: 'warning'; message: string }
   | { type: 'case-finished'; evalCase: EvalCase; result: CaseResult; done: number; total: number }
   | { type: 'run-finished'; runId: string; logFile: string; status: RunStatus; totals: RunTotals; reports: SuiteReport[]; thresholds: ThresholdOutcome[] };

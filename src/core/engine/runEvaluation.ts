@@ -18,6 +18,8 @@ import { expandedCases, planSuites, problemReporter, renderCase, variablesProble
 import type { LazyPlan, SuitePlan } from './plan.js';
 import { forEachConcurrent } from '../pool.js';
 import { evaluateThresholds } from './thresholds.js';
+import { preflight } from './preflight.js';
+import { endedInError, keysOfResults } from './rerunSelection.js';
 import { TOOL_VERSION } from '../version.js';
 import type { CallCounts } from './totals.js';
 import { loggedCalls, tablesFromLog } from './tablesFromLog.js';
@@ -31,7 +33,17 @@ export interface RunOptions {
   workspaceDir?: string;
   /** A run log to finish instead of starting a new run. */
   resume?: string;
+  /** No cache reads and no cache writes. */
   noCache?: boolean;
+  /** Call the models even when the cache has the answer, and write the fresh answers to it. */
+  refreshCache?: boolean;
+  /** With `resume`: run again the cases of the log that ended in an error, not only the missing ones. */
+  retryErrors?: boolean;
+  /**
+   * One cheap request per distinct endpoint and model before the first case (engine/preflight.ts): a server that is
+   * down, a refused key or a wrong path throws PreflightError before the run log is written.
+   */
+  preflight?: boolean;
   /** Run only some (case, model) pairs: rerun failed, rerun one case, rerun what a template change affects. */
   caseFilter?: (caseId: string, modelKey: string) => boolean;
   overrides?: { models?: ModelSpec[]; concurrency?: number };
@@ -70,10 +82,15 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   const workspaceDir = options.workspaceDir ?? path.dirname(spec.file);
   const stateDir = path.join(workspaceDir, '.rag-inspector');
 
-  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers);
+  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache);
   const modelKeys = clients.models.map((m) => m.key);
+  if (options.preflight) {
+    const targets = [...clients.models, ...(clients.judge ? [clients.judge] : [])].map((m) => ({ key: m.key, model: m.key.slice(m.key.indexOf(':') + 1), provider: m.provider }));
+    const { warnings } = await preflight(targets, options.signal, spec.timeoutMs);
+    for (const message of warnings) emit({ type: 'warning', message });
+  }
 
-  const previous = options.resume ? await readPrevious(options.resume, spec) : undefined;
+  const previous = options.resume ? await readPrevious(options.resume, spec, options.retryErrors === true) : undefined;
   const finished = previous?.finished ?? new Set<string>();
   const wanted = (caseId: string, modelKey: string) => !finished.has(caseKey(caseId, modelKey)) && (!options.caseFilter || options.caseFilter(caseId, modelKey));
 
@@ -144,8 +161,8 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
     throw error;
   }
 
-  const status: RunStatus = options.signal.aborted ? 'cancelled' : 'success';
   const { reports, totals: counted } = await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
+  const status: RunStatus = options.signal.aborted ? 'cancelled' : counted.error > 0 ? 'completed-with-errors' : 'success';
   const thresholds = evaluateThresholds(spec.suites, reports, modelKeys);
   const summary = summaryLine(status, counted, reports, thresholds, plan.problems);
   writer.appendSummary(summary);
@@ -191,12 +208,15 @@ async function headerFor(runId: string, spec: EvalSpec, plan: LazyPlan, models: 
 }
 
 /** The earlier sessions of a resumed run: which pairs are done, and what they spent; streamed from the log, no case kept. */
-async function readPrevious(file: string, spec: EvalSpec) {
+async function readPrevious(file: string, spec: EvalSpec, retryErrors: boolean) {
   const scan = await scanRunLog(file);
   if (scan.header.spec.hash !== spec.hash) {
     throw new Error(`${file}: the eval file changed since this run started (${scan.header.spec.file}); resume needs the same eval file — start a new run instead`);
   }
-  return { header: scan.header, finished: new Set(scan.winners.keys()), calls: await loggedCalls(scan) };
+  const finished = new Set(scan.winners.keys());
+  // A pair run again is appended to the log; its new line wins over the errored one in every report.
+  if (retryErrors) for (const key of await keysOfResults(file, endedInError)) finished.delete(key);
+  return { header: scan.header, finished, calls: await loggedCalls(scan) };
 }
 
 /** Calls this process made (its clients count retries and cache hits), plus what earlier sessions of a resumed run made. */

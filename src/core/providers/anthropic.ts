@@ -54,6 +54,16 @@ export class AnthropicProvider implements Provider {
     }
   }
 
+  async listModels(options: CallOptions): Promise<string[]> {
+    try {
+      const ids: string[] = [];
+      for await (const model of this.client.models.list({}, { signal: options.signal })) ids.push(model.id);
+      return ids;
+    } catch (error) {
+      throw toProviderError(error, { vendor: this.label, signal: options.signal, secrets: [this.apiKey] });
+    }
+  }
+
   private async completeOnce(body: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<Outcome> {
     const message: unknown = await this.client.messages.create(body, { signal });
     return outcomeOfMessage(message, toolNameOf(body), this.label);

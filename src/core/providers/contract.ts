@@ -73,6 +73,11 @@ export interface Provider {
   /** Identity of the endpoint for the cache key (e.g. base URL), never a secret. */
   readonly endpoint: string;
   complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord>;
+  /**
+   * The model ids the endpoint serves (GET /models), for the run's preflight: one cheap request that fails the way
+   * every case would (refused connection, wrong key, wrong path). Absent for providers with no server to ask.
+   */
+  listModels?(options: CallOptions): Promise<string[]>;
 }
 
 export interface EmbeddingRequest {

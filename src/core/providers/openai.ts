@@ -66,6 +66,16 @@ export class OpenAIProvider implements Provider {
     }
   }
 
+  async listModels(options: CallOptions): Promise<string[]> {
+    try {
+      const ids: string[] = [];
+      for await (const model of this.client.models.list({ signal: options.signal })) ids.push(model.id);
+      return ids;
+    } catch (error) {
+      throw toProviderError(error, { vendor: this.label, signal: options.signal, secrets: [this.apiKey] });
+    }
+  }
+
   private async completeOnce(body: ChatCompletionCreateParamsNonStreaming, signal: AbortSignal): Promise<Outcome> {
     const completion: unknown = await this.client.chat.completions.create(body, { signal });
     return outcomeOfCompletion(completion, this.label);

@@ -3,6 +3,7 @@ import type { RunOutcome } from '../engine/runEvaluation.js';
 import { readCaseLines, scanRunLog } from '../run/runLog.js';
 import { toReportResult } from '../suites/reportView.js';
 import type { RunData } from './runData.js';
+import { outcomeStatus } from '../model.js';
 import { resultTotals } from '../engine/totals.js';
 
 /** The report view of a run that just finished in this process: its log, which holds every case. */
@@ -28,7 +29,7 @@ export async function runDataFromLog(file: string): Promise<RunData> {
     name: scan.header.spec.name,
     specFile: scan.header.spec.file,
     createdAt: scan.header.createdAt,
-    status: scan.status,
+    status: outcomeStatus(scan.status, summary?.totals),
     models: scan.header.models,
     totals: summary?.totals ?? resultTotals(await slimResults(entries())),
     reports: summary?.reports ?? [],

@@ -10,7 +10,7 @@ import { scanLines } from '../run/jsonLines.js';
 import type { LocatedLine } from '../run/jsonLines.js';
 import { RunLogReader, isCaseLine, parseHeader } from '../run/runLog.js';
 import type { CaseLine, RunHeader, RunLogProblem, SummaryLine } from '../run/runLog.js';
-import { caseKey } from '../model.js';
+import { caseKey, outcomeStatus } from '../model.js';
 
 /**
  * One (case, model) of a log: where its line is, the row the inspector lists, and what diagnostics, CodeLens, hovers,
@@ -76,7 +76,7 @@ export class RunLogIndex {
   }
 
   get status(): RunStatus {
-    return this.summary?.status ?? 'started';
+    return this.summary ? outcomeStatus(this.summary.status, this.summary.totals) : 'started';
   }
 
   /** The same problems, in the same order, as readRunLog reports for the log as it was at the last update. */

@@ -17,6 +17,8 @@ export interface ModelClientOptions {
   parameters: Record<string, unknown>;
   scheduler: Scheduler;
   cache?: ResponseCache;
+  /** Ask the model even when the cache holds the answer, and store the fresh answer (the CLI's --refresh). */
+  refreshCache?: boolean;
   /** Cost in USD of a call's usage; undefined when the price is unknown. */
   prices?: (usage: Usage) => number | undefined;
   onCall?: (event: ModelCallEvent) => void;
@@ -67,7 +69,7 @@ export function createModelClient(options: ModelClientOptions): CountingModelCli
   const emit = (event: ModelCallEvent): void => options.onCall?.(event);
 
   async function fromCache(key: string | undefined): Promise<ClientResponse | undefined> {
-    if (!options.cache || key === undefined) return undefined;
+    if (!options.cache || key === undefined || options.refreshCache) return undefined;
     const hit = await options.cache.get(key);
     if (!hit) return undefined;
     counters.cacheHits++;
