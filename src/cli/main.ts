@@ -113,7 +113,7 @@ async function runCommand(command: RunCommand): Promise<number> {
   try {
     const counts = { failed: 0, errors: 0 };
     // Each cause of an error is printed once, when it first happens: the user can stop a run that cannot work.
-    const causes = new ErrorCauseTally({ concurrency: command.concurrency });
+    let causes = new ErrorCauseTally();
     const rerun = command.rerunFailed ? await rerunSelection(command.rerunFailed, workspaceDir) : undefined;
     const outcome = await runEvaluation(specFile, {
       signal: controller.signal,
@@ -130,6 +130,7 @@ async function runCommand(command: RunCommand): Promise<number> {
       onEvent: (event: RunEvent) => {
         if (event.type === 'input-problem') progress.note(`warning: ${formatProblem(event.problem)}`);
         if (event.type === 'warning') progress.note(`warning: ${event.message}`);
+        if (event.type === 'run-started') causes = new ErrorCauseTally({ concurrency: event.concurrency });
         if (event.type === 'run-started') progress.note(`run ${event.runId}: ${event.total} case runs on ${event.models.join(', ')}${event.resumed ? ` (${event.resumed} already done)` : ''}\nlog: ${event.logFile}`);
         if (event.type === 'case-finished') {
           if (event.result.status === 'error') counts.errors += 1;

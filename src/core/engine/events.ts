@@ -3,7 +3,7 @@ import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, Threshol
 import type { SuiteReport } from '../suites/contract.js';
 
 export type RunEvent =
-  | { type: 'run-started'; runId: string; logFile: string; total: number; models: string[]; suites: string[]; resumed: number }
+  | { type: 'run-started'; runId: string; logFile: string; total: number; models: string[]; suites: string[]; resumed: number; concurrency?: number }
   | { type: 'input-problem'; problem: InputProblem }
   /** A doubt that does not stop the run (preflight: a model the server does not list but answers for). */
   | { type: 'warning'; message: string }

@@ -108,7 +108,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   const logFile = writer.file;
   const createdAt = previous?.header.createdAt ?? new Date().toISOString();
 
-  emit({ type: 'run-started', runId, logFile, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size });
+  emit({ type: 'run-started', runId, logFile, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size, concurrency: spec.concurrency });
 
   /** Cases pulled one at a time and rendered then: never the whole run's prompts in memory. */
   async function* pending(): AsyncGenerator<Work> {

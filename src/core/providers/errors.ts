@@ -111,9 +111,19 @@ function kindOfStreamError(error: OpenAI.APIError | Anthropic.APIError): Provide
   return 'bad_response';
 }
 
+/**
+ * The SDK's "Connection error." wraps fetch's "fetch failed", which wraps the socket's error: the code that says what
+ * happened (ECONNREFUSED, ENOTFOUND) is two causes down, so the chain is walked for the first code.
+ */
 function describeCause(error: Error): string {
-  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
-  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
+  let detail: string | undefined;
+  let cause: unknown = error.cause;
+  for (let depth = 0; depth < 5 && typeof cause === 'object' && cause !== null; depth++) {
+    const { code, message } = cause as { code?: unknown; message?: unknown };
+    if (typeof code === 'string') return `${error.message}: ${code}`;
+    detail ??= typeof message === 'string' ? message : undefined;
+    cause = (cause as { cause?: unknown }).cause;
+  }
   return detail ? `${error.message}: ${detail}` : error.message;
 }
 

@@ -1,0 +1,163 @@
+// The CLI against local servers as a new user meets them: down, wrong path, wrong key, unknown model, errored cases
+// to run again, and the cache switches. Child processes, real HTTP to the fixture server (llama.cpp/Ollama flavours).
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { startFixtureServer } from '../../fixtures/llmServer.js';
+import type { FixtureOptions, FixtureServer, Rule } from '../../fixtures/llmServer.js';
+import { createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
+
+const CLI = path.resolve('src/cli/main.ts');
+const servers: FixtureServer[] = [];
+after(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+/** `first`: rules tried before the answers (a rule is taken by the first match, in order). */
+async function server(options: FixtureOptions = {}, first: Rule[] = []): Promise<FixtureServer> {
+  const started = await startFixtureServer({ ...options, rules: first });
+  for (let i = 0; i < 40; i++) started.addRule({ match: { contains: `landmark number ${i}?` }, reply: `Answer${i}.` });
+  servers.push(started);
+  return started;
+}
+
+interface Exit { code: number | null; stdout: string; stderr: string }
+
+function cli(args: string[]): Promise<Exit> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, CI: 'true' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  return new Promise<Exit>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+function workspace(t: { after(fn: () => void): void }, baseUrl: string, rows = 4, model = 'fixture-model') {
+  const ws = createWorkspace({ rows: rgbRows(rows), evalYaml: () => fixtureEvalYaml(baseUrl).replace('model: fixture-model', `model: ${model}`).replace('maxRetries: 3', 'maxRetries: 0') });
+  t.after(() => ws.cleanup());
+  return ws;
+}
+
+test('server down: the first line says connection refused at the URL and asks whether the server runs; exit 2, no run started', async (t) => {
+  const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+  const ws = workspace(t, baseUrl);
+  const exit = await cli(['run', ws.evalFile]);
+  assert.equal(exit.code, 2, exit.stderr);
+  const first = exit.stderr.split('\n')[0] ?? '';
+  assert.match(first, new RegExp(`connection refused at ${baseUrl.replace(/[.]/g, '\\.')} — is the server running\\?`));
+  assert.ok(!existsSync(path.join(ws.dir, '.rag-inspector', 'runs')), 'no run log for a run that could not start');
+});
+
+test('server down with --no-preflight: every surface says completed with errors, the cause once as it happens and in the table', async (t) => {
+  const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+  const ws = workspace(t, baseUrl);
+  const exit = await cli(['run', ws.evalFile, '--no-preflight', '--out', path.join(ws.dir, 'reports')]);
+  assert.equal(exit.code, 2);
+  assert.match(exit.stdout, /Status: completed with errors/);
+  assert.doesNotMatch(exit.stdout, /Status: success/);
+  const causeLines = exit.stderr.split('\n').filter((l) => l.startsWith('error: '));
+  assert.equal(causeLines.length, 1, exit.stderr);
+  assert.match(causeLines[0]!, /connection failed.*— is the server running\?/);
+  assert.match(exit.stderr, /progress: 4\/4 cases \(0 failed, 4 errors\)/);
+  assert.match(exit.stdout, /Errors \(4 cases, 1 cause\):\n +4 +.*connection failed[^\n]*\n +first: noise\/0\/noise=0 on openai-compatible:fixture-model\n +fix: is the server running\?/);
+  assert.match(exit.stdout, /Cases: 4 \(0 passed, 0 failed, 4 errors\)/);
+  const report = JSON.parse(readFileSync(path.join(ws.dir, 'reports', 'report.json'), 'utf8')) as { status: string };
+  assert.equal(report.status, 'completed-with-errors');
+});
+
+test('a wrong path (no /v1), a refused key and a model the server does not have stop the run before the first case', async (t) => {
+  const openai = await server();
+  const wrongPath = await cli(['run', workspace(t, openai.url).evalFile]);
+  assert.equal(wrongPath.code, 2);
+  assert.match(wrongPath.stderr.split('\n')[0] ?? '', /HTTP 404 at http:\/\/127\.0\.0\.1:\d+ — the path is wrong: check baseUrl/);
+
+  const locked = await server({ flavour: 'llama.cpp', requireApiKey: 'right-key' });
+  const refused = await cli(['run', workspace(t, locked.openaiBaseUrl).evalFile]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr.split('\n')[0] ?? '', /refused the key \(HTTP 401\)/);
+
+  const ollama = await server({ flavour: 'ollama', listedModels: ['llama3.2:latest'] });
+  const unknown = await cli(['run', workspace(t, ollama.openaiBaseUrl, 4, 'llama3.3').evalFile]);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr.split('\n')[0] ?? '', /does not serve model 'llama3\.3' \(it lists 'llama3\.2:latest'\).*not found, try pulling it first/);
+  assert.equal(ollama.requests.filter((r) => r.text.includes('landmark')).length, 0, 'no case was sent');
+});
+
+test('llama.cpp lists its model file and answers to any name: a warning, and the run goes on', async (t) => {
+  const llama = await server({ flavour: 'llama.cpp', listedModels: ['/models/qwen2.5-1.5b-instruct-q4_k_m.gguf'] });
+  const exit = await cli(['run', workspace(t, llama.openaiBaseUrl).evalFile]);
+  assert.equal(exit.code, 0, exit.stderr);
+  assert.match(exit.stderr, /warning: .*does not list model 'fixture-model' \(it lists '\/models\/qwen2\.5-1\.5b-instruct-q4_k_m\.gguf'\), but answers to it/);
+  assert.match(exit.stdout, /Status: success/);
+});
+
+test('--resume finishes only what is missing; --retry-errors reruns the errored cases; --rerun-failed makes a new run of them', async (t) => {
+  // Rows 1 and 2 hit the server's full context once each (an error the first time only); row 3 answers wrong, always.
+  const llama = await server({ flavour: 'llama.cpp' }, [
+    ...[1, 2].map((row): Rule => ({ match: { contains: `landmark number ${row}?` }, fault: { kind: 'shared_context' }, times: 1 })),
+    { match: { contains: 'landmark number 3?' }, reply: 'No idea.' },
+  ]);
+  const ws = workspace(t, llama.openaiBaseUrl);
+  const first = await cli(['run', ws.evalFile, '--no-cache']);
+  assert.match(first.stdout, /Cases: 4 \(1 passed, 1 failed, 2 errors\)/, first.stdout + first.stderr);
+  assert.match(first.stderr, /error: .*answered HTTP 500: prompt too long: the prompts in flight together exceed the server's shared context.*lower concurrency \(now 4\)/);
+  assert.equal(first.stderr.split('\n').filter((l) => l.startsWith('error: ')).length, 1, 'one cause, printed once');
+
+  const resumed = await cli(['run', ws.evalFile, '--no-cache', '--resume', 'latest']);
+  assert.match(resumed.stderr, /0 case runs .*\(4 already done\)/);
+  assert.match(resumed.stdout, /2 errors\)/);
+
+  const retried = await cli(['run', ws.evalFile, '--no-cache', '--resume', 'latest', '--retry-errors']);
+  assert.match(retried.stderr, /2 case runs .*\(2 already done\)/);
+  assert.match(retried.stdout, /Cases: 4 \(3 passed, 1 failed, 0 errors\)/, retried.stdout);
+  assert.match(retried.stdout, /Status: success/);
+
+  llama.requests.length = 0;
+  const rerun = await cli(['run', ws.evalFile, '--no-cache', '--rerun-failed']);
+  assert.match(rerun.stderr, /run \S+: 1 case runs/);
+  assert.deepEqual(llama.requests.filter((r) => r.text.includes('landmark')).map((r) => /landmark number (\d+)\?/.exec(r.text)?.[1]), ['3']);
+  assert.match(rerun.stdout, /Cases: 1 \(0 passed, 1 failed, 0 errors\)/);
+});
+
+test('--no-cache neither reads nor writes the cache; --refresh asks the model again and writes what it answered', async (t) => {
+  const first: Rule = { match: { contains: 'landmark number 0?' }, reply: 'Old0.' };
+  const llama = await server({ flavour: 'llama.cpp' }, [first]);
+  const ws = workspace(t, llama.openaiBaseUrl, 1);
+  const calls = () => llama.requests.filter((r) => r.text.includes('landmark')).length;
+  const answer = () => (JSON.parse(readFileSync(path.join(ws.dir, 'reports', 'report.json'), 'utf8')) as { cases: { response?: string }[] }).cases[0]?.response;
+  const run = (...flags: string[]) => cli(['run', ws.evalFile, '--out', path.join(ws.dir, 'reports'), ...flags]);
+
+  await run(); // fills the cache with "Old0."
+  llama.clearRules();
+  llama.addRule({ match: { contains: 'landmark number 0?' }, reply: 'New0.' });
+
+  llama.requests.length = 0;
+  await run('--no-cache');
+  assert.equal(calls(), 1, '--no-cache calls the model');
+  assert.equal(answer(), 'New0.');
+  llama.requests.length = 0;
+  await run();
+  assert.equal(calls(), 0, 'answered from the cache');
+  assert.equal(answer(), 'Old0.', '--no-cache wrote nothing: the cache still holds the old answer');
+
+  llama.requests.length = 0;
+  await run('--refresh');
+  assert.equal(calls(), 1, '--refresh calls the model');
+  assert.equal(answer(), 'New0.');
+  llama.requests.length = 0;
+  await run();
+  assert.equal(calls(), 0);
+  assert.equal(answer(), 'New0.', '--refresh wrote the fresh answer');
+});
