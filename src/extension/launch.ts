@@ -7,7 +7,9 @@ import { InputError, InputErrors, describeError } from '../core/errors.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import type { LoadOptions } from '../core/spec/load.js';
 import type { EvalSpec } from '../core/spec/types.js';
+import { ErrorCauseTally } from '../core/errorCauses.js';
 import { confirmCost, estimateCost } from './costGuard.js';
+import { causeLines, outcomeMessage } from './outcomeMessage.js';
 import type { Logger } from './outputChannel.js';
 import type { RunController, RunSummary } from './runController.js';
 import type { UntrustedWorkspaceGate } from './untrustedWorkspace.js';
@@ -90,13 +92,26 @@ export class RunLauncher {
         return 'cancelled';
       }
       if (request.openInspector) void vscode.commands.executeCommand('ragInspector.openInspector');
-      const start = () => this.controller.start(spec, { workspaceDir: folder, caseFilter: request.caseFilter, resume: request.resume });
-      const summary = request.cancellation
-        ? await this.cancelledBy(request.cancellation, start)
-        : await this.withProgress(`${title} — ${path.basename(specFile)}`, request.announce === true, start);
+      // Preflight: a server that is down stops the run before its first case, with the cause (reportRunError shows it).
+      const start = () => this.controller.start(spec, { workspaceDir: folder, caseFilter: request.caseFilter, resume: request.resume, preflight: true });
+      // The causes of this session's errors, for the notification (the same grouping the CLI prints).
+      let causes = new ErrorCauseTally();
+      const tally = this.controller.onEvent((event) => {
+        if (event.type === 'run-started') causes = new ErrorCauseTally({ concurrency: event.concurrency });
+        if (event.type === 'case-finished') causes.add(event.result);
+      });
+      let summary: RunSummary;
+      try {
+        summary = request.cancellation
+          ? await this.cancelledBy(request.cancellation, start)
+          : await this.withProgress(`${title} — ${path.basename(specFile)}`, request.announce === true, start);
+      } finally {
+        tally.dispose();
+      }
       const t = summary.totals;
-      const line = `run ${summary.runId} ${summary.status}: ${t.passed} passed, ${t.failed} failed, ${t.error} errors.`;
+      const line = outcomeMessage(summary.runId, summary.status, t, causes.list());
       this.logger.info(line);
+      for (const cause of causeLines(causes.list())) this.logger.info(cause);
       if (request.announce) {
         if (summary.status === 'success' && t.error === 0) void vscode.window.showInformationMessage(`RAG Inspector: ${line}`);
         else void vscode.window.showWarningMessage(`RAG Inspector: ${line}`);
