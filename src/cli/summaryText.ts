@@ -2,20 +2,21 @@
 import type { ReportCell, ReportTable, SuiteReport } from '../core/suites/contract.js';
 import type { RunTotals, ThresholdOutcome, InputProblem } from '../core/model.js';
 import type { ErrorCause } from '../core/errorCauses.js';
+import { formatCellNumber } from '../core/numberFormat.js';
 
 export function formatCell(cell: ReportCell): string {
-  if (cell.value === null) return cell.undetermined ? `— (${cell.undetermined} undetermined)` : '—';
+  // A rate over no cases is no number: "—", never "0 [0, 1] n=0".
+  if (cell.value === null || (typeof cell.value === 'number' && cell.n === 0)) return cell.undetermined ? `— (${cell.undetermined} undetermined)` : '—';
   if (typeof cell.value === 'string') return cell.value;
   let text = formatNumber(cell.value);
   if (cell.low !== undefined && cell.high !== undefined) text += ` [${formatNumber(cell.low)}, ${formatNumber(cell.high)}]`;
   if (cell.n !== undefined) text += ` n=${cell.n}`;
   if (cell.undetermined) text += ` (+${cell.undetermined} undetermined)`;
+  if (cell.unmatched) text += ` (${cell.unmatched} matched neither verdict)`;
   return text;
 }
 
-function formatNumber(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(3);
-}
+const formatNumber = formatCellNumber;
 
 /** Display width: CJK characters take two terminal columns. */
 function displayWidth(text: string): number {

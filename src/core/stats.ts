@@ -20,7 +20,10 @@ export function wilson(successes: number, n: number, z = Z95): Interval {
   const denominator = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denominator;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
-  return { value: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half), n };
+  // At 0/n the lower bound is 0 and at n/n the upper bound is 1, exactly: the formula leaves 5.55e-17 there.
+  const low = successes === 0 ? 0 : Math.max(0, centre - half);
+  const high = successes === n ? 1 : Math.min(1, centre + half);
+  return { value: p, low, high, n };
 }
 
 export interface MeanSummary {

@@ -7,6 +7,7 @@ import { labelIndexes } from '../state/heatmap.js';
 import { baseStyles, outcomeStyles } from './sharedStyles.js';
 import { styleProps } from './styleProps.js';
 import { formatNumber } from './format.js';
+import { formatCellNumber } from '../../src/core/numberFormat.js';
 import { safeFileName, serializeSvg, svgDataUrl, svgToPngDataUrl } from './svgExport.js';
 
 /** Fired when a cell is opened (click or Enter): the app shows that case. */
@@ -211,8 +212,8 @@ export class Heatmap extends LitElement {
     return html`<div class="tip" id=${`${this.uid}-tip`} role="tooltip"
         ${styleProps({ left: `${position.left}px`, top: `${position.top}px`, transform: position.below ? 'none' : 'translateY(-100%)' })}>
       <span class="where">${spec.yTitle} ${cell.rowLabel} · ${spec.xTitle} ${cell.colLabel}</span>
-      <span>score <strong class="score">${cell.value === null ? 'no data' : formatNumber(cell.value)}</strong>
-        ${cell.low !== undefined && cell.high !== undefined ? html`<span class="muted">[${formatNumber(cell.low)}, ${formatNumber(cell.high)}]</span>` : nothing}
+      <span>score <strong class="score">${cell.value === null ? 'no data' : formatCellNumber(cell.value)}</strong>
+        ${cell.low !== undefined && cell.high !== undefined ? html`<span class="muted">[${formatCellNumber(cell.low)}, ${formatCellNumber(cell.high)}]</span>` : nothing}
         · n = <span class="n">${formatNumber(cell.n)}</span></span>
       ${cell.undetermined ? html`<span class="undetermined">${formatNumber(cell.undetermined)} undetermined (not in the mean)</span>` : nothing}
       ${key

@@ -3,6 +3,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { ReportCell, ReportTable } from '../../src/core/suites/contract.js';
 import { baseStyles } from './sharedStyles.js';
 import { formatNumber } from './format.js';
+import { formatCellNumber } from '../../src/core/numberFormat.js';
 import { chartFromTable } from '../state/chartSeries.js';
 import { histogramFromTable } from '../state/histogram.js';
 import './lineChart.js';
@@ -72,13 +73,16 @@ export class ReportTableView extends LitElement {
 
 /** Value, then the interval and n on their own lines; cases that could not be scored are counted apart. */
 function renderCell(cell: ReportCell) {
-  const value = cell.value === null ? '—' : typeof cell.value === 'number' ? formatNumber(cell.value) : cell.value;
+  // A rate over no cases is no number: "—", never "0 [0, 1] n = 0".
+  if (typeof cell.value === 'number' && cell.n === 0) cell = { value: null, n: 0, undetermined: cell.undetermined };
+  const value = cell.value === null ? '—' : typeof cell.value === 'number' ? formatCellNumber(cell.value) : cell.value;
   return html`
     <span class="value">${value}</span>
     ${typeof cell.low === 'number' && typeof cell.high === 'number'
-      ? html`<span class="interval" title="95% interval">[${formatNumber(cell.low)}, ${formatNumber(cell.high)}]</span>` : nothing}
+      ? html`<span class="interval" title="95% interval">[${formatCellNumber(cell.low)}, ${formatCellNumber(cell.high)}]</span>` : nothing}
     ${typeof cell.n === 'number' ? html`<span class="n">n = ${formatNumber(cell.n)}</span>` : nothing}
     ${cell.undetermined ? html`<span class="undetermined" title="Not scored (e.g. judge errors); kept out of the value">${cell.undetermined} undetermined</span>` : nothing}
+    ${cell.unmatched ? html`<span class="undetermined unmatched" title="The judge's answer matched neither verdict; counted as the negative one, as the reference does (strict: true makes these judge errors)">${cell.unmatched} matched neither verdict</span>` : nothing}
   `;
 }
 

@@ -28,6 +28,11 @@ export interface ReportCell {
   n?: number;
   /** Cases that could not be scored (NaN kept apart from 0). */
   undetermined?: number;
+  /**
+   * Judge answers that matched neither verdict of the prompt: counted in the value as the reference counts them
+   * (its rule is one substring), and shown beside it so a weak judge's garbage is not a silent 0.
+   */
+  unmatched?: number;
 }
 
 export interface ReportTable {

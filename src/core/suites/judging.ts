@@ -104,9 +104,10 @@ export async function renderJudgePrompt(prompt: string, variables: Variables): P
  * One call; a provider failure (after the scheduler's retries) is a judge error for this metric, not a crash of the
  * case. A cancelled call is rethrown: the run is stopping, and a judge error here would log the case as finished.
  */
-async function call(judge: ModelClient, request: Parameters<ModelClient['complete']>[0], signal: AbortSignal): Promise<{ text: string } | { error: string }> {
+async function call(judge: ModelClient, request: Parameters<ModelClient['complete']>[0], signal: AbortSignal): Promise<{ text: string; finishReason?: string } | { error: string }> {
   try {
-    return { text: (await judge.complete(request, signal)).text };
+    const { text, finishReason } = await judge.complete(request, signal);
+    return { text, finishReason };
   } catch (error) {
     if (signal.aborted) throw error;
     return { error: `judge call failed: ${describeError(error)}` };
@@ -133,6 +134,8 @@ export async function judgeJson<T>(judge: ModelClient, request: JudgeRequest, si
     raw = answer.text;
     const problem = problemWith(raw, validate);
     if (problem === undefined) return { ok: true, value: parseJsonAnswer(raw) as T, raw, attempts: attempt };
+    // An answer cut at the token limit is unreadable JSON for a reason the user can fix; asking again gets it cut again.
+    if (answer.finishReason === 'length') return { ok: false, error: `judge output is not valid (${problem}): the judge stopped at its token limit (finish reason "length"); raise the judge's maxTokens in the eval file`, raw, attempts: attempt };
     if (attempt === 2) return { ok: false, error: `judge output is not valid (${problem}) after one repair attempt`, raw, attempts: attempt };
     messages = [
       ...request.messages,

@@ -15,32 +15,53 @@ export const JUDGE_PROMPTS = {
  * Rej* (reference `reject_evalue.py`): a rejection when the judge's output contains "not addressed". The judge
  * reads what the scorer read: for zh the reference stored the prediction with spaces removed.
  */
-export async function judgeRejection(judge: Judge, question: string, scoredResponse: string): Promise<Score> {
+export async function judgeRejection(judge: Judge, question: string, scoredResponse: string, strict = false): Promise<Score> {
   const outcome = await judge.ask(JUDGE_PROMPTS.rejection, { question, answer: scoredResponse });
   if (!outcome.ok) return judgeErrorScore('rej_star', judge.key, outcome.error);
   const rejected = outcome.value.includes('not addressed');
+  // The prompt's two verdicts are "…is not addressed…" and "…is addressed…"; an answer with neither is unreadable.
+  const neither = !rejected && !outcome.value.includes('addressed');
+  if (neither && strict) return judgeErrorScore('rej_star', judge.key, neitherError(outcome.value, '"not addressed" / "addressed"'), { output: outcome.value });
   return {
     metric: 'rej_star',
     value: rejected ? 1 : 0,
     pass: rejected,
-    label: rejected ? 'rejected' : 'not-rejected',
-    explanation: outcome.value,
-    details: { judge: judge.key, rule: '"not addressed" in the judge output', matched: rejected },
+    label: rejected ? 'rejected' : neither ? NEITHER_VERDICT : 'not-rejected',
+    explanation: neither ? neitherExplanation(outcome.value, 'not rejected') : outcome.value,
+    details: { judge: judge.key, rule: '"not addressed" in the judge output', matched: rejected, ...(neither ? { matchedNeither: true } : {}) },
   };
 }
 
+/**
+ * The label of a judge answer that matched neither of the prompt's verdicts. The reference counts it as the negative
+ * verdict (its rule is one substring), and so does the default; the tables count such answers and show them beside
+ * the value, and `strict: true` makes them judge errors, out of the denominator.
+ */
+export const NEITHER_VERDICT = 'neither-verdict';
+
+function neitherError(output: string, verdicts: string): string {
+  return `the judge's answer matched neither verdict (${verdicts}): "${output.slice(0, 200)}"`;
+}
+
+function neitherExplanation(output: string, countedAs: string): string {
+  return `The judge's answer matched neither verdict; counted as ${countedAs}, as the reference does (strict: true makes it a judge error). Judge said: ${output}`;
+}
+
 /** ED* (reference `fact_evalue.py`): detected when the judge's output contains "has identified" or "Yes". */
-export async function judgeFactualError(judge: Judge, question: string, scoredResponse: string): Promise<Score> {
+export async function judgeFactualError(judge: Judge, question: string, scoredResponse: string, strict = false): Promise<Score> {
   const outcome = await judge.ask(JUDGE_PROMPTS.factualError, { question, answer: scoredResponse });
   if (!outcome.ok) return judgeErrorScore('ed_star', judge.key, outcome.error);
   const detected = outcome.value.includes('has identified') || outcome.value.includes('Yes');
+  // The prompt's negative verdict is "NO, the model fail to identify the factual errors."
+  const neither = !detected && !/\bno\b|fail(?:ed|s)? to identify/i.test(outcome.value);
+  if (neither && strict) return judgeErrorScore('ed_star', judge.key, neitherError(outcome.value, '"has identified" or "Yes" / "NO" or "fail to identify"'), { output: outcome.value });
   return {
     metric: 'ed_star',
     value: detected ? 1 : 0,
     pass: detected,
-    label: detected ? 'factual-error-detected' : 'not-detected',
-    explanation: outcome.value,
-    details: { judge: judge.key, rule: '"has identified" or "Yes" in the judge output', matched: detected },
+    label: detected ? 'factual-error-detected' : neither ? NEITHER_VERDICT : 'not-detected',
+    explanation: neither ? neitherExplanation(outcome.value, 'not detected') : outcome.value,
+    details: { judge: judge.key, rule: '"has identified" or "Yes" in the judge output', matched: detected, ...(neither ? { matchedNeither: true } : {}) },
   };
 }
 

@@ -26,7 +26,7 @@ export interface RgbParams {
   passageNum: number;
   /** Counterfactual only: share of true positives mixed in with the counterfactual passages. */
   correctRate: number;
-  /** false = the reference's scoring, flaws included; true = case-insensitive markers and Rej counting only rejections. */
+  /** false = the reference's scoring, flaws included; true = case-insensitive markers, Rej counting only rejections, and a Rej* or ED* judge answer that matches neither verdict a judge error. */
   strict: boolean;
   judge: RgbJudgeParams;
   /** Counterfactual only: also ask each question with no documents (the paper's Acc column). */

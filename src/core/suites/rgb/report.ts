@@ -5,7 +5,7 @@ import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { wilson } from '../../stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
 import { RGB_METHOD, rgbCaseParams } from './cases.js';
-import { failureLabelsFor } from './judge.js';
+import { NEITHER_VERDICT, failureLabelsFor } from './judge.js';
 import type { RgbParams } from './params.js';
 import { wilsonCell } from '../reportCells.js';
 
@@ -19,6 +19,8 @@ export interface Tally {
   undetermined: number;
   /** Whether any entry carried the metric at all (false: e.g. no judge configured). */
   present: boolean;
+  /** Judge answers that matched neither verdict, counted in n as the reference counts them (judge.ts, NEITHER_VERDICT). */
+  unmatched?: number;
 }
 
 function scoreOf(result: ReportResult, metric: string): ReportScore | undefined {
@@ -40,13 +42,15 @@ export function tallyMetric(entries: readonly Entry[], metric: string, within: (
     else {
       tally.n++;
       if (score.value === 1) tally.hits++;
+      if (score.label === NEITHER_VERDICT) tally.unmatched = (tally.unmatched ?? 0) + 1;
     }
   }
   return tally;
 }
 
 function proportionCell(tally: Tally): ReportCell {
-  return wilsonCell(tally.hits, tally.n, tally.undetermined);
+  const cell = wilsonCell(tally.hits, tally.n, tally.undetermined);
+  return tally.unmatched ? { ...cell, unmatched: tally.unmatched } : cell;
 }
 
 /**
@@ -59,8 +63,9 @@ function conditionalTally(entries: readonly Entry[], flag: string, good: (result
   return { hits: flagged.filter((e) => good(e.result)).length, n: flagged.length, undetermined: flagTally.undetermined, present: flagTally.present };
 }
 
+/** Nothing flagged: no rate to show ("—"); the metric a threshold reads stays 0, as the reference returns. */
 function conditionalCell(tally: Tally): ReportCell {
-  if (tally.n === 0) return { value: tally.present ? 0 : null, low: 0, high: 1, n: 0, undetermined: tally.undetermined };
+  if (tally.n === 0) return { value: null, n: 0, undetermined: tally.undetermined };
   return proportionCell(tally);
 }
 
@@ -223,7 +228,7 @@ function counterfactualTables(entries: Entry[], models: string[], params: RgbPar
         { label: 'CR*', cells: cells.map((c) => c.crStar) },
       ],
       notes: [
-        'Acc: the question with no documents; Acc_doc: with the counterfactual passages; ED/ED*: error detected by marker / judge; CR: detected and no answer part missing, over detected (0 when none, as the reference).',
+        'Acc: the question with no documents; Acc_doc: with the counterfactual passages; ED/ED*: error detected by marker / judge; CR: detected and no answer part missing, over detected (— when none was detected; the cr metric is then 0, as the reference returns).',
       ],
     });
   }

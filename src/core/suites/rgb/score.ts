@@ -115,10 +115,10 @@ export async function judgeScores(evalCase: EvalCase, response: string, params: 
   const scores: Score[] = [];
   const noDocuments = rgbCaseParams(evalCase).noDocuments;
   if (params.testbed === 'negative_rejection' && params.judge.rejection) {
-    scores.push(await judgeRejection(judge, evalCase.question, ruled.judgement.text));
+    scores.push(await judgeRejection(judge, evalCase.question, ruled.judgement.text, params.strict));
   }
   if (params.testbed === 'counterfactual_robustness' && params.judge.factualError && !noDocuments) {
-    scores.push(await judgeFactualError(judge, evalCase.question, ruled.judgement.text));
+    scores.push(await judgeFactualError(judge, evalCase.question, ruled.judgement.text, params.strict));
   }
   if (params.judge.failureLabels && failedForLabelling(ruled.scores, params)) {
     scores.push(await judgeFailureLabel(judge, evalCase, response, rgbExpected(evalCase).answer));
