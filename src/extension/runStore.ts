@@ -1,4 +1,5 @@
 // Every run of the workspace, indexed from `.rag-inspector/runs/*.jsonl` (extended as logs grow) with this window's live runs merged in.
+import { errorCausesOf } from '../core/errorCauses.js';
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -86,7 +87,13 @@ export class RunStore implements InspectorData, vscode.Disposable {
     }
     const { index } = read;
     const cases: CaseListItem[] = [];
-    for (const indexed of index.entries.values()) cases.push(indexed.item);
+    const errored: string[] = [];
+    for (const [key, indexed] of index.entries) {
+      cases.push(indexed.item);
+      if (indexed.item.status === 'error') errored.push(key);
+    }
+    // Only the errored lines are read in full, for the causes the header shows.
+    const errorCauses = errorCausesOf([...(await this.readEntries(runId, errored)).values()].map((entry) => entry.result));
     // The index's status is fresher than the listing's (a resume elsewhere may have finished the log since).
     const interrupted = index.status === 'started' && (await this.interruptedAmong([{ ...entry, status: 'started' }])).has(runId);
     return {
@@ -98,6 +105,7 @@ export class RunStore implements InspectorData, vscode.Disposable {
         ...index.problems.map((p) => ({ file: index.file, line: p.line, message: `run log: ${p.message}` })),
       ],
       cases,
+      errorCauses,
     };
   }
 

@@ -1,4 +1,5 @@
 // The runs started in this window, assembled from RunEvents into the shapes the inspector asks for (protocol.ts).
+import { ErrorCauseTally } from '../core/errorCauses.js';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../core/engine/events.js';
@@ -36,6 +37,8 @@ interface SessionRun {
   log?: Promise<RunLogIndex>;
   /** A resumed run: its earlier sessions' cases, listed from the log's index (settled, never rejected, once listed). */
   earlier?: Promise<void>;
+  /** This session's error causes, as they happen (the panel header shows them). */
+  causes?: ErrorCauseTally;
 }
 
 /**
@@ -96,6 +99,11 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
         if (!run) return undefined;
         const item = caseListItem(event.evalCase, event.result);
         run.items.set(item.key, item);
+        if (event.result.status === 'error') {
+          run.causes ??= new ErrorCauseTally();
+          run.causes.add(event.result);
+          run.detail.errorCauses = run.causes.list();
+        }
         this.remember(run.listing.runId, item.key, { evalCase: event.evalCase, result: event.result });
         return run.listing.runId;
       }

@@ -9,6 +9,7 @@ import type { InspectorApi, InspectorNotification } from '../api/inspectorApi.js
 import { describeError } from '../api/inspectorApi.js';
 import { flippedOnly } from '../api/compareRuns.js';
 import { outcomeOf, runStatusLabel } from '../../src/core/model.js';
+import { causeLine } from '../../src/core/errorCauses.js';
 import { INITIAL_VIEW_STATE, VIEW_STATE_VERSION, restoreViewState } from '../state/viewState.js';
 import type { ViewName, ViewState } from '../state/viewState.js';
 import type { CaseList } from './caseList.js';
@@ -92,7 +93,9 @@ export class InspectorApp extends LitElement {
     [role='tab'][aria-selected='true'] { border-bottom-color: var(--vscode-focusBorder); font-weight: 600; }
     [role='tab']:hover { background: var(--vscode-list-hoverBackground); }
     .progress { font-variant-numeric: tabular-nums; }
-    .badge.interrupted { border: 1px solid var(--vscode-editorWarning-foreground); }
+    .badge.interrupted, .badge.completed-with-errors { border: 1px solid var(--vscode-editorWarning-foreground); }
+    /* On a line of its own under the run picker and tabs: the words a user acts on must not be cut. */
+    .causes { color: var(--vscode-editorWarning-foreground); order: 10; flex-basis: 100%; }
     main { min-height: 0; overflow: hidden; }
     .cases { display: grid; grid-template-columns: minmax(280px, 36%) 1fr; height: 100%; min-height: 0; }
     ri-case-list {
@@ -178,6 +181,7 @@ export class InspectorApp extends LitElement {
         ${listing?.interrupted
           ? html`<span class="badge interrupted" title=${INTERRUPTED_TITLE}>interrupted</span>`
           : listing ? html`<span class="badge ${listing.status}" title="Run status">${runStatusLabel(listing.status)}</span>` : nothing}
+        ${this.causesNote()}
         ${this.progress && listing?.status === 'started' && !listing.interrupted ? html`<span class="progress muted" role="status">${formatCount(this.progress.done)} / ${formatCount(this.progress.total)} cases</span>` : nothing}
         ${listing?.status === 'started' && this.api?.canRunCommands ? this.runAction(listing) : nothing}
         <div role="tablist" aria-label="Views">
@@ -478,6 +482,17 @@ export class InspectorApp extends LitElement {
 
   private caseList(): CaseList | null {
     return this.renderRoot.querySelector('ri-case-list');
+  }
+
+  /** The first cause of the run's errors and its fix, as the CLI prints it; every cause in the tooltip. */
+  private causesNote() {
+    const causes = this.detail?.errorCauses ?? [];
+    const [first] = causes;
+    if (!first) return nothing;
+    const errors = causes.reduce((sum, c) => sum + c.count, 0);
+    const more = causes.length > 1 ? ` (+${causes.length - 1} other cause${causes.length === 2 ? '' : 's'})` : '';
+    const all = causes.map((c) => `${c.count} × ${causeLine(c)} (first: ${c.firstCaseId} on ${c.firstModelKey})`).join('\n');
+    return html`<span class="causes" role="note" title=${all}>⚠ ${formatCount(errors)} error${errors === 1 ? '' : 's'}: ${causeLine(first)}${more}</span>`;
   }
 
   private failuresOf: CaseListItem[] | undefined;

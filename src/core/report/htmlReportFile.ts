@@ -3,7 +3,7 @@
 import type { CaseDetail, RunDetail } from './viewModel.js';
 import { caseListItem } from './caseItems.js';
 import { escapeJsonForHtml, htmlReportFrame, reportDataOpening } from './html.js';
-import { runDetailOf } from './inspectorRun.js';
+import { errorCausesOfRun, runDetailOf } from './inspectorRun.js';
 import type { RunData } from './runData.js';
 import type { TextSink } from './textSink.js';
 import type { InputProblem } from '../model.js';
@@ -29,7 +29,7 @@ export async function writeHtmlReport(run: RunData, sink: TextSink, webviewBundl
   const budget = options.detailBudget ?? DEFAULT_DETAIL_BUDGET;
   const { embedded, listed } = await chooseEmbedded(run, budget);
   const notes: InputProblem[] = embedded.size < listed ? [embeddingNote(run, embedded.size, listed, budget)] : [];
-  const detail: Omit<RunDetail, 'cases'> = runDetailOf(run);
+  const detail: Omit<RunDetail, 'cases'> = { ...runDetailOf(run), errorCauses: await errorCausesOfRun(run) };
   const { before, after } = htmlReportFrame(run.name, webviewBundleJs, options.css);
   await sink.write(before);
   await sink.write(escapeJsonForHtml(reportDataOpening({ ...detail, problems: [...notes, ...detail.problems] })));

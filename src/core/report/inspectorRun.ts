@@ -4,6 +4,14 @@ import type { CaseDetail, RunDetail } from './viewModel.js';
 import { caseListItem } from './caseItems.js';
 import type { RunData } from './runData.js';
 import { caseKey } from '../model.js';
+import { ErrorCauseTally, errorCausesOf } from '../errorCauses.js';
+
+/** The causes of the run's errored cases, read from its entries (only errored results are kept). */
+export async function errorCausesOfRun(run: RunData): Promise<ReturnType<typeof errorCausesOf>> {
+  const errored = [];
+  for await (const { result } of run.entries()) if (result.status === 'error') errored.push(result);
+  return errorCausesOf(errored);
+}
 
 export interface InspectorRun {
   detail: RunDetail;
@@ -14,12 +22,14 @@ export interface InspectorRun {
 export async function inspectorRun(run: RunData): Promise<InspectorRun> {
   const cases = new Map<string, CaseDetail>();
   const items = [];
+  const causes = new ErrorCauseTally();
   for await (const { evalCase, result } of run.entries()) {
     if (!evalCase) continue; // a result without its case cannot be shown; the log reader reports such lines
     items.push(caseListItem(evalCase, result));
+    causes.add(result);
     cases.set(caseKey(result.caseId, result.modelKey), { runId: run.runId, evalCase, result });
   }
-  return { detail: { ...runDetailOf(run), cases: items }, cases };
+  return { detail: { ...runDetailOf(run), cases: items, errorCauses: causes.list() }, cases };
 }
 
 /** The run's detail without its case list. */

@@ -1,5 +1,6 @@
 // What the inspector shows of a run: the view model the webview and the self-contained HTML report both render.
 // Plain JSON, because it crosses the webview channel (src/protocol.ts carries it) and is embedded in report pages.
+import type { ErrorCause } from '../errorCauses.js';
 import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { SuiteReport } from '../suites/contract.js';
 
@@ -43,6 +44,8 @@ export interface RunDetail {
   thresholds: ThresholdOutcome[];
   problems: InputProblem[];
   cases: CaseListItem[];
+  /** Why cases ended in an error, grouped (errorCauses.ts): the panel's header shows them, as the CLI prints them. */
+  errorCauses?: ErrorCause[];
 }
 
 export interface CaseDetail {
