@@ -3,11 +3,12 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureOptions, FixtureServer, Rule } from '../../fixtures/llmServer.js';
+import { readRunLog } from '../../../src/core/run/runLog.js';
 import { createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
 
 const CLI = path.resolve('src/cli/main.ts');
@@ -75,6 +76,11 @@ test('server down with --no-preflight: every surface says completed with errors,
   assert.match(exit.stdout, /Cases: 4 \(0 passed, 0 failed, 4 errors\)/);
   const report = JSON.parse(readFileSync(path.join(ws.dir, 'reports', 'report.json'), 'utf8')) as { status: string };
   assert.equal(report.status, 'completed-with-errors');
+  // The HTML report's badge reads the listing's status (the inspector test renders it as "completed with errors").
+  assert.match(readFileSync(path.join(ws.dir, 'reports', 'report.html'), 'utf8'), /"status":"completed-with-errors"/);
+  const runsDir = path.join(ws.dir, '.rag-inspector', 'runs');
+  const log = await readRunLog(path.join(runsDir, readdirSync(runsDir).find((f) => f.endsWith('.jsonl'))!));
+  assert.equal(log.summary?.status, 'completed-with-errors', 'the run log summary');
 });
 
 test('a wrong path (no /v1), a refused key and a model the server does not have stop the run before the first case', async (t) => {
