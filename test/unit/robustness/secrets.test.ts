@@ -52,7 +52,8 @@ before(async () => {
   anthropicServer.addRule(correctAnswers());
   localServer = await startFixtureServer({ rules: [correctAnswers()] });
   ws = workspace();
-  exit = await runCli(['run', ws.evalFile, '--format', 'json,csv,junit,html'], KEYS);
+  // The cases themselves must meet the refused keys: the preflight would stop the run at the first 401 (tested below).
+  exit = await runCli(['run', ws.evalFile, '--format', 'json,csv,junit,html', '--no-preflight'], KEYS);
 });
 after(async () => {
   ws.cleanup();
@@ -115,6 +116,14 @@ test('keys appear in no run log, cache entry, report or console output, even whe
     for (const [variable, key] of Object.entries(KEYS)) assert.ok(!text.includes(key), `${variable} appears in ${name}`);
     assert.ok(!text.includes(MARK), `part of a key appears in ${name}: …${text.slice(Math.max(0, text.indexOf(MARK) - 40), text.indexOf(MARK) + 40)}…`);
   }
+});
+
+test('the preflight that stops on a refused key prints no key either', async () => {
+  const stopped = await runCli(['run', ws.evalFile], KEYS);
+  assert.equal(stopped.code, 2);
+  assert.match(stopped.stderr, /refused the key \(HTTP 401\)/);
+  for (const [variable, key] of Object.entries(KEYS)) assert.ok(!`${stopped.stdout}${stopped.stderr}`.includes(key), `${variable} in the output`);
+  assert.ok(!`${stopped.stdout}${stopped.stderr}`.includes(MARK));
 });
 
 test('an openai-compatible model at a workspace-chosen base URL never receives OPENAI_API_KEY', async () => {
