@@ -127,7 +127,9 @@ suite('cost guard', () => {
       }) as typeof vscode.window.showWarningMessage,
     });
     const runs = () => readdirSync(path.join(workspaceFolder().fsPath, '.rag-inspector', 'runs')).length;
-    const before = { requests: server.requests.length, runs: runs() };
+    // Calls to the model: the preflight's model listing is not one.
+    const calls = () => server.requests.filter((r) => r.api !== 'models').length;
+    const before = { requests: calls(), runs: runs() };
 
     answer = undefined;
     assert.equal(await vscode.commands.executeCommand('ragInspector.runEvaluation', fixture.evalFile), 'cancelled');
@@ -135,12 +137,12 @@ suite('cost guard', () => {
     const usd = Number(/may cost up to \$(\d+\.\d+)/.exec(questions[0]!.message)?.[1]);
     assert.ok(usd > 0.05 && usd < 10, `estimate ${questions[0]!.message}`);
     assert.match(questions[0]!.detail, /^6 model calls/);
-    assert.deepEqual({ requests: server.requests.length, runs: runs() }, before, 'declined: no call, no run log');
+    assert.deepEqual({ requests: calls(), runs: runs() }, before, 'declined: no call, no run log');
 
     answer = 'Run';
     const summary = asSummary(await vscode.commands.executeCommand('ragInspector.runEvaluation', fixture.evalFile));
     assert.equal(questions.length, 2);
     assert.equal(summary.totals.cases, 6);
-    assert.equal(server.requests.length, before.requests + 6);
+    assert.equal(calls(), before.requests + 6);
   });
 });

@@ -23,9 +23,9 @@ const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {
 const runsDir = () => path.join(workspaceFolder().fsPath, '.rag-inspector', 'runs');
 const logFiles = () => readdirSync(runsDir()).filter((f) => f.endsWith('.jsonl')).sort();
 
-/** The questions the fixture server was asked since `from`, one per request. */
+/** The questions the fixture server was asked since `from`, one per request (the run's preflight model listing asks none). */
 function askedSince(server: FixtureServer, from: number): string[] {
-  return server.requests.slice(from).map((r) => Object.values(QUESTIONS).find((q) => r.text.includes(q.text))?.text ?? '?').sort();
+  return server.requests.slice(from).filter((r) => r.api !== 'models').map((r) => Object.values(QUESTIONS).find((q) => r.text.includes(q.text))?.text ?? '?').sort();
 }
 
 suite('reruns', () => {
