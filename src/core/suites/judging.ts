@@ -83,6 +83,13 @@ export function createJudge(client: ModelClient, signal: AbortSignal): Judge {
   return { key: client.key, ask: ask as Judge['ask'] };
 }
 
+/**
+ * The label of a judge answer that matched neither of the prompt's verdicts (RGB Rej* and ED*: neither substring; RAGAS
+ * context relevance: no sentence and no "Insufficient Information"). The reference scores it as the negative verdict,
+ * and so does the default; tables count such answers and show them beside the value (ReportCell.unmatched).
+ */
+export const NEITHER_VERDICT = 'neither-verdict';
+
 /** What a method records for `ok: false`: undetermined (value null, kept out of every denominator), never 0. */
 export function judgeErrorScore(metric: string, judgeKey: string, error: string, details?: unknown): Score {
   return {

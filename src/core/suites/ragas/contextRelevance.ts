@@ -1,7 +1,7 @@
 // Context relevance as in the RAGAS paper: the share of the context's sentences the judge extracts as needed for the question.
 import type { CaseDocument, Evidence, Score } from '../../model.js';
 import { locateQuote } from './evidence.js';
-import { judgeErrorScore } from '../judging.js';
+import { NEITHER_VERDICT, judgeErrorScore } from '../judging.js';
 import { ask, joinContexts } from './judgeStep.js';
 import type { JudgeStep, StepContext } from './judgeStep.js';
 import { countSentences } from './sentences.js';
@@ -69,6 +69,16 @@ export async function scoreContextRelevance(context: StepContext, input: Context
   const outcome = await ask(context, RELEVANCE_STEP, { question: input.question, context: joined });
   if (!outcome.ok) return judgeErrorScore(CONTEXT_RELEVANCE, context.judge.key, outcome.error, { raw: outcome.raw });
   const total = countSentences(joined);
+  if (outcome.value.sentences.every((s) => s.trim() === '')) {
+    // Neither a sentence nor "Insufficient Information": the reference counts no sentence, so 0; said, and counted.
+    return {
+      metric: CONTEXT_RELEVANCE,
+      value: 0,
+      label: NEITHER_VERDICT,
+      explanation: `The judge extracted nothing and did not say "Insufficient Information" (it matched neither answer the prompt asks for); scored 0 as the reference counts it (the context has ${total} sentences).`,
+      details: { extracted: [], contextSentences: total, judge: context.judge.key },
+    };
+  }
   if (isInsufficient(outcome.value.sentences)) {
     return {
       metric: CONTEXT_RELEVANCE,

@@ -3,7 +3,8 @@ import { joinEntries } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { meanWithInterval } from '../../stats.js';
-import type { ReportMetric, ReportTable, SuiteReport } from '../contract.js';
+import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
+import { NEITHER_VERDICT } from '../judging.js';
 import { agreementTable } from '../metaEval.js';
 import { RAGAS_METHOD, ragasCaseParams } from './cases.js';
 import { NEEDS_EMBEDDINGS_LABEL, NEEDS_JUDGE_LABEL } from './judgeStep.js';
@@ -36,6 +37,12 @@ function valuesOf(entries: readonly Entry[], metric: RagasMetric): (number | nul
     const value = valueFor(e, metric);
     return value === undefined ? [] : [value];
   });
+}
+
+/** Judge answers that matched neither verdict (context relevance: nothing extracted), shown beside the mean they are in. */
+function withUnmatched(cell: ReportCell, entries: readonly Entry[], metric: RagasMetric): ReportCell {
+  const unmatched = entries.filter((e) => e.result.scores.some((s) => s.metric === metric && s.label === NEITHER_VERDICT)).length;
+  return unmatched ? { ...cell, unmatched } : cell;
 }
 
 function countLabel(entries: readonly Entry[], label: string): number {
@@ -94,7 +101,7 @@ export function ragasReport(cases: ReadonlyMap<string, ReportCase>, results: rea
     id: 'ragas-means',
     title: 'RAGAS metrics: mean per model (95% interval; undetermined cases kept apart)',
     columns: models,
-    rows: metrics.map((metric) => ({ label: metric, cells: models.map((model) => meanCell(valuesOf(forModel(model), metric))) })),
+    rows: metrics.map((metric) => ({ label: metric, cells: models.map((model) => withUnmatched(meanCell(valuesOf(forModel(model), metric)), forModel(model), metric)) })),
     notes: ['Judge errors, NaN ("nothing to judge") and model errors count as undetermined, never as 0.'],
   };
   const reportMetrics: ReportMetric[] = models.flatMap((model) => metrics.map((metric) => {

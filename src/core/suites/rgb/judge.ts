@@ -1,6 +1,6 @@
 // The judge passes of RGB (Rej*, ED*, and the optional failure label): one judge step each, then a rule.
 import type { EvalCase, Score } from '../../model.js';
-import { judgeErrorScore } from '../judging.js';
+import { NEITHER_VERDICT, judgeErrorScore } from '../judging.js';
 import type { Judge } from '../judging.js';
 import type { Testbed } from './params.js';
 import type { AnswerParts } from './rows.js';
@@ -32,12 +32,8 @@ export async function judgeRejection(judge: Judge, question: string, scoredRespo
   };
 }
 
-/**
- * The label of a judge answer that matched neither of the prompt's verdicts. The reference counts it as the negative
- * verdict (its rule is one substring), and so does the default; the tables count such answers and show them beside
- * the value, and `strict: true` makes them judge errors, out of the denominator.
- */
-export const NEITHER_VERDICT = 'neither-verdict';
+/** `strict: true` makes a judge answer that matched neither verdict a judge error, out of the denominator. */
+export { NEITHER_VERDICT };
 
 function neitherError(output: string, verdicts: string): string {
   return `the judge's answer matched neither verdict (${verdicts}): "${output.slice(0, 200)}"`;
