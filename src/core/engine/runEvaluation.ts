@@ -84,11 +84,6 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
 
   const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache);
   const modelKeys = clients.models.map((m) => m.key);
-  if (options.preflight) {
-    const targets = [...clients.models, ...(clients.judge ? [clients.judge] : [])].map((m) => ({ key: m.key, model: m.key.slice(m.key.indexOf(':') + 1), provider: m.provider }));
-    const { warnings } = await preflight(targets, options.signal, spec.timeoutMs);
-    for (const message of warnings) emit({ type: 'warning', message });
-  }
 
   const previous = options.resume ? await readPrevious(options.resume, spec, options.retryErrors === true) : undefined;
   const finished = previous?.finished ?? new Set<string>();
@@ -100,6 +95,13 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
     for (const key of modelKeys) if (wanted(evalCase.id, key)) total += 1;
   });
   for (const problem of plan.problems) emit({ type: 'input-problem', problem });
+
+  // After the inputs were read (a bad file is reported before any server is contacted), before the run log exists.
+  if (options.preflight) {
+    const targets = [...clients.models, ...(clients.judge ? [clients.judge] : [])].map((m) => ({ key: m.key, model: m.key.slice(m.key.indexOf(':') + 1), provider: m.provider }));
+    const { warnings } = await preflight(targets, options.signal, spec.timeoutMs);
+    for (const message of warnings) emit({ type: 'warning', message });
+  }
 
   const runId = previous?.header.runId ?? newRunId(new Date());
   const writer = previous
