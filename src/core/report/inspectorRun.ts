@@ -29,7 +29,8 @@ export async function inspectorRun(run: RunData): Promise<InspectorRun> {
     causes.add(result);
     cases.set(caseKey(result.caseId, result.modelKey), { runId: run.runId, evalCase, result });
   }
-  return { detail: { ...runDetailOf(run), cases: items, errorCauses: causes.list() }, cases };
+  // errorCauses before cases: the streamed report (htmlReportFile.ts) writes the fields in this order.
+  return { detail: { ...runDetailOf(run), errorCauses: causes.list(), cases: items }, cases };
 }
 
 /** The run's detail without its case list. */
