@@ -147,6 +147,10 @@ async function runCommand(command: RunCommand): Promise<number> {
     const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
     printRun(run, await writeReports(run, out, command.formats), await causesOf(run, outcome.spec.concurrency));
     await exportRunTraces(run, command.exportOtlp, command.contain);
+    // A finished run resumed without --retry-errors runs nothing new: say how to run its errored cases again.
+    if (command.resume && !command.retryErrors && run.totals.error > 0) {
+      process.stderr.write(`${run.totals.error} case(s) of this run ended in an error: run them again with  rag-inspector run ${command.specFile} --resume ${run.runId} --retry-errors\n`);
+    }
     if (outcome.status === 'cancelled') {
       process.stderr.write(`cancelled: finish it with  rag-inspector run ${command.specFile} --resume ${run.runId}\n`);
       return EXIT_CANCELLED;

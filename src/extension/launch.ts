@@ -99,6 +99,7 @@ export class RunLauncher {
       const tally = this.controller.onEvent((event) => {
         if (event.type === 'run-started') causes = new ErrorCauseTally({ concurrency: event.concurrency });
         if (event.type === 'case-finished') causes.add(event.result);
+        if (event.type === 'warning') this.logger.warn(`${title}: ${event.message}`);
       });
       let summary: RunSummary;
       try {

@@ -123,6 +123,7 @@ test('--resume finishes only what is missing; --retry-errors reruns the errored 
 
   const resumed = await cli(['run', ws.evalFile, '--no-cache', '--resume', 'latest']);
   assert.match(resumed.stderr, /0 case runs .*\(4 already done\)/);
+  assert.match(resumed.stderr, /2 case\(s\) of this run ended in an error: run them again with {2}rag-inspector run .* --resume \S+ --retry-errors/);
   assert.match(resumed.stdout, /2 errors\)/);
 
   const retried = await cli(['run', ws.evalFile, '--no-cache', '--resume', 'latest', '--retry-errors']);
