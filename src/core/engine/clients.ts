@@ -10,7 +10,7 @@ import { createModelClient } from '../run/modelClient.js';
 import { Scheduler } from '../run/scheduler.js';
 import type { EvalSpec } from '../spec/types.js';
 import type { CountingModelClient } from '../run/modelClient.js';
-import type { ModelSpec, Provider } from '../providers/contract.js';
+import type { EmbeddingProvider, ModelSpec, Provider } from '../providers/contract.js';
 
 /** How a one-model client outside a run is built; the CLI passes its environment, the extension its SecretStorage and vscode-lm. */
 export interface GeneratorClientOptions {
@@ -28,7 +28,7 @@ export interface RunClients {
   models: { key: string; spec: ModelSpec; client: CountingModelClient; concurrency: number; provider: Provider }[];
   judge?: { key: string; client: CountingModelClient; provider: Provider };
   /** The eval file's `embeddings` model (answer relevancy), with its own scheduler; vectors cached beside the responses. */
-  embeddings?: { key: string; client: CountingEmbeddingClient };
+  embeddings?: { key: string; client: CountingEmbeddingClient; provider: EmbeddingProvider };
 }
 
 export function modelKeyOf(spec: ModelSpec): string {
@@ -94,5 +94,5 @@ async function buildEmbeddings(modelSpec: ModelSpec, credentials: Credentials, s
   const key = modelKeyOf(modelSpec);
   const provider = await createEmbeddingProvider(modelSpec, credentials);
   const client = createEmbeddingClient({ key, provider, model: modelSpec.model, scheduler, cacheDir: cacheDir ? path.join(cacheDir, 'embeddings') : undefined });
-  return { key, client };
+  return { key, client, provider };
 }

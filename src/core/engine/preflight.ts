@@ -1,13 +1,14 @@
 // Before the first case: one cheap request per distinct endpoint and model, so a server that is down, a wrong key or
 // a wrong path stops the run at once with one message, instead of every case failing the same way.
 import { ProviderError } from '../providers/contract.js';
-import type { Provider } from '../providers/contract.js';
+import type { CallOptions, EmbeddingProvider, Provider } from '../providers/contract.js';
 
+/** A model the run will call: a chat model (models, judge) or the embeddings model. */
 export interface PreflightTarget {
   /** "provider:model", for messages. */
   key: string;
   model: string;
-  provider: Provider;
+  provider: Provider | EmbeddingProvider;
 }
 
 /** The run cannot start: the message says what is wrong and what to do. */
@@ -23,21 +24,24 @@ export interface PreflightResult {
   warnings: string[];
 }
 
+type ListingProvider = (Provider | EmbeddingProvider) & { listModels(options: CallOptions): Promise<string[]> };
+
 /** Each distinct (endpoint, model) once; throws PreflightError on the first that cannot work. */
 export async function preflight(targets: readonly PreflightTarget[], signal: AbortSignal, timeoutMs: number): Promise<PreflightResult> {
   const warnings: string[] = [];
   const seen = new Set<string>();
   for (const target of targets) {
     const { provider } = target;
+    // Providers with no server to ask (extractive, vscode-lm) have nothing to check.
     if (!provider.listModels || seen.has(`${provider.endpoint}|${target.model}`)) continue;
     seen.add(`${provider.endpoint}|${target.model}`);
-    const warning = await check(target, provider as Provider & Required<Pick<Provider, 'listModels'>>, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
+    const warning = await check(target, provider as ListingProvider, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
     if (warning) warnings.push(warning);
   }
   return { warnings };
 }
 
-async function check(target: PreflightTarget, provider: Provider & Required<Pick<Provider, 'listModels'>>, signal: AbortSignal): Promise<string | undefined> {
+async function check(target: PreflightTarget, provider: ListingProvider, signal: AbortSignal): Promise<string | undefined> {
   let listed: string[] | undefined;
   try {
     listed = await provider.listModels({ signal });
@@ -47,12 +51,18 @@ async function check(target: PreflightTarget, provider: Provider & Required<Pick
   }
   if (listed?.includes(target.model)) return undefined;
   try {
-    await provider.complete({ model: target.model, messages: [{ role: 'user', content: 'Hi' }], maxTokens: 1, temperature: 0 }, { signal });
+    await probe(provider, target.model, signal);
   } catch (error) {
     return stopOrWarn(target, error, listed);
   }
   // llama.cpp answers to any model name, and lists its model file's path.
   return listed ? `${target.key}: ${provider.endpoint} does not list model '${target.model}' (it lists ${shortList(listed)}), but answers to it` : undefined;
+}
+
+/** The cheapest real request: one token of chat, or the embedding of one word. */
+async function probe(provider: ListingProvider, model: string, signal: AbortSignal): Promise<void> {
+  if ('embed' in provider) await provider.embed({ model, input: ['Hi'] }, { signal });
+  else await provider.complete({ model, messages: [{ role: 'user', content: 'Hi' }], maxTokens: 1, temperature: 0 }, { signal });
 }
 
 /**
@@ -75,6 +85,7 @@ function stopping(target: PreflightTarget, error: unknown, listed?: string[]): P
   }
   if (error.kind === 'timeout') return new PreflightError(`no answer from ${endpoint} in time — is the server up and not still loading? (${target.key})`);
   if (error.kind === 'auth') return new PreflightError(`${endpoint} refused the key (HTTP ${error.status ?? '401'}) — check the key for ${target.key} (apiKeyEnv in the eval file, or OPENAI_API_KEY / ANTHROPIC_API_KEY)`);
+  if (error.kind === 'not_supported') return new PreflightError(`${endpoint} cannot serve ${target.key}: ${detail}`);
   if (error.status === 404) {
     if (listed || /model/i.test(detail)) {
       return new PreflightError(`${endpoint} does not serve model '${target.model}'${listed ? ` (it lists ${shortList(listed)})` : ''} — correct the model name in the eval file, or pull/load the model (${detail})`);

@@ -95,6 +95,8 @@ export interface EmbeddingProvider {
   readonly id: string;
   readonly endpoint: string;
   embed(request: EmbeddingRequest, options: CallOptions): Promise<EmbeddingResult>;
+  /** As Provider.listModels: the model ids the endpoint serves, for the run's preflight. */
+  listModels?(options: CallOptions): Promise<string[]>;
 }
 
 /** A model entry of the eval file (`models`, `judge`, `embeddings`): what a provider is made from. */

@@ -3,7 +3,7 @@ import type { OpenAI } from 'openai';
 import { ProviderError } from './contract.js';
 import type { CallOptions, EmbeddingProvider, EmbeddingRequest, EmbeddingResult } from './contract.js';
 import { abortError, toProviderError } from './errors.js';
-import { createOpenAIClient } from './openai.js';
+import { createOpenAIClient, listModelIds } from './openai.js';
 import type { OpenAIProviderOptions } from './openai.js';
 import { publicEndpoint } from './secrets.js';
 
@@ -20,6 +20,14 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
     this.label = options.label ?? (this.id === 'openai' ? 'OpenAI embeddings' : `Embeddings (${this.endpoint})`);
     this.apiKey = options.apiKey;
     this.client = createOpenAIClient(options);
+  }
+
+  async listModels(options: CallOptions): Promise<string[]> {
+    try {
+      return await listModelIds(this.client, options.signal);
+    } catch (error) {
+      throw toProviderError(error, { vendor: this.label, signal: options.signal, secrets: [this.apiKey] });
+    }
   }
 
   async embed(request: EmbeddingRequest, options: CallOptions): Promise<EmbeddingResult> {

@@ -68,9 +68,7 @@ export class OpenAIProvider implements Provider {
 
   async listModels(options: CallOptions): Promise<string[]> {
     try {
-      const ids: string[] = [];
-      for await (const model of this.client.models.list({ signal: options.signal })) ids.push(model.id);
-      return ids;
+      return await listModelIds(this.client, options.signal);
     } catch (error) {
       throw toProviderError(error, { vendor: this.label, signal: options.signal, secrets: [this.apiKey] });
     }
@@ -90,6 +88,13 @@ export class OpenAIProvider implements Provider {
     if (signal.aborted) throw abortError(this.label, signal);
     return accumulated.outcome(this.label);
   }
+}
+
+/** GET /models, every page: what an OpenAI-compatible server serves (the chat and the embeddings providers' preflight). */
+export async function listModelIds(client: OpenAI, signal: AbortSignal): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const model of client.models.list({ signal })) ids.push(model.id);
+  return ids;
 }
 
 type Outcome = Pick<ResponseRecord, 'text' | 'usage' | 'finishReason'>;

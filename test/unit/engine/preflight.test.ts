@@ -1,0 +1,55 @@
+// The engine's preflight, through the real OpenAI SDK to the fixture server: the embeddings model is checked too, a
+// server still loading is a warning (its 503 is retried during the run), and nothing is sent for providers with no server.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { PreflightError } from '../../../src/core/engine/preflight.js';
+import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
+import type { RunEvent } from '../../../src/core/engine/events.js';
+import { envCredentials } from '../../../src/core/providers/registry.js';
+import { startFixtureServer } from '../../fixtures/llmServer.js';
+import type { FixtureOptions, FixtureServer } from '../../fixtures/llmServer.js';
+import { createWorkspace, fixtureEvalYaml, rgbRows } from './workspace.js';
+
+const servers: FixtureServer[] = [];
+after(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+async function server(options: FixtureOptions): Promise<FixtureServer> {
+  const started = await startFixtureServer(options);
+  servers.push(started);
+  return started;
+}
+const options = { signal: new AbortController().signal, credentials: envCredentials({}), preflight: true };
+
+test('an embeddings model on a llama.cpp started without --embeddings stops the run before it starts, saying so', async (t) => {
+  const chat = await server({ flavour: 'llama.cpp' });
+  const embed = await server({ flavour: 'llama.cpp', noEmbeddings: true, listedModels: ['/models/qwen.gguf'] });
+  const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => fixtureEvalYaml(chat.openaiBaseUrl, { top: `embeddings: { provider: openai-compatible, model: nomic-embed, baseUrl: "${embed.openaiBaseUrl}" }` }) });
+  t.after(() => ws.cleanup());
+  await assert.rejects(runEvaluation(ws.evalFile, options), (error: unknown) => error instanceof PreflightError && /cannot serve openai-compatible:nomic-embed: .*HTTP 501: This server does not support embeddings\. Start it with `--embeddings`/.test(error.message));
+  assert.ok(!existsSync(path.join(ws.dir, '.rag-inspector', 'runs')), 'no run log');
+  assert.equal(chat.requests.filter((r) => r.api === 'openai-chat').length, 0, 'no case was sent');
+});
+
+test('a server still loading its model is a warning; the run goes on and its 503s are retried', async (t) => {
+  const loading = await server({ flavour: 'llama.cpp', listedModels: ['/models/qwen.gguf'], rules: [{ fault: { kind: 'loading' }, times: 1 }] });
+  for (let i = 0; i < 2; i++) loading.addRule({ match: { contains: `landmark number ${i}?` }, reply: `Answer${i}.` });
+  const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => fixtureEvalYaml(loading.openaiBaseUrl) });
+  t.after(() => ws.cleanup());
+  const events: RunEvent[] = [];
+  const outcome = await runEvaluation(ws.evalFile, { ...options, onEvent: (e) => events.push(e) });
+  const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0]!, /the first request to .* failed, the run goes on and retries — .*HTTP 503: Loading model/);
+  assert.equal(outcome.status, 'success');
+  assert.equal(outcome.totals.passed, 2);
+});
+
+test('providers with no server (the offline extractive baseline) are not checked', async (t) => {
+  const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => fixtureEvalYaml('http://127.0.0.1:9/v1').replace(/models:\n(?: {2}.*\n)+/, 'models: [ "extractive:bm25" ]\n') });
+  t.after(() => ws.cleanup());
+  const outcome = await runEvaluation(ws.evalFile, options);
+  assert.equal(outcome.totals.cases, 2);
+});
