@@ -5,7 +5,7 @@ import { describeError, InputErrors } from '../core/errors.js';
 import { causeLine, errorCausesOf, ErrorCauseTally } from '../core/errorCauses.js';
 import { PreflightError } from '../core/engine/preflight.js';
 import { failedOrErrored, keysOfResults } from '../core/engine/rerunSelection.js';
-import { caseKey, runStatusLabel } from '../core/model.js';
+import { caseKey, outcomeStatus, runStatusLabel } from '../core/model.js';
 import { runEvaluation } from '../core/engine/runEvaluation.js';
 import type { RunEvent } from '../core/engine/events.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
@@ -56,7 +56,10 @@ export async function main(argv: string[]): Promise<number> {
         return await explainCommand(command);
       case 'runs': {
         const runs = await listRuns(path.join(command.folder, '.rag-inspector', 'runs'));
-        for (const run of runs) process.stdout.write(`${run.runId}  ${run.status.padEnd(10)}  ${run.header?.spec.name ?? run.problem ?? ''}  ${run.file}\n`);
+        for (const run of runs) {
+          const status = run.status === 'unreadable' ? run.status : outcomeStatus(run.status, run.summary?.totals);
+          process.stdout.write(`${run.runId}  ${runStatusLabel(status).padEnd(10)}  ${run.header?.spec.name ?? run.problem ?? ''}  ${run.file}\n`);
+        }
         if (runs.length === 0) process.stdout.write('no runs yet\n');
         return EXIT_OK;
       }
