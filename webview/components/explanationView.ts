@@ -60,7 +60,7 @@ export class ExplanationView extends LitElement {
           const source = e.sources.find((s) => s.id === a.sourceId);
           return html`<li>
             <button class="link mono" title="Show this document" @click=${() => this.reveal(a.sourceId)}>${a.sourceId}</button>
-            <span class="muted">${ROLE_WORDS[a.role] ?? a.role}${a.answerBearing ? ', labelled answer-bearing' : ''}</span>
+            <span class="muted">${ROLE_WORDS[a.role] ?? a.role}${a.answerBearing && a.role !== 'positive' ? ', labelled answer-bearing' : ''}</span>
             <span class="effect ${a.effect}">${label.glyph} ${label.word}</span>
             ${card?.kind === 'explained' ? html`<span class="mono">${card.valueText}</span> · <span>${card.withoutIt}</span>` : nothing}
             ${source?.preview ? html`<span class="muted">“${source.preview}”</span>` : nothing}
