@@ -9,7 +9,8 @@ import type { CaseExplanation, RunExplanation, VariantOutcome, VariantSpec } fro
 import { variantOutcome } from '../../src/core/explain/outcome.js';
 import { caseSources } from '../../src/core/explain/sources.js';
 import { planVariants, sectionNames } from '../../src/core/explain/variants.js';
-import type { CaseDetail, CaseResult } from '../../src/core/model.js';
+import type { CaseResult } from '../../src/core/model.js';
+import type { CaseDetail } from '../../src/protocol.js';
 import type { FixtureRun } from './builders.js';
 
 /** The leave-one-out run that ends in a judge error. */
