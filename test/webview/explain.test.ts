@@ -122,6 +122,19 @@ for (const theme of ['dark', 'light', 'highContrast'] as const) {
   });
 }
 
+test('README screenshot: the case pane of an explained case, summary to documents (dark)', async () => {
+  const { page, errors } = await openExplained(explained, 'dark');
+  await page.setViewportSize({ width: 1180, height: 2000 });
+  const pane = page.locator('.case-pane');
+  const top = await page.locator('ri-explanation').boundingBox();
+  const bottom = await card(page, UNDETERMINED_SOURCE).boundingBox();
+  const box = await pane.boundingBox();
+  assert.ok(top && bottom && box, 'the summary and the cards are laid out');
+  await page.screenshot({ path: screenshotPath('explain-readme'), clip: { x: box.x, y: top.y - 8, width: box.width, height: bottom.y + bottom.height - top.y + 16 } });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 // ——— against a host: the buttons send the protocol's commands, the notifications fill the cards in ———
 
 /** Answers the few requests the view makes and records every message it sends. */
