@@ -10,6 +10,7 @@ import { CaseExplained, ExplainFinished, ExplainProgress, ExplainStarted } from 
 import type { Notification } from '../protocol.js';
 import { confirmExplanationCost, describePlan, formatUsd } from './costGuard.js';
 import { reportRunError } from './launch.js';
+import type { OverridesOf } from './launch.js';
 import type { Logger } from './outputChannel.js';
 import type { RunStore } from './runStore.js';
 
@@ -28,6 +29,8 @@ export interface ExplainDeps {
   store: Pick<RunStore, 'logFileOf' | 'listRuns' | 'getRun'>;
   credentials: Credentials;
   providers?: Readonly<Record<string, ProviderFactory>>;
+  /** The settings a run applies to the eval file (commands.ts settingsOverrides): the variants go where the run went. */
+  overridesOf: OverridesOf;
   logger: Logger;
   /** Posts to the inspector when it is open (InspectorPanels.notify). */
   notify<P>(notification: Notification<P>, params: P): void;
@@ -86,7 +89,8 @@ export class Explainer {
               credentials: this.deps.credentials,
               providers: this.deps.providers,
               signal: abort.signal,
-              ...(key ? { caseIds: [splitCaseKey(key).caseId] } : { failed: true }),
+              overridesOf: this.deps.overridesOf,
+              ...(key ? { caseIds: [splitCaseKey(key).caseId], modelKey: splitCaseKey(key).modelKey } : { failed: true }),
               confirm: async (plan) => {
                 logger.info(`${title}: ${describePlan(plan)}, up to ${formatUsd(plan.estimatedUsd)}.`);
                 declined = !(await confirmExplanationCost(title, plan, limit));

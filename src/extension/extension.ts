@@ -74,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   activateHover(context, index);
   const untrusted = activateUntrustedWorkspace(context, logger);
   const explainer = activateExplain(context, {
-    store, credentials: secrets.credentials, providers, logger,
+    store, credentials: secrets.credentials, providers, logger, overridesOf: settingsOverrides,
     notify: (notification, params) => panels.panel?.notify(notification, params),
     trusted: () => untrusted.trusted,
   });
