@@ -3,6 +3,18 @@
 // from the summary to a card; the live fill-in from the host's notifications; screenshots in the three themes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { runEvaluation } from '../../src/core/engine/runEvaluation.js';
+import { explainRun } from '../../src/core/explain/explainRun.js';
+import { envCredentials } from '../../src/core/providers/registry.js';
+import { writeHtmlReport } from '../../src/core/report/htmlReportFile.js';
+import { runDataFromLog } from '../../src/core/report/runDataSources.js';
+import { writeFileStreaming } from '../../src/core/report/textSink.js';
+import { startFixtureServer } from '../fixtures/llmServer.js';
+import type { RecordedRequest } from '../fixtures/llmServer.js';
 import type { Page } from 'playwright-core';
 import {
   CancelExplain, CaseExplained, ExplainCase, ExplainFailed, ExplainFinished, ExplainProgress, ExplainStarted, GetCase, GetExplanation,
@@ -12,7 +24,7 @@ import type { ExplainPlan } from '../../src/protocol.js';
 import { MODELS, rgbRun } from './builders.js';
 import type { FixtureRun } from './builders.js';
 import { HARMFUL_SOURCE, UNDETERMINED_SOURCE, explainedCase, withExplanation } from './explainBuilders.js';
-import { collectPageErrors, computedStyle, cspViolations, screenshotPath, seedViewState, useBrowser, waitFor } from './harness.js';
+import { collectPageErrors, computedStyle, cspViolations, screenshotPath, seedViewState, useBrowser, waitFor, webviewBundle } from './harness.js';
 import type { PaletteName } from '../../webview/theme/palettes.js';
 
 const session = useBrowser();
@@ -133,6 +145,51 @@ test('README screenshot: the case pane of an explained case, summary to document
   await page.screenshot({ path: screenshotPath('explain-readme'), clip: { x: box.x, y: top.y - 8, width: box.width, height: bottom.y + bottom.height - top.y + 16 } });
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('report.html of an explained run: the explained case shows its attribution, a case not explained shows none', async () => {
+  // A real run and explanation on the fixture server: the scripted model is misled whenever the DISTRACTOR is shown.
+  const server = await startFixtureServer();
+  try {
+    server.addRule({ reply: (req: RecordedRequest) => (req.lastUserMessage.includes('DISTRACTOR') ? 'Glendale, Arizona.' : 'Tampa, Florida.') });
+    const ws = mkdtempSync(join(tmpdir(), 'explain-report-'));
+    const rows = [
+      { id: 0, query: 'Where was Super Bowl 2021 played?', answer: 'Tampa, Florida', positive: ['Super Bowl LV was played in Tampa, Florida.'], negative: ['DISTRACTOR: the game moved to Glendale, Arizona.', 'Tickets are on sale.'] },
+      { id: 1, query: 'Where was Super Bowl 2021 held?', answer: 'Tampa, Florida', positive: ['Super Bowl LV was held in Tampa, Florida.'], negative: ['Tickets are on sale.', 'Fans travelled far.'] },
+    ];
+    writeFileSync(join(ws, 'data.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    writeFileSync(join(ws, 'x.eval.yaml'), `version: 1\nname: explained report\nmodels:\n  - { provider: openai-compatible, model: m, baseUrl: ${server.openaiBaseUrl} }\nmaxRetries: 0\nsuites:\n  - { id: noise, method: rgb, dataset: data.jsonl, params: { testbed: noise_robustness, noiseRates: [0.67], passageNum: 3 } }\n`);
+    const credentials = envCredentials({});
+    const run = await runEvaluation(join(ws, 'x.eval.yaml'), { signal: new AbortController().signal, credentials });
+    const explainedRun = await explainRun(run.logFile, { signal: new AbortController().signal, credentials, failed: true, variants: ['loo'] });
+    const explainedCase = explainedRun.explanation!.cases[0]!;
+    assert.equal(explainedRun.explanation!.cases.length, 1, 'one case failed and was explained');
+    const file = join(ws, 'report.html');
+    const bundle = await webviewBundle();
+    await writeFileStreaming(file, async (sink) => writeHtmlReport(await runDataFromLog(run.logFile), sink, bundle));
+
+    const page = await session.browser.newPage({ viewport: { width: 1300, height: 900 } });
+    const errors = collectPageErrors(page);
+    await page.goto(pathToFileURL(file).href);
+    await page.locator('[role="tab"]#tab-cases').click();
+    await page.locator(`ri-case-list .row[data-case="${explainedCase.caseId}"]`).click();
+    const summary = page.locator('ri-explanation .summary');
+    await summary.waitFor();
+    assert.equal(await summary.innerText(), explainedCase.summary);
+    const harmful = explainedCase.attributions.find((a) => a.effect === 'harms');
+    assert.ok(harmful, 'the distractor harms');
+    assert.match(await card(page, harmful.sourceId).locator('.attribution').innerText(), /▼ harms/);
+    // The report has no host: no Explain button, no Explain failed cases.
+    assert.equal(await page.locator('vscode-button', { hasText: /Explain/ }).count(), 0);
+    await page.locator(`ri-case-list .row:not([data-case="${explainedCase.caseId}"])`).first().click();
+    await page.locator('ri-case-view h2').filter({ hasNotText: explainedCase.caseId }).waitFor();
+    assert.equal(await page.locator('ri-explanation .summary').count(), 0);
+    assert.equal(await page.locator('ri-document-card .attribution').count(), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await server.close();
+  }
 });
 
 // ——— against a host: the buttons send the protocol's commands, the notifications fill the cards in ———
