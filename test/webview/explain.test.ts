@@ -231,14 +231,16 @@ test('Explain on a case: the command to the host, then leave-one-out outcomes on
   await send(ExplainStarted.create({ runId: 'run-x', plan }));
   const status = page.locator('header.bar [role="status"]', { hasText: 'Explaining' });
   await status.waitFor();
-  assert.match(await status.innerText(), /0 \/ 33 variants · 32 model calls/);
+  assert.match(await status.innerText(), /starting · 32 model calls planned/);
   const pass = { pass: true, signal: 1, cached: false };
   await send(ExplainProgress.create({ runId: 'run-x', key: KEY, variantIds: [`loo:${HARMFUL_SOURCE}`], outcome: { variantId: `loo:${HARMFUL_SOURCE}`, ...pass }, done: 1, total: 33 }));
   const live = card(page, HARMFUL_SOURCE).locator('.attribution');
   await waitFor('the live leave-one-out outcome', async () => /explaining.*without it: passes/s.test(await live.innerText().catch(() => '')));
-  assert.match(await status.innerText(), /1 \/ 33 variants/);
+  assert.match(await status.innerText(), /1 \/ 33 variant runs/);
   // A run not yet finished says so, and names no effect before core has decided one.
   assert.doesNotMatch(await live.innerText(), /harms|decisive|helps|inert/);
+  await card(page, HARMFUL_SOURCE).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('explain-dark-running') });
 
   // Cancel while it runs goes to the host as the protocol's command.
   await page.locator('header.bar vscode-button', { hasText: 'Cancel explanation' }).click();

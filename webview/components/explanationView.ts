@@ -16,7 +16,7 @@ export class ExplanationView extends LitElement {
   };
 
   explanation?: CaseExplanation;
-  /** Variant runs of this case finished so far, while it is being explained. */
+  /** Variants of this case done so far (identical ones count once each), while it is being explained. */
   progress?: { done: number };
 
   static override styles = [baseStyles, css`
@@ -43,7 +43,7 @@ export class ExplanationView extends LitElement {
     const e = this.explanation;
     if (!e) {
       if (!this.progress) return nothing;
-      return html`<section aria-label="Explanation"><p role="status">Explaining this case: ${this.progress.done} variant run${this.progress.done === 1 ? '' : 's'} finished.
+      return html`<section aria-label="Explanation"><p role="status">Explaining this case: ${this.progress.done} variant${this.progress.done === 1 ? '' : 's'} done.
         Each document's card shows what leaving it out did; the effects follow when every variant has run.</p></section>`;
     }
     const cards = cardAttributions(e, undefined);

@@ -74,8 +74,8 @@ export class InspectorApp extends LitElement {
   explanations: ReadonlyMap<string, CaseExplanation> = new Map();
   /** Cases being explained: their variant runs' outcomes so far (cards show leave-one-out's at once). */
   explainRuns: ReadonlyMap<string, ReadonlyMap<string, VariantOutcome>> = new Map();
-  /** The explanation running on a run, after its cost was accepted. */
-  explaining: { runId: string; plan: ExplainPlan; done: number; total: number } | undefined;
+  /** The explanation running on a run, after its cost was accepted; `total` comes with the first variant run. */
+  explaining: { runId: string; plan: ExplainPlan; done: number; total?: number } | undefined;
 
   private resumeAskedTimer: ReturnType<typeof setTimeout> | undefined;
   private quietRunCheck: ReturnType<typeof setInterval> | undefined;
@@ -219,7 +219,8 @@ export class InspectorApp extends LitElement {
   private explainAction(listing: RunListing, failures: number) {
     const running = this.explaining;
     if (running?.runId === listing.runId) {
-      return html`<span class="progress muted" role="status">Explaining: ${formatCount(running.done)} / ${formatCount(running.total)} variants · ${formatCount(running.plan.calls)} model calls</span>
+      const done = running.total === undefined ? 'starting' : `${formatCount(running.done)} / ${formatCount(running.total)} variant runs`;
+      return html`<span class="progress muted" role="status">Explaining: ${done} · ${formatCount(running.plan.calls)} model calls planned</span>
         <vscode-button secondary @click=${() => this.api.cancelExplain(listing.runId)}
           title="Stop; finished variants are kept and Explain runs only the rest">Cancel explanation</vscode-button>`;
     }
@@ -446,7 +447,7 @@ export class InspectorApp extends LitElement {
         break;
       }
       case 'explainStarted': {
-        this.explaining = { runId: n.params.runId, plan: n.params.plan, done: 0, total: n.params.plan.variants - n.params.plan.alreadyDone };
+        this.explaining = { runId: n.params.runId, plan: n.params.plan, done: 0 };
         break;
       }
       case 'explainProgress': {
@@ -466,7 +467,7 @@ export class InspectorApp extends LitElement {
       }
       case 'explainFinished': {
         const { runId, explanation, error } = n.params;
-        if (this.explaining?.runId === runId || !this.explaining) this.explaining = undefined;
+        if (this.explaining?.runId === runId) this.explaining = undefined;
         if (runId !== this.state.runId) break;
         this.explainRuns = new Map();
         // The stored file holds every case explained so far, partial ones of a cancel included.
