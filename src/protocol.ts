@@ -1,5 +1,6 @@
 // Typed messages between the extension host and the inspector webview; imported by both bundles (so: no node, no vscode).
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from './core/report/viewModel.js';
+import type { CaseExplanation, ExplainPlan, RunExplanation, VariantOutcome } from './core/explain/model.js';
 
 /** Bumped when a message changes shape; the ready handshake checks it. */
 export const PROTOCOL_VERSION = 1;
@@ -75,6 +76,7 @@ export function isResponse(message: unknown): message is Envelope & { kind: 'res
 
 // The view model lives in core, where the HTML report and the run index build it; the wire format only carries it.
 export type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from './core/report/viewModel.js';
+export type { CaseExplanation, ExplainPlan, RunExplanation, VariantOutcome } from './core/explain/model.js';
 
 // ---- Messages -----------------------------------------------------------------------------------------
 
@@ -102,3 +104,27 @@ export const RunFinished = new Notification<{ runId: string; detail: RunDetail }
 export const Reveal = new Notification<{ runId: string; key?: string }>('view/reveal');
 /** Open the compare view on two runs (the Compare Runs command). */
 export const ShowCompare = new Notification<{ before: string; after: string }>('view/compare');
+
+
+// ---- Explain a failure ----------------------------------------------------------------------------------
+
+/** The run's stored explanation (.rag-inspector/explanations/<run-id>.json); null when it was never explained. */
+export const GetExplanation = new Request<{ runId: string }, RunExplanation | null>('explain/get', { runId: 'string' });
+/** Explain one (case, model) of a run: the host shows the cost, asks above the limit, then runs it with progress. */
+export const ExplainCase = new Command<{ runId: string; key: string }>('explain/case', { runId: 'string', key: 'string' });
+/** Explain every failed (case, model) of a run. */
+export const ExplainFailed = new Command<{ runId: string }>('explain/failed', { runId: 'string' });
+/** Stop the explanation running on this run; finished variants are kept and a later Explain resumes. */
+export const CancelExplain = new Command<{ runId: string }>('explain/cancel', { runId: 'string' });
+
+/** The cost was accepted and variants start running. */
+export const ExplainStarted = new Notification<{ runId: string; plan: ExplainPlan }>('explain/started');
+/** One variant run finished: `key` is the explained (case, model); a leave-one-out outcome fills in a card at once. */
+export const ExplainProgress = new Notification<{ runId: string; key: string; variantIds: string[]; outcome: VariantOutcome; done: number; total: number }>('explain/progress');
+/** Every variant of a case has finished: its explanation. */
+export const CaseExplained = new Notification<{ runId: string; key: string; explanation: CaseExplanation }>('explain/caseExplained');
+/**
+ * The explanation ended: `explanation` is the run's stored one (complete, or cancelled and partial); null with
+ * `error` when it failed before anything was stored.
+ */
+export const ExplainFinished = new Notification<{ runId: string; explanation: RunExplanation | null; error?: string }>('explain/finished');

@@ -4,6 +4,7 @@ import { modelKeyOf } from '../core/engine/clients.js';
 import { renderedCases } from '../core/engine/plan.js';
 import { countMessages, tokenizerFor } from '../core/prompt/tokens.js';
 import { priceOf } from '../core/providers/prices.js';
+import type { ExplainPlan } from '../core/explain/model.js';
 import type { EvalSpec } from '../core/spec/types.js';
 
 export interface CostEstimate {
@@ -65,13 +66,32 @@ export const RUN_ANYWAY = 'Run';
 
 /** True to go ahead: under the limit, or the user confirmed in a modal. */
 export async function confirmCost(title: string, estimate: CostEstimate, limit: number): Promise<boolean> {
-  if (estimate.usd <= limit || estimate.usd === 0) return true;
-  const detail = [
+  return askAboveLimit(title, estimate.usd, limit, [
     `${estimate.calls.toLocaleString()} model calls, about ${estimate.inputTokens.toLocaleString()} input and up to ${estimate.outputTokens.toLocaleString()} output tokens.`,
     'An upper bound: requests already in the cache cost nothing, and judge calls are not included.',
     estimate.unpriced.length ? `No price known for ${estimate.unpriced.join(', ')} (not counted).` : '',
-    `Change the limit with the setting ragInspector.maxCostWithoutConfirm (now ${formatUsd(limit)}).`,
-  ].filter(Boolean).join('\n');
-  const answer = await vscode.window.showWarningMessage(`RAG Inspector: ${title} may cost up to ${formatUsd(estimate.usd)}. Run it?`, { modal: true, detail }, RUN_ANYWAY);
+  ]);
+}
+
+/** The same question for an explanation, from its plan (core's planExplanation: the cache and finished variants already left out). */
+export async function confirmExplanationCost(title: string, plan: ExplainPlan, limit: number): Promise<boolean> {
+  return askAboveLimit(title, plan.estimatedUsd, limit, [
+    describePlan(plan),
+    'An upper bound: output counted at maxTokens, and judge calls are not included.',
+    plan.unpriced.length ? `No price known for ${plan.unpriced.join(', ')} (not counted).` : '',
+    plan.truncated ? 'The call budget leaves some variants out: the explanation will be partial.' : '',
+  ]);
+}
+
+/** "3 cases, 40 variants (12 from the cache, 4 already done): 24 model calls" — shown before anything is spent. */
+export function describePlan(plan: ExplainPlan): string {
+  const cases = `${plan.cases.length} case${plan.cases.length === 1 ? '' : 's'}`;
+  return `${cases}, ${plan.variants} variants (${plan.fromCache} from the cache, ${plan.alreadyDone} already done): ${plan.calls} model call${plan.calls === 1 ? '' : 's'}`;
+}
+
+async function askAboveLimit(title: string, usd: number, limit: number, lines: string[]): Promise<boolean> {
+  if (usd <= limit || usd === 0) return true;
+  const detail = [...lines, `Change the limit with the setting ragInspector.maxCostWithoutConfirm (now ${formatUsd(limit)}).`].filter(Boolean).join('\n');
+  const answer = await vscode.window.showWarningMessage(`RAG Inspector: ${title} may cost up to ${formatUsd(usd)}. Run it?`, { modal: true, detail }, RUN_ANYWAY);
   return answer === RUN_ANYWAY;
 }

@@ -7,6 +7,8 @@ import { activateDiagnostics } from './diagnostics.js';
 import type { ResultDiagnostics } from './diagnostics.js';
 import { activateEvalFiles } from './evalFiles.js';
 import type { EvalFiles } from './evalFiles.js';
+import { activateExplain, storedExplanation } from './explainFailure.js';
+import type { Explainer } from './explainFailure.js';
 import { activateGenerateCounterfactual } from './generateCounterfactual.js';
 import { activateHover } from './hover.js';
 import { activateImportTraces } from './importTraces.js';
@@ -51,24 +53,31 @@ export interface TestingApi {
   tests: RagTestExplorer;
   evalFiles: EvalFiles;
   untrusted: UntrustedWorkspaceGate;
+  explainer: Explainer;
 }
 
 export function activate(context: vscode.ExtensionContext): { testing: TestingApi } | undefined {
   const logger = activateOutputChannel(context);
   const secrets = activateSecrets(context, logger);
   // vscode-lm needs no key; its models' consent dialog comes with the first run, which a user gesture starts.
-  const controller = new EngineRunController(runEvaluation, secrets.credentials, undefined, languageModelProviders());
+  const providers = languageModelProviders();
+  const controller = new EngineRunController(runEvaluation, secrets.credentials, undefined, providers);
   const sessions = new SessionRuns();
   context.subscriptions.push(controller, sessions, controller.onEvent((event) => sessions.record(event, controller.active?.specFile)));
   const store = activateRunStore(context, sessions);
   const index = activateResultsIndex(context, store);
   const evalFiles = activateEvalFiles(context);
   const statusBar = activateStatusBar(context, controller.onEvent);
-  const panels = activateInspectorPanel(context, { controller, logger }, sessions, store);
+  const panels = activateInspectorPanel(context, { controller, logger, explanation: (runId) => storedExplanation(store, runId) }, sessions, store);
   const diagnostics = activateDiagnostics(context, index);
   activateCodeLens(context, index, evalFiles);
   activateHover(context, index);
   const untrusted = activateUntrustedWorkspace(context, logger);
+  const explainer = activateExplain(context, {
+    store, credentials: secrets.credentials, providers, logger, overridesOf: settingsOverrides,
+    notify: (notification, params) => panels.panel?.notify(notification, params),
+    trusted: () => untrusted.trusted,
+  });
   const launcher = new RunLauncher(controller, logger, settingsOverrides, undefined, untrusted);
   activateRunCommands(context, { controller, logger, launcher, store, index, evalFiles });
   activateResumeRun(context, { controller, launcher, store, sessions, logger });
@@ -84,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests, evalFiles, untrusted } };
+  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests, evalFiles, untrusted, explainer } };
 }
 
 export function deactivate(): void {

@@ -3,10 +3,13 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../core/engine/events.js';
 import {
+  CancelExplain, ExplainCase, ExplainFailed, GetExplanation,
   CancelRun, CaseFinished, CompareRuns, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate,
   ExportImage, PROTOCOL_VERSION, Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare,
 } from '../protocol.js';
 import type { Envelope, Notification } from '../protocol.js';
+import type { RunExplanation } from '../core/explain/model.js';
+import { EXPLAIN_COMMANDS } from './explainFailure.js';
 import type { Logger } from './outputChannel.js';
 import type { RunController } from './runController.js';
 import type { InspectorData, SessionRuns } from './sessionRuns.js';
@@ -22,6 +25,8 @@ export interface InspectorDeps {
   data: InspectorData;
   controller: Pick<RunController, 'cancel'>;
   logger: Logger;
+  /** The run's stored explanation (explainFailure.ts storedExplanation). */
+  explanation(runId: string): Promise<RunExplanation | null>;
 }
 
 /** Fresh per render: a nonce reused across loads would let an injected script replay it. */
@@ -158,6 +163,11 @@ export class InspectorPanel implements vscode.Disposable {
       // The command says why when it cannot (a run in progress, the eval file changed) and asks what it must.
       onCommand(ResumeRun, ({ runId }) => vscode.commands.executeCommand('ragInspector.resumeRun', { runId })),
       onCommand(ExportImage, ({ fileName, dataUrl }) => saveImage(fileName, dataUrl)),
+      onRequest(GetExplanation, ({ runId }) => this.deps.explanation(runId)),
+      // The commands price the explanation, ask above the limit and show progress; their events come back as notifications.
+      onCommand(ExplainCase, ({ runId, key }) => vscode.commands.executeCommand(EXPLAIN_COMMANDS.explainCase, { runId, key })),
+      onCommand(ExplainFailed, ({ runId }) => vscode.commands.executeCommand(EXPLAIN_COMMANDS.explainFailed, { runId })),
+      onCommand(CancelExplain, ({ runId }) => vscode.commands.executeCommand(EXPLAIN_COMMANDS.cancelExplanation, { runId })),
     ];
   }
 

@@ -149,6 +149,11 @@ export class RunStore implements InspectorData, vscode.Disposable {
     return entry?.header?.spec.file;
   }
 
+  /** The run log of a run: this window's or one on disk (what Explain reads). */
+  async logFileOf(runId: string): Promise<string> {
+    return this.sessions.source(runId)?.logFile ?? (await this.entryOf(runId)).file;
+  }
+
   /** Eval files with at least one readable run on disk. */
   async evalFiles(): Promise<string[]> {
     return [...new Set((await this.diskRuns()).flatMap((e) => (e.header ? [path.normalize(e.header.spec.file)] : [])))];

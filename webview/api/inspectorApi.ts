@@ -1,6 +1,8 @@
 // What the inspector UI needs from wherever runs live: the VS Code host (vscodeApi) or data embedded in the page (staticApi).
-import type { CaseDetail, CompareRow, ProtocolError, RunDetail, RunListing } from '../../src/protocol.js';
-import type { CaseFinished, Notification, Reveal, RunFinished, RunStarted, ShowCompare } from '../../src/protocol.js';
+import type { CaseDetail, CompareRow, ProtocolError, RunDetail, RunExplanation, RunListing } from '../../src/protocol.js';
+import type {
+  CaseExplained, CaseFinished, ExplainFinished, ExplainProgress, ExplainStarted, Notification, Reveal, RunFinished, RunStarted, ShowCompare,
+} from '../../src/protocol.js';
 
 type ParamsOf<N> = N extends Notification<infer P> ? P : never;
 
@@ -10,7 +12,11 @@ export type InspectorNotification =
   | { type: 'caseFinished'; params: ParamsOf<typeof CaseFinished> }
   | { type: 'runFinished'; params: ParamsOf<typeof RunFinished> }
   | { type: 'reveal'; params: ParamsOf<typeof Reveal> }
-  | { type: 'showCompare'; params: ParamsOf<typeof ShowCompare> };
+  | { type: 'showCompare'; params: ParamsOf<typeof ShowCompare> }
+  | { type: 'explainStarted'; params: ParamsOf<typeof ExplainStarted> }
+  | { type: 'explainProgress'; params: ParamsOf<typeof ExplainProgress> }
+  | { type: 'caseExplained'; params: ParamsOf<typeof CaseExplained> }
+  | { type: 'explainFinished'; params: ParamsOf<typeof ExplainFinished> };
 
 export interface InspectorApi {
   /** "static" has no host: no files to open, nothing to rerun, cancel or resume; the UI hides those actions. */
@@ -24,11 +30,16 @@ export interface InspectorApi {
   getRun(runId: string): Promise<RunDetail>;
   getCase(runId: string, key: string): Promise<CaseDetail>;
   compareRuns(before: string, after: string): Promise<CompareRow[]>;
+  /** The run's stored explanation (every case explained so far); null when it was never explained. */
+  getExplanation(runId: string): Promise<RunExplanation | null>;
 
   openDatasetRow(file: string, line: number): void;
   openTemplate(file: string): void;
   rerunCase(runId: string, key: string): void;
   cancelRun(runId: string): void;
+  /** Explain one case, or with no key the run's failed cases: the host shows the cost first and reports progress. */
+  explain(runId: string, key?: string): void;
+  cancelExplain(runId: string): void;
   /** Finishes an interrupted run (listing.interrupted); the host asks anything it must. */
   resumeRun(runId: string): void;
   /** Saves an exported image: a download in a browser, a file the host writes in VS Code (webviews cannot download). */

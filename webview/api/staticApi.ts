@@ -1,5 +1,5 @@
 // InspectorApi over runs embedded in the page (the exported HTML report, browser tests): read-only, no host.
-import type { CaseDetail, CompareRow, RunDetail, RunListing } from '../../src/protocol.js';
+import type { CaseDetail, CompareRow, RunDetail, RunExplanation, RunListing } from '../../src/protocol.js';
 import { InspectorError } from './inspectorApi.js';
 import type { InspectorApi, InspectorNotification } from './inspectorApi.js';
 import { caseKey, parseStaticData, STATIC_DATA_ELEMENT_ID } from './staticData.js';
@@ -55,11 +55,18 @@ export class StaticApi implements InspectorApi {
       responseTextOf(this.cases(side === 'before' ? before : after).get(item.key)));
   }
 
+  /** The report embeds the run's explanation when it had one (htmlReportFile.ts). */
+  async getExplanation(runId: string): Promise<RunExplanation | null> {
+    return this.run(runId).explanation ?? null;
+  }
+
   openDatasetRow(): void {}
   openTemplate(): void {}
   rerunCase(): void {}
   cancelRun(): void {}
   resumeRun(): void {}
+  explain(): void {}
+  cancelExplain(): void {}
 
   exportImage(fileName: string, dataUrl: string): void {
     // A data: URL, not a blob: one: the report's CSP allows data: and the page may be a file:// URL.

@@ -1,6 +1,6 @@
 // The shape of run data embedded in a page for staticApi. src/core/report/html.ts writes the same shape (core may
 // not import the webview, so it keeps its own copy of these few lines; test/webview/report.test.ts loads a real report).
-import type { CaseDetail, RunDetail } from '../../src/protocol.js';
+import type { CaseDetail, RunDetail, RunExplanation } from '../../src/protocol.js';
 
 export const STATIC_DATA_ELEMENT_ID = 'rag-inspector-data';
 export const STATIC_DATA_FORMAT = 'rag-inspector/static';
@@ -9,6 +9,8 @@ export const STATIC_DATA_VERSION = 1;
 export interface StaticRun {
   detail: RunDetail;
   cases: CaseDetail[];
+  /** The run's explanation (.rag-inspector/explanations/<run-id>.json), when it was explained. */
+  explanation?: RunExplanation;
 }
 
 export interface StaticData {

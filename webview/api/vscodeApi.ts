@@ -1,5 +1,6 @@
 // InspectorApi over the VS Code webview channel: typed requests with ids, commands, notifications, the Ready handshake.
 import {
+  CancelExplain, CaseExplained, ExplainCase, ExplainFailed, ExplainFinished, ExplainProgress, ExplainStarted, GetExplanation,
   CancelRun, CaseFinished, CompareRuns, ExportImage, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
   Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare, isEnvelope, isResponse,
 } from '../../src/protocol.js';
@@ -51,12 +52,17 @@ export class VsCodeApi implements InspectorApi {
   getRun(runId: string) { return this.request(GetRun, { runId }); }
   getCase(runId: string, key: string) { return this.request(GetCase, { runId, key }); }
   compareRuns(before: string, after: string) { return this.request(CompareRuns, { before, after }); }
+  getExplanation(runId: string) { return this.request(GetExplanation, { runId }); }
 
   openDatasetRow(file: string, line: number): void { this.vscode.postMessage(OpenDatasetRow.create({ file, line })); }
   openTemplate(file: string): void { this.vscode.postMessage(OpenTemplate.create({ file })); }
   rerunCase(runId: string, key: string): void { this.vscode.postMessage(RerunCase.create({ runId, key })); }
   cancelRun(runId: string): void { this.vscode.postMessage(CancelRun.create({ runId })); }
   resumeRun(runId: string): void { this.vscode.postMessage(ResumeRun.create({ runId })); }
+  explain(runId: string, key?: string): void {
+    this.vscode.postMessage(key === undefined ? ExplainFailed.create({ runId }) : ExplainCase.create({ runId, key }));
+  }
+  cancelExplain(runId: string): void { this.vscode.postMessage(CancelExplain.create({ runId })); }
   exportImage(fileName: string, dataUrl: string): void { this.vscode.postMessage(ExportImage.create({ fileName, dataUrl })); }
 
   onNotification(listener: (notification: InspectorNotification) => void): () => void {
@@ -103,6 +109,10 @@ function toNotification(message: unknown): InspectorNotification | undefined {
   if (RunFinished.is(message)) return { type: 'runFinished', params: message.params };
   if (Reveal.is(message)) return { type: 'reveal', params: message.params };
   if (ShowCompare.is(message)) return { type: 'showCompare', params: message.params };
+  if (ExplainStarted.is(message)) return { type: 'explainStarted', params: message.params };
+  if (ExplainProgress.is(message)) return { type: 'explainProgress', params: message.params };
+  if (CaseExplained.is(message)) return { type: 'caseExplained', params: message.params };
+  if (ExplainFinished.is(message)) return { type: 'explainFinished', params: message.params };
   return undefined;
 }
 

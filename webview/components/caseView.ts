@@ -1,7 +1,9 @@
 // One case against one model: what was asked, what the model saw and said, every score, what each method's judges found, and where to edit.
 import { LitElement, css, html, nothing } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { CaseDetail } from '../../src/protocol.js';
+import type { CaseDetail, CaseExplanation, VariantOutcome } from '../../src/protocol.js';
+import { cardAttributions } from '../state/explanation.js';
+import type { RevealSourceDetail } from './explanationView.js';
 import type { CaseDocument, Score } from '../../src/core/model.js';
 import { expectedStrings, findMatches } from '../text/segments.js';
 import type { MarkSpan } from '../text/segments.js';
@@ -22,6 +24,7 @@ import './promptMessages.js';
 import './needleView.js';
 import './ragasFindings.js';
 import './dimensionBars.js';
+import './explanationView.js';
 
 /** The pseudo document id a score may use to point into the response rather than a passage. */
 const RESPONSE_ID = 'response';
@@ -34,6 +37,9 @@ export class CaseView extends LitElement {
     loading: { type: Boolean },
     error: { type: String },
     canRunCommands: { type: Boolean, attribute: 'can-run-commands' },
+    explanation: { attribute: false },
+    explainRuns: { attribute: false },
+    explaining: { type: Boolean },
     notice: { state: true },
   };
 
@@ -41,6 +47,12 @@ export class CaseView extends LitElement {
   loading = false;
   error = '';
   canRunCommands = false;
+  /** This case's stored or just computed explanation. */
+  explanation?: CaseExplanation;
+  /** While this case is being explained: its variant runs' outcomes so far, by variant id. */
+  explainRuns?: ReadonlyMap<string, VariantOutcome>;
+  /** An explanation runs on this run (one at a time): Explain waits. */
+  explaining = false;
   notice = '';
 
   private annotations: CaseAnnotations | undefined;
@@ -82,6 +94,7 @@ export class CaseView extends LitElement {
   constructor() {
     super();
     this.addEventListener('ri-evidence', (event) => void this.revealEvidence((event as CustomEvent<EvidenceEventDetail>).detail));
+    this.addEventListener('ri-reveal-source', (event) => this.revealSource((event as CustomEvent<RevealSourceDetail>).detail.documentId));
   }
 
   override render() {
@@ -93,8 +106,10 @@ export class CaseView extends LitElement {
     // A needle case shows its haystack (virtualised) and its answer in the needle view instead.
     const haystack = evalCase.method === 'needle' ? haystackOf(evalCase) : undefined;
     const documents = haystack ? evalCase.documents.filter((d) => d !== haystack) : evalCase.documents;
+    const attributions = cardAttributions(this.explanation, this.explainRuns);
     return html`
       ${this.renderHeader()}
+      <ri-explanation .explanation=${this.explanation} .progress=${this.explainRuns && !this.explanation ? { done: this.explainRuns.size } : undefined}></ri-explanation>
       ${result.error ? html`<div class="case-error" role="note"><strong>${result.error.stage} error</strong> (${result.error.kind}${result.error.status ? `, HTTP ${result.error.status}` : ''}): ${result.error.message}</div>` : nothing}
       ${haystack ? html`<section aria-label="Needle"><ri-needle-view .detail=${this.detail} .evidence=${evidence.get(haystack.id) ?? []}></ri-needle-view></section>` : nothing}
       <section aria-labelledby="q"><h3 id="q">Question</h3><p class="question">${evalCase.question}</p></section>
@@ -117,7 +132,8 @@ export class CaseView extends LitElement {
         <ri-span-legend .kinds=${annotations.legend}></ri-span-legend>
         <div class="documents">
           ${documents.map((doc) => html`<ri-document-card data-doc-id=${doc.id} .document=${doc}
-            .evidence=${[...(evidence.get(doc.id) ?? []), ...(annotations.marks.get(doc.id) ?? [])]} .notes=${annotations.notes.get(doc.id) ?? []}></ri-document-card>`)}
+            .evidence=${[...(evidence.get(doc.id) ?? []), ...(annotations.marks.get(doc.id) ?? [])]} .notes=${annotations.notes.get(doc.id) ?? []}
+            .attribution=${attributions.get(doc.id)}></ri-document-card>`)}
         </div>
       </section>` : nothing}
       <section aria-labelledby="p">
@@ -151,7 +167,9 @@ export class CaseView extends LitElement {
               title="Open the dataset row this case was built from">Open dataset row ${basename(evalCase.row.file)}:${evalCase.row.line}</vscode-button>
             ${evalCase.template ? html`<vscode-button secondary @click=${() => this.emit('ri-open-template', { file: evalCase.template! })}
               title=${evalCase.template}>Open template ${basename(evalCase.template)}</vscode-button>` : nothing}
-            <vscode-button @click=${() => this.emit('ri-rerun', {})} title="Run this case again with the current template">↻ Rerun</vscode-button>`
+            <vscode-button @click=${() => this.emit('ri-rerun', {})} title="Run this case again with the current template">↻ Rerun</vscode-button>
+            <vscode-button secondary ?disabled=${this.explaining} aria-disabled=${String(this.explaining)} @click=${() => { if (!this.explaining) this.emit('ri-explain', {}); }}
+              title="Find which document, position or instruction made the model answer this way: the cost is shown first">${this.explanation ? 'Explain again' : 'Explain'}</vscode-button>`
           : html`<span class="muted">Dataset row <span class="mono">${evalCase.row.file}:${evalCase.row.line}</span>${evalCase.template ? html` · template <span class="mono">${evalCase.template}</span>` : nothing}</span>`}
       </div>
       <dl class="facts">
@@ -176,7 +194,7 @@ export class CaseView extends LitElement {
 
   /** Fires `ri-case-shown` once the cards have rendered too: the app's timing and the tests wait for it. */
   private async announceShown(detail: CaseDetail): Promise<void> {
-    const children = [...this.renderRoot.querySelectorAll('ri-document-card, ri-score-list, ri-prompt-messages, ri-needle-view, ri-ragas-findings')] as LitElement[];
+    const children = [...this.renderRoot.querySelectorAll('ri-document-card, ri-score-list, ri-prompt-messages, ri-needle-view, ri-ragas-findings, ri-explanation')] as LitElement[];
     await Promise.all(children.map((c) => c.updateComplete));
     if (this.detail !== detail) return;
     this.dispatchEvent(new CustomEvent('ri-case-shown', { detail: { caseId: detail.evalCase.id, modelKey: detail.result.modelKey }, bubbles: true, composed: true }));
@@ -201,6 +219,14 @@ export class CaseView extends LitElement {
     // A link to a whole document (a claim's source with no located quote, a verdict by rank) flashes the card.
     if (!id) { card.flashCard(); return; }
     if (!(await card.flash(id))) this.notice = `The evidence span in ${documentId} lies outside the document's text.`;
+  }
+
+  /** From the explanation's list to the document's card; a needle segment or a context line has no card of its own. */
+  private revealSource(documentId: string): void {
+    this.notice = '';
+    const card = [...this.renderRoot.querySelectorAll('ri-document-card')].find((c) => c.dataset.docId === documentId);
+    if (card) { card.flashCard(); card.focusAttribution(); }
+    else this.notice = `“${documentId}” is a piece of the context, not one of the document cards; its effect is listed in the explanation.`;
   }
 
   /** Method readings of the case, once per case (they are read on every render). */

@@ -1,5 +1,5 @@
 // One document the model saw, as a card marked by its role, with its known spans and any evidence highlighted.
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, css, html, nothing, svg } from 'lit';
 import type { CaseDocument } from '../../src/core/model.js';
 import type { MarkSpan } from '../text/segments.js';
 import type { CardNote } from '../state/cardNotes.js';
@@ -7,6 +7,8 @@ import { flashMarks, highlighted } from './highlight.js';
 import { RENDER_LIMIT } from '../text/limits.js';
 import { baseStyles, markStyles, roleStyles } from './sharedStyles.js';
 import { noteStyles, renderNotes } from './noteList.js';
+import { EFFECT_LABELS } from '../state/explanation.js';
+import type { CardAttribution } from '../state/explanation.js';
 
 export const ROLE_WORDS: Record<string, string> = {
   positive: 'answer-bearing',
@@ -23,6 +25,7 @@ export class DocumentCard extends LitElement {
     document: { attribute: false },
     evidence: { attribute: false },
     notes: { attribute: false },
+    attribution: { attribute: false },
     expanded: { type: Boolean, reflect: true },
     full: { type: Boolean, reflect: true },
   };
@@ -32,6 +35,8 @@ export class DocumentCard extends LitElement {
   evidence: MarkSpan[] = [];
   /** What a method says about this document: cited, judged noise, useful at rank 1… */
   notes: CardNote[] = [];
+  /** What explaining the case found about this document (see state/explanation.ts); none until it is explained. */
+  attribution?: CardAttribution;
   expanded = false;
   /** The whole text is rendered (always, below RENDER_LIMIT). */
   full = false;
@@ -64,6 +69,22 @@ export class DocumentCard extends LitElement {
     :host(:not([expanded])) .text.long { max-height: 18em; overflow: auto; }
     .more { padding: 0.25em 0.75em 0.5em; display: flex; gap: 0.75em; }
     ul.notes { border-bottom: 1px solid var(--vscode-widget-border, transparent); }
+    /* The document that misled the model: outlined, and named so in the card's label and its effect text. */
+    article.harms { outline: 2px solid var(--vscode-testing-iconFailed); outline-offset: 1px; }
+    .attribution {
+      display: flex; flex-wrap: wrap; gap: 0.3em 0.9em; align-items: center; padding: 0.3em 0.75em;
+      border-bottom: 1px solid var(--vscode-widget-border, transparent);
+    }
+    .effect { font-weight: 600; white-space: nowrap; }
+    .effect.decisive, .effect.helps { color: var(--vscode-testing-iconPassed); }
+    .effect.harms { color: var(--vscode-testing-iconFailed); }
+    .effect.inert, .effect.undetermined, .effect.running { color: var(--vscode-descriptionForeground); }
+    svg.bar { width: 120px; height: 12px; flex: none; }
+    svg.bar .track { fill: var(--vscode-textCodeBlock-background); stroke: var(--vscode-charts-lines); stroke-width: 0.5; }
+    svg.bar .axis { stroke: var(--vscode-foreground); stroke-width: 1; }
+    svg.bar .up { fill: var(--vscode-testing-iconPassed); stroke: var(--vscode-contrastBorder, none); }
+    svg.bar .down { fill: var(--vscode-testing-iconFailed); stroke: var(--vscode-contrastBorder, none); }
+    .value { font-variant-numeric: tabular-nums; }
     article.flash { outline: 2px solid var(--vscode-focusBorder); outline-offset: 1px; animation: ri-card-flash 1.5s ease-out; }
     @keyframes ri-card-flash { 0%, 30% { background: var(--vscode-editor-findMatchHighlightBackground); } }
     @media (prefers-reduced-motion: reduce) { article.flash { animation: none; } }
@@ -78,6 +99,11 @@ export class DocumentCard extends LitElement {
     void article.offsetWidth;
     article.classList.add('flash');
     setTimeout(() => article.classList.remove('flash'), 2000);
+  }
+
+  /** Keyboard focus to the attribution row (from the explanation's list of sources), or to the card's text. */
+  focusAttribution(): void {
+    this.renderRoot.querySelector<HTMLElement>('.attribution')?.focus({ preventScroll: true });
   }
 
   /** Scrolls to the evidence with this id and flashes it, rendering the rest of a long text first if needed. */
@@ -102,7 +128,8 @@ export class DocumentCard extends LitElement {
     const text = truncated ? doc.text.slice(0, RENDER_LIMIT) : doc.text;
     const counts = countKinds(doc);
     return html`
-      <article class=${doc.role} aria-label=${`Document ${doc.id}, ${ROLE_WORDS[doc.role] ?? doc.role}`}>
+      <article class="${doc.role} ${this.attribution?.kind === 'explained' ? this.attribution.effect : ''}"
+        aria-label=${`Document ${doc.id}, ${ROLE_WORDS[doc.role] ?? doc.role}${this.attribution?.kind === 'explained' ? `, ${EFFECT_LABELS[this.attribution.effect].word}` : ''}`}>
         <header>
           <span class="id mono">${doc.id}</span>
           <span class="role ${doc.role}">${ROLE_WORDS[doc.role] ?? doc.role}</span>
@@ -113,6 +140,7 @@ export class DocumentCard extends LitElement {
           ${long ? html`<button class="link" @click=${() => { this.expanded = !this.expanded; }} aria-expanded=${String(this.expanded)}>
             ${this.expanded ? 'Collapse' : 'Expand'}</button>` : nothing}
         </header>
+        ${renderAttribution(this.attribution)}
         ${renderNotes(this.notes)}
         <div class="text ${long ? 'long' : ''}" tabindex=${long ? '0' : '-1'}>${highlighted(text, spans)}</div>
         ${truncated ? html`<div class="more"><span class="muted">… ${(doc.text.length - RENDER_LIMIT).toLocaleString()} more characters not shown yet.</span>
@@ -120,6 +148,30 @@ export class DocumentCard extends LitElement {
       </article>
     `;
   }
+}
+
+/** Effect, value and support as text; the bar draws the same value from the middle (right: its presence helps). */
+function renderAttribution(attribution: CardAttribution | undefined) {
+  if (!attribution) return nothing;
+  if (attribution.kind === 'running') {
+    return html`<div class="attribution" tabindex="0" aria-label=${`Explaining: ${attribution.withoutIt}`}>
+      <span class="effect running">… explaining</span><span>${attribution.withoutIt}</span></div>`;
+  }
+  const label = EFFECT_LABELS[attribution.effect];
+  const half = 58;
+  const width = attribution.value === null ? 0 : Math.abs(attribution.value) * half;
+  const text = `${label.word}: ${attribution.valueText}; ${attribution.withoutIt}; ${attribution.supportText}`;
+  return html`<div class="attribution" tabindex="0" aria-label=${text} title=${label.meaning}>
+    <span class="effect ${attribution.effect}">${label.glyph} ${label.word}</span>
+    <svg class="bar" viewBox="0 0 120 12" aria-hidden="true">
+      <rect class="track" x="1" y="2" width="118" height="8"></rect>
+      ${attribution.value === null ? nothing : svg`<rect class=${attribution.value >= 0 ? 'up' : 'down'} x=${attribution.value >= 0 ? 60 : 60 - width} y="2" width=${width} height="8"></rect>`}
+      <line class="axis" x1="60" x2="60" y1="0" y2="12"></line>
+    </svg>
+    <span class="value mono">${attribution.valueText}</span>
+    <span>${attribution.withoutIt}</span>
+    <span class="muted">${attribution.supportText}</span>
+  </div>`;
 }
 
 function countKinds(doc: CaseDocument): string {

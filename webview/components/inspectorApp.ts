@@ -4,7 +4,8 @@ import { repeat } from 'lit/directives/repeat.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../../src/protocol.js';
+import type { CaseDetail, CaseExplanation, CaseListItem, CompareRow, ExplainPlan, RunDetail, RunListing, VariantOutcome } from '../../src/protocol.js';
+import { explanationsByKey, withOutcome } from '../state/explanation.js';
 import type { InspectorApi, InspectorNotification } from '../api/inspectorApi.js';
 import { describeError } from '../api/inspectorApi.js';
 import { flippedOnly } from '../api/compareRuns.js';
@@ -46,6 +47,9 @@ export class InspectorApp extends LitElement {
     compareError: { state: true },
     progress: { state: true },
     resumeAsked: { state: true },
+    explanations: { state: true },
+    explainRuns: { state: true },
+    explaining: { state: true },
     error: { state: true },
     loading: { state: true },
   };
@@ -67,6 +71,12 @@ export class InspectorApp extends LitElement {
   resumeAsked: string | undefined;
   error = '';
   loading = true;
+  /** The shown run's explained cases, by list key: stored ones when the run opens, then each as it is explained. */
+  explanations: ReadonlyMap<string, CaseExplanation> = new Map();
+  /** Cases being explained: their variant runs' outcomes so far (cards show leave-one-out's at once). */
+  explainRuns: ReadonlyMap<string, ReadonlyMap<string, VariantOutcome>> = new Map();
+  /** The explanation running on a run, after its cost was accepted; `total` comes with the first variant run. */
+  explaining: { runId: string; plan: ExplainPlan; done: number; total?: number } | undefined;
 
   private resumeAskedTimer: ReturnType<typeof setTimeout> | undefined;
   private quietRunCheck: ReturnType<typeof setInterval> | undefined;
@@ -134,6 +144,7 @@ export class InspectorApp extends LitElement {
       this.api.openDatasetRow(file, line);
     });
     this.addEventListener('ri-open-template', (e) => this.api.openTemplate((e as CustomEvent<{ file: string }>).detail.file));
+    this.addEventListener('ri-explain', () => { if (this.state.runId && this.state.caseKey) this.api.explain(this.state.runId, this.state.caseKey); });
     this.addEventListener('ri-rerun', () => { if (this.state.runId && this.state.caseKey) this.api.rerunCase(this.state.runId, this.state.caseKey); });
     this.addEventListener('ri-case-shown', () => {
       if (performance.getEntriesByName('ri-case-open', 'mark').length === 0) return;
@@ -184,6 +195,7 @@ export class InspectorApp extends LitElement {
         ${this.causesNote()}
         ${this.progress && listing?.status === 'started' && !listing.interrupted ? html`<span class="progress muted" role="status">${formatCount(this.progress.done)} / ${formatCount(this.progress.total)} cases</span>` : nothing}
         ${listing?.status === 'started' && this.api?.canRunCommands ? this.runAction(listing) : nothing}
+        ${listing && this.api?.canRunCommands ? this.explainAction(listing, failures) : nothing}
         <div role="tablist" aria-label="Views">
           ${VIEWS.map((v) => html`<button role="tab" id=${`tab-${v.name}`} aria-selected=${String(this.state.view === v.name)}
               tabindex=${this.state.view === v.name ? '0' : '-1'} @click=${() => this.setView(v.name)} @keydown=${this.onTabKey}>
@@ -205,6 +217,21 @@ export class InspectorApp extends LitElement {
     return html`<vscode-button secondary ?disabled=${asked} aria-disabled=${String(asked)}
         title="Run its remaining cases into the same log (RAG Inspector: Resume Interrupted Run)"
         @click=${() => this.askResume(listing.runId)}>${asked ? 'Resuming…' : 'Resume run'}</vscode-button>`;
+  }
+
+  /** Explain failed cases on a finished run; while an explanation runs on it, its progress and Cancel. */
+  private explainAction(listing: RunListing, failures: number) {
+    const running = this.explaining;
+    if (running?.runId === listing.runId) {
+      const done = running.total === undefined ? 'starting' : `${formatCount(running.done)} / ${formatCount(running.total)} variant runs`;
+      return html`<span class="progress muted" role="status">Explaining: ${done} · ${formatCount(running.plan.calls)} model calls planned</span>
+        <vscode-button secondary @click=${() => this.api.cancelExplain(listing.runId)}
+          title="Stop; finished variants are kept and Explain runs only the rest">Cancel explanation</vscode-button>`;
+    }
+    if (listing.status === 'started' || failures === 0) return nothing;
+    return html`<vscode-button secondary ?disabled=${running !== undefined} aria-disabled=${String(running !== undefined)}
+        title="Find which document, position or instruction made each failed case fail: the cost is shown first"
+        @click=${() => { if (!this.explaining) this.api.explain(listing.runId); }}>Explain failed cases</vscode-button>`;
   }
 
   /**
@@ -235,7 +262,9 @@ export class InspectorApp extends LitElement {
           <ri-case-list .items=${this.items} .filters=${this.state.filters} .sort=${this.state.sort} .openKey=${this.state.caseKey}></ri-case-list>
           <div class="case-pane">
             <ri-case-view .detail=${this.caseDetail} ?loading=${this.caseLoading} .error=${this.caseError}
-              ?can-run-commands=${this.api.canRunCommands}></ri-case-view>
+              ?can-run-commands=${this.api.canRunCommands} .explanation=${this.state.caseKey ? this.explanations.get(this.state.caseKey) : undefined}
+              .explainRuns=${this.state.caseKey ? this.explainRuns.get(this.state.caseKey) : undefined}
+              ?explaining=${this.explaining !== undefined}></ri-case-view>
           </div>
         </div>`;
     }
@@ -280,6 +309,9 @@ export class InspectorApp extends LitElement {
     this.caseDetail = undefined;
     this.caseError = '';
     this.error = '';
+    this.explanations = new Map();
+    this.explainRuns = new Map();
+    void this.loadExplanation(runId);
     try {
       const detail = await this.api.getRun(runId);
       if (this.state.runId !== runId) return;
@@ -293,6 +325,16 @@ export class InspectorApp extends LitElement {
       }
     } catch (error) {
       this.error = `Could not load run ${runId}: ${describeError(error)}`;
+    }
+  }
+
+  /** Explanations stored for the run (a run explained earlier, or by the CLI) show as soon as it opens. */
+  private async loadExplanation(runId: string): Promise<void> {
+    try {
+      const stored = await this.api.getExplanation(runId);
+      if (this.state.runId === runId) this.explanations = explanationsByKey(stored);
+    } catch (error) {
+      if (this.state.runId === runId) this.error = `Could not read the run's explanation: ${describeError(error)}`;
     }
   }
 
@@ -406,6 +448,35 @@ export class InspectorApp extends LitElement {
           }
           this.saveState({ ...this.state, view: 'compare', compare: { before, after } });
         })();
+        break;
+      }
+      case 'explainStarted': {
+        this.explaining = { runId: n.params.runId, plan: n.params.plan, done: 0 };
+        break;
+      }
+      case 'explainProgress': {
+        const { runId, key, variantIds, outcome, done, total } = n.params;
+        if (this.explaining?.runId === runId) this.explaining = { ...this.explaining, done, total };
+        if (runId === this.state.runId) this.explainRuns = new Map(this.explainRuns).set(key, withOutcome(this.explainRuns.get(key), variantIds, outcome));
+        break;
+      }
+      case 'caseExplained': {
+        const { runId, key, explanation } = n.params;
+        if (runId !== this.state.runId) break;
+        this.explanations = new Map(this.explanations).set(key, explanation);
+        const running = new Map(this.explainRuns);
+        running.delete(key);
+        this.explainRuns = running;
+        break;
+      }
+      case 'explainFinished': {
+        const { runId, explanation, error } = n.params;
+        if (this.explaining?.runId === runId) this.explaining = undefined;
+        if (runId !== this.state.runId) break;
+        this.explainRuns = new Map();
+        // The stored file holds every case explained so far, partial ones of a cancel included.
+        if (explanation) this.explanations = explanationsByKey(explanation);
+        if (error) this.error = `Explain failed: ${error}`;
         break;
       }
       case 'reveal': {

@@ -111,6 +111,11 @@ export function explanationFile(workspaceDir: string, runId: string): string {
   return path.join(explanationsDir(workspaceDir), `${runId}.json`);
 }
 
+/** A run log's explanation file: the log is `<workspace>/.rag-inspector/runs/<run-id>.jsonl`, as openSession assumes. */
+export function explanationFileOfRunLog(runLog: string, runId: string): string {
+  return explanationFile(path.dirname(path.dirname(path.dirname(path.resolve(runLog)))), runId);
+}
+
 /** The stored explanation of a run, or undefined when none was made. */
 export async function readExplanation(file: string): Promise<RunExplanation | undefined> {
   let text: string;

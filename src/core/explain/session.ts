@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { createRunClients, modelKeyOf } from '../engine/clients.js';
 import type { RunClients } from '../engine/clients.js';
 import { planSuites, renderCase } from '../engine/plan.js';
+import { applyOverrides } from '../engine/runEvaluation.js';
+import type { RunOptions } from '../engine/runEvaluation.js';
 import type { SuitePlan } from '../engine/plan.js';
 import { InputError } from '../errors.js';
 import { caseKey, isFailure } from '../model.js';
@@ -43,6 +45,13 @@ export interface SessionOptions extends ExplainOptions {
   caseIds?: readonly string[];
   /** Explain the failed (case, model) pairs: a failed verdict or an error. */
   failed?: boolean;
+  /** Only this model's results (the inspector explains one (case, model)); every model of the run by default. */
+  modelKey?: string;
+  /**
+   * What the host's settings change in the eval file, as for a run (VS Code's ragInspector.openaiBaseUrl): the
+   * variants must go where the run went.
+   */
+  overridesOf?: (spec: EvalSpec) => RunOptions['overrides'];
   /** Folder holding `.rag-inspector/`; by default the one the run log is in. */
   workspaceDir?: string;
   noCache?: boolean;
@@ -87,7 +96,8 @@ export async function openSession(runLog: string, options: SessionOptions): Prom
   const scan = await scanRunLog(runLog);
   const workspaceDir = options.workspaceDir ?? path.dirname(path.dirname(path.dirname(path.resolve(runLog))));
   const variantLog = path.join(explanationsDir(workspaceDir), `${scan.header.runId}.jsonl`);
-  const loaded = await loadEvalSpec(scan.header.spec.file, { hostProviders: Object.keys(options.providers ?? {}) });
+  const read = await loadEvalSpec(scan.header.spec.file, { hostProviders: Object.keys(options.providers ?? {}) });
+  const loaded = applyOverrides(read, options.overridesOf?.(read));
   const spec: EvalSpec = { ...loaded, models: modelsOf(scan.header, loaded) };
   const plan = await planSuites(spec, options.signal);
   const suites = new Map(plan.suites.map((s) => [s.spec.id, s]));
@@ -101,6 +111,7 @@ export async function openSession(runLog: string, options: SessionOptions): Prom
   for await (const line of readCaseLines(scan)) {
     if (wanted.size > 0 && !wanted.has(line.case.id)) continue;
     if (options.failed && !isFailure(line.result)) continue;
+    if (options.modelKey !== undefined && line.result.modelKey !== options.modelKey) continue;
     // An error before the model answered has no response to explain; explaining it would repeat the error.
     if (line.result.status === 'error' && line.result.error?.stage !== 'score') {
       unanswered.add(line.case.id);

@@ -8,6 +8,9 @@ import type { RunData } from './runData.js';
 import type { TextSink } from './textSink.js';
 import type { InputProblem } from '../model.js';
 import { caseKey, isFailure } from '../model.js';
+import { describeError } from '../errors.js';
+import { explanationFileOfRunLog, readExplanation } from '../explain/explainRun.js';
+import type { RunExplanation } from '../explain/model.js';
 
 /**
  * Case details embedded at most, in characters of JSON. A case with its documents and response is 2–10 KB, so
@@ -29,6 +32,8 @@ export async function writeHtmlReport(run: RunData, sink: TextSink, webviewBundl
   const budget = options.detailBudget ?? DEFAULT_DETAIL_BUDGET;
   const { embedded, listed } = await chooseEmbedded(run, budget);
   const notes: InputProblem[] = embedded.size < listed ? [embeddingNote(run, embedded.size, listed, budget)] : [];
+  const explained = await explanationOf(run);
+  if (explained.problem) notes.push(explained.problem);
   const detail: Omit<RunDetail, 'cases'> = { ...runDetailOf(run), errorCauses: await errorCausesOfRun(run) };
   const { before, after } = htmlReportFrame(run.name, webviewBundleJs, options.css);
   await sink.write(before);
@@ -48,7 +53,21 @@ export async function writeHtmlReport(run: RunData, sink: TextSink, webviewBundl
     await sink.write(`${first ? '' : ','}${escapeJsonForHtml(JSON.stringify(caseDetail))}`);
     first = false;
   }
-  await sink.write(`]}]}${after}`);
+  // The run's explanation goes after the cases (StaticRun.explanation), so explained cases show their attribution.
+  await sink.write(`]${explained.explanation ? `,"explanation":${escapeJsonForHtml(JSON.stringify(explained.explanation))}` : ''}}]}${after}`);
+}
+
+/** The run's stored explanation (.rag-inspector/explanations/<run-id>.json beside its log), when it was explained. */
+async function explanationOf(run: RunData): Promise<{ explanation?: RunExplanation; problem?: InputProblem }> {
+  if (!run.logFile) return {};
+  const file = explanationFileOfRunLog(run.logFile, run.runId);
+  try {
+    const explanation = await readExplanation(file);
+    return explanation ? { explanation } : {};
+  } catch (error) {
+    // A report without the explanation is still the run's report; say why it is missing.
+    return { problem: { file, message: `the run's explanation could not be read: ${describeError(error)}`, hint: 'explain the run again (rag-inspector explain)' } };
+  }
 }
 
 /** Failures first (what a reader opens the report for), then the others in log order, while they fit the budget. */

@@ -16,6 +16,9 @@ const COMMANDS = [
   'ragInspector.openExample',
   'ragInspector.generateCounterfactual',
   'ragInspector.importTraces',
+  'ragInspector.explainCase',
+  'ragInspector.explainFailed',
+  'ragInspector.cancelExplanation',
 ];
 
 interface Manifest {

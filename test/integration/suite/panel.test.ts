@@ -76,7 +76,7 @@ suite('inspector protocol (host side)', () => {
     const extensionUri = vscode.Uri.file('/ext');
     const webview = recordingPanel(extensionUri);
     const cancelled: number[] = [];
-    const deps: InspectorDeps = { extensionUri, data: sessions, controller: { cancel: () => { cancelled.push(1); return true; } }, logger: silent };
+    const deps: InspectorDeps = { extensionUri, data: sessions, controller: { cancel: () => { cancelled.push(1); return true; } }, logger: silent, explanation: async () => null };
     const inspector = new InspectorPanel(webview.panel, deps);
     return { sessions, webview, inspector, cancelled };
   }

@@ -217,7 +217,7 @@ suite('reruns', () => {
 
     // The panel answers from the same store: a restored panel (nothing in memory) lists and opens past runs.
     const webview = recordingPanel(vscode.Uri.file('/ext'));
-    const panel = new InspectorPanel(webview.panel, { extensionUri: webview.extensionUri, data: store, controller: { cancel: () => false }, logger: silent });
+    const panel = new InspectorPanel(webview.panel, { extensionUri: webview.extensionUri, data: store, controller: { cancel: () => false }, logger: silent, explanation: async () => null });
     try {
       await webview.send(Ready.create({ protocolVersion: PROTOCOL_VERSION }));
       await webview.send(ListRuns.create(1, {}), 1);

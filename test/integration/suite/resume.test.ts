@@ -147,7 +147,7 @@ suite('Resume Interrupted Run', () => {
     assert.equal((await listed(ran.runId))?.interrupted, undefined, 'the finished run it was copied from is not');
 
     const webview = recordingPanel(vscode.Uri.file('/ext'));
-    const panel = new InspectorPanel(webview.panel, { extensionUri: webview.extensionUri, data: testing.store, controller: { cancel: () => false }, logger: silent });
+    const panel = new InspectorPanel(webview.panel, { extensionUri: webview.extensionUri, data: testing.store, controller: { cancel: () => false }, logger: silent, explanation: async () => null });
     const warnings: string[] = [];
     const restore = answerResumeWarnings(warnings, undefined);
     try {

@@ -92,7 +92,7 @@ suite('a 100,000-case run', function () {
   test('the inspector lists every case and opens the first, the middle and the last from the log', async () => {
     const { testing } = await activatedExtension();
     const webview = recordingPanel(vscode.Uri.file('/ext'));
-    const panel = new InspectorPanel(webview.panel, { extensionUri: webview.extensionUri, data: testing.store, controller: { cancel: () => false }, logger: silent });
+    const panel = new InspectorPanel(webview.panel, { extensionUri: webview.extensionUri, data: testing.store, controller: { cancel: () => false }, logger: silent, explanation: async () => null });
     try {
       await webview.send(Ready.create({ protocolVersion: PROTOCOL_VERSION }));
       await webview.send(GetRun.create(1, { runId }), 1);
