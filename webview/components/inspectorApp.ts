@@ -195,7 +195,7 @@ export class InspectorApp extends LitElement {
         ${this.causesNote()}
         ${this.progress && listing?.status === 'started' && !listing.interrupted ? html`<span class="progress muted" role="status">${formatCount(this.progress.done)} / ${formatCount(this.progress.total)} cases</span>` : nothing}
         ${listing?.status === 'started' && this.api?.canRunCommands ? this.runAction(listing) : nothing}
-        ${listing && this.api?.canRunCommands ? this.explainAction(listing, failures) : nothing}
+        ${listing && this.api?.canRunCommands ? this.explainAction(listing, failed + errors) : nothing}
         <div role="tablist" aria-label="Views">
           ${VIEWS.map((v) => html`<button role="tab" id=${`tab-${v.name}`} aria-selected=${String(this.state.view === v.name)}
               tabindex=${this.state.view === v.name ? '0' : '-1'} @click=${() => this.setView(v.name)} @keydown=${this.onTabKey}>
