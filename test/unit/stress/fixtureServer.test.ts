@@ -108,8 +108,9 @@ test('counterfactual robustness with the fake answer from a column: Acc_doc, ED 
   script('model-b', ['Lyon', 'Osaka', 'Toronto', 'Mombasa']);
   const outcome = await run('  - { id: fact, method: stress, dataset: qa-fake.jsonl, params: { testbed: counterfactual_robustness, passageNum: 2 } }\n');
   // model-a: correct on rows 0 and 3 (2/4); error detected on rows 0 and 2 (2/4); of those, row 0 misses no part (1/2).
+  // model-b detects no error, so its CR cell is over no case: shown as "—" (no value), not 0/0.
   assert.deepEqual(cells(outcome, 'rgb-counterfactual').filter((r) => ['Acc_doc', 'ED', 'CR'].includes(r[0] as string)), [
-    ['Acc_doc', '0.5/4', '0/4'], ['ED', '0.5/4', '0/4'], ['CR', '0.5/2', '0/0'],
+    ['Acc_doc', '0.5/4', '0/4'], ['ED', '0.5/4', '0/4'], ['CR', '0.5/2', null],
   ]);
   const logged = (await loggedRun(outcome)).cases.get('fact/japan/noise=0')!;
   assert.deepEqual(logged.documents.map((d) => [d.role, d.text]).filter(([role]) => role === 'counterfactual'), [['counterfactual', 'Osaka is the capital of Japan.']]);
