@@ -2,7 +2,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import type { CaseEntry, CaseError, CaseResult, EvalCase, RowRef, RunStatus } from '../model.js';
+import type { CaseEntry, CaseError, CaseResult, RowRef, RunStatus } from '../model.js';
 import { caseListItem, shortReason } from './caseItems.js';
 import type { CaseDigest } from './caseItems.js';
 import type { CaseListItem } from './viewModel.js';

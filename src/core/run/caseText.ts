@@ -172,6 +172,8 @@ export function textIdsOf(stored: StoredCase): Set<string> {
     if (Array.isArray(value)) return value.forEach(visit);
     if (value === null || typeof value !== 'object') return;
     const object = value as Record<string, unknown>;
+    // An escaped dataset object: its members may hold references, its own keys are the dataset's.
+    if ('$o' in object) return Object.values(object.$o as Record<string, unknown>).forEach(visit);
     if (typeof object.$t === 'string') ids.add(object.$t);
     for (const member of Object.values(object)) visit(member);
   };

@@ -11,7 +11,7 @@ import { caseKey } from '../model.js';
 import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { SuiteReport } from '../suites/contract.js';
 import { findLastByte, readFirstLine, readLastCompleteLine, readLines, scanLines } from './jsonLines.js';
-import { CaseTextEncoder, MissingTextError, decodeCase, textIdsOf } from './caseText.js';
+import { CaseTextEncoder, MissingTextError, decodeCase } from './caseText.js';
 import type { StoredCase, TextLine } from './caseText.js';
 import { LogTexts } from './logTexts.js';
 import { stringifyRedacted } from '../redact.js';
