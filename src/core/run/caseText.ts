@@ -55,8 +55,12 @@ export function textId(text: string): string {
  */
 export class CaseTextEncoder {
   private readonly written = new Map<string, true>();
-  /** Ids of recent long strings by identity: a needle haystack is hashed once, not once per case. */
-  private readonly idOfLong = new Map<string, string>();
+  /**
+   * Ids of recent texts: the system prompt every case repeats, a needle haystack (the same string object, found
+   * without hashing its content again) are hashed once, not once per case. At most 256 texts and 8 M characters.
+   */
+  private readonly recentIds = new Map<string, string>();
+  private recentChars = 0;
 
   constructor(private readonly maxRemembered = 200_000) {}
 
@@ -98,12 +102,16 @@ export class CaseTextEncoder {
   }
 
   private idOf(text: string): string {
-    if (text.length < 4096) return textId(text);
-    const known = this.idOfLong.get(text);
+    const known = this.recentIds.get(text);
     if (known) return known;
     const id = textId(text);
-    if (this.idOfLong.size >= 8) this.idOfLong.delete(this.idOfLong.keys().next().value as string);
-    this.idOfLong.set(text, id);
+    this.recentIds.set(text, id);
+    this.recentChars += text.length;
+    for (const old of this.recentIds.keys()) {
+      if ((this.recentIds.size <= 256 && this.recentChars <= 8_000_000) || old === text) break;
+      this.recentIds.delete(old);
+      this.recentChars -= old.length;
+    }
     return id;
   }
 }
