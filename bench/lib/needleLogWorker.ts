@@ -1,6 +1,7 @@
 // Child-process entry for bench/needleLog.ts: one needle grid run by the engine of `root` (this tree or an older
 // checkout) against the fixture server; prints the run log's size and the run's figures as one JSON line.
-import { statSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -51,7 +52,8 @@ suites:
     const runMs = performance.now() - started;
     peaks.stop();
     const lines: NeedleLogResult['lines'] = {};
-    for (const line of readFileSync(outcome.logFile, 'utf8').split('\n')) {
+    // Streamed: the log of the format that repeats every context is over a gigabyte.
+    for await (const line of createInterface({ input: createReadStream(outcome.logFile), crlfDelay: Infinity })) {
       if (line === '') continue;
       const type = /^\{"type":"(\w+)"/.exec(line)?.[1] ?? 'other';
       const entry = (lines[type] ??= { count: 0, bytes: 0 });
