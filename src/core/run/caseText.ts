@@ -167,6 +167,8 @@ function encodeValue(value: unknown, docTexts: readonly string[], plain: (text: 
   }
   if (Array.isArray(value)) return value.map((item) => encodeValue(item, docTexts, plain));
   if (value === null || typeof value !== 'object') return value;
+  // What JSON.stringify would write (a Date's string), so the log holds what format 1 held.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return encodeValue((value as { toJSON(): unknown }).toJSON(), docTexts, plain);
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) out[key] = encodeValue(member, docTexts, plain);
   // An object of the dataset's own that looks like a marker is escaped, so it reads back as itself.
