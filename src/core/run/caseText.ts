@@ -4,7 +4,7 @@
 // how they are read back to the case exactly as it was sent.
 import { createHash } from 'node:crypto';
 import type { CaseDocument, ChatMessage, EvalCase } from '../model.js';
-import { mayHoldKey } from '../redact.js';
+import { mayHoldKey, redact } from '../redact.js';
 import { layoutOf } from '../textLayout.js';
 
 /**
@@ -104,7 +104,9 @@ export class CaseTextEncoder {
   private idOf(text: string): string {
     const known = this.recentIds.get(text);
     if (known) return known;
-    const id = textId(text);
+    // The id of the text as the log stores it (redacted): no hash of a key is written, and texts that differ only
+    // by a key are one text.
+    const id = textId(mayHoldKey(text) ? redact(text) : text);
     this.recentIds.set(text, id);
     this.recentChars += text.length;
     for (const old of this.recentIds.keys()) {

@@ -88,6 +88,17 @@ describe('case texts in the run log', () => {
     assert.ok(typeof stored.messages[1]!.content === 'object' && '$t' in stored.messages[1]!.content, 'one stored text, not pieces');
   });
 
+  it('a text is addressed as stored, redacted: two prompts that differ only by a key are one text', () => {
+    const encoder = new CaseTextEncoder();
+    const withKey = (key: string) => ({ ...rgbCase('a', ['short']), messages: [{ role: 'system' as const, content: `Use the key ${key} when the documents below are not enough to answer.` }] });
+    const first = encoder.encode(withKey(`sk-${'A'.repeat(30)}`));
+    encoder.markWritten(first.texts);
+    const second = encoder.encode(withKey(`sk-${'B'.repeat(30)}`));
+    assert.equal(first.texts.length, 1);
+    assert.deepEqual(second.texts, [], 'the same text once redacted');
+    assert.deepEqual(second.stored.messages[0]!.content, first.stored.messages[0]!.content);
+  });
+
   it('a forgotten text is written again rather than referenced unwritten', () => {
     const encoder = new CaseTextEncoder(1);
     const store = new Map<string, string>();
