@@ -268,7 +268,7 @@ export function parseHeader(file: string, text: string): RunHeader {
   }
   const header = value as Partial<RunHeader> | null;
   if (typeof header !== 'object' || header === null || header.type !== 'header' || typeof header.format !== 'number') throw notARunLog(file);
-  if (typeof header.format === 'number' && header.format > RUN_LOG_FORMAT) {
+  if (header.format > RUN_LOG_FORMAT) {
     throw new InputError({ file, line: 1 }, `this run log has format ${header.format}, written by a newer RAG Inspector; this version reads format ${RUN_LOG_FORMAT}`, 'update RAG Inspector to open it');
   }
   if (!READABLE_FORMATS.includes(header.format) || typeof header.runId !== 'string') {
