@@ -30,6 +30,14 @@ const MAY_HOLD_KEY = /sk-|bearer|api[-_]?key|authorization|access[-_]?token|clie
 export const REDACTED = '[redacted]';
 
 /**
+ * False when no pattern can match the text nor any part of it (the pieces are plain substrings), so the text can be
+ * cut into pieces that are redacted apart and still join up to the text as it was.
+ */
+export function mayHoldKey(text: string): boolean {
+  return MAY_HOLD_KEY.test(text);
+}
+
+/**
  * The text with every known secret value and anything shaped like a credential replaced by [redacted]. Known
  * values go first and longest first, so a key that contains another is removed whole; values shorter than 4
  * characters are ignored (they would blank out ordinary words).

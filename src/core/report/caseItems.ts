@@ -18,7 +18,8 @@ export interface CaseDigest {
   reason: string;
 }
 
-export function caseListItem(evalCase: EvalCase, result: CaseResult): CaseListItem {
+/** Reads only fields a run log stores plain in every format, so the index lists a case without rebuilding its texts. */
+export function caseListItem(evalCase: Pick<EvalCase, 'id' | 'suiteId' | 'testbed' | 'question'> & { documents: readonly Pick<EvalCase['documents'][number], 'role'>[] }, result: CaseResult): CaseListItem {
   const primary = result.scores[0];
   return {
     key: caseKey(evalCase.id, result.modelKey),

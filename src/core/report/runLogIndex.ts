@@ -2,14 +2,17 @@
 import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import type { CaseEntry, CaseError, CaseResult, EvalCase, RowRef, RunStatus } from '../model.js';
+import type { CaseEntry, CaseError, CaseResult, RowRef, RunStatus } from '../model.js';
 import { caseListItem, shortReason } from './caseItems.js';
 import type { CaseDigest } from './caseItems.js';
 import type { CaseListItem } from './viewModel.js';
 import { scanLines } from '../run/jsonLines.js';
 import type { LocatedLine } from '../run/jsonLines.js';
-import { RunLogReader, isCaseLine, parseHeader } from '../run/runLog.js';
-import type { CaseLine, RunHeader, RunLogProblem, SummaryLine } from '../run/runLog.js';
+import { RunLogReader, decodeCaseLine, isCaseLine, parseHeader } from '../run/runLog.js';
+import type { RunHeader, RunLogProblem, StoredCaseLine, SummaryLine } from '../run/runLog.js';
+import { LogTexts } from '../run/logTexts.js';
+import { MissingTextError } from '../run/caseText.js';
+import type { StoredCase } from '../run/caseText.js';
 import { caseKey, outcomeStatus } from '../model.js';
 
 /**
@@ -55,6 +58,8 @@ export class RunLogIndex {
   private mtimeMs = 0;
   private updating: Promise<boolean> | undefined;
   private intern = new Interner();
+  /** Where the log's stored texts are, to rebuild a case read by its byte range. */
+  private texts = new LogTexts();
 
   private constructor(readonly file: string) {}
 
@@ -107,7 +112,7 @@ export class RunLogIndex {
     if (!entry) return undefined;
     const handle = await open(this.file, 'r');
     try {
-      return await readIndexedLine(this.file, handle, entry, key);
+      return await readIndexedLine(this.file, handle, entry, key, this.header, this.texts);
     } finally {
       await handle.close();
     }
@@ -120,7 +125,7 @@ export class RunLogIndex {
     try {
       for (const key of keys) {
         const entry = this.entries.get(key);
-        if (entry) out.set(key, await readIndexedLine(this.file, handle, entry, key));
+        if (entry) out.set(key, await readIndexedLine(this.file, handle, entry, key, this.header, this.texts));
       }
     } finally {
       await handle.close();
@@ -181,16 +186,17 @@ export class RunLogIndex {
     this.lineCount = 0;
     this.partialTail = false;
     this.intern = new Interner();
+    this.texts = new LogTexts();
   }
 
   /** A reader with readRunLog's rules that keeps a compact entry instead of each case line. */
   private newReader(): RunLogReader {
-    return new RunLogReader((_key, _number, value: CaseLine) => {
+    return new RunLogReader((_key, _number, value: StoredCaseLine) => {
       const indexed = indexedCase(value.case, value.result, this.current!, this.intern);
       const key = caseKey(value.result.caseId, value.result.modelKey);
       // Keyed like readRunLog (by the result's case id); the item's key is the same string, and one copy is enough.
       this.entries.set(key === indexed.item.key ? indexed.item.key : key, indexed);
-    });
+    }, (id) => this.texts.note(id, this.current!.offset, this.current!.length));
   }
 
 }
@@ -230,7 +236,7 @@ class Interner {
   }
 }
 
-function indexedCase(evalCase: EvalCase, result: CaseResult, line: LocatedLine, intern: Interner): IndexedCase {
+function indexedCase(evalCase: StoredCase, result: CaseResult, line: LocatedLine, intern: Interner): IndexedCase {
   const item = caseListItem(evalCase, result);
   item.suiteId = intern.string(item.suiteId);
   item.testbed = intern.string(item.testbed);
@@ -267,18 +273,24 @@ export function digestOf(entry: IndexedCase): CaseDigest {
   };
 }
 
-async function readIndexedLine(file: string, handle: FileHandle, entry: IndexedCase, key: string): Promise<CaseEntry> {
+async function readIndexedLine(file: string, handle: FileHandle, entry: IndexedCase, key: string, header: RunHeader, texts: LogTexts): Promise<CaseEntry> {
   const buffer = Buffer.alloc(entry.length);
   const { bytesRead } = await handle.read(buffer, 0, entry.length, entry.offset);
-  let value: Partial<CaseLine> | null = null;
+  let value: Partial<StoredCaseLine> | null = null;
   try {
-    if (bytesRead === entry.length) value = JSON.parse(buffer.toString('utf8')) as Partial<CaseLine> | null;
+    if (bytesRead === entry.length) value = JSON.parse(buffer.toString('utf8')) as Partial<StoredCaseLine> | null;
   } catch {
     value = null;
   }
-  if (!value || value.type !== 'case' || !isCaseLine(value) || caseKey(value.result.caseId, value.result.modelKey) !== key) {
+  if (!value || value.type !== 'case' || !isCaseLine<StoredCaseLine>(value) || caseKey(value.result.caseId, value.result.modelKey) !== key) {
     throw new InputError({ file, line: entry.line }, `this case line is not the one indexed (the log was replaced or rewritten since it was read)`, 'open the run again');
   }
-  return { evalCase: value.case, result: value.result };
+  try {
+    const line = decodeCaseLine(header, value, header.format < 2 ? new Map() : await texts.resolve(value.case, handle));
+    return { evalCase: line.case, result: line.result };
+  } catch (error) {
+    if (error instanceof MissingTextError) throw new InputError({ file, line: entry.line }, error.message, 'open the run again');
+    throw error;
+  }
 }
 

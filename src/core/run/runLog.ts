@@ -1,4 +1,6 @@
 // The run log `.rag-inspector/runs/<run-id>.jsonl`: a versioned header, one line per finished (case, model), a summary; written so a crash loses nothing finished.
+// Format 2 stores each long text once (a text line before the first case line that refers to it; caseText.ts), and
+// every reader here rebuilds the case as it was sent; format 1 (every text in full in every case line) reads as before.
 import { randomBytes } from 'node:crypto';
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { mkdir, open, readdir } from 'node:fs/promises';
@@ -8,14 +10,19 @@ import { InputError } from '../errors.js';
 import { caseKey } from '../model.js';
 import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { SuiteReport } from '../suites/contract.js';
-import { findLastByte, readFirstLine, readLastCompleteLine, readLines } from './jsonLines.js';
+import { findLastByte, readFirstLine, readLastCompleteLine, readLines, scanLines } from './jsonLines.js';
+import { CaseTextEncoder, MissingTextError, decodeCase } from './caseText.js';
+import type { StoredCase, TextLine } from './caseText.js';
+import { LogTexts } from './logTexts.js';
 import { stringifyRedacted } from '../redact.js';
 
-export const RUN_LOG_FORMAT = 1;
+export const RUN_LOG_FORMAT = 2;
+/** Formats this version reads; it writes RUN_LOG_FORMAT, and a resumed log in the format it was started in. */
+const READABLE_FORMATS: readonly number[] = [1, 2];
 
 export interface RunHeader {
   type: 'header';
-  format: 1;
+  format: 1 | 2;
   runId: string;
   createdAt: string;
   status: 'started';
@@ -33,6 +40,15 @@ export interface CaseLine {
   case: EvalCase;
   result: CaseResult;
 }
+
+/** A case line as it is on disk: in format 2 its texts may be references (decodeCase rebuilds them). */
+export interface StoredCaseLine {
+  type: 'case';
+  case: StoredCase;
+  result: CaseResult;
+}
+
+export type { TextLine } from './caseText.js';
 
 /** Appended by --resume: what follows was run by a later process. */
 export interface ResumeLine {
@@ -53,7 +69,7 @@ export interface SummaryLine {
   problems: InputProblem[];
 }
 
-export type RunLogLine = RunHeader | CaseLine | ResumeLine | SummaryLine;
+export type RunLogLine = RunHeader | CaseLine | StoredCaseLine | TextLine | ResumeLine | SummaryLine;
 
 export interface RunLogProblem {
   /** A warning leaves the log usable (a line cut short by a crash); an error means a line was lost. */
@@ -131,17 +147,20 @@ export function runLogPath(dir: string, runId: string): string {
 export class RunLogWriter {
   private fd: number | undefined;
   private size: number;
+  /** Format 2's texts-once encoder; none when appending to a format-1 log (a resumed run keeps its log's format). */
+  private readonly texts: CaseTextEncoder | undefined;
 
-  private constructor(readonly file: string, fd: number, private readonly options: RunLogWriterOptions) {
+  private constructor(readonly file: string, fd: number, private readonly options: RunLogWriterOptions, format: number) {
     this.fd = fd;
     this.size = fstatSync(fd).size;
+    this.texts = format >= 2 ? new CaseTextEncoder() : undefined;
   }
 
   /** Starts a new log `<dir>/<runId>.jsonl`; refuses to overwrite an existing one. */
   static async create(dir: string, header: NewRunHeader, options: RunLogWriterOptions = {}): Promise<RunLogWriter> {
     const file = runLogPath(dir, header.runId);
     await mkdir(dir, { recursive: true });
-    const writer = new RunLogWriter(file, openSync(file, 'wx'), options);
+    const writer = new RunLogWriter(file, openSync(file, 'wx'), options, RUN_LOG_FORMAT);
     const full: RunHeader = { ...header, type: 'header', format: RUN_LOG_FORMAT, status: 'started' };
     writer.appendLine(full);
     return writer;
@@ -153,20 +172,31 @@ export class RunLogWriter {
    */
   static async reopen(file: string, options: RunLogWriterOptions = {}): Promise<RunLogWriter> {
     const handle = await open(file, 'r+');
+    let header: RunHeader;
     try {
-      await checkHeader(file, handle);
+      header = await checkHeader(file, handle);
       await truncatePartialLine(file, handle);
     } finally {
       await handle.close();
     }
-    const writer = new RunLogWriter(file, openSync(file, 'a'), options);
+    // Texts written before the resume are not looked up: the first one a case needs is written again (bytes, once).
+    const writer = new RunLogWriter(file, openSync(file, 'a'), options, header.format);
     writer.appendLine({ type: 'resume', at: new Date().toISOString() } satisfies ResumeLine);
     return writer;
   }
 
-  /** On disk (in the OS's hands) when this returns. */
+  /** On disk (in the OS's hands) when this returns, after the texts it refers to that the log did not hold yet. */
   appendCase(line: Omit<CaseLine, 'type'> & { type?: 'case' }): void {
-    this.appendLine({ type: 'case', case: line.case, result: line.result } satisfies CaseLine);
+    if (!this.texts) {
+      this.appendLine({ type: 'case', case: line.case, result: line.result } satisfies CaseLine);
+      return;
+    }
+    const { stored, texts } = this.texts.encode(line.case);
+    for (const text of texts) {
+      this.appendLine(text);
+      this.texts.markWritten([text]);
+    }
+    this.appendLine({ type: 'case', case: stored, result: line.result } satisfies StoredCaseLine);
   }
 
   appendSummary(summary: Omit<SummaryLine, 'type'> & { type?: 'summary' }): void {
@@ -241,8 +271,8 @@ export function parseHeader(file: string, text: string): RunHeader {
   if (header.format > RUN_LOG_FORMAT) {
     throw new InputError({ file, line: 1 }, `this run log has format ${header.format}, written by a newer RAG Inspector; this version reads format ${RUN_LOG_FORMAT}`, 'update RAG Inspector to open it');
   }
-  if (header.format !== RUN_LOG_FORMAT || typeof header.runId !== 'string') {
-    throw new InputError({ file, line: 1 }, `unsupported run log format ${JSON.stringify(header.format)}`, `this version reads format ${RUN_LOG_FORMAT}`);
+  if (!READABLE_FORMATS.includes(header.format) || typeof header.runId !== 'string') {
+    throw new InputError({ file, line: 1 }, `unsupported run log format ${JSON.stringify(header.format)}`, `this version reads formats ${READABLE_FORMATS.join(' and ')}`);
   }
   return header as RunHeader;
 }
@@ -252,17 +282,23 @@ function notARunLog(file: string): InputError {
 }
 
 /** A case line with the fields every reader keys on. */
-export function isCaseLine(value: Partial<CaseLine>): value is CaseLine {
+export function isCaseLine<T extends CaseLine | StoredCaseLine = CaseLine>(value: Partial<T>): value is T {
   return typeof value.case?.id === 'string' && typeof value.result?.caseId === 'string' && typeof value.result.modelKey === 'string';
 }
 
-/** Accumulates the lines after the header; `onCase` decides what to keep of each case line (the index keeps a digest). */
+/**
+ * Accumulates the lines after the header; `onCase` decides what to keep of each case line (the index keeps a digest)
+ * and `onText` of each text line. A case line comes as stored: its texts may be references (see decodeCaseLine).
+ */
 export class RunLogReader {
   readonly resumes: ResumeLine[] = [];
   readonly problems: RunLogProblem[] = [];
   summary?: SummaryLine;
 
-  constructor(private readonly onCase: (key: string, number: number, line: CaseLine) => void) {}
+  constructor(
+    private readonly onCase: (key: string, number: number, line: StoredCaseLine) => void,
+    private readonly onText: (id: string, number: number, text: string) => void = () => undefined,
+  ) {}
 
   accept(number: number, text: string): void {
     if (text.trim() === '') return;
@@ -275,9 +311,15 @@ export class RunLogReader {
     }
     switch (value?.type) {
       case 'case':
-        if (!isCaseLine(value)) return this.problem('error', number, 'a case line without case.id, result.caseId and result.modelKey; skipped');
+        if (!isCaseLine<StoredCaseLine>(value)) return this.problem('error', number, 'a case line without case.id, result.caseId and result.modelKey; skipped');
         this.onCase(caseKey(value.result.caseId, value.result.modelKey), number, value);
         return;
+      case 'text': {
+        const line = value as Partial<TextLine>;
+        if (typeof line.id !== 'string' || typeof line.text !== 'string') return this.problem('error', number, 'a text line without id and text; skipped');
+        this.onText(line.id, number, line.text);
+        return;
+      }
       case 'resume':
         this.resumes.push(value as ResumeLine);
         // A summary before a resume described the earlier process; the resumed run has not finished yet.
@@ -321,13 +363,25 @@ async function readInto(file: string, reader: RunLogReader): Promise<RunHeader> 
  * Holds every case line in memory: for a log of any size, use scanRunLog and readCaseLines.
  */
 export async function readRunLog(file: string): Promise<RunLogContents> {
-  const byKey = new Map<string, CaseLine>();
-  const reader = new RunLogReader((key, _number, line) => byKey.set(key, line));
+  const byKey = new Map<string, { number: number; line: StoredCaseLine }>();
+  const texts = new Map<string, string>();
+  const reader = new RunLogReader((key, number, line) => byKey.set(key, { number, line }), (id, _number, text) => {
+    if (!texts.has(id)) texts.set(id, text);
+  });
   const header = await readInto(file, reader);
+  const cases: CaseLine[] = [];
+  for (const { number, line } of byKey.values()) {
+    try {
+      cases.push(decodeCaseLine(header, line, texts));
+    } catch (error) {
+      if (!(error instanceof MissingTextError)) throw error;
+      reader.problem('error', number, `${error.message}; the case was skipped`);
+    }
+  }
   return {
     file,
     header,
-    cases: [...byKey.values()],
+    cases,
     resumes: reader.resumes,
     summary: reader.summary,
     status: reader.summary?.status ?? 'started',
@@ -351,23 +405,59 @@ export async function scanRunLog(file: string): Promise<RunLogScan> {
 }
 
 /**
+ * The case as it was sent, from a case line as stored: format 2's text references resolved from `texts` (by id; see
+ * textIdsOf), a format-1 line as it is. A missing text is a MissingTextError.
+ */
+export function decodeCaseLine(header: Pick<RunHeader, 'format'>, line: StoredCaseLine | CaseLine, texts: ReadonlyMap<string, string>): CaseLine {
+  if (header.format < 2) return line as CaseLine;
+  return { type: 'case', case: decodeCase(line.case as StoredCase, texts), result: line.result };
+}
+
+/**
  * Second pass: the case lines that count, one at a time, in the order they were written; a (case, model) written
  * twice (a resumed run that reran it) comes once, as its later line. Lines appended after the scan are not read.
+ * Each case comes with its texts rebuilt (a bounded cache of texts, the rest read back by byte range).
  */
 export async function* readCaseLines(scan: RunLogScan): AsyncGenerator<CaseLine> {
   let last = 0;
   for (const number of scan.winners.values()) last = Math.max(last, number);
-  for await (const line of readLines(scan.file)) {
-    if (line.number > last) return;
-    if (!line.complete || line.number === 1) continue;
-    let value: Partial<RunLogLine> | null;
-    try {
-      value = JSON.parse(line.text) as Partial<RunLogLine> | null;
-    } catch {
-      continue; // reported by the scan
+  const texts = new LogTexts();
+  const handle = await open(scan.file, 'r');
+  try {
+    const { size } = await handle.stat();
+    for await (const line of scanLines(handle, 0, size)) {
+      if (line.number > last) return;
+      if (line.number === 1) continue;
+      let value: Partial<RunLogLine> | null;
+      try {
+        value = JSON.parse(line.text) as Partial<RunLogLine> | null;
+      } catch {
+        continue; // reported by the scan
+      }
+      if (value?.type === 'text') {
+        const text = value as Partial<TextLine>;
+        if (typeof text.id !== 'string' || typeof text.text !== 'string') continue;
+        texts.note(text.id, line.offset, line.length);
+        texts.keep(text.id, text.text);
+        continue;
+      }
+      if (value?.type !== 'case' || !isCaseLine<StoredCaseLine>(value)) continue;
+      if (scan.winners.get(caseKey(value.result.caseId, value.result.modelKey)) !== line.number) continue;
+      if (scan.header.format < 2) {
+        yield value as CaseLine;
+        continue;
+      }
+      let decoded: CaseLine;
+      try {
+        decoded = decodeCaseLine(scan.header, value, await texts.resolve(value.case, handle));
+      } catch (error) {
+        if (error instanceof MissingTextError) throw new InputError({ file: scan.file, line: line.number }, error.message, 'the log was cut or edited; run the case again');
+        throw error;
+      }
+      yield decoded;
     }
-    if (value?.type !== 'case' || !isCaseLine(value)) continue;
-    if (scan.winners.get(caseKey(value.result.caseId, value.result.modelKey)) === line.number) yield value;
+  } finally {
+    await handle.close();
   }
 }
 

@@ -1,14 +1,16 @@
 // A needle grid end to end: generated cases, the real OpenAI SDK to the fixture server, a scripted judge, the report.
 import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import { loadEvalSpec } from '../../../src/core/spec/load.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
-import { readRunLog } from '../../../src/core/run/runLog.js';
+import { readCaseLines, readRunLog, scanRunLog } from '../../../src/core/run/runLog.js';
+import { RunLogIndex } from '../../../src/core/report/runLogIndex.js';
+import type { EvalCase } from '../../../src/core/model.js';
 import { packageRoot } from '../../../src/core/assets.js';
 import { loggedRun } from '../engine/loggedRun.js';
 import { buildPlan } from '../../../src/core/engine/plan.js';
@@ -86,6 +88,35 @@ describe('needle through the engine', () => {
     assert.equal(document.text.slice(document.spans[0]!.start, document.spans[0]!.end), logged.case.variables.needle);
     assert.equal((logged.case.params as { tokenizer: string }).tokenizer, 'o200k_base');
     assert.equal(document.source, `first ${(logged.case.params as { haystackTokens: number }).haystackTokens} tokens of 9 haystack files`, 'no haystack param: the bundled example');
+  });
+
+  it('the log stores the haystack once and rebuilds every prompt byte for byte as the server received it, through every reader', async (t) => {
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    server.addRule({ match: { model: 'fixture-model' }, reply: 'Eat a sandwich.' });
+    const file = evalFile(`  - id: reference
+    method: needle
+    params: { contextLengths: [1000, 3000], depths: [0, 50, 100] }
+  - id: rev2
+    method: needle
+    params: { contextLengths: [1000, 3000], depths: [0, 50, 100], prompt: anthropic-rev2 }`);
+    const outcome = await runEvaluation(file, options());
+    assert.equal(outcome.status, 'success');
+
+    const sent = chats('fixture-model').map((request) => JSON.stringify(messagesOf(request)));
+    assert.equal(sent.length, 12);
+    const index = await RunLogIndex.build(outcome.logFile);
+    const fromIndex = [...(await index.readEntries(index.entries.keys())).values()].map((e) => e.evalCase);
+    const streamed: EvalCase[] = [];
+    for await (const line of readCaseLines(await scanRunLog(outcome.logFile))) streamed.push(line.case);
+    const whole = (await readRunLog(outcome.logFile)).cases.map((c) => c.case);
+    for (const cases of [fromIndex, streamed, whole]) {
+      assert.deepEqual(cases.map((c) => JSON.stringify(c.messages.map((m) => ({ role: m.role, content: m.content })))).sort(), [...sent].sort());
+    }
+
+    const lines = readFileSync(outcome.logFile, 'utf8').split('\n');
+    const long = lines.filter((l) => l.startsWith('{"type":"text"') && l.length > 10_000);
+    assert.equal(long.length, 1, 'one haystack text for both suites and every cell');
+    assert.ok(lines.filter((l) => l.startsWith('{"type":"case"')).every((l) => l.length < 5_000), 'no case line holds its context');
   });
 
   it('Arize with the negative test, and the same grid with another template: rails per cell, the pre-fill sent', async (t) => {

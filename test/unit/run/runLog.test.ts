@@ -189,8 +189,8 @@ describe('RunLogWriter and readRunLog', () => {
 
   it('refuses a log from a newer format, a foreign file and an empty file, naming the file and line 1', async () => {
     const newer = path.join(root, 'newer.jsonl');
-    await writeFile(newer, `${JSON.stringify({ ...header('n'), type: 'header', format: 2, status: 'started' })}\n`);
-    await rejectsWithInputError(readRunLog(newer), newer, /format 2, written by a newer RAG Inspector/);
+    await writeFile(newer, `${JSON.stringify({ ...header('n'), type: 'header', format: 3, status: 'started' })}\n`);
+    await rejectsWithInputError(readRunLog(newer), newer, /format 3, written by a newer RAG Inspector/);
     await rejectsWithInputError(RunLogWriter.reopen(newer), newer, /newer RAG Inspector/);
 
     const foreign = path.join(root, 'foreign.jsonl');

@@ -3,12 +3,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { SCHEMA_FILE } from '../../../src/core/spec/emitSchema.js';
+import { VALIDATOR_FILE, validatorSource } from '../../../src/core/spec/emitValidator.js';
 import { evalSchema, evalSchemaJson } from '../../../src/core/spec/schema.js';
 import type { JsonSchema } from '../../../src/core/spec/schema.js';
 import { closest, editDistance } from '../../../src/core/suggest.js';
 
 test('media/eval.schema.json is the schema from schema.ts (run `node --import tsx src/core/spec/emitSchema.ts` after changing it)', () => {
   assert.equal(readFileSync(SCHEMA_FILE, 'utf8'), evalSchemaJson());
+});
+
+test('the precompiled validator is the schema from schema.ts (run `node --import tsx src/core/spec/emitValidator.ts` after changing it)', () => {
+  assert.equal(readFileSync(VALIDATOR_FILE, 'utf8'), validatorSource());
 });
 
 function undescribed(schema: JsonSchema, where: string): string[] {

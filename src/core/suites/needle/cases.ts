@@ -5,6 +5,7 @@ import { InputError } from '../../errors.js';
 import type { CaseDocument, EvalCase, Span } from '../../model.js';
 import type { SuiteBuildContext } from '../contract.js';
 import { caseSeed } from '../../random.js';
+import { setLayout } from '../../textLayout.js';
 import { drawCell, fillPlaceholders } from './arize.js';
 import { HaystackError, haystackFiles, loadHaystack } from './haystack.js';
 import { CellTooSmallError, buildCell } from './insert.js';
@@ -133,13 +134,15 @@ function needleSpans(cell: Cell, plan: CellPlan): Span[] {
 }
 
 function haystackDocument(cell: Cell, plan: CellPlan, files: readonly string[]): CaseDocument {
-  return {
+  const document: CaseDocument = {
     id: 'haystack',
     role: 'haystack',
     text: cell.context,
     spans: needleSpans(cell, plan),
     source: `first ${cell.haystackTokens} tokens of ${files.length} haystack file${files.length === 1 ? '' : 's'}`,
   };
+  setLayout(document, cell.layout);
+  return document;
 }
 
 function caseParams(cell: Cell, plan: CellPlan, params: NeedleParams, tokenizer: HaystackTokenizer): NeedleCaseParams {

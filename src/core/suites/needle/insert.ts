@@ -1,5 +1,6 @@
 // Needle insertion as the reference does it (trim, depth point, back up to a sentence end), on token indexes.
 import type { IndexedText } from './tokenIndex.js';
+import type { TextLayout } from '../../textLayout.js';
 
 /** One cell's request: the context length L, the depth, the reference's buffer and the needles (none: negative test). */
 export interface CellRequest {
@@ -36,6 +37,8 @@ export interface Cell {
   placed: PlacedNeedle[];
   /** Where each needle's text sits (more than one piece only when a later needle landed inside an earlier one). */
   spans: NeedleSpan[];
+  /** The context as ranges of the haystack's text and needle text, so the run log stores the haystack once. */
+  layout: TextLayout;
 }
 
 /** A run of tokens from the haystack (source -1) or from needle `source`. */
@@ -140,6 +143,7 @@ function placeNeedles(segments: Segment[], haystack: IndexedText, request: CellR
 
 interface Assembled {
   context: string;
+  layout: TextLayout;
   spans: NeedleSpan[];
   tokenIndexes: number[];
   haystackBefore: number[];
@@ -151,6 +155,7 @@ interface Assembled {
  */
 function assemble(segments: readonly Segment[], haystack: IndexedText, needles: readonly IndexedText[]): Assembled {
   let context = '';
+  const layout: TextLayout = { base: haystack.text, pieces: [] };
   const spans: NeedleSpan[] = [];
   const tokenIndexes: number[] = needles.map(() => -1);
   const haystackBefore: number[] = needles.map(() => 0);
@@ -160,6 +165,7 @@ function assemble(segments: readonly Segment[], haystack: IndexedText, needles: 
   for (const segment of segments) {
     const source = sourceOf(haystack, needles, segment.source);
     const text = source.text.slice(source.starts[segment.from], source.starts[segment.to]);
+    layout.pieces.push(segment.source === -1 ? { start: source.starts[segment.from] as number, end: source.starts[segment.to] as number } : text);
     if (segment.source === -1) haystackSoFar += segmentLength(segment);
     else {
       spans.push({ needle: segment.source, start: offset, end: offset + text.length });
@@ -172,7 +178,7 @@ function assemble(segments: readonly Segment[], haystack: IndexedText, needles: 
     offset += text.length;
     tokens += segmentLength(segment);
   }
-  return { context, spans, tokenIndexes, haystackBefore };
+  return { context, layout, spans, tokenIndexes, haystackBefore };
 }
 
 /** Builds one cell from the shared, already tokenised haystack: slice, trim, insert — never re-tokenise. */
@@ -188,5 +194,5 @@ export function buildCell(haystack: IndexedText, request: CellRequest): Cell {
     actualDepthPercent: kept === 0 ? 0 : ((assembled.haystackBefore[needle] as number) / kept) * 100,
     insertionPercent: percents[needle] as number,
   }));
-  return { context: assembled.context, haystackTokens: kept, contextTokens: kept + needleTokens, placed, spans: assembled.spans };
+  return { context: assembled.context, haystackTokens: kept, contextTokens: kept + needleTokens, placed, spans: assembled.spans, layout: assembled.layout };
 }

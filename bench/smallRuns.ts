@@ -1,0 +1,96 @@
+// Benchmark: the fixed cost of a small run, as a user meets it — whole `rag-inspector run` processes of the built CLI
+// (dist/cli.js): Node alone, the CLI loading (--help), a one-case run (extractive, no network), and 300 cases against
+// the fixture server at 100 ms latency with 16 in flight (floor: 300 / 16 × 100 ms = 1.875 s). With --before <dir>, the
+// same commands of another built checkout, interleaved run by run so both see the same machine load.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createWorkspace, rgbRows } from '../test/unit/engine/workspace.js';
+import { startFixtureProcess } from './lib/fixtureProcess.js';
+import { machineLine, median, numberArg, table } from './lib/report.js';
+
+function stringArg(name: string): string | undefined {
+  const args = process.argv.slice(2);
+  const index = args.indexOf(`--${name}`);
+  return index < 0 ? undefined : args[index + 1];
+}
+
+interface Timing {
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** One process: wall time from here, user + system CPU from /usr/bin/time (the child's own accounting). */
+function timed(command: string[], cwd: string): Timing {
+  const started = performance.now();
+  const child = spawnSync('/usr/bin/time', ['-f', '%U %S', ...command], { cwd, encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: 'sk-fixture-key-for-the-bench-0000' } });
+  const wallMs = performance.now() - started;
+  const last = child.stderr.trim().split('\n').pop() ?? '';
+  const [user, system] = last.split(' ').map(Number);
+  if (child.status !== 0 && child.status !== 1) throw new Error(`${command.join(' ')} exited with ${child.status}: ${child.stderr.slice(-1000)}`);
+  return { wallMs, cpuMs: ((user ?? NaN) + (system ?? NaN)) * 1000 };
+}
+
+function evalYaml(model: string, concurrency: number): string {
+  return `version: 1
+name: small run benchmark
+models:
+  - ${model}
+concurrency: ${concurrency}
+maxRetries: 0
+suites:
+  - id: noise
+    method: rgb
+    dataset: data.jsonl
+    params: { testbed: noise_robustness, noiseRates: [0], passageNum: 3 }
+`;
+}
+
+async function main(): Promise<void> {
+  const repeats = numberArg('repeats', 5);
+  const before = stringArg('before');
+  const trees: [string, string][] = [...(before ? [['before', path.resolve(before)] as [string, string]] : []), ['this tree', path.resolve(__dirname, '..')]];
+  for (const [, root] of trees) if (!existsSync(path.join(root, 'dist', 'cli.js'))) throw new Error(`${root}/dist/cli.js is missing: run "npm run build" there`);
+
+  const server = await startFixtureProcess({ latencyMs: 100 });
+  const one = createWorkspace({ rows: rgbRows(1), evalYaml: () => evalYaml('extractive:bm25', 1) });
+  const many = createWorkspace({ rows: rgbRows(300), evalYaml: () => evalYaml(`{ provider: openai-compatible, model: fixture-model, baseUrl: ${server.openaiBaseUrl} }`, 16) });
+  try {
+    const commands: [string, (root: string) => [string[], string]][] = [
+      ['node -e 0', () => [[process.execPath, '-e', '0'], one.dir]],
+      ['cli --help', (root) => [[process.execPath, path.join(root, 'dist', 'cli.js'), '--help'], one.dir]],
+      ['1 case (extractive)', (root) => [[process.execPath, path.join(root, 'dist', 'cli.js'), 'run', one.evalFile, '--no-cache', '--quiet'], one.dir]],
+      ['300 cases, 100 ms, 16 in flight', (root) => [[process.execPath, path.join(root, 'dist', 'cli.js'), 'run', many.evalFile, '--no-cache', '--quiet'], many.dir]],
+    ];
+    const results = new Map<string, Timing[]>();
+    // A warm-up of each (disk cache, server connections), then repeats interleaved tree by tree.
+    for (let repeat = -1; repeat < repeats; repeat++) {
+      for (const [name, command] of commands) {
+        for (const [label, root] of trees) {
+          const [argv, cwd] = command(root);
+          const timing = timed(argv, cwd);
+          if (repeat < 0) continue;
+          const key = `${name}\u0000${label}`;
+          results.set(key, [...(results.get(key) ?? []), timing]);
+        }
+      }
+    }
+    console.log(machineLine());
+    console.log(`${repeats} repeats after a warm-up, trees interleaved; medians (min–max)`);
+    const range = (values: number[]) => `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})`;
+    console.log(table(['command', 'tree', 'wall ms', 'cpu ms'], [...results].map(([key, timings]) => {
+      const [name, label] = key.split('\u0000');
+      return [name ?? '', label ?? '', range(timings.map((t) => t.wallMs)), range(timings.map((t) => t.cpuMs))];
+    })));
+  } finally {
+    one.cleanup();
+    many.cleanup();
+    await server.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
