@@ -59,10 +59,13 @@ async function check(target: PreflightTarget, provider: ListingProvider, signal:
   return listed ? `${target.key}: ${provider.endpoint} does not list model '${target.model}' (it lists ${shortList(listed)}), but answers to it` : undefined;
 }
 
+/** What the probe sends: one word, so it costs next to nothing (and tests can tell it from a case). */
+export const PREFLIGHT_PROBE_TEXT = 'Hi';
+
 /** The cheapest real request: one token of chat, or the embedding of one word. */
 async function probe(provider: ListingProvider, model: string, signal: AbortSignal): Promise<void> {
-  if ('embed' in provider) await provider.embed({ model, input: ['Hi'] }, { signal });
-  else await provider.complete({ model, messages: [{ role: 'user', content: 'Hi' }], maxTokens: 1, temperature: 0 }, { signal });
+  if ('embed' in provider) await provider.embed({ model, input: [PREFLIGHT_PROBE_TEXT] }, { signal });
+  else await provider.complete({ model, messages: [{ role: 'user', content: PREFLIGHT_PROBE_TEXT }], maxTokens: 1, temperature: 0 }, { signal });
 }
 
 /**

@@ -5,6 +5,7 @@
 // client hung up before the answer, so it can tell which cases were in flight when the extension host died.
 // As a capture server (restrictedMode.mjs) it answers anything else with a canned reply and gives each request's
 // whole text ("texts"), so a driver can tell whether a file's contents reached it.
+import { caseRequests } from '../../fixtures/llmServer.js';
 import type { RecordedRequest } from '../../fixtures/llmServer.js';
 import { serveToParent } from '../../fixtures/serverProcess.js';
 import type { ReadyMessage } from '../../fixtures/serverProcess.js';
@@ -40,7 +41,8 @@ serveToParent('fixture server child', {
 }, {
   requests: (server) => ({
     type: 'requests',
-    requests: server.requests.map((r) => ({
+    // The cases' traffic: the run's preflight (model listing, a one-word probe) asks about no row.
+    requests: caseRequests(server.requests).map((r) => ({
       seq: r.seq, row: rowOf(r) ?? null, receivedAt: r.receivedAt, answeredAt: r.answeredAt ?? null, status: r.reply?.status ?? null, clientClosed: r.clientClosed === true,
     })),
   }) satisfies ServerMessage,

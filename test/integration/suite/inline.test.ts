@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { failureMessage } from '../../../src/core/report/runData.js';
 import { Reveal } from '../../../src/protocol.js';
-import { startFixtureServer } from '../../fixtures/llmServer.js';
+import { caseRequests, startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { activatedExtension } from './extensionHost.js';
 import type { FixtureEval, Summary } from './inlineFixtures.js';
@@ -35,7 +35,7 @@ suite('failures inline (diagnostics, CodeLens, hover)', () => {
     assert.equal(run.status, 'completed-with-errors', 'cases ended in errors: never success');
     assert.deepEqual([run.totals.cases, run.totals.passed, run.totals.failed, run.totals.error], [6, 2, 2, 2]);
     // Plus the preflight's one model listing.
-    assert.equal(server.requests.filter((r) => r.api !== 'models').length, 6);
+    assert.equal(caseRequests(server.requests).length, 6);
   });
 
   test('each failed case has a diagnostic on its dataset line with core\'s failure message; passing rows have none', async () => {

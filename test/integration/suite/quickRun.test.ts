@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { loadEvalSpec } from '../../../src/core/spec/load.js';
 import { knownMethods } from '../../../src/core/suites/registry.js';
-import { startFixtureServer } from '../../fixtures/llmServer.js';
+import { caseRequests, startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { activatedExtension } from './extensionHost.js';
 import { answerPrompts, asSummary, scriptedAnswers, workspaceFolder, writeFixtureEval } from './inlineFixtures.js';
@@ -128,7 +128,7 @@ suite('cost guard', () => {
     });
     const runs = () => readdirSync(path.join(workspaceFolder().fsPath, '.rag-inspector', 'runs')).length;
     // Calls to the model: the preflight's model listing is not one.
-    const calls = () => server.requests.filter((r) => r.api !== 'models').length;
+    const calls = () => caseRequests(server.requests).length;
     const before = { requests: calls(), runs: runs() };
 
     answer = undefined;

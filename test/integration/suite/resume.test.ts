@@ -19,12 +19,19 @@ import { eventually } from './eventually.js';
 const runsDir = () => path.join(workspaceFolder().fsPath, '.rag-inspector', 'runs');
 const logOf = (runId: string) => path.join(runsDir(), `${runId}.jsonl`);
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; case?: { id: string } });
+/** The lines that say how a run went (header, resume, summary), in order: not its cases or their stored texts. */
+const runLines = (file: string) => lines(file).map((l) => l.type).filter((t) => t !== 'case' && t !== 'text');
 
-/** What a crash leaves: the header, the first `keep` case lines, half of the next one, no summary. */
+/**
+ * What a crash leaves: the header, the first `keep` case lines (with the text lines before them: a log stores each long
+ * text once, ahead of the first case that uses it), half of the next case line, no summary.
+ */
 function cutLog(file: string, keep: number): void {
   const raw = readFileSync(file, 'utf8').split('\n').filter(Boolean);
-  const next = raw[1 + keep]!;
-  writeFileSync(file, `${raw.slice(0, 1 + keep).join('\n')}\n${next.slice(0, Math.floor(next.length / 2))}`);
+  let cases = 0;
+  const at = raw.findIndex((line) => (JSON.parse(line) as { type: string }).type === 'case' && cases++ === keep);
+  const next = raw[at]!;
+  writeFileSync(file, `${raw.slice(0, at).join('\n')}\n${next.slice(0, Math.floor(next.length / 2))}`);
 }
 
 /**
@@ -73,7 +80,7 @@ suite('Resume Interrupted Run', () => {
     const first = asSummary(await vscode.commands.executeCommand('ragInspector.runEvaluation', fixture.evalFile));
     assert.equal(first.totals.cases, 3);
     const file = logOf(first.runId);
-    const kept = lines(file)[1]!.case!.id;
+    const kept = lines(file).find((l) => l.type === 'case')!.case!.id;
     cutLog(file, 1);
 
     const warnings: string[] = [];
@@ -98,7 +105,7 @@ suite('Resume Interrupted Run', () => {
     const ids = after.filter((l) => l.type === 'case').map((l) => l.case!.id).sort();
     assert.equal(new Set(ids).size, 3, `each case once: ${ids.join(', ')}`);
     assert.equal(ids.length, 3);
-    assert.deepEqual(after.map((l) => l.type).filter((t) => t !== 'case'), ['header', 'resume', 'summary']);
+    assert.deepEqual(runLines(file), ['header', 'resume', 'summary']);
     // This window's record of the run (what the inspector lists) holds the earlier case too.
     assert.equal(testing.sessions.items(first.runId)?.size, 3);
   });
@@ -170,7 +177,7 @@ suite('Resume Interrupted Run', () => {
       panel.dispose();
     }
     assert.deepEqual(warnings, [], 'an interrupted run is resumed without the "may still be running" question');
-    assert.deepEqual(lines(file).map((l) => l.type).filter((t) => t !== 'case'), ['header', 'resume', 'summary']);
+    assert.deepEqual(runLines(file), ['header', 'resume', 'summary']);
     const after = await listed(runId);
     assert.deepEqual([after?.status, after?.interrupted], ['success', undefined]);
   });

@@ -9,6 +9,7 @@ import { fixtureEval, HOSTILE_ANSWER } from './fixtureEval.js';
 import { eventually } from './eventually.js';
 import type { FixtureEval } from './fixtureEval.js';
 import { answerModalWarnings } from './inlineFixtures.js';
+import { caseRequests } from '../../fixtures/llmServer.js';
 
 function leavesOf(file: vscode.TestItem): vscode.TestItem[] {
   const leaves: vscode.TestItem[] = [];
@@ -124,7 +125,7 @@ suite('Test Explorer', () => {
       const source = new vscode.CancellationTokenSource();
       const ended = nextRun(tests);
       const running = tests.runProfile.runHandler(new vscode.TestRunRequest([item], undefined, tests.runProfile), source.token);
-      await eventually('a first request to reach the fixture server', () => slow.server.requests.length > 0 || undefined);
+      await eventually('a first case to reach the fixture server', () => caseRequests(slow.server.requests).length > 0 || undefined);
       source.cancel();
       await running;
       const report = await ended;
@@ -176,7 +177,7 @@ suite('Test Explorer', () => {
       const confirmed = await runItem();
       assert.equal(modal.questions.length, 2);
       assert.equal(confirmed.runIds.length, 1, 'confirmed: the run started');
-      assert.equal(priced.server.requests.length, 3, 'one call per case');
+      assert.equal(caseRequests(priced.server.requests).length, 3, 'one call per case');
     } finally {
       modal.restore();
       await config.update('maxCostWithoutConfirm', undefined, vscode.ConfigurationTarget.Global);
