@@ -41,7 +41,7 @@ export function formatTable(table: ReportTable): string {
 
 export function formatReports(reports: readonly SuiteReport[]): string {
   return reports.map((report) => [
-    `== ${report.suiteId} (${report.method}) ==`,
+    `== ${report.suiteId} (${report.method}${report.scoring ? `; scoring: ${report.scoring}` : ''}) ==`,
     ...report.tables.map(formatTable),
     ...report.notes.map((n) => `note: ${n}`),
   ].join('\n\n')).join('\n\n');

@@ -92,7 +92,7 @@ export class RunSummary extends LitElement {
         </div>`)}
       </section>` : nothing}
       ${reports.map((report) => html`<section class="suite" aria-label=${`Suite ${report.suiteId}`}>
-        <h3>${report.suiteId} <span class="muted">(${report.method})</span></h3>
+        <h3>${report.suiteId} <span class="muted">(${report.method})</span>${report.scoring ? html` <span class="scoring muted">· scoring: ${report.scoring}</span>` : nothing}</h3>
         <div class="tables">${report.tables.map((table) => html`<ri-report-table .table=${table} ?charted=${chartedTableIds(report).has(table.id)}></ri-report-table>`)}</div>
         ${report.notes.length ? html`<ul class="notes">${report.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}
       </section>`)}

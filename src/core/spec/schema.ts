@@ -1,4 +1,5 @@
 // The JSON Schema of `*.eval.yaml`: validates eval files on load and, emitted to media/eval.schema.json, drives editor completion.
+import { methodParamDocs } from './methodParamsSchema.js';
 
 /** The subset of draft-07 this schema uses, so the const below is checked as it is written. */
 export interface JsonSchema {
@@ -15,6 +16,9 @@ export interface JsonSchema {
   items?: JsonSchema;
   minItems?: number;
   oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  if?: JsonSchema;
+  then?: JsonSchema;
   enum?: string[];
   const?: unknown;
   pattern?: string;
@@ -119,6 +123,7 @@ const suite: JsonSchema = {
   },
   required: ['id', 'method'],
   additionalProperties: false,
+  allOf: methodParamDocs,
 };
 
 const headerValue: JsonSchema = {
@@ -171,7 +176,7 @@ export const evalSchema: JsonSchema = {
       items: { $ref: '#/definitions/modelRef' },
       description: 'The models under test; every suite runs on each.',
     },
-    judge: { $ref: '#/definitions/modelRef', description: 'The model that grades answers for judge-based metrics; kept apart from the models under test.' },
+    judge: { $ref: '#/definitions/modelRef', description: 'The model that grades answers for judge-based metrics; kept apart from the models under test. With it, classic needle suites without params.scoring are judge-scored (the reference\'s default); without it they use a substring check.' },
     embeddings: { $ref: '#/definitions/modelRef', description: 'The embedding model for metrics that compare meanings (e.g. RAGAS answer relevancy).' },
     concurrency: { type: 'integer', minimum: 1, default: DEFAULTS.concurrency, description: 'Model calls in flight at once, per model (default 8). Lowered automatically on 429 responses and recovered after successes.' },
     rateLimit: {

@@ -121,6 +121,8 @@ describe('multi', () => {
     assert.deepEqual(evalCase!.documents[0]!.spans.map((s) => s.label), ['needle 1', 'needle 2', 'needle 3']);
     const insertion = needleCaseParams(evalCase!).insertionPercentages;
     assert.equal(insertion.length, 3);
+    const [atEnd] = await cases(params({ variant: 'multi', contextLengths: [2000], depths: [100] }));
+    assert.deepEqual(needleCaseParams(atEnd!).insertionPercentages, [], 'depth 100: the reference logs no insertion percentage');
     const score = await scoreOne(evalCase!, 'Figs and goat cheese.', p);
     assert.deepEqual([score.metric, score.value, score.pass, score.label], ['retrieved', 2 / 3, false, '2/3']);
     assert.match(score.explanation ?? '', /'prosciutto' missing/);

@@ -102,5 +102,6 @@ export function llmEvalReport(cases: ReadonlyMap<string, ReportCase>, results: r
   const notes = notesFor(params, entries);
   const orphans = results.length - entries.length;
   if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
-  return { suiteId, method: LLM_EVAL_METHOD, tables: [means, ...histograms, ...(agreement ? [agreement] : [])], metrics, notes };
+  const scoring = `judge ${SCALE_CONFIG[params.scale].minText}–${SCALE_CONFIG[params.scale].maxText}, ${params.parser === 'strict' ? 'strict schema parser (params.parser: strict)' : 'reference parser (default)'}`;
+  return { suiteId, method: LLM_EVAL_METHOD, tables: [means, ...histograms, ...(agreement ? [agreement] : [])], metrics, notes, scoring };
 }
