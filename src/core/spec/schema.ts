@@ -177,6 +177,21 @@ export const evalSchema: JsonSchema = {
       description: 'The models under test; every suite runs on each.',
     },
     judge: { $ref: '#/definitions/modelRef', description: 'The model that grades answers for judge-based metrics; kept apart from the models under test. With it, classic needle suites without params.scoring are judge-scored (the reference\'s default); without it they use a substring check.' },
+    judgeSamples: {
+      description: 'Self-consistency of the judge: score each case k times, each judge call a separate sample (its own seed; samples after the first at the sampling temperature unless the method sets one), and report each metric as the reference aggregates it — the majority verdict, or the mean of a scale — with the spread per case and metric and unstable cases flagged. 1 (the default) scores once. Costs k times the judge calls.',
+      oneOf: [
+        { type: 'integer', minimum: 1, maximum: 20 },
+        {
+          type: 'object',
+          properties: {
+            k: { type: 'integer', minimum: 1, maximum: 20, description: 'Scorings per case.' },
+            temperature: { type: 'number', minimum: 0, maximum: 2, default: 0.7, description: 'Temperature of samples 2..k when the method does not set its own (the first sample is the method\'s own call).' },
+          },
+          required: ['k'],
+          additionalProperties: false,
+        },
+      ],
+    },
     embeddings: { $ref: '#/definitions/modelRef', description: 'The embedding model for metrics that compare meanings (e.g. RAGAS answer relevancy).' },
     concurrency: { type: 'integer', minimum: 1, default: DEFAULTS.concurrency, description: 'Model calls in flight at once, per model (default 8). Lowered automatically on 429 responses and recovered after successes.' },
     rateLimit: {

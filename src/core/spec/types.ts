@@ -1,6 +1,7 @@
 // The eval file (`*.eval.yaml`) after loading: paths resolved, defaults applied.
 import type { Usage } from '../model.js';
 import type { ModelSpec } from '../providers/contract.js';
+import type { JudgeSampling } from '../suites/judgeSamples.js';
 
 export interface RateLimitSpec {
   requestsPerMinute?: number;
@@ -61,6 +62,8 @@ export interface EvalSpec {
   description?: string;
   models: ModelSpec[];
   judge?: ModelSpec;
+  /** judgeSamples: k; absent = score once. */
+  judgeSamples?: JudgeSampling;
   embeddings?: ModelSpec;
   suites: SuiteSpec[];
   concurrency: number;
