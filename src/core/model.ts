@@ -72,6 +72,11 @@ export interface EvalCase {
    * scores it as the response of every model under test without calling them, and says so in the result.
    */
   givenResponse?: string;
+  /**
+   * A person's label already in the dataset (the column the suite's humanLabels names): true = the response is
+   * correct. Agreement reads it where no verdict was given in the inspector (core/verdicts).
+   */
+  humanLabel?: boolean;
 }
 
 export interface Evidence {
