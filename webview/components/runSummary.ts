@@ -97,6 +97,7 @@ export class RunSummary extends LitElement {
         ${report.notes.length ? html`<ul class="notes">${report.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}
       </section>`)}
       ${reports.length === 0 ? html`<p class="muted">No suite reports yet.</p>` : nothing}
+      <slot name="after"></slot>
     `;
   }
 

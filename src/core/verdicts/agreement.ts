@@ -18,7 +18,7 @@ export interface Agreement {
   /** [judge pass & human correct, judge pass & human wrong, judge fail & human correct, judge fail & human wrong]. */
   matrix: { passCorrect: number; passWrong: number; failCorrect: number; failWrong: number };
   accuracy: Interval;
-  /** null when κ is undefined (n = 0, or both raters used one label only, so chance agreement is 1). */
+  /** null when κ is undefined: n = 0, or either rater used one label only. */
   kappa: { value: number; low: number; high: number; se: number } | null;
   disagreements: string[];
 }
@@ -37,7 +37,9 @@ export function cohensKappa(table: readonly (readonly number[])[]): Agreement['k
   const cols = p[0]!.map((_, j) => p.reduce((a, row) => a + row[j]!, 0));
   const po = p.reduce((a, row, i) => a + row[i]!, 0);
   const pe = rows.reduce((a, r, i) => a + r * cols[i]!, 0);
-  if (pe === 1) return null;
+  // One rater used one label only: κ is 0 by construction whatever the other did, and its interval has no width —
+  // a number that says nothing, so it is reported as undefined.
+  if (rows.filter((r) => r > 0).length < 2 || cols.filter((c) => c > 0).length < 2) return null;
   const kappa = (po - pe) / (1 - pe);
   let diagonal = 0;
   let off = 0;

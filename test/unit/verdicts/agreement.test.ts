@@ -21,6 +21,7 @@ describe("Cohen's κ", () => {
     assert.deepEqual([perfect.value, perfect.low, perfect.high], [1, 1, 1]);
     close(cohensKappa([[25, 25], [25, 25]])!.value, 0, 'chance');
     assert.equal(cohensKappa([[10, 0], [0, 0]]), null);
+    assert.equal(cohensKappa([[0, 4], [0, 1]]), null, 'the person said "wrong" to every case');
     assert.equal(cohensKappa([[0, 0], [0, 0]]), null);
   });
 
