@@ -175,6 +175,7 @@ function toSuiteSpec(suite: Raw, dataset: string | undefined, template: string |
     params: (suite.params as Record<string, unknown> | undefined) ?? {},
     thresholds,
     limit: suite.limit as number | undefined,
+    humanLabels: suite.humanLabels as string | undefined,
   });
 }
 

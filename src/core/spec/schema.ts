@@ -114,6 +114,7 @@ const suite: JsonSchema = {
     dataset: { type: 'string', minLength: 1, description: 'Dataset file (JSONL, JSON, CSV, TSV or YAML), relative to this file. Defaults to the top-level dataset.' },
     template: { type: 'string', minLength: 1, description: "Prompt template file, relative to this file. Defaults to the top-level template, then the method's built-in prompt." },
     limit: { type: 'integer', minimum: 1, description: 'Use only the first N good rows of the dataset (quick iterations).' },
+    humanLabels: { type: 'string', minLength: 1, description: 'A dataset column holding a person\'s label of each row\'s answer (correct / wrong, true / false, yes / no, pass / fail, 1 / 0): the judge\'s agreement with it is reported like verdicts given in the inspector, which take precedence. LLM-Eval\'s human scores stay as they are.' },
     params: { type: 'object', description: 'Method parameters (noise ratios, grid sizes…); each method checks its own.' },
     thresholds: {
       type: 'object',

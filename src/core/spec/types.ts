@@ -31,6 +31,8 @@ export interface SuiteSpec {
   thresholds: ThresholdSpec[];
   /** Only the first N rows (after skipping bad ones); handy for quick iterations. */
   limit?: number;
+  /** A dataset column of human labels (correct / wrong) the judge's agreement is measured against. */
+  humanLabels?: string;
 }
 
 /** `explain:` in the eval file: explain cases right after the run (see src/core/explain). */
