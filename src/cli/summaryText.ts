@@ -52,7 +52,8 @@ export function formatThresholds(outcomes: readonly ThresholdOutcome[]): string 
   const lines = outcomes.map((t) => {
     const bounds = [t.min !== undefined ? `>= ${t.min}` : '', t.max !== undefined ? `<= ${t.max}` : ''].filter(Boolean).join(' and ');
     const value = t.value === null ? 'undetermined' : formatNumber(t.value);
-    return `  ${t.passed ? 'PASS' : 'FAIL'}  ${t.suiteId}.${t.metric} [${t.modelKey}] = ${value} (required ${bounds})`;
+    const counts = t.n === undefined ? '' : ` n = ${t.n}${t.undetermined !== undefined ? `, ${t.undetermined} undetermined` : ''};`;
+    return `  ${t.passed ? 'PASS' : 'FAIL'}  ${t.suiteId}.${t.metric} [${t.modelKey}] = ${value} (${counts}${counts ? ' ' : ''}required ${bounds})`;
   });
   return ['Thresholds:', ...lines].join('\n');
 }

@@ -198,6 +198,9 @@ export interface ThresholdOutcome {
   modelKey: string;
   metric: string;
   value: number | null;
+  /** The value's denominator and the results left out as undetermined (judge errors, NaN), where the suite says. */
+  n?: number;
+  undetermined?: number;
   min?: number;
   max?: number;
   passed: boolean;

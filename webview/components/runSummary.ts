@@ -75,7 +75,7 @@ export class RunSummary extends LitElement {
           <tbody>${thresholds.map((t) => html`<tr data-passed=${String(t.passed)}>
             <td>${t.passed ? html`<span class="outcome pass">✓ met</span>` : html`<span class="outcome fail">✗ missed</span>`}</td>
             <td>${t.suiteId}</td><td>${t.modelKey}</td><td class="mono">${t.metric}</td>
-            <td class="num">${t.value === null ? 'undetermined' : formatNumber(t.value)}</td>
+            <td class="num">${t.value === null ? 'undetermined' : formatNumber(t.value)}${t.n !== undefined ? html`<span class="muted denominator"> n = ${formatNumber(t.n)}${t.undetermined !== undefined ? `, ${formatNumber(t.undetermined)} undetermined` : ''}</span>` : nothing}</td>
             <td>${[t.min !== undefined ? `≥ ${formatNumber(t.min)}` : '', t.max !== undefined ? `≤ ${formatNumber(t.max)}` : ''].filter(Boolean).join(' and ')}</td>
           </tr>`)}</tbody>
         </table>

@@ -50,6 +50,8 @@ export interface ReportMetric {
   name: string;
   value: number | null;
   n: number;
+  /** Results left out of `n` as undetermined (judge errors, NaN); filled in for a metric named as a score is (samplesReport.ts). */
+  undetermined?: number;
 }
 
 /**

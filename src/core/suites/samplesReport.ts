@@ -27,8 +27,24 @@ function tallies(results: readonly ReportResult[]): Map<string, Map<string, Tall
   return byMetric;
 }
 
+/**
+ * A headline metric named as a score is (LLM-Eval's dimensions, RAGAS's metrics) gets its undetermined count: the
+ * results of that model whose score was null or a judge error, so the number is shown with what it left out.
+ */
+export function withUndeterminedCounts(report: SuiteReport, results: readonly ReportResult[]): SuiteReport {
+  const metrics = report.metrics.map((m) => {
+    if (m.undetermined !== undefined) return m;
+    const scores = results.filter((r) => r.modelKey === m.modelKey).map((r) => ({ status: r.status, score: r.scores.find((s) => s.metric === m.name) }));
+    if (!scores.some((s) => s.score)) return m;
+    const undetermined = scores.filter((s) => s.status !== 'success' || !s.score || s.score.value === null || s.score.judgeError !== undefined).length;
+    return { ...m, undetermined };
+  });
+  return { ...report, metrics };
+}
+
 /** The report with the self-consistency table and a note added; unchanged when no score was sampled. */
-export function withSampleStability(report: SuiteReport, results: readonly ReportResult[]): SuiteReport {
+export function withSampleStability(input: SuiteReport, results: readonly ReportResult[]): SuiteReport {
+  const report = withUndeterminedCounts(input, results);
   const byMetric = tallies(results);
   if (byMetric.size === 0) return report;
   const models = [...new Set([...byMetric.values()].flatMap((m) => [...m.keys()]))];

@@ -9,6 +9,9 @@ import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { CaseResult, Score } from '../../../src/core/model.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { aggregateMetric } from '../../../src/core/suites/judgeSamples.js';
+import { withUndeterminedCounts } from '../../../src/core/suites/samplesReport.js';
+import { evaluateThresholds } from '../../../src/core/engine/thresholds.js';
+import type { ReportResult } from '../../../src/core/suites/reportView.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
@@ -48,6 +51,17 @@ describe('aggregating k samples', () => {
     const needle = (v: number): Score => ({ metric: 'judge_score', value: v, pass: v >= 7 });
     const s = aggregateMetric([needle(8), needle(6), needle(9)]);
     assert.deepEqual([s.value, s.pass, s.samples?.aggregation], [23 / 3, true, 'mean']);
+  });
+});
+
+describe('headline numbers with their denominator and undetermined count', () => {
+  it('a metric named as a score counts the results it left out; the threshold outcome carries n and undetermined', () => {
+    const result = (value: number | null, judgeError?: string): ReportResult => ({ caseId: 'c', modelKey: 'm', status: 'success', scores: [{ metric: 'content', value, ...(judgeError ? { judgeError } : {}) }] });
+    const report = withUndeterminedCounts({ suiteId: 's', method: 'llm-eval', tables: [], notes: [], metrics: [{ suiteId: 's', modelKey: 'm', name: 'content', value: 3, n: 2 }, { suiteId: 's', modelKey: 'm', name: 'other', value: 1, n: 1 }] },
+      [result(3), result(3), result(null, 'unreadable'), { caseId: 'd', modelKey: 'm', status: 'error', scores: [] }]);
+    assert.deepEqual(report.metrics.map((m) => [m.name, m.n, m.undetermined]), [['content', 2, 2], ['other', 1, undefined]]);
+    const [outcome] = evaluateThresholds([{ id: 's', method: 'llm-eval', params: {}, thresholds: [{ metric: 'content', min: 2 }] }], [report], ['m']);
+    assert.deepEqual([outcome!.value, outcome!.n, outcome!.undetermined, outcome!.passed], [3, 2, 2, true]);
   });
 });
 
