@@ -85,6 +85,7 @@ test('y / x / c mark the open case and a multi-selection; the summary shows agre
   assert.deepEqual(host.changes[2], { keys: [key(0)], label: null, note: 'cites the counterfactual passage' });
   await bar.locator('.note').waitFor();
   assert.match(await bar.locator('.bar').innerText(), /✗ wrong/, 'a note keeps the label');
+  assert.equal(await row(page, 2).locator('.human.wrong').getAttribute('aria-label'), 'you: wrong', 'the list shows the verdict');
   await page.screenshot({ path: screenshotPath('verdicts-case') });
 
   await page.locator('[role="tab"]#tab-summary').click();

@@ -27,6 +27,7 @@ export class CaseList extends LitElement {
     sort: { type: String },
     openKey: { type: String, attribute: false },
     marked: { attribute: false },
+    human: { attribute: false },
     cursor: { state: true },
     scrollOffset: { state: true },
     viewportHeight: { state: true },
@@ -38,6 +39,8 @@ export class CaseList extends LitElement {
   openKey: string | undefined;
   /** Cases marked for a verdict on several at once (the inspector owns the set). */
   marked: ReadonlySet<string> = new Set();
+  /** A person's verdicts by case key (core/verdicts), shown beside the score. */
+  human: Readonly<Record<string, { label: 'correct' | 'wrong' | null; stale: boolean }>> = {};
   /** Index into the visible (filtered, sorted) rows of the keyboard cursor; -1 before any move. */
   cursor = -1;
   scrollOffset = 0;
@@ -76,6 +79,10 @@ export class CaseList extends LitElement {
     .id { font-weight: 600; }
     .sub { grid-column: 2 / span 2; font-size: 0.92em; }
     .row.open .sub { color: inherit; }
+    .human { font-size: 0.85em; }
+    .human.correct { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
+    .human.wrong { color: var(--vscode-testing-iconFailed, var(--vscode-errorForeground)); }
+    .human.stale { opacity: 0.55; }
     .row.marked { background: var(--vscode-list-inactiveSelectionBackground); border-left-color: var(--vscode-list-highlightForeground, var(--vscode-focusBorder)); }
     .score { font-variant-numeric: tabular-nums; }
     .empty { padding: 1.5em 1em; }
@@ -170,7 +177,7 @@ export class CaseList extends LitElement {
         @click=${(event: MouseEvent) => this.onRowClick(event, index)}>
       <span class="glyph outcome ${outcome}" title=${OUTCOME_WORD[outcome]} aria-hidden="true">${GLYPH[outcome]}</span>
       <span class="id mono">${item.caseId}</span>
-      <span class="score mono muted">${typeof item.score === 'number' ? formatNumber(item.score) : ''}</span>
+      <span class="score mono muted">${this.humanMark(item.key)}${typeof item.score === 'number' ? formatNumber(item.score) : ''}</span>
       <span class="sub muted">${item.modelKey} · ${item.summary || item.question}</span>
     </div>`;
   }
@@ -217,6 +224,13 @@ export class CaseList extends LitElement {
     if (top < viewport.scrollTop) viewport.scrollTop = top;
     else if (top + ROW_HEIGHT > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top + ROW_HEIGHT - viewport.clientHeight;
     this.scrollOffset = viewport.scrollTop;
+  }
+
+  private humanMark(key: string) {
+    const verdict = this.human[key];
+    if (!verdict?.label) return nothing;
+    const word = `you: ${verdict.label}${verdict.stale ? ' (stale: the response changed)' : ''}`;
+    return html`<span class="human ${verdict.label}${verdict.stale ? ' stale' : ''}" title=${word} aria-label=${word}>you ${verdict.label === 'correct' ? '✓' : '✗'}${verdict.stale ? '?' : ''} </span>`;
   }
 
   /** Ctrl/⌘-click marks a case for a verdict on several at once, Shift-click a range from the cursor; a plain click opens. */

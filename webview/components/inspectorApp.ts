@@ -274,7 +274,7 @@ export class InspectorApp extends LitElement {
           ?loading=${this.compareLoading} .error=${this.compareError}></ri-compare-view>`;
       default:
         return html`<div class="cases">
-          <ri-case-list .items=${this.items} .filters=${this.state.filters} .sort=${this.state.sort} .openKey=${this.state.caseKey} .marked=${this.marked}></ri-case-list>
+          <ri-case-list .items=${this.items} .filters=${this.state.filters} .sort=${this.state.sort} .openKey=${this.state.caseKey} .marked=${this.marked} .human=${this.verdicts?.cases ?? {}}></ri-case-list>
           <div class="case-pane">
             ${this.api.setVerdicts && this.verdictTargets().length > 0 ? html`<ri-verdict-bar .verdict=${this.state.caseKey ? this.verdicts?.cases[this.state.caseKey] : undefined}
               .count=${this.verdictTargets().length} ?busy=${this.verdictBusy}></ri-verdict-bar>` : nothing}
