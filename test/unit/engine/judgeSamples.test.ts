@@ -12,6 +12,7 @@ import { aggregateMetric } from '../../../src/core/suites/judgeSamples.js';
 import { withUndeterminedCounts } from '../../../src/core/suites/samplesReport.js';
 import { evaluateThresholds } from '../../../src/core/engine/thresholds.js';
 import type { ReportResult } from '../../../src/core/suites/reportView.js';
+import { caseListItem } from '../../../src/core/report/caseItems.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
@@ -98,6 +99,8 @@ suites:
     const [content, grammar] = line.result!.scores;
     assert.deepEqual([content!.value, content!.samples?.values, content!.samples?.unstable], [3, [4, 2, 3], true]);
     assert.deepEqual([grammar!.value, grammar!.samples?.unstable], [5, false]);
+    const logged = readFileSync(outcome.logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; case?: never; result?: CaseResult }).find((l) => l.type === 'case') as unknown as { case: Parameters<typeof caseListItem>[0]; result: CaseResult };
+    assert.match(caseListItem(logged.case, logged.result).summary, / · unstable judge: content$/, 'the case list shows (and searches) unstable cases');
 
     const report = outcome.reports[0]!;
     assert.deepEqual(report.metrics.map((m) => [m.name, m.value, m.n]), [['content', 3, 1], ['grammar', 5, 1]]);
