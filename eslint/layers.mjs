@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 
 /** Lowest first. The files directly in src/core (model.ts, errors.ts, stats.ts…) are the base and import nothing. */
-export const CORE_LAYERS = ['(base)', 'data', 'traces', 'prompt', 'providers', 'suites', 'spec', 'run', 'engine', 'explain', 'report'];
+export const CORE_LAYERS = ['(base)', 'data', 'traces', 'prompt', 'providers', 'suites', 'spec', 'run', 'engine', 'explain', 'verdicts', 'report'];
 
 const WHY = {
   '(base)': 'the shapes and helpers every layer shares',
@@ -21,6 +21,7 @@ const WHY = {
   run: 'scheduling, caching and logging calls',
   engine: 'running an evaluation',
   explain: 'why a case came out as it did: variants of it run through the engine',
+  verdicts: 'a person\'s verdicts on cases, and how far the judge agrees with them',
   report: 'what a run shows',
 };
 

@@ -1,6 +1,7 @@
 // Typed messages between the extension host and the inspector webview; imported by both bundles (so: no node, no vscode).
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from './core/report/viewModel.js';
 import type { CaseExplanation, ExplainPlan, RunExplanation, VariantOutcome } from './core/explain/model.js';
+import type { VerdictsView } from './core/verdicts/view.js';
 
 /** Bumped when a message changes shape; the ready handshake checks it. */
 export const PROTOCOL_VERSION = 1;
@@ -77,6 +78,7 @@ export function isResponse(message: unknown): message is Envelope & { kind: 'res
 // The view model lives in core, where the HTML report and the run index build it; the wire format only carries it.
 export type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from './core/report/viewModel.js';
 export type { CaseExplanation, ExplainPlan, RunExplanation, VariantOutcome } from './core/explain/model.js';
+export type { VerdictChange, VerdictsView } from './core/verdicts/view.js';
 
 // ---- Messages -----------------------------------------------------------------------------------------
 
@@ -86,6 +88,10 @@ export const Ready = new Command<{ protocolVersion: number }>('webview/ready', {
 export const ListRuns = new Request<Record<string, never>, RunListing[]>('runs/list', {});
 export const GetRun = new Request<{ runId: string }, RunDetail>('run/get', { runId: 'string' });
 export const GetCase = new Request<{ runId: string; key: string }, CaseDetail>('case/get', { runId: 'string', key: 'string' });
+/** A person's verdicts on a run's cases and the judge's agreement with them (core/verdicts). */
+export const GetVerdicts = new Request<{ runId: string }, VerdictsView>('verdicts/get', { runId: 'string' });
+/** Marks cases correct / wrong or adds a note; `payload` is a VerdictChange as JSON (a list does not fit ParamsSchema). */
+export const SetVerdicts = new Request<{ runId: string; payload: string }, VerdictsView>('verdicts/set', { runId: 'string', payload: 'string' });
 export const CompareRuns = new Request<{ before: string; after: string }, CompareRow[]>('runs/compare', { before: 'string', after: 'string' });
 
 export const OpenDatasetRow = new Command<{ file: string; line: number }>('open/datasetRow', { file: 'string', line: 'number' });

@@ -41,7 +41,7 @@ export function formatTable(table: ReportTable): string {
 
 export function formatReports(reports: readonly SuiteReport[]): string {
   return reports.map((report) => [
-    `== ${report.suiteId} (${report.method}) ==`,
+    `== ${report.suiteId} (${report.method}${report.scoring ? `; scoring: ${report.scoring}` : ''}) ==`,
     ...report.tables.map(formatTable),
     ...report.notes.map((n) => `note: ${n}`),
   ].join('\n\n')).join('\n\n');
@@ -52,7 +52,8 @@ export function formatThresholds(outcomes: readonly ThresholdOutcome[]): string 
   const lines = outcomes.map((t) => {
     const bounds = [t.min !== undefined ? `>= ${t.min}` : '', t.max !== undefined ? `<= ${t.max}` : ''].filter(Boolean).join(' and ');
     const value = t.value === null ? 'undetermined' : formatNumber(t.value);
-    return `  ${t.passed ? 'PASS' : 'FAIL'}  ${t.suiteId}.${t.metric} [${t.modelKey}] = ${value} (required ${bounds})`;
+    const counts = t.n === undefined ? '' : ` n = ${t.n}${t.undetermined !== undefined ? `, ${t.undetermined} undetermined` : ''};`;
+    return `  ${t.passed ? 'PASS' : 'FAIL'}  ${t.suiteId}.${t.metric} [${t.modelKey}] = ${value} (${counts}${counts ? ' ' : ''}required ${bounds})`;
   });
   return ['Thresholds:', ...lines].join('\n');
 }

@@ -72,6 +72,11 @@ export interface EvalCase {
    * scores it as the response of every model under test without calling them, and says so in the result.
    */
   givenResponse?: string;
+  /**
+   * A person's label already in the dataset (the column the suite's humanLabels names): true = the response is
+   * correct. Agreement reads it where no verdict was given in the inspector (core/verdicts).
+   */
+  humanLabel?: boolean;
 }
 
 export interface Evidence {
@@ -96,6 +101,26 @@ export interface Score {
   judgeError?: string;
   /** Raw per-part details a method keeps (RGB labels, per-statement verdicts…). */
   details?: unknown;
+  /** With `judgeSamples: k`: what each of the k scorings gave and how they were combined (suites/judgeSamples.ts). */
+  samples?: ScoreSamples;
+}
+
+/** The k scorings of one metric of one case, and the reference aggregation that gave the headline value. */
+export interface ScoreSamples {
+  k: number;
+  /** Each sample's value; null where that sample was undetermined (a judge error). */
+  values: (number | null)[];
+  /** Each sample's verdict, where the method gives one. */
+  passes?: (boolean | null)[];
+  /** 'majority' for verdicts, 'mean' for scales. */
+  aggregation: 'majority' | 'mean';
+  /** max − min of the determined values; null when fewer than one is determined. */
+  spread: number | null;
+  /** Population standard deviation of the determined values. */
+  stdev: number | null;
+  undetermined: number;
+  /** The samples disagree (a different verdict or value, or some undetermined and some not). */
+  unstable: boolean;
 }
 
 export interface Usage {
@@ -173,6 +198,9 @@ export interface ThresholdOutcome {
   modelKey: string;
   metric: string;
   value: number | null;
+  /** The value's denominator and the results left out as undetermined (judge errors, NaN), where the suite says. */
+  n?: number;
+  undetermined?: number;
   min?: number;
   max?: number;
   passed: boolean;
@@ -207,6 +235,8 @@ export interface ModelClient {
   complete(request: {
     messages: ChatMessage[];
     temperature?: number;
+    /** A judge sample's seed (judgeSamples: k); part of the cache key, so k samples are k calls. */
+    seed?: number;
     maxTokens?: number;
     structuredOutput?: StructuredOutput;
   }, signal: AbortSignal): Promise<ClientResponse>;

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { RunEvent } from '../core/engine/events.js';
 import {
   CancelExplain, ExplainCase, ExplainFailed, GetExplanation,
-  CancelRun, CaseFinished, CompareRuns, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate,
+  CancelRun, CaseFinished, CompareRuns, GetCase, GetRun, GetVerdicts, ListRuns, SetVerdicts, OpenDatasetRow, OpenTemplate,
   ExportImage, PROTOCOL_VERSION, Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare,
 } from '../protocol.js';
 import type { Envelope, Notification } from '../protocol.js';
@@ -16,6 +16,7 @@ import type { InspectorData, SessionRuns } from './sessionRuns.js';
 import { caseKey } from '../core/model.js';
 import { WebviewDispatcher, onCommand, onRequest } from './webviewDispatch.js';
 import type { Handler } from './webviewDispatch.js';
+import { VerdictService } from './verdicts.js';
 
 export const INSPECTOR_VIEW_TYPE = 'ragInspector.inspector';
 const TITLE = 'RAG Inspector';
@@ -94,8 +95,10 @@ export class InspectorPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly closeEmitter = new vscode.EventEmitter<void>();
   readonly onDidClose = this.closeEmitter.event;
+  private readonly verdicts: VerdictService;
 
   constructor(readonly panel: vscode.WebviewPanel, private readonly deps: InspectorDeps) {
+    this.verdicts = new VerdictService(() => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath, deps.data);
     this.dispatcher = new WebviewDispatcher(this.handlers(), {
       post: (message) => void panel.webview.postMessage(message),
       logger: deps.logger,
@@ -153,6 +156,8 @@ export class InspectorPanel implements vscode.Disposable {
       onRequest(GetRun, ({ runId }) => data.getRun(runId)),
       onRequest(GetCase, ({ runId, key }) => data.getCase(runId, key)),
       onRequest(CompareRuns, ({ before, after }) => data.compare(before, after)),
+      onRequest(GetVerdicts, ({ runId }) => this.verdicts.view(runId)),
+      onRequest(SetVerdicts, ({ runId, payload }) => this.verdicts.set(runId, payload)),
       onCommand(OpenDatasetRow, ({ file, line }) => {
         const position = new vscode.Position(Math.max(0, line - 1), 0);
         return vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), preview: true });

@@ -115,7 +115,7 @@ function judgeResult(evalCase: EvalCase, modelKey: string, rating: number | 'err
   const text = good ? GOOD_ANSWER : BAD_ANSWER;
   const score: Score = rating === 'error'
     ? { metric: 'judge_score', value: null, label: 'judge-error', judgeError: 'rating: the judge answered "Rating: [[ten]]", not a number from 1 to 10', explanation: 'Rating: [[ten]]', details: { mode: 'judge', judge: 'openai:gpt-4o' } }
-    : { metric: 'judge_score', value: rating, pass: rating >= 7, label: `rated ${rating}`, explanation: `The response ${good ? 'matches' : 'misses'} the ground truth. Rating: [[${rating}]]`, details: { mode: 'judge', judge: 'openai:gpt-4o', passAt: 7 } };
+    : { metric: 'judge_score', value: rating, pass: rating >= 7, label: `rated ${rating}`, explanation: `The response ${good ? 'matches' : 'misses'} the ground truth. Rating: [[${rating}]]`, details: { mode: 'judge', judge: 'openai:gpt-4o', passAt: 7, scoring: 'default: the eval file sets judge:' } };
   const result: CaseResult = {
     caseId: evalCase.id, modelKey, status: 'success',
     response: { text, usage: { inputTokens: Number(evalCase.params.contextLength), outputTokens: 24 }, latencyMs: 900, cached: false, finishReason: 'stop' },

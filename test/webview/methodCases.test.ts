@@ -66,6 +66,7 @@ test('a 128k-token needle case opens at the needle, with placement facts, and sc
   const tokenIndex = placed.needleTokenIndex;
   assert.equal(await view.locator('.token-index').innerText(), tokenIndex.toLocaleString('en-US'));
   assert.match(await view.locator('.tokenizer').innerText(), /o200k_base \(anthropic:claude-3-haiku\) ≈ approximate/);
+  assert.equal(await view.locator('.scoring').innerText(), 'judge_score (default: the eval file sets judge:)', 'which scoring applied, and why');
 
   // The whole context opens at the needle too, rendering only a few chunks of it.
   const viewer = view.locator('ri-long-text');

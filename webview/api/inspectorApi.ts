@@ -1,5 +1,5 @@
 // What the inspector UI needs from wherever runs live: the VS Code host (vscodeApi) or data embedded in the page (staticApi).
-import type { CaseDetail, CompareRow, ProtocolError, RunDetail, RunExplanation, RunListing } from '../../src/protocol.js';
+import type { CaseDetail, CompareRow, ProtocolError, RunDetail, RunExplanation, RunListing, VerdictChange, VerdictsView } from '../../src/protocol.js';
 import type {
   CaseExplained, CaseFinished, ExplainFinished, ExplainProgress, ExplainStarted, Notification, Reveal, RunFinished, RunStarted, ShowCompare,
 } from '../../src/protocol.js';
@@ -32,6 +32,9 @@ export interface InspectorApi {
   compareRuns(before: string, after: string): Promise<CompareRow[]>;
   /** The run's stored explanation (every case explained so far); null when it was never explained. */
   getExplanation(runId: string): Promise<RunExplanation | null>;
+  /** Human verdicts (absent where there is no workspace to keep them, e.g. the static report). */
+  getVerdicts?(runId: string): Promise<VerdictsView>;
+  setVerdicts?(runId: string, change: VerdictChange): Promise<VerdictsView>;
 
   openDatasetRow(file: string, line: number): void;
   openTemplate(file: string): void;

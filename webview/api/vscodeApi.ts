@@ -1,10 +1,10 @@
 // InspectorApi over the VS Code webview channel: typed requests with ids, commands, notifications, the Ready handshake.
 import {
   CancelExplain, CaseExplained, ExplainCase, ExplainFailed, ExplainFinished, ExplainProgress, ExplainStarted, GetExplanation,
-  CancelRun, CaseFinished, CompareRuns, ExportImage, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
+  CancelRun, CaseFinished, CompareRuns, GetVerdicts, SetVerdicts, ExportImage, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
   Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare, isEnvelope, isResponse,
 } from '../../src/protocol.js';
-import type { ProtocolError, Request } from '../../src/protocol.js';
+import type { ProtocolError, Request, VerdictChange } from '../../src/protocol.js';
 import { InspectorError } from './inspectorApi.js';
 import type { InspectorApi, InspectorNotification } from './inspectorApi.js';
 
@@ -53,6 +53,8 @@ export class VsCodeApi implements InspectorApi {
   getCase(runId: string, key: string) { return this.request(GetCase, { runId, key }); }
   compareRuns(before: string, after: string) { return this.request(CompareRuns, { before, after }); }
   getExplanation(runId: string) { return this.request(GetExplanation, { runId }); }
+  getVerdicts(runId: string) { return this.request(GetVerdicts, { runId }); }
+  setVerdicts(runId: string, change: VerdictChange) { return this.request(SetVerdicts, { runId, payload: JSON.stringify(change) }); }
 
   openDatasetRow(file: string, line: number): void { this.vscode.postMessage(OpenDatasetRow.create({ file, line })); }
   openTemplate(file: string): void { this.vscode.postMessage(OpenTemplate.create({ file })); }

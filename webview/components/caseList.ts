@@ -26,6 +26,8 @@ export class CaseList extends LitElement {
     filters: { attribute: false },
     sort: { type: String },
     openKey: { type: String, attribute: false },
+    marked: { attribute: false },
+    human: { attribute: false },
     cursor: { state: true },
     scrollOffset: { state: true },
     viewportHeight: { state: true },
@@ -35,6 +37,10 @@ export class CaseList extends LitElement {
   filters: CaseFilters = EMPTY_FILTERS;
   sort: SortKey = 'run';
   openKey: string | undefined;
+  /** Cases marked for a verdict on several at once (the inspector owns the set). */
+  marked: ReadonlySet<string> = new Set();
+  /** A person's verdicts by case key (core/verdicts), shown beside the score. */
+  human: Readonly<Record<string, { label: 'correct' | 'wrong' | null; stale: boolean }>> = {};
   /** Index into the visible (filtered, sorted) rows of the keyboard cursor; -1 before any move. */
   cursor = -1;
   scrollOffset = 0;
@@ -73,6 +79,11 @@ export class CaseList extends LitElement {
     .id { font-weight: 600; }
     .sub { grid-column: 2 / span 2; font-size: 0.92em; }
     .row.open .sub { color: inherit; }
+    .human { font-size: 0.85em; }
+    .human.correct { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
+    .human.wrong { color: var(--vscode-testing-iconFailed, var(--vscode-errorForeground)); }
+    .human.stale { opacity: 0.55; }
+    .row.marked { background: var(--vscode-list-inactiveSelectionBackground); border-left-color: var(--vscode-list-highlightForeground, var(--vscode-focusBorder)); }
     .score { font-variant-numeric: tabular-nums; }
     .empty { padding: 1.5em 1em; }
   `];
@@ -158,15 +169,15 @@ export class CaseList extends LitElement {
 
   private renderRow(item: CaseListItem, index: number, count: number) {
     const outcome = outcomeOf(item);
-    const classes = `row${index === this.cursor ? ' cursor' : ''}${item.key === this.openKey ? ' open' : ''}`;
+    const classes = `row${index === this.cursor ? ' cursor' : ''}${item.key === this.openKey ? ' open' : ''}${this.marked.has(item.key) ? ' marked' : ''}`;
     return html`<div class=${classes} id=${`row-${index}`} role="option" data-key=${item.key} data-case=${item.caseId} data-model=${item.modelKey} data-outcome=${outcome}
         aria-selected=${String(item.key === this.openKey)} aria-posinset=${index + 1} aria-setsize=${count}
         aria-label=${`${item.caseId}, ${item.modelKey}, ${OUTCOME_WORD[outcome]}${item.summary ? `, ${item.summary}` : ''}`}
         ${styleProps({ transform: `translateY(${index * ROW_HEIGHT}px)` })}
-        @click=${() => { this.moveCursor(index); this.open(index); }}>
+        @click=${(event: MouseEvent) => this.onRowClick(event, index)}>
       <span class="glyph outcome ${outcome}" title=${OUTCOME_WORD[outcome]} aria-hidden="true">${GLYPH[outcome]}</span>
       <span class="id mono">${item.caseId}</span>
-      <span class="score mono muted">${typeof item.score === 'number' ? formatNumber(item.score) : ''}</span>
+      <span class="score mono muted">${this.humanMark(item.key)}${typeof item.score === 'number' ? formatNumber(item.score) : ''}</span>
       <span class="sub muted">${item.modelKey} · ${item.summary || item.question}</span>
     </div>`;
   }
@@ -215,6 +226,30 @@ export class CaseList extends LitElement {
     this.scrollOffset = viewport.scrollTop;
   }
 
+  private humanMark(key: string) {
+    const verdict = this.human[key];
+    if (!verdict?.label) return nothing;
+    const word = `you: ${verdict.label}${verdict.stale ? ' (stale: the response changed)' : ''}`;
+    return html`<span class="human ${verdict.label}${verdict.stale ? ' stale' : ''}" title=${word} aria-label=${word}>you ${verdict.label === 'correct' ? '✓' : '✗'}${verdict.stale ? '?' : ''} </span>`;
+  }
+
+  /** Ctrl/⌘-click marks a case for a verdict on several at once, Shift-click a range from the cursor; a plain click opens. */
+  private onRowClick(event: MouseEvent, index: number): void {
+    const mark = (keys: string[]) => this.dispatchEvent(new CustomEvent<MarkCasesDetail>('ri-mark-cases', { detail: { keys, toggle: keys.length === 1 }, bubbles: true, composed: true }));
+    if (event.ctrlKey || event.metaKey) {
+      const item = this.visible[index];
+      if (item) mark([item.key]);
+    } else if (event.shiftKey && this.cursor >= 0) {
+      const [from, to] = [Math.min(this.cursor, index), Math.max(this.cursor, index)];
+      mark(this.visible.slice(from, to + 1).map((i) => i.key));
+    } else {
+      this.moveCursor(index);
+      this.open(index);
+      return;
+    }
+    this.moveCursor(index);
+  }
+
   private open(index: number): void {
     const item = this.visible[index];
     if (!item) return;
@@ -224,6 +259,12 @@ export class CaseList extends LitElement {
   private viewport(): HTMLElement | null {
     return this.renderRoot?.querySelector<HTMLElement>('.viewport') ?? null;
   }
+}
+
+/** Cases marked for a verdict: one toggled (Ctrl/⌘-click) or a range added (Shift-click). */
+export interface MarkCasesDetail {
+  keys: string[];
+  toggle: boolean;
 }
 
 customElements.define('ri-case-list', CaseList);

@@ -4,7 +4,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { CaseDetail, CaseExplanation, CaseListItem, CompareRow, ExplainPlan, RunDetail, RunListing, VariantOutcome } from '../../src/protocol.js';
+import type { CaseDetail, CaseExplanation, CaseListItem, CompareRow, ExplainPlan, RunDetail, RunListing, VariantOutcome, VerdictsView } from '../../src/protocol.js';
 import { explanationsByKey, withOutcome } from '../state/explanation.js';
 import type { InspectorApi, InspectorNotification } from '../api/inspectorApi.js';
 import { describeError } from '../api/inspectorApi.js';
@@ -23,6 +23,10 @@ import './caseList.js';
 import './caseView.js';
 import './runSummary.js';
 import './compareView.js';
+import './verdictBar.js';
+import './agreementView.js';
+import type { VerdictRequestDetail } from './verdictBar.js';
+import type { MarkCasesDetail } from './caseList.js';
 
 const VIEWS: { name: ViewName; label: string }[] = [
   { name: 'summary', label: 'Summary' },
@@ -52,6 +56,9 @@ export class InspectorApp extends LitElement {
     explaining: { state: true },
     error: { state: true },
     loading: { state: true },
+    verdicts: { state: true },
+    marked: { state: true },
+    verdictBusy: { state: true },
   };
 
   api!: InspectorApi;
@@ -77,6 +84,11 @@ export class InspectorApp extends LitElement {
   explainRuns: ReadonlyMap<string, ReadonlyMap<string, VariantOutcome>> = new Map();
   /** The explanation running on a run, after its cost was accepted; `total` comes with the first variant run. */
   explaining: { runId: string; plan: ExplainPlan; done: number; total?: number } | undefined;
+  /** Human verdicts on the shown run, when the host keeps them (core/verdicts). */
+  verdicts: VerdictsView | undefined;
+  /** Cases marked (Ctrl/⌘- or Shift-click) for a verdict on several at once. */
+  marked: ReadonlySet<string> = new Set();
+  verdictBusy = false;
 
   private resumeAskedTimer: ReturnType<typeof setTimeout> | undefined;
   private quietRunCheck: ReturnType<typeof setInterval> | undefined;
@@ -127,7 +139,9 @@ export class InspectorApp extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('keydown', this.onGlobalKey);
-    this.addEventListener('ri-open-case', (e) => void this.openCase((e as CustomEvent<{ key: string }>).detail.key));
+    this.addEventListener('ri-open-case', (e) => { this.marked = new Set(); void this.openCase((e as CustomEvent<{ key: string }>).detail.key); });
+    this.addEventListener('ri-mark-cases', (e) => this.markCases((e as CustomEvent<MarkCasesDetail>).detail));
+    this.addEventListener('ri-verdict', (e) => void this.applyVerdict((e as CustomEvent<VerdictRequestDetail>).detail));
     this.addEventListener('ri-compare-open', (e) => { this.setView('cases'); void this.openCase((e as CustomEvent<{ key: string }>).detail.key, true); });
     this.addEventListener('ri-show-case', (e) => { this.setView('cases'); void this.openCase((e as CustomEvent<ShowCaseDetail>).detail.key, true); });
     this.addEventListener('ri-export-image', (e) => {
@@ -253,14 +267,17 @@ export class InspectorApp extends LitElement {
     switch (this.state.view) {
       case 'summary':
         return html`<ri-run-summary .detail=${this.detail} .items=${this.items} .loadCase=${this.loadCase}
-          ?can-run-commands=${this.api.canRunCommands}></ri-run-summary>`;
+          ?can-run-commands=${this.api.canRunCommands}>${this.api.getVerdicts ? html`<section slot="after" class="agreement" aria-label="Judge agreement with your verdicts">
+            <h3>Judge vs. your verdicts</h3><ri-agreement-view .verdicts=${this.verdicts}></ri-agreement-view></section>` : nothing}</ri-run-summary>`;
       case 'compare':
         return html`<ri-compare-view .runs=${this.runs} .selection=${this.compareSelection()} .rows=${this.compareRows}
           ?loading=${this.compareLoading} .error=${this.compareError}></ri-compare-view>`;
       default:
         return html`<div class="cases">
-          <ri-case-list .items=${this.items} .filters=${this.state.filters} .sort=${this.state.sort} .openKey=${this.state.caseKey}></ri-case-list>
+          <ri-case-list .items=${this.items} .filters=${this.state.filters} .sort=${this.state.sort} .openKey=${this.state.caseKey} .marked=${this.marked} .human=${this.verdicts?.cases ?? {}}></ri-case-list>
           <div class="case-pane">
+            ${this.api.setVerdicts && this.verdictTargets().length > 0 ? html`<ri-verdict-bar .verdict=${this.state.caseKey ? this.verdicts?.cases[this.state.caseKey] : undefined}
+              .count=${this.verdictTargets().length} ?busy=${this.verdictBusy}></ri-verdict-bar>` : nothing}
             <ri-case-view .detail=${this.caseDetail} ?loading=${this.caseLoading} .error=${this.caseError}
               ?can-run-commands=${this.api.canRunCommands} .explanation=${this.state.caseKey ? this.explanations.get(this.state.caseKey) : undefined}
               .explainRuns=${this.state.caseKey ? this.explainRuns.get(this.state.caseKey) : undefined}
@@ -318,6 +335,8 @@ export class InspectorApp extends LitElement {
       this.detail = detail;
       this.items = detail.cases;
       this.progress = undefined;
+      this.marked = new Set();
+      void this.loadVerdicts(runId);
       if (keepCase && detail.cases.some((c) => c.key === keepCase)) {
         await this.openCase(keepCase, true);
       } else if (keepCase) {
@@ -514,6 +533,10 @@ export class InspectorApp extends LitElement {
       event.preventDefault();
       this.setView('cases');
       void this.updateComplete.then(() => this.caseList()?.focusSearch());
+    } else if ((event.key === 'y' || event.key === 'x' || event.key === 'c') && this.state.view === 'cases' && this.api.setVerdicts && this.verdictTargets().length > 0) {
+      event.preventDefault();
+      if (event.key === 'c') this.renderRoot.querySelector('ri-verdict-bar')?.startComment();
+      else void this.applyVerdict({ label: event.key === 'y' ? 'correct' : 'wrong' });
     } else if (event.key === 'n' || event.key === 'p') {
       event.preventDefault();
       this.setView('cases');
@@ -527,6 +550,48 @@ export class InspectorApp extends LitElement {
       });
     }
   };
+
+  /** The cases a verdict applies to: the marked ones, else the open case. */
+  private verdictTargets(): string[] {
+    if (this.marked.size > 0) return [...this.marked];
+    return this.state.caseKey ? [this.state.caseKey] : [];
+  }
+
+  private markCases({ keys, toggle }: MarkCasesDetail): void {
+    const next = new Set(this.marked);
+    // The open case joins the marks on the first Ctrl/⌘-click, so "open one, Ctrl-click another" marks both.
+    if (next.size === 0 && this.state.caseKey && toggle && keys[0] !== this.state.caseKey) next.add(this.state.caseKey);
+    for (const key of keys) {
+      if (toggle && next.has(key)) next.delete(key);
+      else next.add(key);
+    }
+    this.marked = next;
+  }
+
+  private async loadVerdicts(runId: string): Promise<void> {
+    if (!this.api.getVerdicts) return;
+    try {
+      const view = await this.api.getVerdicts(runId);
+      if (this.state.runId === runId) this.verdicts = view;
+    } catch (error) {
+      this.error = `Could not read your verdicts: ${describeError(error)}`;
+    }
+  }
+
+  private async applyVerdict(request: VerdictRequestDetail): Promise<void> {
+    const runId = this.state.runId;
+    const keys = this.verdictTargets();
+    if (!runId || !this.api.setVerdicts || keys.length === 0 || this.verdictBusy) return;
+    this.verdictBusy = true;
+    try {
+      const view = await this.api.setVerdicts(runId, { keys, label: request.label, ...(request.note ? { note: request.note } : {}) });
+      if (this.state.runId === runId) this.verdicts = view;
+    } catch (error) {
+      this.error = `Could not save your verdict: ${describeError(error)}`;
+    } finally {
+      this.verdictBusy = false;
+    }
+  }
 
   private onTabKey = (event: KeyboardEvent): void => {
     if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;

@@ -55,7 +55,7 @@ export class NeedleView extends LitElement {
     const facts = needleFacts(detail.evalCase);
     const windows = needleWindows(haystack.text, facts.needles);
     return html`
-      ${this.renderFacts(facts, haystack.text.length)}
+      ${this.renderFacts(facts, haystack.text.length, scoringOf(detail))}
       <div class="around">
         <section aria-labelledby="around">
           <h3 id="around">Around the needle${windows.length > 1 ? 's' : ''}</h3>
@@ -83,7 +83,7 @@ export class NeedleView extends LitElement {
     `;
   }
 
-  private renderFacts(f: NeedleFacts, chars: number) {
+  private renderFacts(f: NeedleFacts, chars: number, scoring: string | undefined) {
     const depth = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${formatNumber(v)} %`);
     const shift = typeof f.requestedDepth === 'number' && typeof f.actualDepthPercent === 'number' ? f.actualDepthPercent - f.requestedDepth : undefined;
     const tokenizer = [f.tokenizer, f.tokenizerModel ? `(${f.tokenizerModel})` : ''].filter(Boolean).join(' ');
@@ -92,6 +92,7 @@ export class NeedleView extends LitElement {
       <div><dt>Actual depth</dt><dd class="actual-depth">${depth(f.actualDepthPercent)}${shift ? html` <span class="muted">(${shift > 0 ? '+' : ''}${formatNumber(shift) === '0' ? (shift > 0 ? '< 0.001' : '> -0.001') : formatNumber(shift)} points${f.boundary ? `, backed up to a ${f.boundary === 'sentence' ? 'sentence end' : '"." token'}` : ''})</span>` : nothing}</dd></div>
       <div><dt>Needle token index</dt><dd class="token-index">${typeof f.tokenIndex === 'number' ? formatCount(f.tokenIndex) : '—'}</dd></div>
       <div><dt>Context</dt><dd>${f.contextLength !== undefined ? `${formatCount(f.contextLength)} tokens asked` : ''}${f.contextTokens !== undefined ? `, ${formatCount(f.contextTokens)} kept` : ''}${f.buffer !== undefined ? ` (buffer ${formatCount(f.buffer)})` : ''} · ${formatCount(chars)} chars</dd></div>
+      ${scoring ? html`<div><dt>Scoring</dt><dd class="scoring">${scoring}</dd></div>` : nothing}
       <div><dt>Tokenizer</dt><dd class="tokenizer">${tokenizer || 'unknown'}${f.approximateTokenizer ? html` <span class="approximate" title="That model's own tokenizer is not available: lengths and positions are estimates">≈ approximate</span>` : nothing}</dd></div>
       ${f.city || f.number ? html`<div><dt>Arize needle</dt><dd>${f.city ?? ''} ${f.number ?? ''}</dd></div>` : nothing}
     </dl>
@@ -153,6 +154,13 @@ function answerMarks(detail: CaseDetail, text: string): MarkSpan[] {
   const answers = (detail.evalCase.expected as { answers?: unknown } | null)?.answers;
   const phrases = Array.isArray(answers) ? answers.filter((a): a is string => typeof a === 'string') : [];
   return [...findMatches(text, phrases.map((p) => ({ text: p, kind: 'answer' as const }))), ...responseSpansOf(detail.result.scores)];
+}
+
+/** "judge_score (default: the eval file sets judge:)": which scoring applied and why (suites/needle/score.ts). */
+function scoringOf(detail: CaseDetail): string | undefined {
+  const score = detail.result.scores[0];
+  const reason = (score?.details as { scoring?: unknown } | undefined)?.scoring;
+  return score && typeof reason === 'string' ? `${score.metric} (${reason})` : undefined;
 }
 
 customElements.define('ri-needle-view', NeedleView);

@@ -75,7 +75,7 @@ export class RunSummary extends LitElement {
           <tbody>${thresholds.map((t) => html`<tr data-passed=${String(t.passed)}>
             <td>${t.passed ? html`<span class="outcome pass">✓ met</span>` : html`<span class="outcome fail">✗ missed</span>`}</td>
             <td>${t.suiteId}</td><td>${t.modelKey}</td><td class="mono">${t.metric}</td>
-            <td class="num">${t.value === null ? 'undetermined' : formatNumber(t.value)}</td>
+            <td class="num">${t.value === null ? 'undetermined' : formatNumber(t.value)}${t.n !== undefined ? html`<span class="muted denominator"> n = ${formatNumber(t.n)}${t.undetermined !== undefined ? `, ${formatNumber(t.undetermined)} undetermined` : ''}</span>` : nothing}</td>
             <td>${[t.min !== undefined ? `≥ ${formatNumber(t.min)}` : '', t.max !== undefined ? `≤ ${formatNumber(t.max)}` : ''].filter(Boolean).join(' and ')}</td>
           </tr>`)}</tbody>
         </table>
@@ -92,11 +92,12 @@ export class RunSummary extends LitElement {
         </div>`)}
       </section>` : nothing}
       ${reports.map((report) => html`<section class="suite" aria-label=${`Suite ${report.suiteId}`}>
-        <h3>${report.suiteId} <span class="muted">(${report.method})</span></h3>
+        <h3>${report.suiteId} <span class="muted">(${report.method})</span>${report.scoring ? html` <span class="scoring muted">· scoring: ${report.scoring}</span>` : nothing}</h3>
         <div class="tables">${report.tables.map((table) => html`<ri-report-table .table=${table} ?charted=${chartedTableIds(report).has(table.id)}></ri-report-table>`)}</div>
         ${report.notes.length ? html`<ul class="notes">${report.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}
       </section>`)}
       ${reports.length === 0 ? html`<p class="muted">No suite reports yet.</p>` : nothing}
+      <slot name="after"></slot>
     `;
   }
 

@@ -61,6 +61,7 @@ export class ScoreList extends LitElement {
       ${renderNotes(this.notes.get(score.metric))}
       ${score.explanation ? html`<p class="explanation">${score.explanation}</p>` : nothing}
       ${score.judgeError ? html`<div class="judge-error" role="note"><strong>⚠ Judge error:</strong> ${score.judgeError}</div>` : nothing}
+      ${score.samples ? html`<p class="samples muted" data-unstable=${String(score.samples.unstable)}>${score.samples.unstable ? html`<span class="badge unstable">unstable</span> ` : nothing}${score.samples.k} judge samples: ${score.samples.values.map((v) => (v === null ? 'undetermined' : formatNumber(v))).join(' · ')} → ${score.samples.aggregation === 'majority' ? 'majority verdict' : 'mean'}</p>` : nothing}
       ${score.evidence?.length ? html`<div class="evidence">
         <span class="muted">Evidence:</span>
         ${score.evidence.map((ev, j) => html`<span>

@@ -4,6 +4,8 @@ import { ProviderConfigError, ProviderError } from '../providers/contract.js';
 import { attemptsOf as schedulerAttemptsOf } from '../run/scheduler.js';
 import type { EmbeddingClient, ScoreContext, Suite } from '../suites/contract.js';
 import { createJudge } from '../suites/judging.js';
+import { aggregateSamples } from '../suites/judgeSamples.js';
+import type { JudgeSampling } from '../suites/judgeSamples.js';
 
 export interface CaseRun {
   evalCase: EvalCase;
@@ -17,6 +19,8 @@ export interface CaseRun {
   /** Decoding parameters from the template's front matter; the model's own parameters win over them. */
   templateParameters: Record<string, unknown>;
   signal: AbortSignal;
+  /** judgeSamples: k from the eval file; absent or k = 1 scores once. */
+  judgeSamples?: JudgeSampling;
 }
 
 export async function executeCase(run: CaseRun): Promise<CaseResult> {
@@ -35,14 +39,9 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
     };
   }
 
-  const context: ScoreContext = {
-    signal: run.signal,
-    judge: run.judge ? createJudge(countingJudge(run.judge, judgeUsage), run.signal) : undefined,
-    embeddings: run.embeddings,
-  };
   let scores: Score[];
   try {
-    scores = await run.suite.score(run.evalCase, response.text, run.params, context);
+    scores = await scoreCase(run, response.text, judgeUsage);
   } catch (error) {
     return {
       caseId: run.evalCase.id, modelKey: run.modelKey, status: 'error', response: withoutAttempts(response), scores: [],
@@ -63,6 +62,23 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
     startedAt,
     finishedAt: new Date().toISOString(),
   };
+}
+
+/**
+ * The method's scorers, once; or k times with judge samples 0..k-1 (one after another, so a case's samples never
+ * race each other for the judge's rate limit), aggregated per metric (judgeSamples.ts).
+ */
+async function scoreCase(run: CaseRun, text: string, judgeUsage: Usage & { calls: number; costUsd?: number }): Promise<Score[]> {
+  const contextFor = (index?: number): ScoreContext => ({
+    signal: run.signal,
+    judge: run.judge ? createJudge(countingJudge(run.judge, judgeUsage), run.signal, index === undefined ? undefined : { index, temperature: run.judgeSamples!.temperature }) : undefined,
+    embeddings: run.embeddings,
+  });
+  const k = run.judge && run.judgeSamples ? run.judgeSamples.k : 1;
+  if (k <= 1) return run.suite.score(run.evalCase, text, run.params, contextFor());
+  const samples: Score[][] = [];
+  for (let index = 0; index < k; index++) samples.push(await run.suite.score(run.evalCase, text, run.params, contextFor(index)));
+  return aggregateSamples(samples);
 }
 
 /** The call a case makes: its messages and the template's decoding parameters (also what a cost plan checks the cache for). */

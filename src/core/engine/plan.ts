@@ -7,6 +7,7 @@ import type { PromptTemplate } from '../prompt/template.js';
 import type { EvalSpec, SuiteSpec } from '../spec/types.js';
 import type { Suite, SuiteBuildContext } from '../suites/contract.js';
 import { knownMethods, suiteFor } from '../suites/registry.js';
+import { parseHumanLabel } from '../suites/humanLabels.js';
 
 export interface SuitePlan {
   spec: SuiteSpec;
@@ -141,6 +142,12 @@ export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, 
     } catch (error) {
       reporter?.add('row', asInputError(error, item.row.ref.file, item.row.ref.line));
       continue;
+    }
+    const column = suitePlan.spec.humanLabels;
+    if (column !== undefined) {
+      const label = parseHumanLabel(item.row.data[column]);
+      if (label instanceof Error) reporter?.add('row', new InputError({ file: item.row.ref.file, line: item.row.ref.line }, `${column}: ${label.message}`, 'fix the cell or leave it empty (no label)'));
+      else if (label !== undefined) for (const evalCase of expanded) evalCase.humanLabel = label;
     }
     yield* expanded;
   }

@@ -149,6 +149,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
         embeddings: clients.embeddings?.client,
         templateParameters: templateParametersFor(suitePlan, model.spec),
         signal: options.signal,
+        ...(spec.judgeSamples ? { judgeSamples: spec.judgeSamples } : {}),
       });
       // A case cut short by cancel is not finished: leave it out of the log so --resume runs it again.
       if (options.signal.aborted && result.status === 'error' && result.error?.kind === 'cancelled') return;

@@ -6,6 +6,7 @@ import { resultTotals, callsFromResults } from './totals.js';
 import type { CallCounts } from './totals.js';
 import type { SuiteReport } from '../suites/contract.js';
 import { combinedReports } from '../suites/combinedReports.js';
+import { withSampleStability } from '../suites/samplesReport.js';
 import { toReportCase, toReportResult } from '../suites/reportView.js';
 import type { ReportCase, ReportResult } from '../suites/reportView.js';
 import type { SuitePlan } from './plan.js';
@@ -45,7 +46,7 @@ export async function tablesFromLog(logFile: string, suites: readonly SuitePlan[
   }
   const suiteReports = suites.map((s) => {
     const view = views.get(s.spec.id)!;
-    return s.suite.report(view.cases, view.results, s.params, s.spec.id);
+    return withSampleStability(s.suite.report(view.cases, view.results, s.params, s.spec.id), view.results);
   });
   return { reports: [...suiteReports, ...combinedReports(suiteReports)], totals: resultTotals(all, calls) };
 }

@@ -19,7 +19,8 @@ export function evaluateThresholds(suites: readonly SuiteSpec[], reports: readon
         const passed = value !== null
           && (threshold.min === undefined || value >= threshold.min)
           && (threshold.max === undefined || value <= threshold.max);
-        outcomes.push({ suiteId: suite.id, modelKey, metric: threshold.metric, value, min: threshold.min, max: threshold.max, passed });
+        const counts = metric ? { n: metric.n, ...(metric.undetermined !== undefined ? { undetermined: metric.undetermined } : {}) } : {};
+        outcomes.push({ suiteId: suite.id, modelKey, metric: threshold.metric, value, ...counts, min: threshold.min, max: threshold.max, passed });
       }
     }
   }

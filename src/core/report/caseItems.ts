@@ -29,11 +29,17 @@ export function caseListItem(evalCase: Pick<EvalCase, 'id' | 'suiteId' | 'testbe
     modelKey: result.modelKey,
     status: result.status,
     pass: result.pass,
-    summary: failureMessage(result),
+    summary: withUnstable(failureMessage(result), result),
     question: evalCase.question,
     roles: [...new Set(evalCase.documents.map((d) => d.role))],
     score: primary ? primary.value : undefined,
   };
+}
+
+/** "… · unstable judge: content" when judgeSamples gave disagreeing samples, so the list (and its search) shows them. */
+function withUnstable(summary: string, result: CaseResult): string {
+  const unstable = result.scores.filter((s) => s.samples?.unstable).map((s) => s.metric);
+  return unstable.length === 0 ? summary : `${summary} · unstable judge: ${unstable.join(', ')}`;
 }
 
 /**

@@ -10,6 +10,7 @@ import { writeJunitReport } from './junitReport.js';
 import type { RunData } from './runData.js';
 import { writeFileStreaming } from './textSink.js';
 import type { TextSink } from './textSink.js';
+import { writeVerdictsReport } from './verdictsReport.js';
 
 export const REPORT_FORMATS = ['json', 'csv', 'junit', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -42,6 +43,9 @@ export async function writeReports(run: RunData, outDir: string, formats: readon
     await writeFileStreaming(target, (sink) => write(run, sink));
     written.push(target);
   }
+  // A person's verdicts travel with the reports whenever the workspace has some (verdictsReport.ts).
+  const verdicts = await writeVerdictsReport(run, outDir);
+  if (verdicts) written.push(verdicts);
   return written;
 }
 

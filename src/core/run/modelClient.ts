@@ -121,6 +121,7 @@ export function createModelClient(options: ModelClientOptions): CountingModelCli
       messages: call.messages,
       ...(call.temperature !== undefined ? { temperature: call.temperature } : {}),
       ...(call.maxTokens !== undefined ? { maxTokens: call.maxTokens } : {}),
+      ...(call.seed !== undefined ? { seed: call.seed } : {}),
       ...(call.structuredOutput !== undefined ? { structuredOutput: call.structuredOutput } : {}),
     };
   }

@@ -17,6 +17,8 @@ import { paramProblems } from './paramChecks.js';
 import { providerProblems } from './providerChecks.js';
 import { DEFAULTS } from './schema.js';
 import { schemaErrors } from './schemaErrors.js';
+import { DEFAULT_SAMPLE_TEMPERATURE } from '../suites/judgeSamples.js';
+import type { JudgeSampling } from '../suites/judgeSamples.js';
 import type { EvalSpec, SuiteSpec, ThresholdSpec } from './types.js';
 import { YamlLocator } from './yamlPositions.js';
 import type { ModelSpec } from '../providers/contract.js';
@@ -114,6 +116,7 @@ function toEvalSpec(file: string, hash: string, data: Raw): EvalSpec {
     description: data.description as string | undefined,
     models: (data.models as unknown[]).map(toModelSpec),
     judge: data.judge === undefined ? undefined : toModelSpec(data.judge),
+    ...judgeSamplingOf(data.judgeSamples),
     embeddings: data.embeddings === undefined ? undefined : toModelSpec(data.embeddings),
     suites: (data.suites as Raw[]).map((suite) => ({
       ...toSuiteSpec(suite, resolve(suite.dataset ?? data.dataset), resolve(suite.template ?? data.template)),
@@ -128,6 +131,13 @@ function toEvalSpec(file: string, hash: string, data: Raw): EvalSpec {
     ...(data.explain === undefined ? {} : { explain: { failed: false, ...(data.explain as Partial<EvalSpec['explain']>) } }),
     ...(data.export === undefined ? {} : { export: toExportSpec(data.export as Raw) }),
   };
+}
+
+/** The schema has checked the shape: a number, or { k, temperature? }. */
+function judgeSamplingOf(raw: unknown): { judgeSamples?: JudgeSampling } {
+  if (raw === undefined) return {};
+  const object = typeof raw === 'number' ? { k: raw } : (raw as { k: number; temperature?: number });
+  return { judgeSamples: { k: object.k, temperature: object.temperature ?? DEFAULT_SAMPLE_TEMPERATURE } };
 }
 
 function toExportSpec(raw: Raw): NonNullable<EvalSpec['export']> {
@@ -165,6 +175,7 @@ function toSuiteSpec(suite: Raw, dataset: string | undefined, template: string |
     params: (suite.params as Record<string, unknown> | undefined) ?? {},
     thresholds,
     limit: suite.limit as number | undefined,
+    humanLabels: suite.humanLabels as string | undefined,
   });
 }
 

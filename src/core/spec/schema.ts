@@ -1,4 +1,5 @@
 // The JSON Schema of `*.eval.yaml`: validates eval files on load and, emitted to media/eval.schema.json, drives editor completion.
+import { methodParamDocs } from './methodParamsSchema.js';
 
 /** The subset of draft-07 this schema uses, so the const below is checked as it is written. */
 export interface JsonSchema {
@@ -15,6 +16,9 @@ export interface JsonSchema {
   items?: JsonSchema;
   minItems?: number;
   oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  if?: JsonSchema;
+  then?: JsonSchema;
   enum?: string[];
   const?: unknown;
   pattern?: string;
@@ -110,6 +114,7 @@ const suite: JsonSchema = {
     dataset: { type: 'string', minLength: 1, description: 'Dataset file (JSONL, JSON, CSV, TSV or YAML), relative to this file. Defaults to the top-level dataset.' },
     template: { type: 'string', minLength: 1, description: "Prompt template file, relative to this file. Defaults to the top-level template, then the method's built-in prompt." },
     limit: { type: 'integer', minimum: 1, description: 'Use only the first N good rows of the dataset (quick iterations).' },
+    humanLabels: { type: 'string', minLength: 1, description: 'A dataset column holding a person\'s label of each row\'s answer (correct / wrong, true / false, yes / no, pass / fail, 1 / 0): the judge\'s agreement with it is reported like verdicts given in the inspector, which take precedence. LLM-Eval\'s human scores stay as they are.' },
     params: { type: 'object', description: 'Method parameters (noise ratios, grid sizes…); each method checks its own.' },
     thresholds: {
       type: 'object',
@@ -119,6 +124,7 @@ const suite: JsonSchema = {
   },
   required: ['id', 'method'],
   additionalProperties: false,
+  allOf: methodParamDocs,
 };
 
 const headerValue: JsonSchema = {
@@ -171,7 +177,22 @@ export const evalSchema: JsonSchema = {
       items: { $ref: '#/definitions/modelRef' },
       description: 'The models under test; every suite runs on each.',
     },
-    judge: { $ref: '#/definitions/modelRef', description: 'The model that grades answers for judge-based metrics; kept apart from the models under test.' },
+    judge: { $ref: '#/definitions/modelRef', description: 'The model that grades answers for judge-based metrics; kept apart from the models under test. With it, classic needle suites without params.scoring are judge-scored (the reference\'s default); without it they use a substring check.' },
+    judgeSamples: {
+      description: 'Self-consistency of the judge: score each case k times, each judge call a separate sample (its own seed; samples after the first at the sampling temperature unless the method sets one), and report each metric as the reference aggregates it — the majority verdict, or the mean of a scale — with the spread per case and metric and unstable cases flagged. 1 (the default) scores once. Costs k times the judge calls.',
+      oneOf: [
+        { type: 'integer', minimum: 1, maximum: 20 },
+        {
+          type: 'object',
+          properties: {
+            k: { type: 'integer', minimum: 1, maximum: 20, description: 'Scorings per case.' },
+            temperature: { type: 'number', minimum: 0, maximum: 2, default: 0.7, description: 'Temperature of samples 2..k when the method does not set its own (the first sample is the method\'s own call).' },
+          },
+          required: ['k'],
+          additionalProperties: false,
+        },
+      ],
+    },
     embeddings: { $ref: '#/definitions/modelRef', description: 'The embedding model for metrics that compare meanings (e.g. RAGAS answer relevancy).' },
     concurrency: { type: 'integer', minimum: 1, default: DEFAULTS.concurrency, description: 'Model calls in flight at once, per model (default 8). Lowered automatically on 429 responses and recovered after successes.' },
     rateLimit: {

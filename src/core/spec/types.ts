@@ -1,6 +1,7 @@
 // The eval file (`*.eval.yaml`) after loading: paths resolved, defaults applied.
 import type { Usage } from '../model.js';
 import type { ModelSpec } from '../providers/contract.js';
+import type { JudgeSampling } from '../suites/judgeSamples.js';
 
 export interface RateLimitSpec {
   requestsPerMinute?: number;
@@ -30,6 +31,8 @@ export interface SuiteSpec {
   thresholds: ThresholdSpec[];
   /** Only the first N rows (after skipping bad ones); handy for quick iterations. */
   limit?: number;
+  /** A dataset column of human labels (correct / wrong) the judge's agreement is measured against. */
+  humanLabels?: string;
 }
 
 /** `explain:` in the eval file: explain cases right after the run (see src/core/explain). */
@@ -61,6 +64,8 @@ export interface EvalSpec {
   description?: string;
   models: ModelSpec[];
   judge?: ModelSpec;
+  /** judgeSamples: k; absent = score once. */
+  judgeSamples?: JudgeSampling;
   embeddings?: ModelSpec;
   suites: SuiteSpec[];
   concurrency: number;

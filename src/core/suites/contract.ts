@@ -50,6 +50,8 @@ export interface ReportMetric {
   name: string;
   value: number | null;
   n: number;
+  /** Results left out of `n` as undetermined (judge errors, NaN); filled in for a metric named as a score is (samplesReport.ts). */
+  undetermined?: number;
 }
 
 /**
@@ -75,6 +77,11 @@ export interface SuiteReport {
   tables: ReportTable[];
   metrics: ReportMetric[];
   notes: string[];
+  /**
+   * How this suite's cases were scored, in a few words, shown beside the suite's name (report and panel header), so
+   * a default chosen for the reader (the needle's judge when the eval file has judge:) is never silent.
+   */
+  scoring?: string;
   /** Optional: charts drawn from `tables` (Needle in a Haystack's depth × length heatmap). */
   charts?: ChartSpec[];
 }

@@ -15,6 +15,8 @@ export interface JudgeRequest {
   schema: Record<string, unknown>;
   temperature?: number;
   maxTokens?: number;
+  /** A judge sample's seed (judgeSamples: k); also keeps the k samples apart in the response cache. */
+  seed?: number;
 }
 
 export type JudgeOutcome<T> =
@@ -66,8 +68,18 @@ export interface Judge {
   ask<T>(prompt: string, variables: Variables, options: AskOptions & { schema: JudgeSchema }): Promise<JudgeOutcome<T>>;
 }
 
+/**
+ * Which of the k judge samples this judge is (judgeSamples: k). Sample 0 is the ordinary call, unchanged, so k = 1
+ * is today's run and its cache; samples 1..k-1 get their index as seed and, unless the method sets its own, the
+ * sampling temperature — a greedy judge at temperature 0 would repeat itself and show no spread.
+ */
+export interface JudgeSample {
+  index: number;
+  temperature: number;
+}
+
 /** The judge step over a model client (the engine's, which counts the judge's calls and usage). */
-export function createJudge(client: ModelClient, signal: AbortSignal): Judge {
+export function createJudge(client: ModelClient, signal: AbortSignal, sample?: JudgeSample): Judge {
   async function ask(prompt: string, variables: Variables, options: AskOptions & { schema?: JudgeSchema } = {}): Promise<JudgeOutcome<unknown>> {
     let messages: ChatMessage[];
     try {
@@ -75,9 +87,11 @@ export function createJudge(client: ModelClient, signal: AbortSignal): Judge {
     } catch (error) {
       return { ok: false, error: `prompt ${prompt} could not be rendered: ${describeError(error)}`, raw: '', attempts: 0 };
     }
-    const temperature = options.temperature ?? 0;
-    if (options.schema) return judgeJson(client, { ...options.schema, messages, temperature }, signal);
-    const answer = await call(client, { messages, temperature }, signal);
+    const resampled = sample !== undefined && sample.index > 0;
+    const temperature = options.temperature ?? (resampled ? sample.temperature : 0);
+    const seed = resampled ? { seed: sample.index } : {};
+    if (options.schema) return judgeJson(client, { ...options.schema, messages, temperature, ...seed }, signal);
+    const answer = await call(client, { messages, temperature, ...seed }, signal);
     return 'error' in answer ? { ok: false, error: answer.error, raw: '', attempts: 1 } : { ok: true, value: answer.text, raw: answer.text, attempts: 1 };
   }
   return { key: client.key, ask: ask as Judge['ask'] };
@@ -135,6 +149,7 @@ export async function judgeJson<T>(judge: ModelClient, request: JudgeRequest, si
       messages,
       temperature: request.temperature ?? 0,
       maxTokens: request.maxTokens,
+      ...(request.seed !== undefined ? { seed: request.seed } : {}),
       structuredOutput: { name: request.name, schema: request.schema },
     }, signal);
     if ('error' in answer) return { ok: false, error: answer.error, raw, attempts: attempt };

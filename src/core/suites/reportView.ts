@@ -9,7 +9,7 @@ export interface ReportCase extends Pick<EvalCase, 'id' | 'suiteId' | 'method' |
 }
 
 /** A score without its explanation and evidence; of `details`, only what the suite's report reads (Suite.reportDetails). */
-export type ReportScore = Pick<Score, 'metric' | 'value' | 'pass' | 'label' | 'judgeError' | 'details'>;
+export type ReportScore = Pick<Score, 'metric' | 'value' | 'pass' | 'label' | 'judgeError' | 'details' | 'samples'>;
 
 /** What a report may know about a result: verdicts, scores, and the usage that run totals add up. */
 export interface ReportResult extends Pick<CaseResult, 'caseId' | 'modelKey' | 'status' | 'pass' | 'judgeUsage'> {
@@ -55,6 +55,8 @@ function slimScore(score: Score, hooks: ReportViewHooks): ReportScore {
   if (score.pass !== undefined) view.pass = score.pass;
   if (score.label !== undefined) view.label = score.label;
   if (score.judgeError !== undefined) view.judgeError = score.judgeError;
+  // k numbers per score (judgeSamples): what the self-consistency table reads.
+  if (score.samples !== undefined) view.samples = score.samples;
   // Details can be kilobytes per case (RAGAS's per-statement verdicts, RGB's response spans) that no table reads.
   const details = score.details === undefined ? undefined : hooks.reportDetails?.(score);
   if (details !== undefined) view.details = details;

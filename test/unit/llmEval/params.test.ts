@@ -17,7 +17,7 @@ const build = (data: Record<string, unknown>, raw: Record<string, unknown> = {})
 
 describe('params', () => {
   it('defaults: the paper\'s four dimensions, 0–5, no reference, response level', () => {
-    assert.deepEqual(params(), { dimensions: [{ name: 'content' }, { name: 'grammar' }, { name: 'relevance' }, { name: 'appropriateness' }], scale: '0-5', withReference: false, level: 'response' });
+    assert.deepEqual(params(), { dimensions: [{ name: 'content' }, { name: 'grammar' }, { name: 'relevance' }, { name: 'appropriateness' }], scale: '0-5', withReference: false, level: 'response', parser: 'reference' });
   });
 
   it('user dimensions as names or { name, description }', () => {

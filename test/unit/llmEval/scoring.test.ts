@@ -54,9 +54,10 @@ describe('one judge call scores every dimension', () => {
     assert.deepEqual(values(scores), { content: 2.5, grammar: 4, relevance: 2, appropriateness: 3 });
     assert.ok(scores.every((s) => s.explanation === output && s.judgeError === undefined));
     assert.equal(chats().length, 1);
-    const body = chats()[0]!.body as { temperature: number; messages: { role: string; content: string }[]; response_format: { json_schema: { name: string } } };
+    const body = chats()[0]!.body as { temperature: number; messages: { role: string; content: string }[]; response_format?: unknown };
     assert.equal(body.temperature, 0, 'greedy decoding');
-    assert.equal(body.response_format.json_schema.name, 'llm_eval_scores');
+    assert.equal(body.response_format, undefined, 'the reference sends no structured output; the schema is in the prompt');
+    assert.equal((scores[0]!.details as { parser: string }).parser, 'reference');
     const prompt = body.messages[0]!.content;
     assert.ok(prompt.startsWith('The output should be formatted as a JSON instance that conforms to the JSON schema below.\n\nAs an example, for the schema {"properties": {"foo": {"title": "Foo", "description": "a list of strings", "type": "array", "items": {"type": "string"}}}, "required": ["foo"]}}\n'));
     assert.ok(prompt.endsWith(`"required": ["content", "grammar", "relevance", "appropriateness"]}\n\`\`\`\nScore the following dialogue response generated on a continuous scale from 0.0 to 5.0.\nContext: ${CONTEXT}\nReference: ${REFERENCE}\nDialogue response: ${RESPONSE}`), prompt.slice(-400));
@@ -88,9 +89,21 @@ describe('parse failures are judge errors on every dimension', () => {
   // What the seed's Llama 3.1 demo printed: key-value lines and prose, not a JSON object.
   const llamaStyle = '"content": 2,\n"grammar": 4,\n"relevance": 1,\n"appropriateness": 3\nHere\'s a breakdown of the scores: …';
 
-  it('not JSON twice: every dimension null with the judge error, the raw output kept as the explanation', async () => {
+  it('the reference parser: no JSON object is one call and a judge error on every dimension, the raw output kept', async () => {
     server.addRule({ reply: llamaStyle });
     const scores = await setup({}, { context: CONTEXT, response: RESPONSE }).score();
+    assert.equal(chats().length, 1, 'the reference does not repair');
+    for (const s of scores) {
+      assert.equal(s.value, null);
+      assert.match(s.judgeError ?? '', /reference parser could not read the reply \(no JSON object/);
+      assert.equal(s.explanation, llamaStyle);
+    }
+  });
+
+  it('strict (option): the schema goes as structured output, and an answer that is not JSON twice is a judge error after one repair', async () => {
+    server.addRule({ reply: llamaStyle });
+    const scores = await setup({ parser: 'strict' }, { context: CONTEXT, response: RESPONSE }).score();
+    assert.equal((chats()[0]!.body as { response_format: { json_schema: { name: string } } }).response_format.json_schema.name, 'llm_eval_scores');
     assert.equal(chats().length, 2, 'one repair attempt');
     for (const s of scores) {
       assert.equal(s.value, null);
@@ -99,10 +112,10 @@ describe('parse failures are judge errors on every dimension', () => {
     }
   });
 
-  it('a missing dimension is repaired when the second answer is complete', async () => {
+  it('strict: a missing dimension is repaired when the second answer is complete', async () => {
     server.addRule({ reply: '{"content": 3, "grammar": 4, "relevance": 2}', times: 1 });
     server.addRule({ reply: '{"content": 3, "grammar": 4, "relevance": 2, "appropriateness": 5}' });
-    const scores = await setup({}, { context: CONTEXT, response: RESPONSE }).score();
+    const scores = await setup({ parser: 'strict' }, { context: CONTEXT, response: RESPONSE }).score();
     assert.deepEqual(values(scores), { content: 3, grammar: 4, relevance: 2, appropriateness: 5 });
     assert.match(chats()[1]!.lastUserMessage, /must have required property 'appropriateness'/);
   });
@@ -118,6 +131,47 @@ describe('parse failures are judge errors on every dimension', () => {
     const scores = await setup({}, { context: CONTEXT, response: RESPONSE }).score();
     assert.deepEqual(values(scores), { content: null, grammar: 4.5, relevance: 0, appropriateness: 5 });
     assert.match(scores[0]!.judgeError ?? '', /content = 7 is outside 0\.0–5\.0/);
+  });
+});
+
+describe('replies read as the reference parser reads them (PydanticOutputParser, pydantic v1)', () => {
+  it('JSON inside prose with extra keys and numbers as strings: scored, and what was tolerated is recorded', async () => {
+    const reply = 'Sure! Here are my scores:\n```json\n{"content": "4", "grammar": 4.5, "relevance": " 3.5 ", "appropriateness": true, "reasoning": "clear"}\n```\nHope this helps.';
+    server.addRule({ reply });
+    const scores = await setup({}, { context: CONTEXT, response: RESPONSE }).score();
+    assert.deepEqual(values(scores), { content: 4, grammar: 4.5, relevance: 3.5, appropriateness: 1 });
+    const tolerated = (scores[0]!.details as { tolerated: string[] }).tolerated;
+    assert.deepEqual(tolerated, [
+      'text around the JSON object ignored',
+      'extra keys ignored: reasoning',
+      'content: the string "4" read as 4',
+      'relevance: the string " 3.5 " read as 3.5',
+      'appropriateness: true read as 1.0',
+    ]);
+  });
+
+  it('0–100: a non-integer is truncated by int() as the reference does (87.9 → 87, "-0.5" is not an integer string)', async () => {
+    server.addRule({ reply: '{"engagement": 87.9, "fluency": "90"}', times: 1 });
+    const scored = await setup({ dimensions: ['engagement', 'fluency'], scale: '0-100' }, { context: 'Hi', response: 'Hello' }).score();
+    assert.deepEqual(values(scored), { engagement: 87, fluency: 90 });
+    assert.ok((scored[0]!.details as { tolerated: string[] }).tolerated.includes("engagement: 87.9 truncated to 87 (the reference's int())"));
+    server.addRule({ reply: '{"engagement": "87.5", "fluency": 90}' });
+    const failed = await setup({ dimensions: ['engagement', 'fluency'], scale: '0-100' }, { context: 'Hi', response: 'Hello' }).score();
+    assert.deepEqual(values(failed), { engagement: null, fluency: null }, 'parse_obj fails as a whole: the reference keeps no score of that reply');
+    assert.match(failed[0]!.judgeError ?? '', /engagement: "87\.5" is not an integer/);
+  });
+
+  it('a clean reply tolerates nothing; a missing field or null fails the whole reply; NaN is undetermined, never a score', async () => {
+    server.addRule({ reply: '{"content": 1, "grammar": 2, "relevance": 3, "appropriateness": 4}', times: 1 });
+    const clean = await setup({}, { context: CONTEXT, response: RESPONSE }).score();
+    assert.equal((clean[0]!.details as { tolerated?: unknown }).tolerated, undefined);
+    server.addRule({ reply: '{"content": 1, "grammar": null, "relevance": 3}', times: 1 });
+    const missing = await setup({}, { context: CONTEXT, response: RESPONSE }).score();
+    assert.ok(missing.every((s) => s.value === null && s.label === 'judge-error'));
+    assert.match(missing[0]!.judgeError ?? '', /grammar: null is not a number; appropriateness: field required/);
+    server.addRule({ reply: '{"content": NaN, "grammar": 2, "relevance": 3, "appropriateness": 4}' });
+    const nan = await setup({}, { context: CONTEXT, response: RESPONSE }).score();
+    assert.deepEqual(values(nan), { content: null, grammar: 2, relevance: 3, appropriateness: 4 });
   });
 });
 

@@ -53,6 +53,15 @@ describe('needle report', () => {
     assert.ok(report.notes.some((n) => n.includes('1 result(s) ended in a model error')));
   });
 
+  it('the scoring is explicit on the suite: a judge: in the eval file picks the judge by default, and the report says so', () => {
+    const byJudge = needleReport(cases, [result('a', 'm', judged(8))], p, 's');
+    assert.equal(byJudge.scoring, 'judge 1–10 (default: the eval file sets judge:; params.scoring: substring keeps substring scoring)');
+    assert.equal(byJudge.notes[0], `Scoring: ${byJudge.scoring}.`);
+    const found: Score[] = [{ metric: 'found', value: 1, pass: true }];
+    assert.match(needleReport(cases, [result('a', 'm', found)], p, 's').scoring ?? '', /^substring \(default without judge: in the eval file; with one, classic needle suites are judge-scored/);
+    assert.equal(needleReport(cases, [result('a', 'm', found)], params({ contextLengths: [1000], depths: [0], scoring: 'substring' }), 's').scoring, 'substring (params.scoring: substring)');
+  });
+
   it('Arize: labels, not an inverted score; the negative test apart from the heatmap', () => {
     const arize = params({ variant: 'arize', contextLengths: [1000, 2000], depths: [0, 100] });
     const withNegatives = new Map([...cases, ['n1', cell('n1', 1000, null)], ['n2', cell('n2', 2000, null)]]);

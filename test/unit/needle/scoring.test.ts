@@ -38,6 +38,15 @@ describe('classic', () => {
     assert.ok(prompt.endsWith("[Question]\nWhat is the best thing to do in San Francisco?\n\n[The Start of Assistant's Answer]\nEat a sandwich in Dolores Park.\n[The End of Assistant's Answer]"));
   });
 
+  it('each score says which scoring applied and why: judge: in the eval file picks the judge by default, params.scoring overrides', async () => {
+    const judged = await scoreOne(evalCase, 'Eat a sandwich.', p, scriptedJudge(() => 'Rating: [[8]]'));
+    assert.deepEqual([judged.metric, (judged.details as { scoring: string }).scoring], ['judge_score', 'default: the eval file sets judge:']);
+    const plain = await scoreOne(evalCase, 'Eat a sandwich.', p);
+    assert.deepEqual([plain.metric, (plain.details as { scoring: string }).scoring], ['found', 'default: no judge: in the eval file']);
+    const forced = await scoreOne(evalCase, 'Eat a sandwich.', params({ contextLengths: [1000], depths: [50], scoring: 'substring' }), scriptedJudge(() => 'Rating: [[8]]'));
+    assert.deepEqual([forced.metric, (forced.details as { scoring: string }).scoring], ['found', 'params.scoring: substring']);
+  });
+
   it('a judge rating below 7 is a miss; a bare "10" or a failing call is a judge error with no value', async () => {
     const low = await scoreOne(evalCase, 'Visit a museum.', p, scriptedJudge(() => 'Unrelated. Rating: [[3]]'));
     assert.deepEqual([low.value, low.pass], [3, false]);
@@ -121,6 +130,8 @@ describe('multi', () => {
     assert.deepEqual(evalCase!.documents[0]!.spans.map((s) => s.label), ['needle 1', 'needle 2', 'needle 3']);
     const insertion = needleCaseParams(evalCase!).insertionPercentages;
     assert.equal(insertion.length, 3);
+    const [atEnd] = await cases(params({ variant: 'multi', contextLengths: [2000], depths: [100] }));
+    assert.deepEqual(needleCaseParams(atEnd!).insertionPercentages, [], 'depth 100: the reference logs no insertion percentage');
     const score = await scoreOne(evalCase!, 'Figs and goat cheese.', p);
     assert.deepEqual([score.metric, score.value, score.pass, score.label], ['retrieved', 2 / 3, false, '2/3']);
     assert.match(score.explanation ?? '', /'prosciutto' missing/);

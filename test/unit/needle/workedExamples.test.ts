@@ -83,6 +83,12 @@ describe('insertion with a character tokenizer (token = character)', () => {
     assert.deepEqual(built.placed.map((p) => p.actualDepthPercent), [0, (21 / 44) * 100], 'haystack before each needle over the 44 kept');
   });
 
+  it('multi-needle at depth 100: every needle appended in order, and no insertion percentage logged (the reference logs none there)', () => {
+    const built = buildCell(haystack, { contextLength: 60, depthPercent: 100, buffer: 10, needles: [charIndex('[A]'), charIndex('[B]')] });
+    assert.ok(built.context.endsWith('[A][B]'), built.context);
+    assert.deepEqual(built.placed.map((p) => p.insertionPercent), [null, null]);
+  });
+
   it('the reference rule ("." token only) gives the same cells when a token is a character', () => {
     const reference = buildCell(charIndex('Alpha one. Bravo two. Charlie three. Delta four. Echo five. Foxtrot six.', 'period-token'), { contextLength: 40, depthPercent: 90, buffer: 10, needles: [charIndex('[N]', 'period-token')] });
     assert.equal(reference.context, 'Alpha one. Bravo two.[N] Charl');

@@ -178,6 +178,14 @@ describe('what a metric needs', () => {
     assert.equal(s.label, 'noncommittal');
   });
 
+  it('context relevance counts sentences as pysbd does: "Dr." does not end one, so one extracted of two scores 1/2 (not 1/3)', async () => {
+    const doctor = 'Dr. Smith discovered penicillin in 1928. It changed medicine.';
+    server.addRule({ reply: scriptedReplies({ relevance: () => ({ sentences: ['Dr. Smith discovered penicillin in 1928.'] }) }) });
+    const s = find(await score(build(row({ retrieved_contexts: [doctor] }), { metrics: ['context_relevance'] })), 'context_relevance');
+    assert.equal(s.value, 0.5);
+    assert.match(s.explanation ?? '', /1 of 2 context sentences/);
+  });
+
   it('"Insufficient Information" → context relevance 0', async () => {
     server.addRule({ reply: scriptedReplies({ relevance: () => ({ sentences: ['Insufficient Information'] }) }) });
     const s = find(await score(build(row(), { metrics: ['context_relevance'] })), 'context_relevance');

@@ -93,7 +93,7 @@ test('the rows are read as they are by the RAGAS and LLM-Eval suites', async () 
     assert.equal(ragas.userInput, QUESTIONS[count]);
     assert.equal(ragas.response, answers[count]);
     assert.equal(ragas.retrievedContexts.length, 2);
-    const [llmEvalCase] = expandLlmEvalRow(item.row, { dimensions: [{ name: 'content' }], scale: '0-5', withReference: false, level: 'response' }, { suiteId: 'llm', seed: 1 } as never);
+    const [llmEvalCase] = expandLlmEvalRow(item.row, { dimensions: [{ name: 'content' }], scale: '0-5', withReference: false, level: 'response', parser: 'reference' }, { suiteId: 'llm', seed: 1 } as never);
     assert.equal(llmEvalCase!.givenResponse, answers[count]);
     count += 1;
   }

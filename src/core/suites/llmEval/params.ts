@@ -14,6 +14,14 @@ export type Scale = (typeof SCALES)[number];
 export const LEVELS = ['response', 'dialogue'] as const;
 export type Level = (typeof LEVELS)[number];
 
+/**
+ * How the judge's reply is read. 'reference' (default): as MiuLab/LLM-Eval does — no structured output, one call,
+ * the JSON found in the prose, extra keys ignored, strings coerced, int() on the 0–100 scale. 'strict': the answer
+ * must be JSON matching the schema (sent as structured output), with one repair retry.
+ */
+export const PARSERS = ['reference', 'strict'] as const;
+export type Parser = (typeof PARSERS)[number];
+
 export interface LlmEvalParams {
   dimensions: Dimension[];
   scale: Scale;
@@ -21,6 +29,7 @@ export interface LlmEvalParams {
   withReference: boolean;
   /** 'response': score one response in its context; 'dialogue': score a whole dialogue (the row's `dialog`). */
   level: Level;
+  parser: Parser;
 }
 
 /** The paper's four dimensions (Lin & Chen 2023, Table 1). */
@@ -31,7 +40,7 @@ export const PAPER_DIMENSIONS: readonly Dimension[] = [
   { name: 'appropriateness' },
 ];
 
-const KNOWN_KEYS = ['dimensions', 'scale', 'withReference', 'level'];
+const KNOWN_KEYS = ['dimensions', 'scale', 'withReference', 'level', 'parser'];
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 type Where = { file: string };
@@ -87,5 +96,5 @@ export function parseLlmEvalParams(raw: unknown, where: Where): LlmEvalParams {
   if (typeof withReference !== 'boolean') fail(where, 'withReference', `expected true or false, got ${describe(withReference)}`, 'true shows the judge each row\'s reference response');
   const level = oneOf(object.level, LEVELS, 'level', 'response', where);
   if (level === 'dialogue' && withReference) fail(where, 'withReference', 'the dialogue-level prompt has no reference', 'remove withReference or use level: response');
-  return { dimensions: parseDimensions(object.dimensions, where), scale: oneOf(object.scale, SCALES, 'scale', '0-5', where), withReference, level };
+  return { dimensions: parseDimensions(object.dimensions, where), scale: oneOf(object.scale, SCALES, 'scale', '0-5', where), withReference, level, parser: oneOf(object.parser, PARSERS, 'parser', 'reference', where) };
 }

@@ -60,8 +60,12 @@ function notesFor(params: LlmEvalParams, entries: readonly Entry[]): string[] {
   const scale = SCALE_CONFIG[params.scale];
   const notes = [
     `One judge call per case scores every dimension on ${scale.minText}–${scale.maxText} (${scale.type === 'number' ? 'decimal' : 'integer'} scores), greedy decoding (temperature 0), ${params.level === 'dialogue' ? 'dialogue level' : params.withReference ? 'response level with the reference response' : 'response level without a reference'} (MiuLab/LLM-Eval templates).`,
-    'The judge also gets the schema as structured output; an answer that is not valid JSON for it is retried once, then every dimension of that case is a judge error (undetermined, never 0).',
+    params.parser === 'strict'
+      ? 'Parser: strict (option). The judge also gets the schema as structured output; an answer that is not valid JSON for it is retried once, then every dimension of that case is a judge error (undetermined, never 0).'
+      : `Parser: reference (default; parser: strict is the option). Replies are read as MiuLab/LLM-Eval reads them (langchain PydanticOutputParser, pydantic v1): the JSON object inside any prose, extra keys ignored, numbers given as strings accepted, ${scale.type === 'integer' ? 'non-integer scores truncated by int() as the reference does' : 'scores kept as floats'}; one call, no structured output, no repair. A reply it cannot read makes every dimension of that case a judge error (undetermined, never 0). A score outside the scale is a judge error on that dimension (the reference has no range check).`,
   ];
+  const tolerated = entries.filter((e) => e.result.scores.some((s) => (s.details as { tolerated?: unknown } | undefined)?.tolerated === true)).length;
+  if (tolerated > 0) notes.push(`${tolerated} result(s) were read only by tolerating something the strict schema rejects (each case's details say what).`);
   const needJudge = entries.filter((e) => e.result.scores.some((s) => s.label === NEEDS_JUDGE_LABEL)).length;
   if (needJudge > 0) notes.push(`LLM-Eval needs a judge model: set judge: in the eval file (e.g. judge: openai:gpt-4o-mini). ${needJudge} result(s) were not scored.`);
   const given = entries.filter((e) => e.result.response?.given).length;
@@ -98,5 +102,6 @@ export function llmEvalReport(cases: ReadonlyMap<string, ReportCase>, results: r
   const notes = notesFor(params, entries);
   const orphans = results.length - entries.length;
   if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
-  return { suiteId, method: LLM_EVAL_METHOD, tables: [means, ...histograms, ...(agreement ? [agreement] : [])], metrics, notes };
+  const scoring = `judge ${SCALE_CONFIG[params.scale].minText}–${SCALE_CONFIG[params.scale].maxText}, ${params.parser === 'strict' ? 'strict schema parser (params.parser: strict)' : 'reference parser (default)'}`;
+  return { suiteId, method: LLM_EVAL_METHOD, tables: [means, ...histograms, ...(agreement ? [agreement] : [])], metrics, notes, scoring };
 }

@@ -13,6 +13,8 @@ export const llmEvalSuite: Suite<LlmEvalParams> = {
   expandRow: (row, params, context) => expandLlmEvalRow(row, params, context),
   score: (evalCase, responseText, params, context) => scoreLlmEvalCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => llmEvalReport(cases, results, params, suiteId),
+  // The report counts the results read only by tolerating something (referenceParser.ts); the list itself stays in the case.
+  reportDetails: (score) => (Array.isArray((score.details as { tolerated?: unknown } | undefined)?.tolerated) ? { tolerated: true } : undefined),
   humanScoresOf: (evalCase) => llmEvalExpected(evalCase).humanScores,
   // Used only for rows without a response: the model under test replies to the context.
   defaultTemplate: () => builtinPrompt('llm-eval/answer.prompt'),

@@ -40,7 +40,10 @@ export interface NeedleCaseParams extends Record<string, unknown> {
   actualDepthPercents: number[];
   needleTokenIndex: number | null;
   needleTokenIndexes: number[];
-  /** The multi-needle reference's logged percentages (insertion point over the length just after it). */
+  /**
+   * The multi-needle reference's logged percentages (insertion point over the length just after it); empty at depth
+   * 100, where the reference appends every needle without logging one.
+   */
   insertionPercentages: number[];
   haystackTokens: number;
   contextTokens: number;
@@ -155,7 +158,7 @@ function caseParams(cell: Cell, plan: CellPlan, params: NeedleParams, tokenizer:
     actualDepthPercents: cell.placed.map((p) => p.actualDepthPercent),
     needleTokenIndex: first ? first.tokenIndex : null,
     needleTokenIndexes: cell.placed.map((p) => p.tokenIndex),
-    insertionPercentages: cell.placed.map((p) => p.insertionPercent),
+    insertionPercentages: cell.placed.flatMap((p) => (p.insertionPercent === null ? [] : [p.insertionPercent])),
     haystackTokens: cell.haystackTokens,
     contextTokens: cell.contextTokens,
     buffer: params.buffer,

@@ -17,8 +17,11 @@ export interface PlacedNeedle {
   tokenIndex: number;
   /** Haystack tokens before the needle over all haystack tokens kept, ×100: the depth it actually got. */
   actualDepthPercent: number;
-  /** The multi-needle reference's log value: insertion point over the context length right after inserting, ×100. */
-  insertionPercent: number;
+  /**
+   * The multi-needle reference's log value: insertion point over the context length right after inserting, ×100;
+   * null at depth 100, where the reference appends the needle and logs nothing.
+   */
+  insertionPercent: number | null;
 }
 
 export interface NeedleSpan {
@@ -126,8 +129,8 @@ function insertSegment(segments: Segment[], position: number, source: number, le
  * Needle i goes at `depth + i * (100 - depth) / k`, each into the context as it grows, each backed up to a
  * boundary (the multi-needle reference; with one needle it is the single-needle reference).
  */
-function placeNeedles(segments: Segment[], haystack: IndexedText, request: CellRequest): number[] {
-  const percents: number[] = [];
+function placeNeedles(segments: Segment[], haystack: IndexedText, request: CellRequest): (number | null)[] {
+  const percents: (number | null)[] = [];
   const interval = (100 - request.depthPercent) / request.needles.length;
   let depth = request.depthPercent;
   request.needles.forEach((needle, index) => {
@@ -135,7 +138,8 @@ function placeNeedles(segments: Segment[], haystack: IndexedText, request: CellR
     let point = length;
     if (depth !== 100) point = backUp(segments, haystack, request.needles, depthPoint(length, depth));
     insertSegment(segments, point, index, needle.tokenCount);
-    percents.push((point / (length + needle.tokenCount)) * 100);
+    // The reference appends to insertion_percentages only in its `depth_percent != 100` branch.
+    percents.push(depth === 100 ? null : (point / (length + needle.tokenCount)) * 100);
     if (depth !== 100) depth += interval;
   });
   return percents;
@@ -192,7 +196,7 @@ export function buildCell(haystack: IndexedText, request: CellRequest): Cell {
     needle,
     tokenIndex: assembled.tokenIndexes[needle] as number,
     actualDepthPercent: kept === 0 ? 0 : ((assembled.haystackBefore[needle] as number) / kept) * 100,
-    insertionPercent: percents[needle] as number,
+    insertionPercent: percents[needle] ?? null,
   }));
   return { context: assembled.context, haystackTokens: kept, contextTokens: kept + needleTokens, placed, spans: assembled.spans, layout: assembled.layout };
 }

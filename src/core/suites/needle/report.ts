@@ -224,6 +224,26 @@ function scoringNote(modes: readonly ScoringMode[], params: NeedleParams): strin
   return parts.join(' ');
 }
 
+const MODE_WORDS: Readonly<Record<ScoringMode, string>> = {
+  judge: 'judge 1–10',
+  substring: 'substring',
+  rail: 'Arize rails',
+  retrieved: 'needles retrieved of k',
+};
+
+/**
+ * The scoring in a few words, and why it applies: the classic variant's default (`scoring: auto`) is the judge when
+ * the eval file has judge: — the reference's scoring — and substring otherwise, so adding a judge for another suite
+ * changes it; saying so on the suite's header keeps that from going unnoticed.
+ */
+export function scoringSummary(modes: readonly ScoringMode[], params: NeedleParams): string {
+  const used = modes.map((m) => MODE_WORDS[m]).join(' + ') || (params.variant === 'multi' ? MODE_WORDS.retrieved : params.variant === 'arize' ? MODE_WORDS.rail : 'not scored yet');
+  if (params.variant !== 'classic') return `${used} (the ${params.variant} variant's reference scoring)`;
+  if (params.scoring !== 'auto') return `${used} (params.scoring: ${params.scoring})`;
+  if (modes.includes('judge')) return `${used} (default: the eval file sets judge:; params.scoring: substring keeps substring scoring)`;
+  return `${used} (default without judge: in the eval file; with one, classic needle suites are judge-scored unless params.scoring is set)`;
+}
+
 /** Suite.report for Needle in a Haystack. */
 export function needleReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: NeedleParams, suiteId: string): SuiteReport {
   const { entries, orphans } = joinEntries(cases, results);
@@ -248,5 +268,7 @@ export function needleReport(cases: ReadonlyMap<string, ReportCase>, results: re
   const errors = entries.filter((e) => e.result.status !== 'success').length;
   if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined, not as misses.`);
   if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
-  return { suiteId, method: NEEDLE_METHOD, tables, metrics: summaries.flatMap((s) => metricsOf(s, params, suiteId)), notes, charts };
+  const scoring = scoringSummary([...allModes], params);
+  notes.unshift(`Scoring: ${scoring}.`);
+  return { suiteId, method: NEEDLE_METHOD, tables, metrics: summaries.flatMap((s) => metricsOf(s, params, suiteId)), notes, charts, scoring };
 }

@@ -112,16 +112,28 @@ async function judgeScore(evalCase: EvalCase, response: string, context: ScoreCo
   };
 }
 
+/** Why this mode scores the case, in words the case view shows (the default depends on judge: in the eval file). */
+export function scoringReason(params: NeedleParams, context: Pick<ScoreContext, 'judge'>): string {
+  if (params.variant !== 'classic') return `the ${params.variant} variant's reference scoring`;
+  if (params.scoring !== 'auto') return `params.scoring: ${params.scoring}`;
+  return context.judge ? 'default: the eval file sets judge:' : 'default: no judge: in the eval file';
+}
+
 /** Suite.score for Needle in a Haystack: one score, in the mode the params and the run's judge decide. */
 export async function scoreNeedleCase(evalCase: EvalCase, response: string, params: NeedleParams, context: ScoreContext): Promise<Score[]> {
-  switch (scoringMode(params, context)) {
+  const score = await scoreInMode(scoringMode(params, context), evalCase, response, context);
+  return [{ ...score, details: { ...(score.details as Record<string, unknown> | undefined), scoring: scoringReason(params, context) } }];
+}
+
+async function scoreInMode(mode: ScoringMode, evalCase: EvalCase, response: string, context: ScoreContext): Promise<Score> {
+  switch (mode) {
     case 'judge':
-      return [await judgeScore(evalCase, response, context)];
+      return judgeScore(evalCase, response, context);
     case 'substring':
-      return [substringScore(evalCase, response)];
+      return substringScore(evalCase, response);
     case 'rail':
-      return [railScore(evalCase, response)];
+      return railScore(evalCase, response);
     case 'retrieved':
-      return [retrievedScore(evalCase, response)];
+      return retrievedScore(evalCase, response);
   }
 }

@@ -1,8 +1,7 @@
 // Sentence segmentation for context relevance: how many sentences a context holds and how many the judge extracted.
-// The reference segments with pysbd (English rules); Intl.Segmenter (ICU, built into Node) is the closest thing
-// available here. The two agree on ordinary prose; abbreviations and decimals can split differently.
-
-const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+// The reference (ragas context_relevancy) counts with pysbd's English segmenter, so this is the same rule set
+// (pysbd/segmenter.ts): "Dr." or "e.g." do not end a sentence, numbers, quotes and list items are handled as pysbd does.
+import { pysbdSegment } from './pysbd/segmenter.js';
 
 export interface Sentence {
   text: string;
@@ -11,16 +10,9 @@ export interface Sentence {
   end: number;
 }
 
-/** The non-blank sentences of a text with their spans. */
+/** The non-blank sentences of a text with their spans, as pysbd finds them in the original text. */
 export function splitSentences(text: string): Sentence[] {
-  const sentences: Sentence[] = [];
-  for (const { segment, index } of segmenter.segment(text)) {
-    const leading = segment.length - segment.trimStart().length;
-    const trimmed = segment.trim();
-    if (trimmed === '') continue;
-    sentences.push({ text: trimmed, start: index + leading, end: index + leading + trimmed.length });
-  }
-  return sentences;
+  return pysbdSegment(text).map(({ text: sentence, start, end }) => ({ text: sentence, start, end }));
 }
 
 export function countSentences(text: string): number {

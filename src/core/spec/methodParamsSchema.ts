@@ -1,0 +1,25 @@
+// Editor documentation of the method parameters whose default depends on something else in the eval file (the
+// needle's scoring on judge:, LLM-Eval's reply parser). Each method still checks its own params at load
+// (paramChecks.ts); these only describe, so they never reject a key.
+import type { JsonSchema } from './schema.js';
+
+function forMethod(method: string, properties: Record<string, JsonSchema>): JsonSchema {
+  return { if: { properties: { method: { const: method } }, required: ['method'] }, then: { properties: { params: { type: 'object', properties } } } };
+}
+
+export const methodParamDocs: JsonSchema[] = [
+  forMethod('needle', {
+    scoring: {
+      enum: ['auto', 'judge', 'substring', 'rail'],
+      default: 'auto',
+      description: 'How each response is scored. auto (default): classic — the judge (the reference\'s 1–10) when the eval file sets judge:, a substring check when it does not; arize — rails; multi — needles retrieved of k. Adding judge: for another suite therefore switches classic needle suites without scoring: to the judge; set scoring: substring to keep them as they were. The scoring used is shown beside the suite in the report and panel.',
+    },
+  }),
+  forMethod('llm-eval', {
+    parser: {
+      enum: ['reference', 'strict'],
+      default: 'reference',
+      description: 'How the judge\'s reply is read. reference (default): as MiuLab/LLM-Eval reads it — the JSON object inside any prose, extra keys ignored, numbers given as strings accepted, non-integer scores on 0–100 truncated by int(); one call, no structured output. strict: the reply must be JSON matching the schema (sent as structured output), one repair retry. What the reference parser tolerated is recorded on each case.',
+    },
+  }),
+];

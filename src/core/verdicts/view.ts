@@ -1,0 +1,63 @@
+// What the inspector shows of human verdicts for one run: each case's verdict (and whether it is stale), and the
+// judge's agreement with them per metric. Built from the run's cases and the workspace's verdicts; the host sends it.
+import type { CaseEntry } from '../model.js';
+import { requestHash, responseHash } from './model.js';
+import type { HumanLabel, VerdictLine } from './model.js';
+import { runAgreement } from './runAgreement.js';
+import type { MetricAgreement } from './runAgreement.js';
+import type { VerdictIndex } from './store.js';
+
+export interface CaseVerdictView {
+  label: HumanLabel | null;
+  note?: string;
+  stale: boolean;
+}
+
+export interface VerdictsView {
+  /** By case key (caseKey(caseId, modelKey)); only cases a person marked. */
+  cases: Record<string, CaseVerdictView>;
+  agreement: MetricAgreement[];
+}
+
+/** A person's change to one or more cases, from the inspector (y, x, c; also on a multi-selection). */
+export interface VerdictChange {
+  keys: string[];
+  /** null: a note only. */
+  label: HumanLabel | null;
+  note?: string;
+  metric?: string;
+}
+
+export function buildVerdictsView(entries: readonly CaseEntry[], index: VerdictIndex): VerdictsView {
+  const cases: Record<string, CaseVerdictView> = {};
+  for (const { evalCase, result } of entries) {
+    const text = result.response?.text;
+    if (text === undefined) continue;
+    const verdict = index.lookup(requestHash(evalCase.messages), responseHash(text), result.modelKey);
+    if (verdict) cases[`${evalCase.id}\u0000${result.modelKey}`] = { label: verdict.label, ...(verdict.note !== undefined ? { note: verdict.note } : {}), stale: verdict.stale };
+  }
+  return { cases, agreement: runAgreement(entries, index) };
+}
+
+/** The lines a change appends: one per case that has a response (a case that errored before answering has nothing to judge). */
+export function verdictLines(entries: readonly CaseEntry[], change: VerdictChange, at = new Date().toISOString()): VerdictLine[] {
+  return entries.flatMap(({ evalCase, result }) => {
+    const text = result.response?.text;
+    if (text === undefined) return [];
+    return [{
+      type: 'verdict' as const, request: requestHash(evalCase.messages), response: responseHash(text), modelKey: result.modelKey,
+      ...(change.metric !== undefined ? { metric: change.metric } : {}), label: change.label, ...(change.note ? { note: change.note } : {}), caseId: evalCase.id, at,
+    }];
+  });
+}
+
+/** Checks a change that came over the wire (the webview is not trusted to send well-formed data). */
+export function parseVerdictChange(raw: unknown): VerdictChange | undefined {
+  const v = raw as Partial<VerdictChange> | null;
+  if (typeof v !== 'object' || v === null || !Array.isArray(v.keys) || v.keys.length === 0 || !v.keys.every((k) => typeof k === 'string')) return undefined;
+  if (!(v.label === null || v.label === 'correct' || v.label === 'wrong')) return undefined;
+  if (v.note !== undefined && typeof v.note !== 'string') return undefined;
+  if (v.metric !== undefined && typeof v.metric !== 'string') return undefined;
+  if (v.label === null && !v.note) return undefined;
+  return { keys: v.keys, label: v.label, ...(v.note ? { note: v.note } : {}), ...(v.metric ? { metric: v.metric } : {}) };
+}
