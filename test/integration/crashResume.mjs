@@ -8,12 +8,13 @@
 // each case has one case line; a case finished before the kill was sent once; a case in flight at the kill was sent at
 // most twice; the others once, after the kill. Screenshots in .e2e/screenshots/crash-*.png.
 // Env: E2E_TIMEOUT_MS (default 5 min), E2E_KEEP=1.
-import { execFileSync, fork } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
 import { channelLog, runCommand, shot, SHOTS, waitFor } from './lib/workbench.mjs';
+import { askServer, startLlmServerProcess } from './lib/llmServerProcess.mjs';
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60_000);
 const CASES = 120;
@@ -38,41 +39,14 @@ const hardStop = setTimeout(async () => {
 }, TIMEOUT_MS);
 hardStop.unref();
 
-/** Strict: the rest of the test builds on it. */
-function must(ok, what, detail = '') {
-  if (!ok) throw new Error(`${what}${detail ? `: ${detail}` : ''}`);
-  checks.pass(what);
-}
-
-/** Recorded and continued: one broken property should not hide the others. */
-function expect(ok, what, detail = '') {
-  if (ok) checks.pass(what);
-  else checks.fail(`${what}${detail ? ` — ${detail}` : ''}`);
-}
+const must = (ok, what, detail) => checks.must(ok, what, detail);
+const expect = (ok, what, detail) => checks.expect(ok, what, detail);
 
 // ---- the fixture LLM server, in its own process (it is TypeScript: node --import tsx) ----
 
-function startLlmServer() {
-  const child = fork(path.join(ROOT, 'test/integration/lib/llmServerMain.ts'), [JSON.stringify({ latencyMs: LATENCY_MS })], {
-    execArgv: ['--import', 'tsx'], cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (message) => (message.type === 'ready' ? resolve({ child, openaiBaseUrl: message.openaiBaseUrl }) : reject(new Error(`unexpected ${message.type}`))));
-    child.once('exit', (code) => reject(new Error(`the fixture LLM server exited with ${code} before it was ready`)));
-  });
-}
+const startLlmServer = () => startLlmServerProcess(ROOT, { latencyMs: LATENCY_MS }, 'the fixture LLM server');
 
-function requestsOf(child) {
-  return new Promise((resolve) => {
-    const onMessage = (message) => {
-      if (message.type !== 'requests') return;
-      child.off('message', onMessage);
-      resolve(message.requests);
-    };
-    child.on('message', onMessage);
-    child.send({ type: 'requests' });
-  });
-}
+const requestsOf = (child) => askServer(child, 'requests');
 
 // ---- the workspace: an eval file and 120 RGB rows whose correct answer the server gives ----
 
@@ -242,7 +216,8 @@ async function main() {
   // 6. The server's record, per prompt (row): finished before the kill → sent once, never again; in flight at the
   // kill (sent, not logged) → sent again at most once; never sent before the kill → sent once after it.
   const all = await requestsOf(llm);
-  const seqAtKill = beforeKill.length;
+  // The server numbers every request, the runs' preflights (model listing) too: the kill falls after the last case request seen.
+  const seqAtKill = beforeKill.length ? Math.max(...beforeKill.map((r) => r.seq)) + 1 : 0;
   const sent = (rows, from, to) => rows.filter((r) => r.seq >= from && r.seq < to);
   const byRow = (records) => { const m = new Map(); for (const r of records) m.set(r.row, (m.get(r.row) ?? 0) + 1); return m; };
   const before = byRow(sent(all, 0, seqAtKill));
@@ -258,7 +233,7 @@ async function main() {
   const rest = Array.from({ length: CASES }, (_, i) => i).filter((row) => !before.has(row));
   expect(rest.every((row) => after.get(row) === 1), `the ${rest.length} cases not started before the kill were each sent once, after it`);
   expect(all.length === CASES + resent.length, `model requests = cases + in-flight re-sent: ${all.length} = ${CASES} + ${resent.length}`);
-  log(`killed after ${atKill.cases.length} logged cases; ${seqAtKill} requests before the kill (${inFlight.length} not logged, ${beforeKill.filter((r) => r.clientClosed).length} seen closed by the server), ${all.length - seqAtKill} after`);
+  log(`killed after ${atKill.cases.length} logged cases; ${beforeKill.length} requests before the kill (${inFlight.length} not logged, ${beforeKill.filter((r) => r.clientClosed).length} seen closed by the server), ${all.length - beforeKill.length} after`);
 
   // 7. The inspector shows the finished run, every case of it (the earlier ones too).
   const webview = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');

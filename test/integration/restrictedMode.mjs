@@ -13,12 +13,12 @@
 // the marker is in no log. Then trust is granted in the Workspace Trust editor (from the Restricted Mode status
 // item) and the same workspace's outside paths run: no question, the server receives the outside files' text.
 // Screenshots in .e2e/screenshots/restricted-*.png. Env: E2E_TIMEOUT_MS (default 5 min), E2E_KEEP=1.
-import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
 import { channelLog, runCommand, shot, SHOTS, waitFor, waitForLog } from './lib/workbench.mjs';
+import { askServer, startLlmServerProcess } from './lib/llmServerProcess.mjs';
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60_000);
 /** In every file outside the workspace; in Restricted Mode it must reach no request, log or run file. */
@@ -42,42 +42,15 @@ const hardStop = setTimeout(async () => {
 }, TIMEOUT_MS);
 hardStop.unref();
 
-/** Strict: the rest of the test builds on it. */
-function must(ok, what, detail = '') {
-  if (!ok) throw new Error(`${what}${detail ? `: ${detail}` : ''}`);
-  checks.pass(what);
-}
-
-/** Recorded and continued: one broken property should not hide the others. */
-function expect(ok, what, detail = '') {
-  if (ok) checks.pass(what);
-  else checks.fail(`${what}${detail ? ` — ${detail}` : ''}`);
-}
+const must = (ok, what, detail) => checks.must(ok, what, detail);
+const expect = (ok, what, detail) => checks.expect(ok, what, detail);
 
 // ---- the capture server: the fixture LLM server in its own process, asked over IPC what it received ----
 
-function startCaptureServer() {
-  const child = fork(path.join(ROOT, 'test/integration/lib/llmServerMain.ts'), ['{}'], {
-    execArgv: ['--import', 'tsx'], cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (message) => (message.type === 'ready' ? resolve({ child, openaiBaseUrl: message.openaiBaseUrl }) : reject(new Error(`unexpected ${message.type}`))));
-    child.once('exit', (code) => reject(new Error(`the capture server exited with ${code} before it was ready`)));
-  });
-}
+const startCaptureServer = () => startLlmServerProcess(ROOT, {}, 'the capture server');
 
 /** Every request the capture server has received: { seq, path, text }. */
-function received() {
-  return new Promise((resolve) => {
-    const onMessage = (message) => {
-      if (message.type !== 'texts') return;
-      llm.off('message', onMessage);
-      resolve(message.requests);
-    };
-    llm.on('message', onMessage);
-    llm.send({ type: 'texts' });
-  });
-}
+const received = () => askServer(llm, 'texts');
 
 // ---- the hostile workspace, and the files outside it ----
 

@@ -15,6 +15,18 @@ export class Checks {
     log(`FAIL  ${what}`);
   }
 
+  /** Strict: the rest of the test builds on it, so a failure ends the driver. */
+  must(ok, what, detail = '') {
+    if (!ok) throw new Error(`${what}${detail ? `: ${detail}` : ''}`);
+    this.pass(what);
+  }
+
+  /** Recorded and continued: one broken property should not hide the others. */
+  expect(ok, what, detail = '') {
+    if (ok) this.pass(what);
+    else this.fail(`${what}${detail ? ` — ${detail}` : ''}`);
+  }
+
   /** The closing line, printed last so a CI log's final line says how it went. */
   summary() {
     return closingLine(this.passed.length, this.failed.length);
