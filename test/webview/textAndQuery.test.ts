@@ -115,7 +115,9 @@ test('chartFromTable: rows of noise ratios × model columns, and no chart from m
   assert.deepEqual(parseAxisLabel('noise=0.4'), { word: 'noise', value: 0.4 });
   assert.deepEqual(parseAxisLabel('8k'), { value: 8000 });
   assert.deepEqual(parseAxisLabel('40%'), { value: 0.4 });
+  assert.deepEqual(parseAxisLabel('5 (last)'), { value: 5 }, 'a note in parentheses (the stress method\'s positions)');
   assert.equal(parseAxisLabel('gpt-4o'), undefined);
+  assert.equal(parseAxisLabel('gpt-4 (preview)'), undefined);
 });
 
 test('restoreViewState accepts only its own version and sanitises fields', () => {

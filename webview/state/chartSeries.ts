@@ -6,11 +6,11 @@ export interface ChartSeries { name: string; points: ChartPoint[] }
 export interface ChartData { xLabel: string; series: ChartSeries[] }
 
 /**
- * A label counts as an x value only when it is a number, optionally after one word and "=" / ":" / space and
- * with a "%" or "k" suffix ("0.4", "noise=0.4", "40%", "8k"). Stricter than "contains a digit", so model names
- * such as "gpt-4o" never become an axis.
+ * A label counts as an x value only when it is a number, optionally after one word and "=" / ":" / space, with a
+ * "%" or "k" suffix and a note in parentheses ("0.4", "noise=0.4", "40%", "8k", "1 (first)"). Stricter than
+ * "contains a digit", so model names such as "gpt-4o" never become an axis.
  */
-const NUMERIC_LABEL = /^\s*(?:([\p{L}_][\p{L}\p{N}_ .-]*?)\s*[=: ]\s*)?(-?\d+(?:\.\d+)?)\s*(%|k|K)?\s*$/u;
+const NUMERIC_LABEL = /^\s*(?:([\p{L}_][\p{L}\p{N}_ .-]*?)\s*[=: ]\s*)?(-?\d+(?:\.\d+)?)\s*(%|k|K)?\s*(?:\([^()]*\))?\s*$/u;
 
 export function parseAxisLabel(label: string): { word?: string; value: number } | undefined {
   const match = NUMERIC_LABEL.exec(label);
