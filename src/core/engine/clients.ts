@@ -1,6 +1,6 @@
 // Builds the model clients of a run: one scheduler per model (rate limits are per endpoint and model), shared cache.
 import * as path from 'node:path';
-import { costOf } from '../providers/prices.js';
+import { batchCostOf, costOf } from '../providers/prices.js';
 import { createBatchClient, createEmbeddingProvider, createProvider } from '../providers/registry.js';
 import type { SubmittedBatch } from '../providers/openaiBatch.js';
 import { BatchingProvider } from '../run/batchingProvider.js';
@@ -90,7 +90,8 @@ export async function createRunClients(
       scheduler,
       cache,
       refreshCache,
-      prices: (usage) => costOf(key, usage, spec.prices),
+      // A batched call is billed at the batch price, so that is what the run's cost says.
+      prices: (usage) => (batched ? batchCostOf : costOf)(key, usage, spec.prices),
     });
     // The interactive provider is what the preflight probes and reports name: one request, not a batch.
     return { key, client, provider: interactive, concurrency: batched ? BATCH_WAVE : spec.concurrency };
