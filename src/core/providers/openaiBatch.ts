@@ -106,9 +106,9 @@ export class OpenAIBatchClient {
     const lines = items.map((item) => ({ id: item.customId, line: batchInputLine(item) }));
     const byLine = new Map(lines.map((entry) => [entry.line, entry.id]));
     for (const file of splitIntoFiles(lines.map((entry) => entry.line), this.limits)) {
-      yield await this.call(signal, async () => {
-        const uploaded = await this.client.files.create({ file: await toFile(Buffer.from(`${file.join('\n')}\n`), 'rag-inspector-batch.jsonl'), purpose: 'batch' }, { signal });
-        const batch = await this.client.batches.create({ input_file_id: uploaded.id, endpoint: '/v1/chat/completions', completion_window: '24h' }, { signal });
+      yield await this.call(signal, async (callSignal) => {
+        const uploaded = await this.client.files.create({ file: await toFile(Buffer.from(`${file.join('\n')}\n`), 'rag-inspector-batch.jsonl'), purpose: 'batch' }, { signal: callSignal });
+        const batch = await this.client.batches.create({ input_file_id: uploaded.id, endpoint: '/v1/chat/completions', completion_window: '24h' }, { signal: callSignal });
         return { batchId: batch.id, inputFileId: uploaded.id, customIds: file.map((line) => byLine.get(line) ?? '') };
       });
     }
@@ -135,7 +135,7 @@ export class OpenAIBatchClient {
     const batch = await this.retrieve(batchId, signal);
     for (const fileId of [batch.output_file_id, batch.error_file_id]) {
       if (!fileId) continue;
-      const text = await this.call(signal, async () => (await this.client.files.content(fileId, { signal })).text());
+      const text = await this.call(signal, async (callSignal) => (await this.client.files.content(fileId, { signal: callSignal })).text());
       for (const line of text.split('\n')) {
         if (line.trim() !== '') yield this.itemResult(line);
       }
@@ -143,11 +143,11 @@ export class OpenAIBatchClient {
   }
 
   async cancel(batchId: string, signal: AbortSignal): Promise<BatchState> {
-    return batchStateOf((await this.call(signal, () => this.client.batches.cancel(batchId, { signal }))).status);
+    return batchStateOf((await this.call(signal, (callSignal) => this.client.batches.cancel(batchId, { signal: callSignal }))).status);
   }
 
   private retrieve(batchId: string, signal: AbortSignal): Promise<Batch> {
-    return this.call(signal, () => this.client.batches.retrieve(batchId, { signal }));
+    return this.call(signal, (callSignal) => this.client.batches.retrieve(batchId, { signal: callSignal }));
   }
 
   private itemResult(line: string): BatchItemResult {
@@ -166,10 +166,14 @@ export class OpenAIBatchClient {
     return { customId: item.custom_id, error: `${this.label} batch item failed: ${reason}` };
   }
 
-  private async call<T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> {
+  /**
+   * Each SDK request gets a signal of its own that follows the caller's: the SDK leaves a listener on the signal it is
+   * given, and a run's signal lives through hours of polls.
+   */
+  private async call<T>(signal: AbortSignal, run: (callSignal: AbortSignal) => Promise<T>): Promise<T> {
     try {
       if (signal.aborted) throw abortError(this.label, signal);
-      return await run();
+      return await run(AbortSignal.any([signal]));
     } catch (error) {
       throw toProviderError(error, { vendor: this.label, signal, secrets: [this.apiKey] });
     }

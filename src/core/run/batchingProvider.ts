@@ -80,8 +80,20 @@ export class BatchingProvider implements Provider {
     const customId = batchRequestId(this, request);
     return new Promise<ResponseRecord>((resolve, reject) => {
       if (options.signal.aborted) return reject(new ProviderError('cancelled', `${this.label}: call cancelled`));
-      const waiter: Waiter = { resolve, reject };
-      options.signal.addEventListener('abort', () => reject(new ProviderError('cancelled', `${this.label}: call cancelled`)), { once: true });
+      const onAbort = () => reject(new ProviderError('cancelled', `${this.label}: call cancelled`));
+      // Removed when the call settles: a run's signal outlives thousands of batched calls.
+      const done = () => options.signal.removeEventListener('abort', onAbort);
+      const waiter: Waiter = {
+        resolve: (record) => {
+          done();
+          resolve(record);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      };
+      options.signal.addEventListener('abort', onAbort, { once: true });
       const pending = this.inFlight.get(customId) ?? this.queue.get(customId);
       if (pending) {
         pending.waiters.push(waiter);

@@ -2,11 +2,15 @@
 // batch endpoints, each result scored into the run log and the cache, the batch recorded in the log when submitted.
 import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
+import { find } from '../suites/builders.js';
 import { createWorkspace, fixtureEvalYaml, rgbRows } from './workspace.js';
 
 let server: FixtureServer;
@@ -97,4 +101,37 @@ test('cancelling a batch run cancels the remote batch; the run ends cancelled wi
   const batchId = log.batches[0]?.batchId ?? '';
   while (server.batches.batches.get(batchId)?.status !== 'cancelled') await new Promise((resolve) => setTimeout(resolve, 10));
   assert.equal(posts(`/v1/batches/${batchId}/cancel`), 1);
+});
+
+test('judge calls go out as a second wave after the generation wave, and the judged scores come from it', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rag-inspector-batch-judge-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const negatives = Array.from({ length: 7 }, (_, i) => `Noise ${i}: tickets are on sale.`);
+  const rows = [0, 1].map((id) => JSON.stringify({ id, query: `Who won the 203${id} final?`, answer: 'Nobody knows', positive: ['irrelevant positive'], negative: negatives }));
+  writeFileSync(path.join(dir, 'data.jsonl'), `${rows.join('\n')}\n`);
+  const model = (name: string) => `{ provider: openai-compatible, model: ${name}, baseUrl: ${server.openaiBaseUrl} }`;
+  const evalFile = path.join(dir, 'judged.eval.yaml');
+  writeFileSync(evalFile, `version: 1
+name: batch judge test
+models:
+  - ${model('model-under-test')}
+judge: ${model('judge')}
+suites:
+  - id: judged
+    method: rgb
+    dataset: data.jsonl
+    params: { testbed: negative_rejection }
+`);
+  server.addRule({ match: { model: 'model-under-test' }, reply: 'The documents do not say.' });
+  server.addRule({ match: { model: 'judge' }, reply: 'No, the question is not addressed by the documents.' });
+
+  const outcome = await runEvaluation(evalFile, options({ batch: true }));
+  assert.equal(outcome.status, 'success');
+  const log = await readRunLog(outcome.logFile);
+  assert.deepEqual(log.batches.map((batch) => [batch.modelKey, batch.requests.length]), [
+    ['openai-compatible:model-under-test', 2],
+    ['openai-compatible:judge', 2],
+  ]);
+  assert.equal(posts('/v1/chat/completions'), 0);
+  for (const line of log.cases) assert.equal(find(line.result.scores, 'rej_star').value, 1);
 });
