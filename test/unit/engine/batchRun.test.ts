@@ -135,3 +135,20 @@ suites:
   assert.equal(posts('/v1/chat/completions'), 0);
   for (const line of log.cases) assert.equal(find(line.result.scores, 'rej_star').value, 1);
 });
+
+test("a batch item the vendor failed is that case's error, with the vendor's reason; the other cases are scored", async (t) => {
+  const ws = createWorkspace({ rows: rgbRows(3), evalYaml: batchYaml });
+  t.after(() => ws.cleanup());
+  server.addRule({ match: { contains: 'landmark number 1?' }, fault: { kind: 'server_error' } });
+  scriptAnswers(3);
+
+  const outcome = await runEvaluation(ws.evalFile, options());
+  assert.equal(outcome.status, 'completed-with-errors');
+  assert.equal(outcome.totals.error, 1);
+  // Rows 0 and 2 are answered correctly (scriptAnswers); row 1 never got an answer.
+  assert.equal(outcome.totals.passed, 2);
+  assert.equal(outcome.totals.failed, 0);
+  const failed = (await readRunLog(outcome.logFile)).cases.find((line) => line.result.error);
+  assert.match(failed?.case.id ?? '', /noise\/1\//);
+  assert.match(failed?.result.error?.message ?? '', /batch item failed: Scripted server_error/);
+});
