@@ -163,13 +163,15 @@ export class BatchingProvider implements Provider {
         else if (this.resumedIds.get(result.customId) === batchId) this.collected.set(result.customId, result);
         this.resumedIds.delete(result.customId);
       }
-      // Items the batch did not answer (cancelled, expired, failed): asked again in the next wave.
+      // Items a cancelled or expired batch did not answer: asked again in the next wave.
       for (const [id, pending] of this.inFlight) {
         if (this.resumedIds.get(id) !== batchId) continue;
         this.resumedIds.delete(id);
         this.inFlight.delete(id);
-        if (state === 'completed') {
-          for (const waiter of pending.waiters) waiter.reject(new ProviderError('bad_response', `${this.label}: batch ${batchId} completed without an answer for this request`));
+        if (state === 'completed' || state === 'failed') {
+          // A batch the vendor refused (state failed) would be refused again: its requests end as errors, not a loop of resubmissions.
+          const reason = state === 'failed' ? `${this.label}: batch ${batchId} failed at the vendor` : `${this.label}: batch ${batchId} completed without an answer for this request`;
+          for (const waiter of pending.waiters) waiter.reject(new ProviderError(state === 'failed' ? 'bad_request' : 'bad_response', reason));
           continue;
         }
         this.queue.set(id, pending);
