@@ -22,6 +22,7 @@ Options for run:
   --model <provider:model>   model under test (repeatable); replaces the eval file's models
   --provider <name>          provider for --model values given without one (openai, anthropic, openai-compatible, extractive)
   --concurrency <n>          calls in flight per model
+  --batch                    send every model's calls (and the judge's) through the vendor's batch API (openai, openai-compatible)
   --no-cache                 no response cache at all: every request goes to the model, nothing is stored
   --refresh                  call the models even when an answer is cached, and store the fresh answers
   --resume <run>             finish an interrupted run: a run log path, a run id, or "latest"
@@ -59,6 +60,8 @@ export interface RunCommand {
   specFile: string;
   models: ModelSpec[];
   concurrency?: number;
+  /** Every model and the judge in batch mode, as `batch: true` in the eval file. */
+  batch: boolean;
   noCache: boolean;
   /** Fresh answers, still written to the cache. */
   refresh: boolean;
@@ -126,6 +129,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
       provider: { type: 'string' },
       concurrency: { type: 'string' },
       'no-cache': { type: 'boolean', default: false },
+      batch: { type: 'boolean', default: false },
       refresh: { type: 'boolean', default: false },
       resume: { type: 'string' },
       'retry-errors': { type: 'boolean', default: false },
@@ -166,6 +170,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
         specFile: target,
         models: (values.model ?? []).map((m) => parseModel(m, values.provider)),
         concurrency: values.concurrency === undefined ? undefined : positiveInteger('--concurrency', values.concurrency),
+        batch: values.batch ?? false,
         noCache: values['no-cache'] ?? false,
         refresh: values.refresh ?? false,
         resume: values.resume,

@@ -128,7 +128,7 @@ async function runCommand(command: RunCommand): Promise<number> {
       resume: command.resume ? await resolveRun(command.resume, workspaceDir, '--resume') : undefined,
       retryErrors: command.retryErrors,
       caseFilter: rerun ? (caseId, modelKey) => rerun.has(caseKey(caseId, modelKey)) : undefined,
-      overrides: { models: command.models, concurrency: command.concurrency },
+      overrides: { models: command.models, concurrency: command.concurrency, batch: command.batch },
       contain: command.contain ? containOptions(workspaceDir, command.contain.allowEndpoints) : undefined,
       onEvent: (event: RunEvent) => {
         if (event.type === 'input-problem') progress.note(`warning: ${formatProblem(event.problem)}`);

@@ -1,7 +1,9 @@
 // Builds the model clients of a run: one scheduler per model (rate limits are per endpoint and model), shared cache.
 import * as path from 'node:path';
-import { costOf } from '../providers/prices.js';
-import { createEmbeddingProvider, createProvider } from '../providers/registry.js';
+import { batchCostOf, costOf } from '../providers/prices.js';
+import { createBatchClient, createEmbeddingProvider, createProvider } from '../providers/registry.js';
+import type { SubmittedBatch } from '../providers/openaiBatch.js';
+import { BatchingProvider } from '../run/batchingProvider.js';
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
 import { ResponseCache } from '../run/cache.js';
 import { createEmbeddingClient } from '../run/embeddingClient.js';
@@ -31,6 +33,22 @@ export interface RunClients {
   embeddings?: { key: string; client: CountingEmbeddingClient; provider: EmbeddingProvider };
 }
 
+/**
+ * Batch mode's calls in flight per model: one wave is at most this many requests, and the engine's pool keeps about
+ * twice as many rendered cases in memory. Large enough that a wave is a real batch, small enough to stay in bounded memory.
+ */
+export const BATCH_WAVE = 5_000;
+
+/** A vendor batch has 24 hours to finish; the scheduler's per-call limit must not end the wait before it does. */
+const BATCH_WINDOW_MS = 25 * 60 * 60_000;
+
+/** What batch mode needs from the run: its signal, where a submitted batch is recorded, and the batches of an earlier process. */
+export interface RunBatchOptions {
+  runSignal: AbortSignal;
+  onSubmitted: (modelKey: string, batch: SubmittedBatch) => void;
+  resumed: readonly { modelKey: string; batch: SubmittedBatch }[];
+}
+
 export function modelKeyOf(spec: ModelSpec): string {
   return `${spec.provider}:${spec.model}`;
 }
@@ -42,6 +60,11 @@ export async function createRunClients(
   providers?: Readonly<Record<string, ProviderFactory>>,
   /** Fresh answers that still go into the cache (--refresh); --no-cache is `cacheDir` undefined. */
   refreshCache = false,
+  /**
+   * Given by a run, which has a log to record its batches in; without it (explanations) every model is called
+   * interactively, `batch: true` or not.
+   */
+  batch?: RunBatchOptions,
 ): Promise<RunClients> {
   const cache = cacheDir ? new ResponseCache(cacheDir) : undefined;
   const newScheduler = () => new Scheduler({
@@ -53,8 +76,12 @@ export async function createRunClients(
   });
   const build = async (modelSpec: ModelSpec) => {
     const key = modelKeyOf(modelSpec);
-    const provider = await createProvider(modelSpec, credentials, { providers });
-    const scheduler = newScheduler();
+    const interactive = await createProvider(modelSpec, credentials, { providers });
+    const batched = modelSpec.batch === true && batch !== undefined;
+    const provider = batched ? await batchingProvider(key, modelSpec, interactive, batch) : interactive;
+    // In batch mode the vendor paces the work: no RPM/TPM budget, no per-call time limit short of the batch window,
+    // and a failed item is recorded with the vendor's reason rather than retried.
+    const scheduler = batched ? new Scheduler({ concurrency: BATCH_WAVE, maxRetries: 0, timeoutMs: BATCH_WINDOW_MS }) : newScheduler();
     const client = createModelClient({
       key,
       provider,
@@ -63,14 +90,26 @@ export async function createRunClients(
       scheduler,
       cache,
       refreshCache,
-      prices: (usage) => costOf(key, usage, spec.prices),
+      // A batched call is billed at the batch price, so that is what the run's cost says.
+      prices: (usage) => (batched ? batchCostOf : costOf)(key, usage, spec.prices),
     });
-    return { key, client, provider };
+    // The interactive provider is what the preflight probes and reports name: one request, not a batch.
+    return { key, client, provider: interactive, concurrency: batched ? BATCH_WAVE : spec.concurrency };
   };
+
+  const batchingProvider = async (key: string, modelSpec: ModelSpec, interactive: Provider, options: RunBatchOptions) =>
+    new BatchingProvider({
+      provider: interactive,
+      backend: await createBatchClient(modelSpec, credentials, { providers }),
+      runSignal: options.runSignal,
+      maxWave: BATCH_WAVE,
+      onSubmitted: (submitted) => options.onSubmitted(key, submitted),
+      resumed: options.resumed.filter((entry) => entry.modelKey === key).map((entry) => entry.batch),
+    });
 
   const models = [];
   for (const modelSpec of spec.models) {
-    models.push({ ...(await build(modelSpec)), spec: modelSpec, concurrency: spec.concurrency });
+    models.push({ ...(await build(modelSpec)), spec: modelSpec });
   }
   const judge = spec.judge ? await build(spec.judge) : undefined;
   const embeddings = spec.embeddings ? await buildEmbeddings(spec.embeddings, credentials, newScheduler(), cacheDir) : undefined;

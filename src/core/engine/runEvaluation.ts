@@ -12,6 +12,8 @@ import type { LoadOptions } from '../spec/load.js';
 import type { EvalSpec } from '../spec/types.js';
 import type { SuiteReport } from '../suites/contract.js';
 import { createRunClients, modelKeyOf } from './clients.js';
+import type { RunBatchOptions } from './clients.js';
+import type { SubmittedBatch } from '../providers/openaiBatch.js';
 import type { RunEvent } from './events.js';
 import { executeCase } from './executeCase.js';
 import { expandedCases, planSuites, problemReporter, renderCase, variablesProblem } from './plan.js';
@@ -46,7 +48,8 @@ export interface RunOptions {
   preflight?: boolean;
   /** Run only some (case, model) pairs: rerun failed, rerun one case, rerun what a template change affects. */
   caseFilter?: (caseId: string, modelKey: string) => boolean;
-  overrides?: { models?: ModelSpec[]; concurrency?: number };
+  /** `batch`: every model and the judge in batch mode (the CLI's --batch); false leaves the eval file's choice. */
+  overrides?: { models?: ModelSpec[]; concurrency?: number; batch?: boolean };
   /** Providers the host adds by name (the extension's `vscode-lm`); models and the judge may use them. */
   providers?: Readonly<Record<string, ProviderFactory>>;
   /** Where the eval file's paths and endpoints may lead (the CLI's --contain); checked when `source` is a path. */
@@ -82,10 +85,19 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   const workspaceDir = options.workspaceDir ?? path.dirname(spec.file);
   const stateDir = path.join(workspaceDir, '.rag-inspector');
 
-  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache);
+  const previous = options.resume ? await readPrevious(options.resume, spec, options.retryErrors === true) : undefined;
+  // Batches are submitted only once cases run, after the log exists; the line is written before the first poll.
+  let recordBatch: (modelKey: string, batch: SubmittedBatch) => void = () => {
+    throw new Error('a batch was submitted before the run log was opened');
+  };
+  const batchOptions: RunBatchOptions = {
+    runSignal: options.signal,
+    onSubmitted: (modelKey, batch) => recordBatch(modelKey, batch),
+    resumed: (previous?.batches ?? []).map((line) => ({ modelKey: line.modelKey, batch: { batchId: line.batchId, inputFileId: line.inputFileId, customIds: line.requests } })),
+  };
+  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache, batchOptions);
   const modelKeys = clients.models.map((m) => m.key);
 
-  const previous = options.resume ? await readPrevious(options.resume, spec, options.retryErrors === true) : undefined;
   const finished = previous?.finished ?? new Set<string>();
   const wanted = (caseId: string, modelKey: string) => !finished.has(caseKey(caseId, modelKey)) && (!options.caseFilter || options.caseFilter(caseId, modelKey));
 
@@ -109,6 +121,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
     ? await RunLogWriter.reopen(options.resume!)
     : await RunLogWriter.create(path.join(stateDir, 'runs'), await headerFor(runId, spec, plan, modelKeys));
   const logFile = writer.file;
+  recordBatch = (modelKey, batch) => writer.appendBatch({ modelKey, batchId: batch.batchId, inputFileId: batch.inputFileId, submittedAt: new Date().toISOString(), requests: batch.customIds });
   const createdAt = previous?.header.createdAt ?? new Date().toISOString();
 
   emit({ type: 'run-started', runId, logFile, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size, concurrency: spec.concurrency });
@@ -180,9 +193,12 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
 /** The spec a run uses: models and concurrency from the command line or the extension's settings win over the file's. */
 export function applyOverrides(spec: EvalSpec, overrides: RunOptions['overrides']): EvalSpec {
   if (!overrides) return spec;
+  const models = overrides.models?.length ? overrides.models : spec.models;
+  const batched = (model: ModelSpec): ModelSpec => (overrides.batch ? { ...model, batch: true } : model);
   return {
     ...spec,
-    models: overrides.models?.length ? overrides.models : spec.models,
+    models: models.map(batched),
+    ...(spec.judge ? { judge: batched(spec.judge) } : {}),
     concurrency: overrides.concurrency ?? spec.concurrency,
   };
 }
@@ -220,7 +236,7 @@ async function readPrevious(file: string, spec: EvalSpec, retryErrors: boolean) 
   const finished = new Set(scan.winners.keys());
   // A pair run again is appended to the log; its new line wins over the errored one in every report.
   if (retryErrors) for (const key of await keysOfResults(file, endedInError)) finished.delete(key);
-  return { header: scan.header, finished, calls: await loggedCalls(scan) };
+  return { header: scan.header, finished, calls: await loggedCalls(scan), batches: scan.batches };
 }
 
 /** Calls this process made (its clients count retries and cache hits), plus what earlier sessions of a resumed run made. */

@@ -112,4 +112,6 @@ export interface ModelSpec {
   apiKeyEnv?: string;
   /** Decoding and provider parameters: temperature, maxTokens, topP, seed, stream, refusal (extractive)… */
   parameters: Record<string, unknown>;
+  /** Calls go through the vendor's batch API (run/batchingProvider.ts) instead of one request each. */
+  batch?: boolean;
 }

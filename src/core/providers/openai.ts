@@ -97,7 +97,7 @@ export async function listModelIds(client: OpenAI, signal: AbortSignal): Promise
   return ids;
 }
 
-type Outcome = Pick<ResponseRecord, 'text' | 'usage' | 'finishReason'>;
+export type Outcome = Pick<ResponseRecord, 'text' | 'usage' | 'finishReason'>;
 
 /**
  * The request body. `max_tokens` rather than `max_completion_tokens`: the v6 SDK marks it deprecated, but it is
@@ -132,7 +132,7 @@ function usageOf(usage: { prompt_tokens?: number; completion_tokens?: number } |
   return { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 };
 }
 
-function outcomeOfCompletion(completion: unknown, vendor: string): Outcome {
+export function outcomeOfCompletion(completion: unknown, vendor: string): Outcome {
   const choice = (completion as Partial<ChatCompletion> | undefined)?.choices?.[0];
   if (!choice?.message) throw new ProviderError('bad_response', `${vendor}: the response has no choices[0].message`);
   const { content, refusal } = choice.message;

@@ -65,6 +65,20 @@ export function costOf(modelKey: string, usage: Usage, overrides: Record<string,
   return (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000;
 }
 
+/** The batch APIs' discount on the list price, as OpenAI (Batch API) and Anthropic (Message Batches) publish it. */
+export const BATCH_PRICE_FACTOR = 0.5;
+const BATCH_DISCOUNT_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic']);
+
+/**
+ * USD for `usage` sent through a batch API: half of `costOf` for OpenAI and Anthropic. Another server's batch
+ * endpoint has no published discount, so it is priced as interactive rather than guessed lower.
+ */
+export function batchCostOf(modelKey: string, usage: Usage, overrides: Record<string, Price> = {}): number | undefined {
+  const cost = costOf(modelKey, usage, overrides);
+  if (cost === undefined) return undefined;
+  return BATCH_DISCOUNT_PROVIDERS.has(splitModelKey(modelKey).provider ?? '') ? cost * BATCH_PRICE_FACTOR : cost;
+}
+
 export function priceOf(modelKey: string, overrides: Record<string, Price> = {}): Price | undefined {
   const { provider, model } = splitModelKey(modelKey);
   const overridden = overrides[modelKey] ?? overrides[model] ?? (provider ? overrides[provider] : undefined);

@@ -6,6 +6,7 @@ import { OpenAIEmbeddingProvider } from './embeddings.js';
 import { ExtractiveProvider } from './extractive.js';
 import { EMBEDDING_PROVIDER_NAMES, PROVIDER_NAMES } from './names.js';
 import { OpenAIProvider } from './openai.js';
+import { OpenAIBatchClient } from './openaiBatch.js';
 
 /**
  * Where keys come from: the CLI reads environment variables (envCredentials), the extension SecretStorage. `spec`
@@ -84,6 +85,20 @@ export async function createProvider(spec: ModelSpec, credentials: Credentials, 
       const hint = spec.provider === 'vscode-lm' ? ' (vscode-lm uses VS Code\'s chat models, so it runs only in the RAG Inspector extension)' : '';
       throw new ProviderConfigError(`Unknown provider "${spec.provider}" for model "${spec.model}"${hint}: use one of ${names.join(', ')}.`);
     }
+  }
+}
+
+/** The batch API of a model entry with `batch: true`; only the OpenAI wire format has one so far. */
+export async function createBatchClient(spec: ModelSpec, credentials: Credentials, options: RegistryOptions = {}): Promise<OpenAIBatchClient> {
+  const env = options.env ?? process.env;
+  switch (spec.provider) {
+    case 'openai':
+      return new OpenAIBatchClient({ id: 'openai', apiKey: await requiredKey(spec, credentials), baseURL: baseUrlOf(spec, env), label: spec.label });
+    case 'openai-compatible':
+      return new OpenAIBatchClient({ id: 'openai-compatible', apiKey: await credentials.apiKey(spec.provider, spec), baseURL: baseUrlOf(spec, env), label: spec.label });
+    default:
+      // Anthropic's Message Batches are not built yet: said plainly rather than silently running interactively.
+      throw new ProviderConfigError(`batch mode is available for the openai and openai-compatible providers only; "${spec.provider}:${spec.model}" has batch: true`);
   }
 }
 

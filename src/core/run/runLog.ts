@@ -56,6 +56,20 @@ export interface ResumeLine {
   at: string;
 }
 
+/**
+ * Written the moment a vendor batch is submitted (batch mode), before any wait: a resumed run collects these batches
+ * instead of submitting their requests again. `requests` are the items' custom_ids, each the request's cache identity,
+ * so the resumed run maps a case to its item by rendering the case's request again.
+ */
+export interface BatchLine {
+  type: 'batch';
+  modelKey: string;
+  batchId: string;
+  inputFileId: string;
+  submittedAt: string;
+  requests: string[];
+}
+
 export interface SummaryLine {
   type: 'summary';
   status: RunStatus;
@@ -69,7 +83,7 @@ export interface SummaryLine {
   problems: InputProblem[];
 }
 
-export type RunLogLine = RunHeader | CaseLine | StoredCaseLine | TextLine | ResumeLine | SummaryLine;
+export type RunLogLine = RunHeader | CaseLine | StoredCaseLine | TextLine | ResumeLine | BatchLine | SummaryLine;
 
 export interface RunLogProblem {
   /** A warning leaves the log usable (a line cut short by a crash); an error means a line was lost. */
@@ -85,6 +99,8 @@ export interface RunLogContents {
   /** One per (case, model) in the order first finished; a later line for the same pair replaces the earlier. */
   cases: CaseLine[];
   resumes: ResumeLine[];
+  /** Vendor batches submitted by the run (batch mode), in submission order. */
+  batches: BatchLine[];
   /** The latest summary, unless a resume came after it. */
   summary?: SummaryLine;
   /** From the summary; 'started' when there is none (still running, or interrupted). */
@@ -199,6 +215,12 @@ export class RunLogWriter {
     this.appendLine({ type: 'case', case: stored, result: line.result } satisfies StoredCaseLine);
   }
 
+  /** Synced to disk before it returns: the batch exists at the vendor, and a crash must not lose where it is. */
+  appendBatch(batch: Omit<BatchLine, 'type'>): void {
+    this.appendLine({ ...batch, type: 'batch' } satisfies BatchLine);
+    fdatasyncSync(this.openFd());
+  }
+
   appendSummary(summary: Omit<SummaryLine, 'type'> & { type?: 'summary' }): void {
     this.appendLine({ ...summary, type: 'summary' } satisfies SummaryLine);
     fdatasyncSync(this.openFd());
@@ -292,6 +314,7 @@ export function isCaseLine<T extends CaseLine | StoredCaseLine = CaseLine>(value
  */
 export class RunLogReader {
   readonly resumes: ResumeLine[] = [];
+  readonly batches: BatchLine[] = [];
   readonly problems: RunLogProblem[] = [];
   summary?: SummaryLine;
 
@@ -325,6 +348,12 @@ export class RunLogReader {
         // A summary before a resume described the earlier process; the resumed run has not finished yet.
         this.summary = undefined;
         return;
+      case 'batch': {
+        const line = value as Partial<BatchLine>;
+        if (typeof line.batchId !== 'string' || typeof line.modelKey !== 'string' || !Array.isArray(line.requests)) return this.problem('error', number, 'a batch line without batchId, modelKey and requests; skipped');
+        this.batches.push(line as BatchLine);
+        return;
+      }
       case 'summary':
         this.summary = value as SummaryLine;
         return;
@@ -383,6 +412,7 @@ export async function readRunLog(file: string): Promise<RunLogContents> {
     header,
     cases,
     resumes: reader.resumes,
+    batches: reader.batches,
     summary: reader.summary,
     status: reader.summary?.status ?? 'started',
     finished: new Set(byKey.keys()),
@@ -401,7 +431,7 @@ export async function scanRunLog(file: string): Promise<RunLogScan> {
   const winners = new Map<string, number>();
   const reader = new RunLogReader((key, number) => winners.set(key, number));
   const header = await readInto(file, reader);
-  return { file, header, resumes: reader.resumes, summary: reader.summary, status: reader.summary?.status ?? 'started', problems: reader.problems, winners };
+  return { file, header, resumes: reader.resumes, batches: reader.batches, summary: reader.summary, status: reader.summary?.status ?? 'started', problems: reader.problems, winners };
 }
 
 /**

@@ -152,7 +152,7 @@ export function toModelSpec(raw: unknown): ModelSpec {
     const colon = raw.indexOf(':');
     return { provider: raw.slice(0, colon), model: raw.slice(colon + 1), parameters: {} };
   }
-  const { provider, model, label, baseUrl, apiKeyEnv, parameters } = raw as Raw;
+  const { provider, model, label, baseUrl, apiKeyEnv, parameters, batch } = raw as Raw;
   return withoutUndefined({
     provider: provider as string,
     model: model as string,
@@ -160,6 +160,7 @@ export function toModelSpec(raw: unknown): ModelSpec {
     baseUrl: baseUrl as string | undefined,
     apiKeyEnv: apiKeyEnv as string | undefined,
     parameters: (parameters as Record<string, unknown> | undefined) ?? {},
+    batch: batch as boolean | undefined,
   });
 }
 

@@ -73,6 +73,10 @@ const modelMapping: JsonSchema = {
     baseUrl: { type: 'string', description: 'API base URL, e.g. http://localhost:11434/v1 for Ollama; overrides the provider default.' },
     apiKeyEnv: { type: 'string', description: 'Environment variable holding the API key (CLI). VS Code keeps keys in its secret storage instead.' },
     parameters: modelParameters,
+    batch: {
+      type: 'boolean',
+      description: "Send this model's calls through the vendor's batch API (about half price, results within 24 hours): provider openai or openai-compatible servers that implement /v1/batches. The same as --batch on the command line.",
+    },
   },
   required: ['provider', 'model'],
   additionalProperties: false,

@@ -1,7 +1,7 @@
 // The price table: known models cost what the table says, overrides win, unknown models cost undefined (never 0).
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BUILTIN_PRICES, costOf, priceOf } from '../../../src/core/providers/prices.js';
+import { BUILTIN_PRICES, batchCostOf, costOf, priceOf } from '../../../src/core/providers/prices.js';
 
 const million = { inputTokens: 1_000_000, outputTokens: 1_000_000 };
 
@@ -33,5 +33,16 @@ describe('costOf', () => {
     assert.equal(costOf('openai:my-finetune', million, { 'my-finetune': { input: 3, output: 6 } }), 9);
     assert.equal(costOf('openai-compatible:llama3:8b', million, { 'openai-compatible': { input: 0, output: 0 } }), 0);
     assert.equal(costOf('openai-compatible:llama3:8b', million, { 'llama3:8b': { input: 0.1, output: 0.2 } }), 0.3);
+  });
+});
+
+describe('batchCostOf', () => {
+  it('is half the interactive cost on OpenAI and Anthropic, and the interactive cost where no discount is published', () => {
+    const usage = { inputTokens: 2_000_000, outputTokens: 500_000 };
+    assert.ok(Math.abs((batchCostOf('openai:gpt-4o-mini', usage) ?? NaN) - 0.3) < 1e-12);
+    assert.equal(batchCostOf('anthropic:claude-3-5-haiku', usage), (costOf('anthropic:claude-3-5-haiku', usage) ?? NaN) / 2);
+    const overrides = { 'openai-compatible': { input: 1, output: 2 } };
+    assert.equal(batchCostOf('openai-compatible:llama3', usage, overrides), costOf('openai-compatible:llama3', usage, overrides));
+    assert.equal(batchCostOf('openai:unknown-model', usage), undefined);
   });
 });

@@ -1,0 +1,200 @@
+// Batch mode behind the one Provider contract: each case still asks `complete` on its own path (cache first, then
+// this), but the calls that arrive together are sent as one vendor batch, and each caller gets its own item back.
+// Judge calls come after the generation wave has been answered, so they form the next wave by themselves.
+import type { ResponseRecord } from '../model.js';
+import { ProviderError } from '../providers/contract.js';
+import type { CallOptions, CompletionRequest, Provider } from '../providers/contract.js';
+import type { BatchItem, BatchItemResult, BatchState, PollOptions, SubmittedBatch } from '../providers/openaiBatch.js';
+import { cacheKey } from './cache.js';
+
+/** What a vendor's batch API offers (OpenAIBatchClient). */
+export interface BatchBackend {
+  submit(items: BatchItem[], signal: AbortSignal): AsyncIterable<SubmittedBatch>;
+  waitFor(batchId: string, options: PollOptions): Promise<BatchState>;
+  results(batchId: string, signal: AbortSignal): AsyncIterable<BatchItemResult>;
+  cancel(batchId: string, signal: AbortSignal): Promise<BatchState>;
+}
+
+export interface BatchingProviderOptions {
+  /** The interactive provider this stands in for: its id and endpoint keep the cache keys of both modes the same. */
+  provider: Provider;
+  backend: BatchBackend;
+  /** The run's signal: polling stops with it, and the remote batches still running are cancelled. */
+  runSignal: AbortSignal;
+  /**
+   * A wave is sent when no new call has arrived for this long: by then every case the run could start is waiting
+   * on its answer. Not a timing the results depend on, only when the batch goes out.
+   */
+  idleMs?: number;
+  /** A wave is sent at once when it reaches this many requests (the engine's pool width bounds it too). */
+  maxWave?: number;
+  poll?: Omit<PollOptions, 'signal'>;
+  /** Called the moment a batch exists, before any wait: the run log records it so --resume collects, never resubmits. */
+  onSubmitted?: (batch: SubmittedBatch) => void;
+  /** Batches an earlier process of this run submitted: their requests are collected from them. */
+  resumed?: readonly SubmittedBatch[];
+}
+
+interface Waiter {
+  resolve: (record: ResponseRecord) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Pending {
+  item: BatchItem;
+  waiters: Waiter[];
+}
+
+/** The custom_id of a request: its cache identity, so identical requests in a wave are sent once (64 characters at most). */
+export function batchRequestId(provider: Pick<Provider, 'id' | 'endpoint'>, request: CompletionRequest): string {
+  const { stream: _stream, ...identity } = request;
+  return `r${cacheKey({ providerId: provider.id, endpoint: provider.endpoint, request: identity }).slice(0, 40)}`;
+}
+
+export class BatchingProvider implements Provider {
+  readonly id: string;
+  readonly label: string;
+  readonly endpoint: string;
+  /** Requests waiting for the next wave, by custom_id. */
+  private queue = new Map<string, Pending>();
+  /** Requests in a submitted batch, by custom_id. */
+  private readonly inFlight = new Map<string, Pending>();
+  /** custom_id → batch id, for batches an earlier process submitted and this one has not collected yet. */
+  private readonly resumedIds = new Map<string, string>();
+  private readonly collecting = new Set<string>();
+  /**
+   * Results of collected resumed batches not yet asked for: a resumed run's pool reaches its cases a few at a time,
+   * long after the batch was read. Each is handed out once; the cache answers any identical request after that.
+   */
+  private readonly collected = new Map<string, BatchItemResult>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly options: BatchingProviderOptions) {
+    this.id = options.provider.id;
+    this.label = `${options.provider.label} (batch)`;
+    this.endpoint = options.provider.endpoint;
+    for (const batch of options.resumed ?? []) for (const id of batch.customIds) this.resumedIds.set(id, batch.batchId);
+  }
+
+  complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord> {
+    const customId = batchRequestId(this, request);
+    return new Promise<ResponseRecord>((resolve, reject) => {
+      if (options.signal.aborted) return reject(new ProviderError('cancelled', `${this.label}: call cancelled`));
+      const onAbort = () => reject(new ProviderError('cancelled', `${this.label}: call cancelled`));
+      // Removed when the call settles: a run's signal outlives thousands of batched calls.
+      const done = () => options.signal.removeEventListener('abort', onAbort);
+      const waiter: Waiter = {
+        resolve: (record) => {
+          done();
+          resolve(record);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      };
+      options.signal.addEventListener('abort', onAbort, { once: true });
+      const pending = this.inFlight.get(customId) ?? this.queue.get(customId);
+      if (pending) {
+        pending.waiters.push(waiter);
+        return;
+      }
+      const entry: Pending = { item: { customId, request: { ...request, stream: false } }, waiters: [waiter] };
+      const stored = this.collected.get(customId);
+      if (stored) {
+        this.collected.delete(customId);
+        return this.deliver(stored, waiter);
+      }
+      const resumedBatch = this.resumedIds.get(customId);
+      if (resumedBatch !== undefined) {
+        this.inFlight.set(customId, entry);
+        this.collect(resumedBatch);
+        return;
+      }
+      this.queue.set(customId, entry);
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.queue.size >= (this.options.maxWave ?? 50_000)) {
+      this.timer = undefined;
+      void this.flush();
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.options.idleMs ?? 200);
+  }
+
+  private async flush(): Promise<void> {
+    const wave = this.queue;
+    this.queue = new Map();
+    if (wave.size === 0) return;
+    for (const [id, pending] of wave) this.inFlight.set(id, pending);
+    const signal = this.options.runSignal;
+    try {
+      for await (const batch of this.options.backend.submit([...wave.values()].map((pending) => pending.item), signal)) {
+        this.options.onSubmitted?.(batch);
+        for (const id of batch.customIds) this.resumedIds.set(id, batch.batchId);
+        this.collect(batch.batchId);
+      }
+    } catch (error) {
+      // Items of this wave that no batch took (the upload or the create failed) get the error; submitted ones are collected.
+      for (const [id, pending] of wave) {
+        if (this.resumedIds.has(id)) continue;
+        this.settle(id, pending, (waiter) => waiter.reject(error));
+      }
+    }
+  }
+
+  /** Waits for a batch once, however many callers wait on it, then hands each item to its callers. */
+  private collect(batchId: string): void {
+    if (this.collecting.has(batchId)) return;
+    this.collecting.add(batchId);
+    const signal = this.options.runSignal;
+    void (async () => {
+      const state = await this.options.backend.waitFor(batchId, { ...this.options.poll, signal });
+      for await (const result of this.options.backend.results(batchId, signal)) {
+        const pending = this.inFlight.get(result.customId);
+        if (pending) this.settle(result.customId, pending, (waiter) => this.deliver(result, waiter));
+        else if (this.resumedIds.get(result.customId) === batchId) this.collected.set(result.customId, result);
+        this.resumedIds.delete(result.customId);
+      }
+      // Items a cancelled or expired batch did not answer: asked again in the next wave.
+      for (const [id, pending] of this.inFlight) {
+        if (this.resumedIds.get(id) !== batchId) continue;
+        this.resumedIds.delete(id);
+        this.inFlight.delete(id);
+        if (state === 'completed' || state === 'failed') {
+          // A batch the vendor refused (state failed) would be refused again: its requests end as errors, not a loop of resubmissions.
+          const reason = state === 'failed' ? `${this.label}: batch ${batchId} failed at the vendor` : `${this.label}: batch ${batchId} completed without an answer for this request`;
+          for (const waiter of pending.waiters) waiter.reject(new ProviderError(state === 'failed' ? 'bad_request' : 'bad_response', reason));
+          continue;
+        }
+        this.queue.set(id, pending);
+        this.schedule();
+      }
+      // Requests of this batch that no caller has asked for yet and that it did not answer go to a later wave when asked.
+      for (const [id, owner] of this.resumedIds) if (owner === batchId) this.resumedIds.delete(id);
+    })().catch((error: unknown) => {
+      if (signal.aborted) void this.options.backend.cancel(batchId, new AbortController().signal).catch(() => undefined);
+      for (const [id, pending] of this.inFlight) {
+        if (this.resumedIds.get(id) === batchId) this.settle(id, pending, (waiter) => waiter.reject(error));
+      }
+    });
+  }
+
+  private deliver(result: BatchItemResult, waiter: Waiter): void {
+    if ('response' in result) waiter.resolve(result.response);
+    else waiter.reject(new ProviderError('bad_request', result.error));
+  }
+
+  private settle(id: string, pending: Pending, each: (waiter: Waiter) => void): void {
+    this.inFlight.delete(id);
+    this.queue.delete(id);
+    for (const waiter of pending.waiters) each(waiter);
+  }
+}

@@ -1,0 +1,150 @@
+// Batch mode on a case's one path: the model client (cache first) over the batching provider, through the real openai
+// SDK over HTTP to the fixture server's batch endpoints.
+import * as assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { OpenAIProvider } from '../../../src/core/providers/openai.js';
+import { OpenAIBatchClient } from '../../../src/core/providers/openaiBatch.js';
+import type { SubmittedBatch } from '../../../src/core/providers/openaiBatch.js';
+import { BatchingProvider } from '../../../src/core/run/batchingProvider.js';
+import type { BatchBackend } from '../../../src/core/run/batchingProvider.js';
+import { ResponseCache } from '../../../src/core/run/cache.js';
+import { createModelClient } from '../../../src/core/run/modelClient.js';
+import { Scheduler } from '../../../src/core/run/scheduler.js';
+import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
+
+const KEY = 'sk-openai-batch-test-0123456789';
+let server: FixtureServer;
+let cacheRoot: string;
+
+useFixtureServer((started) => {
+  server = started;
+});
+
+before(async () => {
+  cacheRoot = await mkdtemp(path.join(tmpdir(), 'rag-batching-'));
+});
+
+after(async () => {
+  await rm(cacheRoot, { recursive: true, force: true });
+});
+
+interface Setup {
+  runSignal: AbortSignal;
+  backend?: BatchBackend;
+  resumed?: SubmittedBatch[];
+  cacheDir?: string;
+}
+
+function batchingClient(setup: Setup) {
+  const interactive = new OpenAIProvider({ apiKey: KEY, baseURL: server.openaiBaseUrl });
+  const submitted: SubmittedBatch[] = [];
+  const provider = new BatchingProvider({
+    provider: interactive,
+    backend: setup.backend ?? new OpenAIBatchClient({ apiKey: KEY, baseURL: server.openaiBaseUrl }),
+    runSignal: setup.runSignal,
+    idleMs: 20,
+    poll: { initialIntervalMs: 5, maxIntervalMs: 20 },
+    onSubmitted: (batch) => submitted.push(batch),
+    resumed: setup.resumed,
+  });
+  const cache = setup.cacheDir ? new ResponseCache(setup.cacheDir) : undefined;
+  const scheduler = new Scheduler({ concurrency: 1000, maxRetries: 0, timeoutMs: 24 * 60 * 60_000 });
+  const client = createModelClient({ key: 'openai:gpt-4o-mini', provider, model: 'gpt-4o-mini', parameters: {}, scheduler, cache });
+  return { client, submitted, cache };
+}
+
+const ask = (question: string) => ({ messages: [{ role: 'user' as const, content: question }] });
+
+function posts(pathname: string): number {
+  return server.requests.filter((request) => request.method === 'POST' && request.path === pathname).length;
+}
+
+function uploadedCustomIds(batch: SubmittedBatch | undefined): string[] {
+  const file = server.batches.files.get(batch?.inputFileId ?? '');
+  return (file?.content ?? '').trim().split('\n').map((line) => (JSON.parse(line) as { custom_id: string }).custom_id);
+}
+
+describe('BatchingProvider', () => {
+  it('sends the calls that arrive together as one batch; cached and repeated requests are not sent again', async () => {
+    server.setBatchProcessingMs(0);
+    server.addRule({ reply: (request) => `answer to ${request.lastUserMessage}` });
+    const cacheDir = path.join(cacheRoot, 'mixed');
+    const first = batchingClient({ runSignal: new AbortController().signal, cacheDir });
+    // A first batch fills the cache with one answer.
+    assert.equal((await first.client.complete(ask('q0'), new AbortController().signal)).text, 'answer to q0');
+    server.requests.length = 0;
+
+    const second = batchingClient({ runSignal: new AbortController().signal, cacheDir });
+    const signal = new AbortController().signal;
+    const answers = await Promise.all(['q0', 'q1', 'q2', 'q1'].map((question) => second.client.complete(ask(question), signal)));
+    assert.deepEqual(answers.map((answer) => answer.text), ['answer to q0', 'answer to q1', 'answer to q2', 'answer to q1']);
+    assert.equal(answers[0]?.cached, true);
+    assert.equal(posts('/v1/batches'), 1);
+    assert.equal(posts('/v1/chat/completions'), 0);
+    // q0 came from the cache and q1 was asked twice: the file holds q1 and q2 once each.
+    assert.equal(second.submitted.length, 1);
+    assert.equal(uploadedCustomIds(second.submitted[0]).length, 2);
+    assert.deepEqual(uploadedCustomIds(second.submitted[0]), second.submitted[0]?.customIds);
+
+    // The batch's answers went into the cache: asking again sends nothing.
+    server.requests.length = 0;
+    const third = batchingClient({ runSignal: new AbortController().signal, cacheDir });
+    assert.equal((await third.client.complete(ask('q2'), signal)).cached, true);
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('a process that dies after submitting leaves a batch the next one collects without submitting again', async () => {
+    server.setBatchProcessingMs(60 * 60_000);
+    server.addRule({ reply: (request) => `late answer to ${request.lastUserMessage}` });
+    const realBackend = new OpenAIBatchClient({ apiKey: KEY, baseURL: server.openaiBaseUrl });
+    // The first process submits, then is gone before its first poll (a crash, not a cancel: nothing is cancelled).
+    const dying: BatchBackend = { ...bind(realBackend), waitFor: () => Promise.reject(new Error('process killed')) };
+    const first = batchingClient({ runSignal: new AbortController().signal, backend: dying });
+    await assert.rejects(Promise.all([first.client.complete(ask('k1'), new AbortController().signal), first.client.complete(ask('k2'), new AbortController().signal)]), /process killed/);
+    assert.equal(first.submitted.length, 1);
+    assert.equal(posts('/v1/batches'), 1);
+
+    server.setBatchProcessingMs(0);
+    const second = batchingClient({ runSignal: new AbortController().signal, resumed: first.submitted });
+    const signal = new AbortController().signal;
+    // The resumed run reaches its cases one at a time; the second is answered from the batch already read.
+    assert.equal((await second.client.complete(ask('k1'), signal)).text, 'late answer to k1');
+    assert.equal((await second.client.complete(ask('k2'), signal)).text, 'late answer to k2');
+    assert.equal(second.submitted.length, 0);
+    assert.equal(posts('/v1/batches'), 1);
+    assert.equal(posts('/v1/files'), 1);
+  });
+
+  it('cancelling the run cancels the remote batch and the waiting calls end cancelled', async () => {
+    server.setBatchProcessingMs(60 * 60_000);
+    const run = new AbortController();
+    const { client, submitted } = batchingClient({ runSignal: run.signal });
+    const waiting = client.complete(ask('never'), run.signal);
+    while (submitted.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    run.abort();
+    await assert.rejects(waiting, (error: Error & { kind?: string }) => error.kind === 'cancelled');
+    const batchId = submitted[0]?.batchId ?? '';
+    while (posts(`/v1/batches/${batchId}/cancel`) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(server.batches.batches.get(batchId)?.status, 'cancelled');
+  });
+
+  it("records a failed item as that call's error with the vendor's reason", async () => {
+    server.setBatchProcessingMs(0);
+    server.addRule({ match: { contains: 'broken' }, fault: { kind: 'server_error' } });
+    const { client } = batchingClient({ runSignal: new AbortController().signal });
+    await assert.rejects(client.complete(ask('a broken question'), new AbortController().signal), /batch item failed: Scripted server_error/);
+  });
+});
+
+function bind(client: OpenAIBatchClient): BatchBackend {
+  return {
+    submit: (items, signal) => client.submit(items, signal),
+    waitFor: (id, options) => client.waitFor(id, options),
+    results: (id, signal) => client.results(id, signal),
+    cancel: (id, signal) => client.cancel(id, signal),
+  };
+}
