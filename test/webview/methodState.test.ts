@@ -149,7 +149,8 @@ test('dimensionChart and histogramFromTable for LLM-Eval', () => {
   const histogramTable = run.detail.reports[0]!.tables.find((t) => t.id === 'llm-eval-distribution-grammar')!;
   const histogram = histogramFromTable(histogramTable)!;
   assert.equal(histogram.bins.length, 5);
-  assert.deepEqual(histogram.series.map((s) => [s.counts.reduce((a, b) => a + b, 0), s.undetermined]), [[12, 0], [11, 1]]);
+  // Series in the report's fixed model order (sorted): anthropic:claude-haiku (one undetermined), then openai:gpt-4o-mini.
+  assert.deepEqual(histogram.series.map((s) => [s.name, s.counts.reduce((a, b) => a + b, 0), s.undetermined]), [['anthropic:claude-haiku', 11, 1], ['openai:gpt-4o-mini', 12, 0]]);
   assert.equal(histogramFromTable(run.detail.reports[0]!.tables.find((t) => t.id === 'llm-eval-means')!), undefined, 'means are not a histogram');
 });
 

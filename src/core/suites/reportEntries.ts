@@ -21,3 +21,11 @@ export function joinEntries(cases: ReadonlyMap<string, ReportCase>, results: rea
 export function entriesForModel(entries: readonly ReportEntry[], modelKey: string): ReportEntry[] {
   return entries.filter((e) => e.result.modelKey === modelKey);
 }
+
+/**
+ * The models a report has columns for, in one fixed order (sorted), so a table's columns do not move between runs of
+ * the same eval file: results are logged as they finish, and whichever model answered first must not decide.
+ */
+export function modelsOf(entries: readonly { result: { modelKey: string } }[]): string[] {
+  return [...new Set(entries.map((e) => e.result.modelKey))].sort();
+}

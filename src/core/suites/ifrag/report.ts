@@ -1,5 +1,5 @@
 // IF-RAG's tables: accuracy per data kind (one instruction per suite), over-refusal (Figure 3), and the 9-column Table 1 from three suites.
-import { joinEntries, entriesForModel } from '../reportEntries.js';
+import { entriesForModel, joinEntries, modelsOf } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import * as path from 'node:path';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
@@ -167,7 +167,7 @@ function notesFor(own: readonly ReportCase[], params: IfRagParams): string[] {
 export function ifragReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: IfRagParams, suiteId: string): IfRagSuiteReport {
   const { entries, orphans } = joinEntries(cases, results);
   // Sorted, so a table's rows do not depend on which model finished first.
-  const models = [...new Set(entries.map((e) => e.result.modelKey))].sort();
+  const models = modelsOf(entries);
   const own = suiteCases(cases, suiteId);
   const tables = [accuracyTable(entries, models, params), overRefusalTable(entries, models, params)];
   if (params.instruction === 'B') tables.push(citationTable(entries, models));

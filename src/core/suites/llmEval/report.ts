@@ -1,4 +1,5 @@
 // Aggregates LLM-Eval results: mean per dimension per model, the score distribution per dimension, and agreement with human scores.
+import { modelsOf } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { meanWithInterval } from '../../stats.js';
@@ -81,7 +82,7 @@ export function llmEvalReport(cases: ReadonlyMap<string, ReportCase>, results: r
     const evalCase = cases.get(result.caseId);
     return evalCase ? [{ evalCase, result }] : [];
   });
-  const models = [...new Set(entries.map((e) => e.result.modelKey))];
+  const models = modelsOf(entries);
   const dimensions = params.dimensions.map((d) => d.name);
   const valuesFor = (model: string, dimension: string) => entries.filter((e) => e.result.modelKey === model).map((e) => valueOf(e, dimension));
   const means: ReportTable = {

@@ -1,5 +1,5 @@
 // Aggregates needle results into the reference's heatmap (depth × context length, one per model) and a summary.
-import { joinEntries } from '../reportEntries.js';
+import { joinEntries, modelsOf } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import type { ChartSpec, ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
@@ -247,7 +247,7 @@ export function scoringSummary(modes: readonly ScoringMode[], params: NeedlePara
 /** Suite.report for Needle in a Haystack. */
 export function needleReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: NeedleParams, suiteId: string): SuiteReport {
   const { entries, orphans } = joinEntries(cases, results);
-  const models = [...new Set(entries.map((e) => e.result.modelKey))];
+  const models = modelsOf(entries);
   const tables: ReportTable[] = [];
   const charts: ChartSpec[] = [];
   const allModes = new Set<ScoringMode>();

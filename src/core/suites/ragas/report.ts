@@ -1,5 +1,5 @@
 // Aggregates RAGAS results: the mean of each metric per model with its interval and undetermined count, plus agreement with human scores.
-import { joinEntries } from '../reportEntries.js';
+import { joinEntries, modelsOf } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { meanWithInterval } from '../../stats.js';
@@ -94,7 +94,7 @@ function inputNotes(entries: readonly Entry[]): string[] {
 /** Suite.report for RAGAS. */
 export function ragasReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: RagasParams, suiteId: string): SuiteReport {
   const { entries, orphans } = joinEntries(cases, results);
-  const models = [...new Set(entries.map((e) => e.result.modelKey))];
+  const models = modelsOf(entries);
   const metrics = presentMetrics(entries);
   const forModel = (model: string) => entries.filter((e) => e.result.modelKey === model);
   const table: ReportTable = {

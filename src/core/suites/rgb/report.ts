@@ -1,5 +1,5 @@
 // Aggregates RGB results into the paper's tables (1, 3, 5, 7), one column per model, Wilson intervals throughout.
-import { joinEntries, entriesForModel } from '../reportEntries.js';
+import { entriesForModel, joinEntries, modelsOf } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { wilson } from '../../stats.js';
@@ -80,9 +80,6 @@ function isCorrect(result: ReportResult): boolean {
 
 // ——— grouping ———
 
-function modelKeysOf(results: readonly ReportResult[]): string[] {
-  return [...new Set(results.map((r) => r.modelKey))];
-}
 
 
 const forModel = entriesForModel;
@@ -288,7 +285,7 @@ function buildForTestbed(entries: Entry[], models: string[], params: RgbParams, 
 /** Suite.report for RGB. */
 export function rgbReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: RgbParams, suiteId: string): SuiteReport {
   const { entries, orphans } = joinEntries(cases, results);
-  const models = modelKeysOf(entries.map((e) => e.result));
+  const models = modelsOf(entries);
   const built = buildForTestbed(entries, models, params, suiteId);
   const labels = failureLabelTable(entries, models, params);
   const notes = [modeNote(params), ...effectiveRateNotes(cases, suiteId, params), ...built.notes];

@@ -2,7 +2,7 @@
 // testbed the accuracy-by-position curve ("lost in the middle"), one column per model.
 import type { ReportCase, ReportResult } from '../reportView.js';
 import type { ReportMetric, ReportTable, SuiteReport } from '../contract.js';
-import { entriesForModel, joinEntries } from '../reportEntries.js';
+import { entriesForModel, joinEntries, modelsOf } from '../reportEntries.js';
 import type { ReportEntry } from '../reportEntries.js';
 import { wilsonCell } from '../reportCells.js';
 import { rgbReport, tallyMetric } from '../rgb/report.js';
@@ -27,7 +27,7 @@ function positionLabel(position: number, last: number): string {
 /** Accuracy with the answer-bearing passage at each position (1 = first), the same tally RGB's accuracy uses. */
 function positionReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], suiteId: string): { tables: ReportTable[]; metrics: ReportMetric[]; notes: string[] } {
   const { entries } = joinEntries(cases, results);
-  const models = [...new Set(entries.map((e) => e.result.modelKey))];
+  const models = modelsOf(entries);
   const positions = positionsOf(cases, suiteId);
   const last = positions[positions.length - 1] ?? 0;
   const at = (position: number) => (e: ReportEntry) => stressCaseParams(e.evalCase).position === position;
