@@ -2,7 +2,6 @@
 // batch; the server's record shows one submission and no interactive call.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
@@ -10,8 +9,8 @@ import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { waitFor } from '../../fixtures/waitFor.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
+import { startCli } from '../robustness/cliProcess.js';
 
-const CLI = path.resolve('src/cli/main.ts');
 let server: FixtureServer;
 
 before(async () => {
@@ -22,13 +21,8 @@ after(async () => {
   await server.close();
 });
 
-function cli(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, CI: 'true' } });
-  let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
-  const done = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
-  return { child, done };
-}
+// The built CLI in a child process (robustness/cliProcess.ts), so a test can kill it mid-run.
+const cli = (args: string[]) => startCli(args, { ...process.env as Record<string, string>, CI: 'true' });
 
 const posts = (pathname: string) => server.requests.filter((r) => r.method === 'POST' && r.path === pathname).length;
 
@@ -39,7 +33,7 @@ test('run --batch killed after submitting, then --resume latest: the batch is co
   server.setBatchProcessingMs(60 * 60_000);
 
   const runsDir = path.join(ws.dir, '.rag-inspector', 'runs');
-  const { child, done } = cli(['run', ws.evalFile, '--batch', '--no-preflight']);
+  const { child, done } = await cli(['run', ws.evalFile, '--batch', '--no-preflight']);
   const logFile = await waitFor(() => {
     const files = existsSync(runsDir) ? readdirSync(runsDir).filter((f) => f.endsWith('.jsonl')) : [];
     const file = files[0] && path.join(runsDir, files[0]);
@@ -56,7 +50,7 @@ test('run --batch killed after submitting, then --resume latest: the batch is co
   assert.equal(posts('/v1/batches'), 1);
 
   server.setBatchProcessingMs(0);
-  const resumed = await cli(['run', ws.evalFile, '--batch', '--no-preflight', '--format', 'json', '--resume', 'latest']).done;
+  const resumed = await (await cli(['run', ws.evalFile, '--batch', '--no-preflight', '--format', 'json', '--resume', 'latest'])).done;
   assert.equal(resumed.code, 0, resumed.stderr);
   const log = await readRunLog(logFile);
   assert.equal(log.summary?.status, 'success');

@@ -2,15 +2,14 @@
 // refused at their line:column before anything is read or sent; the fixture server stands in for the chosen endpoint.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { rgbRows } from '../engine/workspace.js';
+import { runCli } from '../robustness/cliProcess.js';
 
-const CLI = path.resolve('src/cli/main.ts');
 /** Written into every file outside the workspace: it must reach no request, no output, no log. */
 const MARKER = 'OUTSIDE-THE-WORKSPACE-7f3a';
 let server: FixtureServer;
@@ -23,16 +22,9 @@ after(async () => {
   await server.close();
 });
 
-interface Exit { code: number | null; stdout: string; stderr: string }
 
-function cli(args: string[]): Promise<Exit> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, CI: 'true' } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => { stdout += d; });
-  child.stderr.on('data', (d) => { stderr += d; });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+// The built CLI in a child process (robustness/cliProcess.ts), as a user runs it.
+const cli = (args: string[]) => runCli(args, { ...process.env as Record<string, string>, CI: 'true' });
 
 /** A workspace (the pull request's checkout) beside a folder it must not read, both full of the marker. */
 function hostileLayout(t: { after(fn: () => void): void }): { ws: string; outside: string; write(name: string, lines: string[]): string } {

@@ -2,14 +2,13 @@
 // server, whose scripted model is misled by a planted distractor.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { runCli } from '../robustness/cliProcess.js';
 
-const CLI = path.resolve('src/cli/main.ts');
 let server: FixtureServer;
 let dir: string;
 
@@ -27,14 +26,8 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, CI: 'true' } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => { stdout += d; });
-  child.stderr.on('data', (d) => { stderr += d; });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+// The built CLI in a child process (robustness/cliProcess.ts), as a user runs it.
+const cli = (args: string[]) => runCli(args, { ...process.env as Record<string, string>, CI: 'true' });
 
 function workspace(explain: string): string {
   const ws = mkdtempSync(path.join(dir, 'ws-'));

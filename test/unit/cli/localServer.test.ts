@@ -2,7 +2,6 @@
 // to run again, and the cache switches. Child processes, real HTTP to the fixture server (llama.cpp/Ollama flavours).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -10,8 +9,8 @@ import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureOptions, FixtureServer, Rule } from '../../fixtures/llmServer.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
+import { runCli } from '../robustness/cliProcess.js';
 
-const CLI = path.resolve('src/cli/main.ts');
 const servers: FixtureServer[] = [];
 after(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -25,16 +24,9 @@ async function server(options: FixtureOptions = {}, first: Rule[] = []): Promise
   return started;
 }
 
-interface Exit { code: number | null; stdout: string; stderr: string }
 
-function cli(args: string[]): Promise<Exit> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, CI: 'true' } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => { stdout += d; });
-  child.stderr.on('data', (d) => { stderr += d; });
-  return new Promise<Exit>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+// The built CLI in a child process (robustness/cliProcess.ts), as a user runs it.
+const cli = (args: string[]) => runCli(args, { ...process.env as Record<string, string>, CI: 'true' });
 
 /** A port nothing listens on: bound, then released. */
 async function closedPort(): Promise<number> {
