@@ -41,6 +41,12 @@ describe('stress params', () => {
     rejects({ testbed: 'counterfactual_robustness', noiseRates: [0.6], correctRate: 0.6 }, ['correctRate'], /exceed passageNum 5/);
   });
 
+  it('judge passes are RGB\'s, parsed by RGB\'s parser, and their errors name the stress method', () => {
+    assert.deepEqual(parse({ testbed: 'counterfactual_robustness', judge: { failureLabels: true } }).judge, { rejection: false, factualError: true, failureLabels: true });
+    rejects({ testbed: 'noise_robustness', judge: { rejection: 'yes' } }, ['judge', 'rejection'], /^stress params\.judge\.rejection: expected true or false/);
+    rejects({ testbed: 'noise_robustness', judge: { bogus: true } }, ['judge', 'bogus'], /unknown judge pass/);
+  });
+
   it('answerBearing: judge is refused with the reason and what to do instead, not silently matched', () => {
     rejects({ testbed: 'noise_robustness', answerBearing: 'judge' }, ['answerBearing'], /not available yet.*use answerBearing: match/);
     assert.equal(parse({ testbed: 'noise_robustness', answerBearing: 'match' }).answerBearing, 'match');

@@ -49,10 +49,11 @@ export const DEFAULT_NOISE_RATES: Readonly<Record<Testbed, readonly number[]>> =
 const KNOWN_KEYS = ['testbed', 'language', 'noiseRates', 'passageNum', 'correctRate', 'strict', 'judge', 'withoutDocuments'];
 const JUDGE_KEYS = ['rejection', 'factualError', 'failureLabels'];
 
-type Where = { file: string };
+/** Where a parameter sits, for its error: the eval file, and the method it belongs to (stress reuses RGB's judge passes). */
+type Where = { file: string; method?: string };
 
 function fail(where: Where, key: string, message: string, hint: string): never {
-  throw paramValueError(where.file, 'rgb', key, message, hint);
+  throw paramValueError(where.file, where.method ?? 'rgb', key, message, hint);
 }
 
 function describe(value: unknown): string {
@@ -135,7 +136,8 @@ function parseCorrectRate(value: unknown, testbed: Testbed, where: Where): numbe
   return rate;
 }
 
-function parseJudge(value: unknown, testbed: Testbed, where: Where): RgbJudgeParams {
+/** RGB's judge passes (Rej*, ED*, failure labels); each on by default where its testbed reads it. */
+export function parseJudgeParams(value: unknown, testbed: string, where: Where): RgbJudgeParams {
   const defaults: RgbJudgeParams = {
     rejection: testbed === 'negative_rejection',
     factualError: testbed === 'counterfactual_robustness',
@@ -147,7 +149,7 @@ function parseJudge(value: unknown, testbed: Testbed, where: Where): RgbJudgePar
   }
   const raw = value as Record<string, unknown>;
   for (const key of Object.keys(raw)) {
-    if (!JUDGE_KEYS.includes(key)) throw unknownParamError(where.file, 'rgb', ['judge', key], JUDGE_KEYS, 'unknown judge pass', `use ${JUDGE_KEYS.join(', ')}`);
+    if (!JUDGE_KEYS.includes(key)) throw unknownParamError(where.file, where.method ?? 'rgb', ['judge', key], JUDGE_KEYS, 'unknown judge pass', `use ${JUDGE_KEYS.join(', ')}`);
   }
   return {
     rejection: parseBoolean(raw.rejection, 'judge.rejection', defaults.rejection, where),
@@ -186,7 +188,7 @@ export function parseRgbParams(raw: unknown, where: Where): RgbParams {
     passageNum: parsePassageNum(object.passageNum, where),
     correctRate: parseCorrectRate(object.correctRate, testbed, where),
     strict: parseBoolean(object.strict, 'strict', false, where),
-    judge: parseJudge(object.judge, testbed, where),
+    judge: parseJudgeParams(object.judge, testbed, where),
     withoutDocuments,
   };
   checkCounterfactualBudget(params, where);

@@ -2,8 +2,8 @@
 // from, and the user's own refusal phrase. Every key is checked, with a message naming it.
 import * as path from 'node:path';
 import { paramValueError, unknownParamError } from '../paramError.js';
-import { LANGUAGES } from '../rgb/params.js';
-import type { Language } from '../rgb/params.js';
+import { LANGUAGES, parseJudgeParams } from '../rgb/params.js';
+import type { Language, RgbJudgeParams } from '../rgb/params.js';
 
 export const STRESS_TESTBEDS = ['noise_robustness', 'negative_rejection', 'counterfactual_robustness', 'information_integration', 'position'] as const;
 export type StressTestbed = (typeof STRESS_TESTBEDS)[number];
@@ -23,11 +23,8 @@ export type DistractorSource = { kind: 'dataset' } | { kind: 'corpus'; folder: s
 export const SHORT_ROWS = ['keep_ratio', 'fill'] as const;
 export type ShortRows = (typeof SHORT_ROWS)[number];
 
-export interface StressJudgeParams {
-  rejection: boolean;
-  factualError: boolean;
-  failureLabels: boolean;
-}
+/** RGB's judge passes, parsed by RGB's own parser. */
+export type StressJudgeParams = RgbJudgeParams;
 
 export interface StressParams {
   testbed: StressTestbed;
@@ -63,8 +60,6 @@ export const DEFAULT_REFUSAL = ['insufficient information'];
 export const DEFAULT_FACTUAL_ERROR = ['factual errors'];
 
 const KNOWN_KEYS = ['testbed', 'language', 'answerBearing', 'distractors', 'noiseRates', 'passageNum', 'shortRows', 'k', 'correctRate', 'refusal', 'factualError', 'strict', 'judge', 'withoutDocuments'];
-const JUDGE_KEYS = ['rejection', 'factualError', 'failureLabels'];
-
 type Where = { file: string };
 
 function fail(where: Where, key: string, message: string, hint: string): never {
@@ -132,21 +127,6 @@ function parseDistractors(value: unknown, where: Where): DistractorSource {
   return { kind: 'corpus', folder: path.resolve(path.dirname(where.file), raw.corpus) };
 }
 
-function parseJudge(value: unknown, testbed: StressTestbed, where: Where): StressJudgeParams {
-  const defaults = { rejection: testbed === 'negative_rejection', factualError: testbed === 'counterfactual_robustness', failureLabels: false };
-  if (value === undefined) return defaults;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(where, 'judge', `expected a mapping, got ${describe(value)}`, 'e.g. judge: { rejection: true }');
-  const raw = value as Record<string, unknown>;
-  for (const key of Object.keys(raw)) {
-    if (!JUDGE_KEYS.includes(key)) throw unknownParamError(where.file, 'stress', ['judge', key], JUDGE_KEYS, 'unknown judge pass', `use ${JUDGE_KEYS.join(', ')}`);
-  }
-  return {
-    rejection: parseBoolean(raw.rejection, 'judge.rejection', defaults.rejection, where),
-    factualError: parseBoolean(raw.factualError, 'judge.factualError', defaults.factualError, where),
-    failureLabels: parseBoolean(raw.failureLabels, 'judge.failureLabels', defaults.failureLabels, where),
-  };
-}
-
 function parseAnswerBearing(value: unknown, where: Where): AnswerBearingMode {
   if (value === 'judge') {
     // Cases are built synchronously before any model is called, so a judge cannot decide here yet; say so.
@@ -186,7 +166,7 @@ export function parseStressParams(raw: unknown, where: Where): StressParams {
     refusal: parsePhrases(object.refusal, 'refusal', DEFAULT_REFUSAL, where, 'the phrase your prompt asks the model to say when the documents do not answer, e.g. refusal: "I don\'t know"'),
     factualError: parsePhrases(object.factualError, 'factualError', DEFAULT_FACTUAL_ERROR, where, 'the phrase your prompt asks for when documents contradict the facts, e.g. factualError: "factual errors"'),
     strict: parseBoolean(object.strict, 'strict', false, where),
-    judge: parseJudge(object.judge, testbed, where),
+    judge: parseJudgeParams(object.judge, testbed, { ...where, method: 'stress' }),
     withoutDocuments: parseBoolean(object.withoutDocuments, 'withoutDocuments', false, where),
   };
   if (testbed === 'counterfactual_robustness') {
