@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync,
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
-import { channelLog, runCommand, shot, SHOTS, waitFor } from './lib/workbench.mjs';
+import { channelLog, runCommand, shot, SHOTS, waitFor, waitForLog } from './lib/workbench.mjs';
 import { askServer, startLlmServerProcess } from './lib/llmServerProcess.mjs';
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60_000);
@@ -184,16 +184,30 @@ async function main() {
   await shot(page, 'crash-notice');
   await runCommand(page, 'Notifications: Hide Notifications');
 
-  // 4. Resume Interrupted Run from the palette; the pick lists the run with its cases done.
-  await runCommand(page, 'RAG Inspector: Resume Interrupted Run');
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: EVAL_NAME }).first();
-  await row.waitFor({ timeout: 15_000 });
-  const rowText = (await row.textContent()).replace(/\s+/g, ' ').trim();
-  expect(new RegExp(`${atKill.cases.length} cases done`).test(rowText), `the pick lists the run with the cases done at the kill: "${rowText.slice(0, 160)}"`);
-  await shot(page, 'crash-resume-pick');
-  await page.keyboard.press('Enter');
-  await waitFor(page, () => rawLog(logFile).lines.at(-1)?.type === 'summary', 'the summary line of the resumed run', 90_000);
+  // 4. Resume Interrupted Run from the palette; the pick lists the run with its cases done. The inspector the reload
+  // restored may take focus as its webview loads, and a quick pick closes when it loses focus: so the run is chosen by
+  // a click, and the command is run again if the pick closed before the resume began (the log says when it begins).
   const runId = path.basename(logFile, '.jsonl');
+  for (let attempt = 1; ; attempt++) {
+    await runCommand(page, 'RAG Inspector: Resume Interrupted Run');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: EVAL_NAME }).first();
+    try {
+      await row.waitFor({ timeout: 15_000 });
+      if (attempt === 1) {
+        const rowText = (await row.textContent()).replace(/\s+/g, ' ').trim();
+        expect(new RegExp(`${atKill.cases.length} cases done`).test(rowText), `the pick lists the run with the cases done at the kill: "${rowText.slice(0, 160)}"`);
+        await shot(page, 'crash-resume-pick');
+      }
+      await row.click({ timeout: 5_000 });
+      await waitForLog(page, server, `Resuming run ${runId}`, 15_000);
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      log(`the pick closed before the run was chosen (attempt ${attempt}: ${String(error?.message ?? error).split('\n')[0]}); running the command again`);
+      await page.keyboard.press('Escape').catch(() => undefined);
+    }
+  }
+  await waitFor(page, () => rawLog(logFile).lines.at(-1)?.type === 'summary', 'the summary line of the resumed run', 90_000);
   await waitFor(page, () => channelLog(server).includes(`run ${runId} success`), 'the resumed run to be reported', 15_000);
   must(true, 'the resumed run wrote its summary line');
 
@@ -253,6 +267,8 @@ main()
     console.error(`crash/resume test FAILED: ${error instanceof Error ? error.message : String(error)}`);
     if (browser) await browser.page.screenshot({ path: path.join(SHOTS, 'crash-failure.png') }).catch(() => undefined);
     console.error(`failure screenshot: ${path.relative(ROOT, path.join(SHOTS, 'crash-failure.png'))}; server log: ${server?.logFile}`);
+    // CI keeps only what is printed: the end of the extension's own log says what it was doing.
+    if (server) console.error(`the RAG Inspector log ends:\n${channelLog(server).split('\n').slice(-40).join('\n')}`);
     console.log(checks.summary());
     await cleanUp();
     process.exit(1);
