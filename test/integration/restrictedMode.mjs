@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, sym
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
-import { channelLog, runCommand, shot, SHOTS, waitFor, waitForLog } from './lib/workbench.mjs';
+import { channelLog, runCommand, runCommandAndPick, shot, SHOTS, waitFor, waitForLog } from './lib/workbench.mjs';
 import { askServer, startLlmServerProcess } from './lib/llmServerProcess.mjs';
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60_000);
@@ -123,14 +123,7 @@ function filesHolding(dir, text) {
 // ---- the workbench ----
 
 /** Run Evaluation from the palette; with several eval files in the workspace it asks which, and `name` is picked. */
-async function runEvalFile(page, name) {
-  await runCommand(page, 'RAG Inspector: Run Evaluation');
-  const input = page.locator('.quick-input-widget input[placeholder="Which eval file?"]');
-  await input.waitFor({ timeout: 15_000 });
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-}
+const runEvalFile = (page, name) => runCommandAndPick(page, 'RAG Inspector: Run Evaluation', name, { filter: true });
 
 /** The notice `text` reached the screen-reader alert (this headless build shows no toast: the center shows it). */
 const alerted = (page, text) => page.locator('.monaco-aria-container .monaco-alert', { hasText: text }).first().waitFor({ state: 'attached', timeout: 30_000 });

@@ -36,6 +36,31 @@ export async function runCommand(page, title, openPalette = pressF1) {
   }
 }
 
+/**
+ * Runs a command that opens a quick pick, and chooses the row holding `rowText` by a click (typing `rowText` into
+ * the pick first when `filter` is set). A webview that loads meanwhile (an inspector restored by a reload, or just
+ * opened by a run) can take focus, and a quick pick closes when it loses focus: then the command is run again.
+ * `seen(row)` looks at the row before it is chosen (a check, a screenshot).
+ */
+export async function runCommandAndPick(page, title, rowText, { filter = false, seen } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runCommand(page, title);
+      if (filter) await page.locator('.quick-input-widget input').fill(rowText, { timeout: 5_000 });
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: rowText }).first();
+      await row.waitFor({ timeout: 15_000 });
+      if (seen) await seen(row);
+      await row.click({ timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      log(`the pick of "${title}" closed before "${rowText}" was chosen (attempt ${attempt}: ${String(error?.message ?? error).split('\n')[0]}); running it again`);
+      await page.keyboard.press('Escape').catch(() => undefined);
+      await page.waitForTimeout(500);
+    }
+  }
+}
+
 /** A screenshot of the page as `.e2e/screenshots/<name>.png`. */
 export async function shot(page, name) {
   // Quick inputs and toasts fade in; a picture taken mid-animation shows them half transparent.
