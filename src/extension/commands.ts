@@ -68,11 +68,13 @@ export async function resolveEvalFile(arg: unknown): Promise<string | undefined>
 export function settingsOverrides(spec: EvalSpec): RunOptions['overrides'] {
   const config = vscode.workspace.getConfiguration('ragInspector');
   const concurrency = config.get<number | null>('concurrency') ?? undefined;
+  // Only a true setting turns batch mode on: off leaves the eval file's own `batch:` choices alone.
+  const batch = config.get<boolean>('batch') === true ? { batch: true } : {};
   const baseUrl = config.get<string>('openaiBaseUrl')?.trim();
-  if (!baseUrl) return { concurrency };
+  if (!baseUrl) return { concurrency, ...batch };
   // Models that name no endpoint get the configured one; whether a stored key may go there is the Credentials' call.
   const models = spec.models.map((m) => (!m.baseUrl && (m.provider === 'openai' || m.provider === 'openai-compatible') ? { ...m, baseUrl } : m));
-  return { concurrency, models };
+  return { concurrency, models, ...batch };
 }
 
 /**

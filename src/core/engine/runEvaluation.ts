@@ -26,6 +26,7 @@ import { TOOL_VERSION } from '../version.js';
 import type { CallCounts } from './totals.js';
 import { loggedCalls, tablesFromLog } from './tablesFromLog.js';
 import type { ModelSpec } from '../providers/contract.js';
+import { BATCH_PROVIDER_NAMES } from '../providers/names.js';
 
 export interface RunOptions {
   signal: AbortSignal;
@@ -190,11 +191,13 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   return { runId, createdAt, logFile, status, totals, reports, thresholds, spec, problems: plan.problems };
 }
 
-/** The spec a run uses: models and concurrency from the command line or the extension's settings win over the file's. */
+/** The spec a run uses: models, concurrency and batch mode from the command line or the extension's settings win over the file's. */
 export function applyOverrides(spec: EvalSpec, overrides: RunOptions['overrides']): EvalSpec {
   if (!overrides) return spec;
   const models = overrides.models?.length ? overrides.models : spec.models;
-  const batched = (model: ModelSpec): ModelSpec => (overrides.batch ? { ...model, batch: true } : model);
+  // "Batch mode on" (--batch, the VS Code setting) is for the models that can be batched: an extractive baseline or
+  // a chat model from VS Code runs as before. Only the eval file's own `batch: true` on such a model is an error.
+  const batched = (model: ModelSpec): ModelSpec => (overrides.batch && BATCH_PROVIDER_NAMES.includes(model.provider) ? { ...model, batch: true } : model);
   return {
     ...spec,
     models: models.map(batched),

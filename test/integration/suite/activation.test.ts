@@ -52,7 +52,7 @@ suite('activation', () => {
     const { extension } = await activatedExtension();
     const properties = (extension.packageJSON as Manifest).contributes.configuration.properties;
     assert.deepEqual(Object.keys(properties).sort(), [
-      'ragInspector.codeLens.showPassing', 'ragInspector.concurrency', 'ragInspector.defaultModel', 'ragInspector.maxCostWithoutConfirm',
+      'ragInspector.batch', 'ragInspector.codeLens.showPassing', 'ragInspector.concurrency', 'ragInspector.defaultModel', 'ragInspector.maxCostWithoutConfirm',
       'ragInspector.openaiBaseUrl', 'ragInspector.rerunOnSave',
     ]);
     for (const [name, property] of Object.entries(properties)) {
@@ -61,6 +61,7 @@ suite('activation', () => {
     const config = vscode.workspace.getConfiguration('ragInspector');
     assert.equal(config.get('rerunOnSave'), true);
     assert.equal(config.get('concurrency'), null, 'unset: the eval file decides');
+    assert.equal(config.get('batch'), false, 'off: the eval file decides');
   });
 
   test('eval files are validated against the contributed JSON schema', async () => {

@@ -1,0 +1,54 @@
+// The ragInspector.batch setting: a run started in VS Code goes through the vendor's batch API (the fixture server's
+// OpenAI batch endpoints, reached by the real OpenAI SDK), with the same eval file as an interactive run.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { readRunLog } from '../../../src/core/run/runLog.js';
+import { caseRequests } from '../../fixtures/llmServer.js';
+import { fixtureEval } from './fixtureEval.js';
+import type { FixtureEval } from './fixtureEval.js';
+import { asSummary } from './inlineFixtures.js';
+import { activatedExtension } from './extensionHost.js';
+
+suite('batch mode setting', () => {
+  let fixture: FixtureEval;
+  const config = () => vscode.workspace.getConfiguration('ragInspector');
+
+  suiteSetup(async () => {
+    await activatedExtension();
+    fixture = await fixtureEval('batch-setting');
+  });
+
+  suiteTeardown(async () => {
+    await config().update('batch', undefined, vscode.ConfigurationTarget.Global);
+    await fixture?.dispose();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('ragInspector.batch on: Run Evaluation sends the cases as one batch, none interactively, and scores each result', async () => {
+    await config().update('batch', true, vscode.ConfigurationTarget.Global);
+    const run = asSummary(await vscode.commands.executeCommand('ragInspector.runEvaluation', fixture.uri));
+    const batches = [...fixture.server.batches.batches.values()];
+    assert.equal(batches.length, 1, 'one batch submitted');
+    assert.equal(batches[0]!.counts.total, 3, 'the three cases in it');
+    const interactive = caseRequests(fixture.server.requests).filter((r) => r.path.endsWith('/chat/completions'));
+    assert.equal(interactive.length, 0, 'no case was asked interactively');
+    // The fixture's rules answer in the batch as they do interactively: one right, one wrong, one a 400 (an item error).
+    assert.deepEqual([run.totals.passed, run.totals.failed, run.totals.error], [1, 1, 1]);
+    assert.equal(run.status, 'completed-with-errors');
+    const log = await readRunLog(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.rag-inspector', 'runs', `${run.runId}.jsonl`));
+    assert.deepEqual(log.batches.map((b) => b.requests.length), [3], 'the batch is recorded in the run log');
+  });
+
+  test('ragInspector.batch off (the default): the same eval file runs interactively', async () => {
+    await config().update('batch', undefined, vscode.ConfigurationTarget.Global);
+    const before = fixture.server.batches.batches.size;
+    const sent = caseRequests(fixture.server.requests).length;
+    // The batch's answers are in the cache, so only the row that errored in the batch is asked again, interactively.
+    const run = asSummary(await vscode.commands.executeCommand('ragInspector.runEvaluation', fixture.uri));
+    assert.equal(fixture.server.batches.batches.size, before, 'no new batch');
+    const interactive = caseRequests(fixture.server.requests).slice(sent).filter((r) => r.path.endsWith('/chat/completions'));
+    assert.equal(interactive.length, 1, 'the one uncached case (the batch\'s error) is asked interactively');
+    assert.equal(run.totals.cases, 3);
+  });
+});
