@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runEvaluation } from '../../src/core/engine/runEvaluation.js';
+import { aggregateSuites } from '../../src/core/explain/aggregate.js';
 import { explainRun } from '../../src/core/explain/explainRun.js';
 import { envCredentials } from '../../src/core/providers/registry.js';
 import { writeHtmlReport } from '../../src/core/report/htmlReportFile.js';
@@ -133,6 +134,33 @@ for (const theme of ['dark', 'light', 'highContrast'] as const) {
     await page.close();
   });
 }
+
+test('the Summary view sums the explained cases per suite and model: decisive vs labelled, pass rate by position, what harms most', async () => {
+  // Three cases of one model explained (the same planted cause in each), as Explain failed cases leaves a run.
+  const details = base.cases.filter((c) => c.result.modelKey === MODEL).slice(0, 3);
+  const cases = details.map((d) => explainedCase(d));
+  const [suite] = aggregateSuites(cases);
+  assert.ok(suite && suite.accuracyByPosition.length >= 2 && suite.mostHarmful.length > 0, 'the planted cause gives a curve and a harmful source');
+  for (const theme of ['dark', 'light', 'highContrast'] as const) {
+    const page = await session.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors = collectPageErrors(page);
+    await seedViewState(page, { runId: base.detail.listing.runId, view: 'summary' });
+    await page.goto(session.server.setPage({ runs: [withExplanation(base, cases)], theme, csp: true }));
+    const section = page.locator('ri-explanation-summary section.suite');
+    await section.waitFor();
+    const text = (await section.innerText()).replace(/\s+/g, ' ');
+    assert.ok(text.includes(`${suite.suiteId} · ${MODEL} · 3 cases explained`), text);
+    const { agree, n } = suite.decisiveIsLabelled;
+    assert.ok(text.includes(n > 0 ? `Decisive sources the dataset labels answer-bearing: ${agree} of ${n}` : 'No source was decisive in these cases.'), text);
+    for (const p of suite.accuracyByPosition) assert.ok(text.includes(`${p.position + 1}: ${p.passed} of ${p.n} pass`), `position ${p.position + 1} as text: ${text}`);
+    assert.ok(text.includes(`“${suite.mostHarmful[0]!.preview}”`) && text.includes(`harms ${suite.mostHarmful[0]!.cases} case`), text);
+    assert.equal(await section.locator('ri-line-chart').count(), 1, 'the curve is drawn too');
+    await page.locator('ri-explanation-summary').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath(`explain-${theme}-run-summary`) });
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
 
 test('README screenshot: the case pane of an explained case, summary to documents (dark)', async () => {
   const { page, errors } = await openExplained(explained, 'dark');

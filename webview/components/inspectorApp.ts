@@ -6,6 +6,7 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { CaseDetail, CaseExplanation, CaseListItem, CompareRow, ExplainPlan, RunDetail, RunListing, VariantOutcome, VerdictsView } from '../../src/protocol.js';
 import { explanationsByKey, withOutcome } from '../state/explanation.js';
+import { aggregateSuites } from '../../src/core/explain/aggregate.js';
 import type { InspectorApi, InspectorNotification } from '../api/inspectorApi.js';
 import { describeError } from '../api/inspectorApi.js';
 import { flippedOnly } from '../api/compareRuns.js';
@@ -25,6 +26,7 @@ import './runSummary.js';
 import './compareView.js';
 import './verdictBar.js';
 import './agreementView.js';
+import './explanationSummary.js';
 import type { VerdictRequestDetail } from './verdictBar.js';
 import type { MarkCasesDetail } from './caseList.js';
 
@@ -101,6 +103,9 @@ export class InspectorApp extends LitElement {
 
   static override styles = [baseStyles, outcomeStyles, css`
     :host { display: grid; grid-template-rows: auto 1fr; height: 100vh; min-height: 0; }
+    /* Sections the Summary view shows after the suites' reports, spaced as its own sections are. */
+    section[slot="after"] { margin-top: 1.75em; }
+    section[slot="after"] > h3 { margin-bottom: 0.6em; }
     header.bar {
       display: flex; flex-wrap: wrap; align-items: center; gap: 0.5em 1em; padding: 0.4em 0.75em;
       border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent));
@@ -267,7 +272,8 @@ export class InspectorApp extends LitElement {
     switch (this.state.view) {
       case 'summary':
         return html`<ri-run-summary .detail=${this.detail} .items=${this.items} .loadCase=${this.loadCase}
-          ?can-run-commands=${this.api.canRunCommands}>${this.api.getVerdicts ? html`<section slot="after" class="agreement" aria-label="Judge agreement with your verdicts">
+          ?can-run-commands=${this.api.canRunCommands}>${this.explanations.size ? html`<section slot="after" class="explained" aria-labelledby="explained-heading">
+            <h3 id="explained-heading">Explained cases</h3><ri-explanation-summary .suites=${aggregateSuites([...this.explanations.values()])}></ri-explanation-summary></section>` : nothing}${this.api.getVerdicts ? html`<section slot="after" class="agreement" aria-label="Judge agreement with your verdicts">
             <h3>Judge vs. your verdicts</h3><ri-agreement-view .verdicts=${this.verdicts}></ri-agreement-view></section>` : nothing}</ri-run-summary>`;
       case 'compare':
         return html`<ri-compare-view .runs=${this.runs} .selection=${this.compareSelection()} .rows=${this.compareRows}

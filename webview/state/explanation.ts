@@ -2,7 +2,7 @@
 // only repeats the value), the live leave-one-out outcomes while a case is being explained, and the position curve.
 // Pure: the effects themselves are core's (src/core/explain/attribute.ts); nothing here decides one.
 import type { CaseExplanation, RunExplanation, VariantOutcome } from '../../src/protocol.js';
-import type { SourceAttribution, SourceEffect } from '../../src/core/explain/model.js';
+import type { SourceAttribution, SourceEffect, SuiteExplanation } from '../../src/core/explain/model.js';
 import type { ChartData } from './chartSeries.js';
 
 /** Glyph and word per effect, so an effect never rests on colour alone. */
@@ -105,4 +105,16 @@ export function positionText(explanation: CaseExplanation): string {
   return (explanation.positionCurve?.points ?? [])
     .map((p) => `${p.position + 1}: ${p.pass === null ? '? undetermined' : p.pass ? '✓ passes' : '✗ fails'}`)
     .join(' · ');
+}
+
+/** A suite's pass rate by the answer-bearing source's position, across its explained cases; needs two determined points. */
+export function suitePositionChart(suite: SuiteExplanation): ChartData | undefined {
+  const points = suite.accuracyByPosition.filter((p) => p.accuracy !== null).map((p) => ({ x: p.position + 1, y: p.accuracy as number }));
+  if (points.length < 2) return undefined;
+  return { xLabel: 'position of the answer-bearing source', series: [{ name: `${suite.modelKey}: pass rate`, points }] };
+}
+
+/** "1: 3 of 4 pass · 2: 1 of 4 pass": the same curve as text, every position (none hidden by the chart). */
+export function suitePositionText(suite: SuiteExplanation): string {
+  return suite.accuracyByPosition.map((p) => `${p.position + 1}: ${p.passed} of ${p.n} pass`).join(' · ');
 }
