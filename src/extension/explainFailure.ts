@@ -1,11 +1,13 @@
 // "Explain a failure" in VS Code: Explain Case and Explain Failed Cases over core's explainRun — the plan priced and
 // confirmed above `ragInspector.maxCostWithoutConfirm`, progress with Cancel, every ExplainEvent forwarded to the
 // inspector as a notification so its cards fill in live, and the stored explanation read back for the panel.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { explainRun, explanationFileOfRunLog, readExplanation } from '../core/explain/explainRun.js';
 import type { ExplainEvent, RunExplanation } from '../core/explain/model.js';
 import { caseKey, describeKey, isFailure, splitCaseKey } from '../core/model.js';
 import type { Credentials, ProviderFactory } from '../core/providers/registry.js';
+import type { EvalSpec } from '../core/spec/types.js';
 import { CaseExplained, ExplainFinished, ExplainProgress, ExplainStarted } from '../protocol.js';
 import type { Notification } from '../protocol.js';
 import { confirmExplanationCost, describePlan, formatUsd } from './costGuard.js';
@@ -13,6 +15,7 @@ import { reportRunError } from './launch.js';
 import type { OverridesOf } from './launch.js';
 import type { Logger } from './outputChannel.js';
 import type { RunStore } from './runStore.js';
+import type { UntrustedWorkspaceGate } from './untrustedWorkspace.js';
 
 export const EXPLAIN_COMMANDS = {
   explainCase: 'ragInspector.explainCase',
@@ -34,8 +37,11 @@ export interface ExplainDeps {
   logger: Logger;
   /** Posts to the inspector when it is open (InspectorPanels.notify). */
   notify<P>(notification: Notification<P>, params: P): void;
-  /** Explain loads the eval file named in the run log itself, without Restricted Mode's containment: only in a trusted workspace. */
-  trusted(): boolean;
+  /**
+   * Restricted Mode's rules, as for a run: the eval file the run log names is read with its paths contained, the
+   * endpoints it chose need the user's yes, and `.rag-inspector` must not lead outside the workspace.
+   */
+  untrusted?: Pick<UntrustedWorkspaceGate, 'containment' | 'endpointsAllowed' | 'stateFolderProblem'>;
 }
 
 /** A run's stored explanation, null when it has none: what the inspector's GetExplanation answers. */
@@ -63,10 +69,6 @@ export class Explainer {
   /** Explains one case (every model the run has it on) or, with no key, the run's failed cases. */
   async explain(runId: string, key?: string): Promise<ExplainOutcome> {
     const { logger } = this.deps;
-    if (!this.deps.trusted()) {
-      void vscode.window.showWarningMessage('RAG Inspector: Explain runs model calls from the eval file; trust this workspace first.');
-      return 'untrusted';
-    }
     if (this.running) {
       void vscode.window.showInformationMessage(`RAG Inspector: an explanation of run ${this.running.runId} is running; cancel it or wait for it to finish.`);
       return 'busy';
@@ -78,6 +80,10 @@ export class Explainer {
     logger.info(`${title} (run ${runId})`);
     try {
       const logFile = await this.deps.store.logFileOf(runId);
+      const gate = this.deps.untrusted;
+      // Variants are logged and cached under the run's `.rag-inspector`, three folders up from its log.
+      const stateProblem = await gate?.stateFolderProblem(path.dirname(path.dirname(path.dirname(logFile))));
+      if (stateProblem) throw new Error(stateProblem);
       const limit = vscode.workspace.getConfiguration('ragInspector').get<number>('maxCostWithoutConfirm', 1);
       let declined = false;
       const outcome = await vscode.window.withProgress(
@@ -90,6 +96,7 @@ export class Explainer {
               providers: this.deps.providers,
               signal: abort.signal,
               overridesOf: this.deps.overridesOf,
+              ...(gate ? { contain: gate.containment(), allowed: async (spec: EvalSpec) => (await gate.endpointsAllowed(spec)).allowed } : {}),
               ...(key ? { caseIds: [splitCaseKey(key).caseId], modelKey: splitCaseKey(key).modelKey } : { failed: true }),
               confirm: async (plan) => {
                 logger.info(`${title}: ${describePlan(plan)}, up to ${formatUsd(plan.estimatedUsd)}.`);
@@ -104,9 +111,10 @@ export class Explainer {
         },
       );
       if (!outcome.explanation) {
-        logger.info(`${title}: not started (${declined ? 'estimated cost declined' : 'cancelled'}).`);
+        const why = outcome.refused ? 'an endpoint the eval file chose was not allowed in this untrusted workspace' : declined ? 'estimated cost declined' : 'cancelled';
+        logger.info(`${title}: not started (${why}).`);
         this.deps.notify(ExplainFinished, { runId, explanation: null });
-        return declined ? 'declined' : 'cancelled';
+        return outcome.refused ? 'untrusted' : declined ? 'declined' : 'cancelled';
       }
       const { explanation } = outcome;
       logger.info(`${title}: ${explanation.status}; ${explanation.calls.model} model calls, ${explanation.calls.cached} from the cache. Stored in ${outcome.file}`);

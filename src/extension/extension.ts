@@ -76,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   const explainer = activateExplain(context, {
     store, credentials: secrets.credentials, providers, logger, overridesOf: settingsOverrides,
     notify: (notification, params) => panels.panel?.notify(notification, params),
-    trusted: () => untrusted.trusted,
+    untrusted,
   });
   const launcher = new RunLauncher(controller, logger, settingsOverrides, undefined, untrusted);
   activateRunCommands(context, { controller, logger, launcher, store, index, evalFiles });

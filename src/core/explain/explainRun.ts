@@ -16,17 +16,25 @@ import type { CaseExplanation, ExplainEvent, ExplainPlan, RunExplanation, Varian
 import { variantOutcome } from './outcome.js';
 import { explanationsDir, openSession } from './session.js';
 import type { Session, SessionOptions, Target, VariantWork } from './session.js';
+import type { EvalSpec } from '../spec/types.js';
 
 export interface ExplainRunOptions extends SessionOptions {
   onEvent?: (event: ExplainEvent) => void;
+  /**
+   * Asked first, with the eval file as the variants would run it (an untrusted workspace asks the user about the
+   * endpoints it chose); false stops there with `refused`, before the cost question and any call.
+   */
+  allowed?: (spec: EvalSpec) => Promise<boolean>;
   /** Called with the plan before any call; return false to stop there (a declined cost). */
   confirm?: (plan: ExplainPlan) => boolean | Promise<boolean>;
 }
 
 export interface ExplainRunOutcome {
   plan: ExplainPlan;
-  /** Undefined when `confirm` declined. */
+  /** Undefined when `allowed` refused or `confirm` declined. */
   explanation?: RunExplanation;
+  /** `allowed` said no: nothing was asked or sent. */
+  refused?: true;
   /** The stored explanation, `.rag-inspector/explanations/<run-id>.json`. */
   file: string;
 }
@@ -42,6 +50,7 @@ export async function explainRun(runLog: string, options: ExplainRunOptions): Pr
   const session = await openSession(runLog, options);
   const plan = await priceSession(session, options.maxCalls);
   const file = explanationFile(session.workspaceDir, session.header.runId);
+  if (options.allowed && !(await options.allowed(session.spec))) return { plan, file, refused: true };
   if (options.confirm && !(await options.confirm(plan))) return { plan, file };
 
   const writer = existsSync(session.variantLog)

@@ -16,6 +16,7 @@ import type { ModelSpec } from '../providers/contract.js';
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
 import { readCaseLines, scanRunLog } from '../run/runLog.js';
 import type { RunHeader } from '../run/runLog.js';
+import type { Containment } from '../spec/containment.js';
 import { loadEvalSpec } from '../spec/load.js';
 import type { EvalSpec } from '../spec/types.js';
 import type { ExplainOptions, ExplainSource, VariantKind, VariantOutcome, VariantSpec } from './model.js';
@@ -52,6 +53,11 @@ export interface SessionOptions extends ExplainOptions {
    * variants must go where the run went.
    */
   overridesOf?: (spec: EvalSpec) => RunOptions['overrides'];
+  /**
+   * Folders the eval file's paths must stay inside (an untrusted workspace): the eval file the run log names is read
+   * as a run in that workspace would read it, or refused at its line.
+   */
+  contain?: Containment;
   /** Folder holding `.rag-inspector/`; by default the one the run log is in. */
   workspaceDir?: string;
   noCache?: boolean;
@@ -96,7 +102,7 @@ export async function openSession(runLog: string, options: SessionOptions): Prom
   const scan = await scanRunLog(runLog);
   const workspaceDir = options.workspaceDir ?? path.dirname(path.dirname(path.dirname(path.resolve(runLog))));
   const variantLog = path.join(explanationsDir(workspaceDir), `${scan.header.runId}.jsonl`);
-  const read = await loadEvalSpec(scan.header.spec.file, { hostProviders: Object.keys(options.providers ?? {}) });
+  const read = await loadEvalSpec(scan.header.spec.file, { hostProviders: Object.keys(options.providers ?? {}), ...(options.contain ? { contain: options.contain } : {}) });
   const loaded = applyOverrides(read, options.overridesOf?.(read));
   const spec: EvalSpec = { ...loaded, models: modelsOf(scan.header, loaded) };
   const plan = await planSuites(spec, options.signal);

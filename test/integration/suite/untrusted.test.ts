@@ -175,4 +175,43 @@ suite('Untrusted workspace (Restricted Mode)', () => {
     assert.equal(asked.length, 0);
     assert.ok(server.requests.some((r) => r.text.includes(MARKER)), 'the trusted run did not read the linked dataset');
   });
+
+  /** A run made while the workspace was trusted (as a clone's committed run log would be), then Restricted Mode again. */
+  const trustedRun = async (file: string) => {
+    const { testing } = await activatedExtension();
+    restricted?.dispose();
+    const summary = asSummary(await run(file));
+    restricted = testing.untrusted.useFactsForTesting(untrustedFacts());
+    server.requests.length = 0;
+    const [first] = (await testing.store.getRun(summary.runId)).cases;
+    return { runId: summary.runId, key: first!.key };
+  };
+  const explainCase = (target: { runId: string; key: string }) => vscode.commands.executeCommand('ragInspector.explainCase', target);
+
+  test('Explain in Restricted Mode asks about the endpoint the eval file chose, like a run: "No" sends nothing, "Allow" explains', async () => {
+    answerEndpointQuestions('Allow');
+    const target = await trustedRun(writeEval('explain.eval.yaml', [...model(), 'suites:', ...rgb('inside', ['    dataset: data.jsonl'])]));
+    let asked = answerEndpointQuestions(undefined);
+    assert.equal(await explainCase(target), 'untrusted');
+    assert.equal(asked.length, 1);
+    assert.ok(asked[0]!.includes(server.openaiBaseUrl), asked[0]);
+    assert.equal(server.requests.length, 0, '"No" still sent a request');
+
+    asked = answerEndpointQuestions('Allow');
+    assert.equal(await explainCase(target), 'complete');
+    assert.equal(asked.length, 1);
+    assert.ok(server.requests.length > 0, 'the variants were not sent after "Allow"');
+  });
+
+  test('Explain in Restricted Mode reads the eval file contained: a run whose dataset links outside is refused at its line, nothing read or sent', async () => {
+    const { testing } = await activatedExtension();
+    const asked = answerEndpointQuestions('Allow');
+    const file = writeEval('explain-linked.eval.yaml', [...model(), 'suites:', ...rgb('link', ['    dataset: linked.jsonl'])]);
+    const target = await trustedRun(file);
+    assert.equal(await explainCase(target), 'failed');
+    const log = await outputChannelLog(testing.logUri, `${file}:8:14`);
+    assert.match(log, /linked\.jsonl \(links to .*secret\.jsonl\) is outside/);
+    assert.equal(server.requests.length, 0);
+    assert.equal(asked.length, 0, 'no endpoint question for an eval file refused');
+  });
 });
