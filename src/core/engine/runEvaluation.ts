@@ -11,6 +11,7 @@ import { loadEvalSpec } from '../spec/load.js';
 import type { LoadOptions } from '../spec/load.js';
 import type { EvalSpec } from '../spec/types.js';
 import type { SuiteReport } from '../suites/contract.js';
+import { createJudge } from '../suites/judging.js';
 import { createRunClients, modelKeyOf } from './clients.js';
 import type { RunBatchOptions } from './clients.js';
 import type { SubmittedBatch } from '../providers/openaiBatch.js';
@@ -129,9 +130,18 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
 
   /** Cases pulled one at a time and rendered then: never the whole run's prompts in memory. */
   async function* pending(): AsyncGenerator<Work> {
+    // Rows a method prepares with the judge (Suite.prepareRow) are prepared here, as the run pulls their cases: after
+    // the preflight, through the judge's cache, and reported live when one cannot be.
+    const judge = clients.judge ? createJudge(clients.judge.client, options.signal) : undefined;
     for (const suitePlan of plan.suites) {
+      // A preparation cancelled mid-row ends its suite's cases; the next suite's dataset is not opened.
+      if (options.signal.aborted) return;
       const reporter = problemReporter(plan.problems, suitePlan.spec.id, (problem) => emit({ type: 'input-problem', problem }));
-      for await (const evalCase of expandedCases(suitePlan, options.signal)) {
+      // Counted in `total` but never run: later progress events carry the corrected total.
+      const onDropped = (cases: EvalCase[]) => {
+        for (const evalCase of cases) if (!variablesProblem(suitePlan, evalCase)) total -= clients.models.filter((m) => wanted(evalCase.id, m.key)).length;
+      };
+      for await (const evalCase of expandedCases(suitePlan, options.signal, { reporter, judge, onDropped })) {
         const models = clients.models.filter((m) => wanted(evalCase.id, m.key));
         // Reported by the count pass before the run started, and not in `total`.
         if (models.length === 0 || variablesProblem(suitePlan, evalCase)) continue;
