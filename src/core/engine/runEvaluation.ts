@@ -16,7 +16,8 @@ import { createRunClients, modelKeyOf } from './clients.js';
 import type { RunBatchOptions } from './clients.js';
 import type { SubmittedBatch } from '../providers/openaiBatch.js';
 import type { RunEvent } from './events.js';
-import { executeCase } from './executeCase.js';
+import { countingJudge, executeCase } from './executeCase.js';
+import type { JudgeUsage } from './executeCase.js';
 import { expandedCases, planSuites, problemReporter, renderCase, variablesProblem } from './plan.js';
 import type { LazyPlan, SuitePlan } from './plan.js';
 import { forEachConcurrent } from '../pool.js';
@@ -24,6 +25,7 @@ import { evaluateThresholds } from './thresholds.js';
 import { preflight } from './preflight.js';
 import { endedInError, keysOfResults } from './rerunSelection.js';
 import { TOOL_VERSION } from '../version.js';
+import { withJudgeUsage } from './totals.js';
 import type { CallCounts } from './totals.js';
 import { loggedCalls, tablesFromLog } from './tablesFromLog.js';
 import type { ModelSpec } from '../providers/contract.js';
@@ -128,11 +130,14 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
 
   emit({ type: 'run-started', runId, logFile, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size, concurrency: spec.concurrency });
 
+  // The judge's usage while preparing rows belongs to no case result; it is added to the run's totals.
+  const preparation: JudgeUsage = { inputTokens: 0, outputTokens: 0, calls: 0, costUsd: 0 };
+
   /** Cases pulled one at a time and rendered then: never the whole run's prompts in memory. */
   async function* pending(): AsyncGenerator<Work> {
     // Rows a method prepares with the judge (Suite.prepareRow) are prepared here, as the run pulls their cases: after
     // the preflight, through the judge's cache, and reported live when one cannot be.
-    const judge = clients.judge ? createJudge(clients.judge.client, options.signal) : undefined;
+    const judge = clients.judge ? createJudge(countingJudge(clients.judge.client, preparation), options.signal) : undefined;
     for (const suitePlan of plan.suites) {
       // A preparation cancelled mid-row ends its suite's cases; the next suite's dataset is not opened.
       if (options.signal.aborted) return;
@@ -184,12 +189,14 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
     });
   } catch (error) {
     const { totals } = await tablesFromLog(logFile, [], callCounts(clients, previous?.calls));
-    writer.appendSummary(summaryLine('error', totals, [], [], plan.problems));
+    writer.appendSummary(summaryLine('error', withJudgeUsage(totals, preparation), [], [], plan.problems));
     writer.close();
     throw error;
   }
 
-  const { reports, totals: counted } = await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
+  const tables = await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
+  const { reports } = tables;
+  const counted = withJudgeUsage(tables.totals, preparation);
   const status: RunStatus = options.signal.aborted ? 'cancelled' : counted.error > 0 ? 'completed-with-errors' : 'success';
   const thresholds = evaluateThresholds(spec.suites, reports, modelKeys);
   const summary = summaryLine(status, counted, reports, thresholds, plan.problems);

@@ -18,7 +18,7 @@ import { expandStressRow, stressCaseParams } from '../../../src/core/suites/stre
 import { prepareStressRow } from '../../../src/core/suites/stress/judgedBearing.js';
 import { parseStressParams } from '../../../src/core/suites/stress/params.js';
 import type { DistractorPool } from '../../../src/core/suites/stress/pool.js';
-import { caseRequests } from '../../fixtures/llmServer.js';
+import { caseRequests, fixtureTokenCount } from '../../fixtures/llmServer.js';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 import { fixtureClients } from '../ragas/builders.js';
@@ -176,6 +176,10 @@ describe('answerBearing: judge in a run', () => {
     // The count pass counted the tides row's case; once the judge rejected it the total says 2, as many as ran.
     assert.deepEqual(totals, [2, 2]);
     assert.equal(first.totals.judgeCalls, 6);
+    // The verdicts' tokens belong to no case: the run's totals add them to what the cases used.
+    const caseTokens = log.cases.reduce((sum, c) => sum + (c.result.response?.usage.inputTokens ?? 0), 0);
+    const judgeTokens = judgeRequests().reduce((sum, r) => sum + fixtureTokenCount(r.text), 0);
+    assert.equal(first.totals.inputTokens, caseTokens + judgeTokens);
 
     server.requests.length = 0;
     const again = await runEvaluation(file, { signal: new AbortController().signal, credentials });
