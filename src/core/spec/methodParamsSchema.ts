@@ -19,7 +19,7 @@ export const methodParamDocs: JsonSchema[] = [
     answerBearing: {
       enum: ['match', 'judge'],
       default: 'match',
-      description: 'Which retrieved passages bear the answer. match (default): RGB\'s rule, the reference (or any alternative of each part) as a lowercase substring. judge: before a row\'s cases are built, the eval file\'s judge is asked once per passage whether it states the reference answer, paraphrased or not (prompts/stress/judge-answer-bearing.prompt); needs judge:, verdicts are cached and recorded on each case, a row whose verdict cannot be read is reported at its line. A row\'s answer_bearing column wins over both.',
+      description: 'Which retrieved passages bear the answer. match (default): RGB\'s rule, the reference (or any alternative of each part) as a lowercase substring. judge: before a row\'s cases are built, the eval file\'s judge is asked once per passage whether it states the reference answer, paraphrased or not (prompts/stress/judge-answer-bearing.prompt); needs judge:, verdicts are cached and recorded on each case, a row whose verdict cannot be read is reported at its line; not for information_integration or counterfactual_robustness. A row\'s answer_bearing column wins over both.',
     },
   }),
   forMethod('llm-eval', {

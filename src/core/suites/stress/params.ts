@@ -141,6 +141,10 @@ function parseAnswerBearing(value: unknown, testbed: StressTestbed, where: Where
   if (testbed === 'information_integration') {
     fail(where, 'answerBearing', 'information integration needs each answer part found in a passage of its own, and the judge decides per passage, not per part', 'use answerBearing: match and write answer_parts as the passages word them');
   }
+  // The fake answer replaces the reference's words in each answer-bearing passage; a paraphrase has none to replace.
+  if (testbed === 'counterfactual_robustness') {
+    fail(where, 'answerBearing', 'counterfactual robustness replaces the reference answer word for word in each answer-bearing passage, and a passage only the judge finds paraphrases it', 'use answerBearing: match (a row\'s answer_bearing column still names paraphrasing passages, with counterfactual passages from rag-inspector generate-counterfactual)');
+  }
   return mode;
 }
 
