@@ -139,6 +139,11 @@ export interface ExpandOptions {
   judge?: Judge;
   /** The cases the count pass counted for a row its preparation then rejected: they will not run. */
   onDropped?: (cases: EvalCase[]) => void;
+  /**
+   * With `judge`: whether a case is to run (resume, rerun one case). A row none of whose cases is wanted is not
+   * prepared at all, so a rerun of one case asks the judge about one row.
+   */
+  wanted?: (caseId: string) => boolean;
 }
 
 /**
@@ -168,13 +173,17 @@ export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, 
     }
     if (limit !== undefined && rows >= limit) break;
     rows += 1;
+    // A row prepared with the judge: its cases as the count pass saw them (same ids), to skip a row with none wanted
+    // and to take a rejected row's cases out of the total.
+    const counted = options.judge && suitePlan.suite.prepareRow ? await countedCases(suitePlan, item.row, signal) : undefined;
+    if (counted && options.wanted && !counted.some((c) => options.wanted!(c.id))) continue;
     let expanded: EvalCase[];
     try {
       expanded = await expandRow(suitePlan, item.row, signal, options.judge);
     } catch (error) {
       if (signal.aborted) return;
       report(item.row.ref.line, asInputError(error, item.row.ref.file, item.row.ref.line));
-      if (options.judge && suitePlan.suite.prepareRow) options.onDropped?.(await countedCases(suitePlan, item.row, signal));
+      if (counted) options.onDropped?.(counted);
       continue;
     }
     const column = suitePlan.spec.humanLabels;

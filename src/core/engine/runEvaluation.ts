@@ -146,7 +146,8 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
       const onDropped = (cases: EvalCase[]) => {
         for (const evalCase of cases) if (!variablesProblem(suitePlan, evalCase)) total -= clients.models.filter((m) => wanted(evalCase.id, m.key)).length;
       };
-      for await (const evalCase of expandedCases(suitePlan, options.signal, { reporter, judge, onDropped })) {
+      const caseWanted = (caseId: string) => clients.models.some((m) => wanted(caseId, m.key));
+      for await (const evalCase of expandedCases(suitePlan, options.signal, { reporter, judge, onDropped, wanted: caseWanted })) {
         const models = clients.models.filter((m) => wanted(evalCase.id, m.key));
         // Reported by the count pass before the run started, and not in `total`.
         if (models.length === 0 || variablesProblem(suitePlan, evalCase)) continue;

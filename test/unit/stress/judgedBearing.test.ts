@@ -190,6 +190,15 @@ describe('answerBearing: judge in a run', () => {
     assert.ok(again.problems.some((p) => p.line === 1), 'the rejected row is reported again');
   });
 
+  it('a rerun of one case asks the judge about its row only, even without the cache', async () => {
+    server.addRule({ match: isJudge, reply: verdict });
+    server.addRule({ match: { model: 'model-a' }, reply: 'About 384,400 km.' });
+    const outcome = await runEvaluation(workspace(), { signal: new AbortController().signal, credentials, noCache: true, caseFilter: (id) => id === 'bearing/moon/noise=0.5' });
+    assert.equal(outcome.status, 'success');
+    assert.deepEqual(judgeRequests().map((r) => passageOf(r)).sort(), MOON.retrieved_contexts.map((p) => JSON.stringify(p)).sort());
+    assert.deepEqual((await readRunLog(outcome.logFile)).cases.map((c) => c.case.id), ['bearing/moon/noise=0.5']);
+  });
+
   it('a cancel during the preparation ends the run as cancelled with nothing of the row logged; --resume judges and runs it', async () => {
     const controller = new AbortController();
     server.addRule({
