@@ -2,6 +2,8 @@
 import { InputError, InputErrors } from '../errors.js';
 import type { DatasetRow, EvalCase, InputProblem } from '../model.js';
 import { readDataset } from '../data/readDataset.js';
+import type { DatasetItem } from '../data/readDataset.js';
+import { mapOrdered } from '../pool.js';
 import { checkVariables, loadTemplate, missingVariables, renderTemplateSync } from '../prompt/template.js';
 import type { PromptTemplate } from '../prompt/template.js';
 import type { EvalSpec, SuiteSpec } from '../spec/types.js';
@@ -144,13 +146,16 @@ export interface ExpandOptions {
    * prepared at all, so a rerun of one case asks the judge about one row.
    */
   wanted?: (caseId: string) => boolean;
+  /** With `judge`: how many rows are prepared at once (1 when unset). */
+  prepareAhead?: number;
 }
 
 /**
  * The suite's cases, not rendered, one dataset row at a time (never the whole dataset in memory). A method with
- * `prepareRow` has each row prepared first, one row at a time as the run pulls its cases; a row that cannot be
- * prepared is reported like one that cannot be expanded, and a cancelled preparation ends the cases (nothing of the
- * row runs, so --resume builds it again).
+ * `prepareRow` has each row prepared first as the run pulls its cases, `prepareAhead` rows at once (their judge calls
+ * overlap, and in batch mode go out together), the cases still in row order; a row that cannot be prepared is
+ * reported like one that cannot be expanded. Cancellation is rethrown: nothing of a row being prepared runs, so
+ * --resume builds it again.
  */
 export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, options: ExpandOptions = {}): AsyncGenerator<EvalCase> {
   if (!suitePlan.dataset) {
@@ -163,36 +168,58 @@ export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, 
     suitePlan.reportedRows.add(key);
     options.reporter?.add('row', error);
   };
-  const limit = suitePlan.spec.limit;
-  let rows = 0;
-  for await (const item of readDataset(suitePlan.dataset, { signal })) {
-    options.onItem?.();
-    if (!item.ok) {
-      report(item.error.position.line, item.error);
+  const preparing = options.judge !== undefined && suitePlan.suite.prepareRow !== undefined;
+  const width = preparing ? options.prepareAhead ?? 1 : 1;
+  for await (const built of mapOrdered(usableRows(suitePlan, signal, options.onItem), width, (item) => buildRow(suitePlan, item, signal, options))) {
+    if (built.kind === 'skipped') continue;
+    if (built.kind === 'problem') {
+      report(built.line, built.error);
+      if (built.counted) options.onDropped?.(built.counted);
       continue;
     }
-    if (limit !== undefined && rows >= limit) break;
-    rows += 1;
-    // A row prepared with the judge: its cases as the count pass saw them (same ids), to skip a row with none wanted
-    // and to take a rejected row's cases out of the total.
-    const counted = options.judge && suitePlan.suite.prepareRow ? await countedCases(suitePlan, item.row, signal) : undefined;
-    if (counted && options.wanted && !counted.some((c) => options.wanted!(c.id))) continue;
-    let expanded: EvalCase[];
-    try {
-      expanded = await expandRow(suitePlan, item.row, signal, options.judge);
-    } catch (error) {
-      if (signal.aborted) return;
-      report(item.row.ref.line, asInputError(error, item.row.ref.file, item.row.ref.line));
-      if (counted) options.onDropped?.(counted);
-      continue;
-    }
+    const { row, cases } = built;
     const column = suitePlan.spec.humanLabels;
     if (column !== undefined) {
-      const label = parseHumanLabel(item.row.data[column]);
-      if (label instanceof Error) report(item.row.ref.line, new InputError({ file: item.row.ref.file, line: item.row.ref.line }, `${column}: ${label.message}`, 'fix the cell or leave it empty (no label)'));
-      else if (label !== undefined) for (const evalCase of expanded) evalCase.humanLabel = label;
+      const label = parseHumanLabel(row.data[column]);
+      if (label instanceof Error) report(row.ref.line, new InputError({ file: row.ref.file, line: row.ref.line }, `${column}: ${label.message}`, 'fix the cell or leave it empty (no label)'));
+      else if (label !== undefined) for (const evalCase of cases) evalCase.humanLabel = label;
     }
-    yield* expanded;
+    yield* cases;
+  }
+}
+
+/** The dataset's items up to the suite's `limit` of good rows; `onItem` sees every item read. */
+async function* usableRows(suitePlan: SuitePlan, signal: AbortSignal, onItem?: () => void): AsyncGenerator<DatasetItem> {
+  const limit = suitePlan.spec.limit;
+  let rows = 0;
+  for await (const item of readDataset(suitePlan.dataset as string, { signal })) {
+    onItem?.();
+    if (item.ok) {
+      if (limit !== undefined && rows >= limit) return;
+      rows += 1;
+    }
+    yield item;
+  }
+}
+
+type BuiltRow =
+  | { kind: 'cases'; row: DatasetRow; cases: EvalCase[] }
+  | { kind: 'problem'; line: number | undefined; error: InputError; counted?: EvalCase[] }
+  | { kind: 'skipped' };
+
+/** One dataset item to its cases, or its problem; only cancellation is thrown. */
+async function buildRow(suitePlan: SuitePlan, item: DatasetItem, signal: AbortSignal, options: ExpandOptions): Promise<BuiltRow> {
+  if (!item.ok) return { kind: 'problem', line: item.error.position.line, error: item.error };
+  const { row } = item;
+  // A row prepared with the judge: its cases as the count pass saw them (same ids), to skip a row with none wanted
+  // and to take a rejected row's cases out of the total.
+  const counted = options.judge && suitePlan.suite.prepareRow ? await countedCases(suitePlan, row, signal) : undefined;
+  if (counted && options.wanted && !counted.some((c) => options.wanted!(c.id))) return { kind: 'skipped' };
+  try {
+    return { kind: 'cases', row, cases: await expandRow(suitePlan, row, signal, options.judge) };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return { kind: 'problem', line: row.ref.line, error: asInputError(error, row.ref.file, row.ref.line), ...(counted ? { counted } : {}) };
   }
 }
 

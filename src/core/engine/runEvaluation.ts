@@ -135,33 +135,44 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
 
   /** Cases pulled one at a time and rendered then: never the whole run's prompts in memory. */
   async function* pending(): AsyncGenerator<Work> {
-    // Rows a method prepares with the judge (Suite.prepareRow) are prepared here, as the run pulls their cases: after
-    // the preflight, through the judge's cache, and reported live when one cannot be.
-    const judge = clients.judge ? createJudge(countingJudge(clients.judge.client, preparation), options.signal) : undefined;
-    for (const suitePlan of plan.suites) {
-      // A preparation cancelled mid-row ends its suite's cases; the next suite's dataset is not opened.
-      if (options.signal.aborted) return;
-      const reporter = problemReporter(plan.problems, suitePlan.spec.id, (problem) => emit({ type: 'input-problem', problem }));
-      // Counted in `total` but never run: later progress events carry the corrected total.
-      const onDropped = (cases: EvalCase[]) => {
-        for (const evalCase of cases) if (!variablesProblem(suitePlan, evalCase)) total -= clients.models.filter((m) => wanted(evalCase.id, m.key)).length;
-      };
-      const caseWanted = (caseId: string) => clients.models.some((m) => wanted(caseId, m.key));
-      for await (const evalCase of expandedCases(suitePlan, options.signal, { reporter, judge, onDropped, wanted: caseWanted })) {
-        const models = clients.models.filter((m) => wanted(evalCase.id, m.key));
-        // Reported by the count pass before the run started, and not in `total`.
-        if (models.length === 0 || variablesProblem(suitePlan, evalCase)) continue;
-        const rendered = await renderCase(suitePlan, evalCase);
-        if (rendered instanceof InputError) {
-          reporter.add('render', rendered);
-          // Counted in `total` but never run: later progress events carry the corrected total.
-          total -= models.length;
-          continue;
-        }
-        for (const model of models) yield { suitePlan, evalCase: rendered, model };
-      }
-      reporter.flush();
+    try {
+      for (const suitePlan of plan.suites) yield* suiteWork(suitePlan);
+    } catch (error) {
+      // Cancelled while a row was being prepared: nothing of that row runs, and the run ends as cancelled.
+      if (!options.signal.aborted) throw error;
     }
+  }
+
+  // Rows a method prepares with the judge (Suite.prepareRow) are prepared as the run pulls their cases: after the
+  // preflight, through the judge's cache, as many rows at once as the judge takes calls, reported live when one cannot be.
+  const judge = clients.judge ? createJudge(countingJudge(clients.judge.client, preparation), options.signal) : undefined;
+
+  async function* suiteWork(suitePlan: SuitePlan): AsyncGenerator<Work> {
+    const reporter = problemReporter(plan.problems, suitePlan.spec.id, (problem) => emit({ type: 'input-problem', problem }));
+    const expand = {
+      reporter,
+      judge,
+      prepareAhead: clients.judge?.concurrency,
+      wanted: (caseId: string) => clients.models.some((m) => wanted(caseId, m.key)),
+      // Counted in `total` but never run (the judge rejected the row): later progress events carry the corrected total.
+      onDropped: (cases: EvalCase[]) => {
+        for (const evalCase of cases) if (!variablesProblem(suitePlan, evalCase)) total -= clients.models.filter((m) => wanted(evalCase.id, m.key)).length;
+      },
+    };
+    for await (const evalCase of expandedCases(suitePlan, options.signal, expand)) {
+      const models = clients.models.filter((m) => wanted(evalCase.id, m.key));
+      // Reported by the count pass before the run started, and not in `total`.
+      if (models.length === 0 || variablesProblem(suitePlan, evalCase)) continue;
+      const rendered = await renderCase(suitePlan, evalCase);
+      if (rendered instanceof InputError) {
+        reporter.add('render', rendered);
+        // Counted in `total` but never run: later progress events carry the corrected total.
+        total -= models.length;
+        continue;
+      }
+      for (const model of models) yield { suitePlan, evalCase: rendered, model };
+    }
+    reporter.flush();
   }
 
   let done = 0;

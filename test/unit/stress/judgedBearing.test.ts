@@ -190,6 +190,19 @@ describe('answerBearing: judge in a run', () => {
     assert.ok(again.problems.some((p) => p.line === 1), 'the rejected row is reported again');
   });
 
+  it('rows are prepared at once, as many as the judge takes calls (their order kept: mapOrdered, test/unit/pool.test.ts)', async () => {
+    server.addRule({ match: isJudge, reply: verdict, fault: { kind: 'slow', ms: 150 } });
+    server.addRule({ match: { model: 'model-a' }, reply: 'About eight minutes.' });
+    const outcome = await runEvaluation(workspace(), { signal: new AbortController().signal, credentials, noCache: true });
+    assert.equal(outcome.status, 'success');
+    const judged = judgeRequests();
+    assert.equal(judged.length, 6);
+    // Every row's verdicts were asked before the first came back: three rows in flight, not one after another.
+    const firstAnswer = Math.min(...judged.map((r) => r.answeredAt ?? Infinity));
+    assert.ok(judged.every((r) => r.receivedAt <= firstAnswer), JSON.stringify(judged.map((r) => [r.receivedAt, r.answeredAt])));
+    assert.equal(outcome.totals.cases, 2);
+  });
+
   it('a rerun of one case asks the judge about its row only, even without the cache', async () => {
     server.addRule({ match: isJudge, reply: verdict });
     server.addRule({ match: { model: 'model-a' }, reply: 'About 384,400 km.' });
