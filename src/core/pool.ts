@@ -52,3 +52,35 @@ export async function forEachConcurrent<T>(
   }
   if (failure !== undefined) throw failure;
 }
+
+/**
+ * `fn` over a lazily produced sequence with up to `width` calls in flight, the results yielded in the source's order:
+ * slow per-item work (rows a judge prepares) overlaps without reordering what follows. The source is read only as
+ * far as the window reaches. Stopped early (the consumer returns or throws), it waits for the calls in flight, which
+ * see the caller's signal, so none is left running unobserved.
+ */
+export async function* mapOrdered<T, R>(items: AsyncIterable<T>, width: number, fn: (item: T) => Promise<R>): AsyncGenerator<R> {
+  const iterator = items[Symbol.asyncIterator]();
+  const window: Promise<R>[] = [];
+  let exhausted = false;
+  try {
+    for (;;) {
+      while (!exhausted && window.length < Math.max(1, width)) {
+        const next = await iterator.next();
+        if (next.done) exhausted = true;
+        else {
+          const task = fn(next.value);
+          // Awaited in turn below; one left behind when the consumer stops early must not be an unhandled rejection.
+          task.catch(() => undefined);
+          window.push(task);
+        }
+      }
+      const head = window.shift();
+      if (!head) return;
+      yield await head;
+    }
+  } finally {
+    await Promise.allSettled(window);
+    if (!exhausted) await iterator.return?.();
+  }
+}

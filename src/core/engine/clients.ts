@@ -28,7 +28,8 @@ export interface GeneratorClientOptions {
 
 export interface RunClients {
   models: { key: string; spec: ModelSpec; client: CountingModelClient; concurrency: number; provider: Provider }[];
-  judge?: { key: string; client: CountingModelClient; provider: Provider };
+  /** `concurrency`: calls in flight at once (BATCH_WAVE in batch mode), e.g. how many rows are prepared with it at once. */
+  judge?: { key: string; client: CountingModelClient; provider: Provider; concurrency: number };
   /** The eval file's `embeddings` model (answer relevancy), with its own scheduler; vectors cached beside the responses. */
   embeddings?: { key: string; client: CountingEmbeddingClient; provider: EmbeddingProvider };
 }

@@ -7,6 +7,9 @@ import { createJudge } from '../suites/judging.js';
 import { aggregateSamples } from '../suites/judgeSamples.js';
 import type { JudgeSampling } from '../suites/judgeSamples.js';
 
+/** Judge calls and what they used; the cost is undefined once any call's price is unknown. */
+export type JudgeUsage = Usage & { calls: number; costUsd?: number };
+
 export interface CaseRun {
   evalCase: EvalCase;
   suite: Suite<unknown>;
@@ -68,7 +71,7 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
  * The method's scorers, once; or k times with judge samples 0..k-1 (one after another, so a case's samples never
  * race each other for the judge's rate limit), aggregated per metric (judgeSamples.ts).
  */
-async function scoreCase(run: CaseRun, text: string, judgeUsage: Usage & { calls: number; costUsd?: number }): Promise<Score[]> {
+async function scoreCase(run: CaseRun, text: string, judgeUsage: JudgeUsage): Promise<Score[]> {
   const contextFor = (index?: number): ScoreContext => ({
     signal: run.signal,
     judge: run.judge ? createJudge(countingJudge(run.judge, judgeUsage), run.signal, index === undefined ? undefined : { index, temperature: run.judgeSamples!.temperature }) : undefined,
@@ -102,7 +105,8 @@ export function overallPass(scores: readonly Score[]): boolean | undefined {
   return verdicts.every((s) => s.pass === true && s.judgeError === undefined);
 }
 
-function countingJudge(judge: ModelClient, usage: Usage & { calls: number; costUsd?: number }): ModelClient {
+/** The judge client, adding each call's tokens and cost to `usage` (a case's judgeUsage; the run's row preparation). */
+export function countingJudge(judge: ModelClient, usage: JudgeUsage): ModelClient {
   return {
     key: judge.key,
     async complete(request, signal) {

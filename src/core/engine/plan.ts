@@ -1,11 +1,14 @@
 // Turns an eval spec into its cases: suites prepared and rows checked up front, prompts rendered as the run pulls each case.
 import { InputError, InputErrors } from '../errors.js';
-import type { EvalCase, InputProblem } from '../model.js';
+import type { DatasetRow, EvalCase, InputProblem } from '../model.js';
 import { readDataset } from '../data/readDataset.js';
+import type { DatasetItem } from '../data/readDataset.js';
+import { mapOrdered } from '../pool.js';
 import { checkVariables, loadTemplate, missingVariables, renderTemplateSync } from '../prompt/template.js';
 import type { PromptTemplate } from '../prompt/template.js';
 import type { EvalSpec, SuiteSpec } from '../spec/types.js';
 import type { Suite, SuiteBuildContext } from '../suites/contract.js';
+import type { Judge } from '../suites/judging.js';
 import { knownMethods, suiteFor } from '../suites/registry.js';
 import { parseHumanLabel } from '../suites/humanLabels.js';
 
@@ -20,6 +23,11 @@ export interface SuitePlan {
   /** A generator suite's cases (not rendered): its grid is small in count and built once. */
   generated?: EvalCase[];
   context: SuiteBuildContext;
+  /**
+   * The dataset lines whose problem was reported (keyed by line), so the run pass, which reads the rows again,
+   * reports only a row the count pass could not judge; bad rows only, so it stays small.
+   */
+  reportedRows: Set<number | string>;
 }
 
 /** The suites ready to produce cases lazily; the count pass has read every row once and reported its problems. */
@@ -51,7 +59,7 @@ export async function planSuites(spec: EvalSpec, signal: AbortSignal, onCase?: (
     const suitePlan = await prepareSuite(spec, suiteSpec, models);
     const reporter = problemReporter(plan.problems, suiteSpec.id);
     let items = 0;
-    for await (const evalCase of expandedCases(suitePlan, signal, reporter, () => { items += 1; })) {
+    for await (const evalCase of expandedCases(suitePlan, signal, { reporter, onItem: () => { items += 1; } })) {
       const missing = variablesProblem(suitePlan, evalCase);
       if (missing) reporter.add('render', missing);
       else onCase?.(suitePlan, evalCase);
@@ -103,53 +111,131 @@ async function prepareSuite(spec: EvalSpec, suiteSpec: SuiteSpec, models: string
   if (!suite) {
     throw new InputError({ file: spec.file }, `suite '${suiteSpec.id}' uses unknown method '${suiteSpec.method}'`, `use one of: ${knownMethods().join(', ')}`);
   }
-  const params = suite.parseParams(suiteSpec.params, { file: spec.file });
+  const params = suite.parseParams(suiteSpec.params, { file: spec.file, judge: spec.judge !== undefined });
   const templateFile = suiteSpec.template ?? suite.defaultTemplate(params);
   const template = await loadTemplate(templateFile);
   const context = { suiteId: suiteSpec.id, seed: spec.seed, models };
   // Generator suites (NIAH) build their own cases; a top-level default dataset is meant for the others.
   const dataset = suite.generateCases && suiteSpec.datasetFromDefault ? undefined : suiteSpec.dataset;
-  if (dataset) return { spec: suiteSpec, suite, params, template, templateFile, dataset, context };
+  if (dataset) return { spec: suiteSpec, suite, params, template, templateFile, dataset, context, reportedRows: new Set() };
   if (!suite.generateCases) {
     throw new InputError({ file: spec.file }, `suite '${suiteSpec.id}' has no dataset`, "add 'dataset: <file>' to the suite or at the top level");
   }
   const generated = await suite.generateCases(params, { ...context, specFile: spec.file });
-  return { spec: suiteSpec, suite, params, template, templateFile, dataset: undefined, context, generated: suiteSpec.limit === undefined ? generated : generated.slice(0, suiteSpec.limit) };
+  return { spec: suiteSpec, suite, params, template, templateFile, dataset: undefined, context, reportedRows: new Set(), generated: suiteSpec.limit === undefined ? generated : generated.slice(0, suiteSpec.limit) };
+}
+
+/** What expanding a suite's rows may use besides the rows. */
+export interface ExpandOptions {
+  /**
+   * Row problems go here, each row's once per plan: the count pass reports what it finds, and the run pass only what
+   * the count pass could not know (a row the judge's preparation rejects).
+   */
+  reporter?: ProblemReporter;
+  /** Called for every dataset item, usable or not (the count pass notices an empty dataset). */
+  onItem?: () => void;
+  /**
+   * The run's judge, for a method that prepares its rows with one (Suite.prepareRow). Only the run pass gives it:
+   * the count pass, the cost estimate and an explanation's plan spend nothing, and the method assumes instead.
+   */
+  judge?: Judge;
+  /** The cases the count pass counted for a row its preparation then rejected: they will not run. */
+  onDropped?: (cases: EvalCase[]) => void;
+  /**
+   * With `judge`: whether a case is to run (resume, rerun one case). A row none of whose cases is wanted is not
+   * prepared at all, so a rerun of one case asks the judge about one row.
+   */
+  wanted?: (caseId: string) => boolean;
+  /** With `judge`: how many rows are prepared at once (1 when unset). */
+  prepareAhead?: number;
 }
 
 /**
- * The suite's cases, not rendered, one dataset row at a time (never the whole dataset in memory). Row problems go to
- * `reporter` when given: the count pass reports them, the run pass reads the same rows and stays quiet.
+ * The suite's cases, not rendered, one dataset row at a time (never the whole dataset in memory). A method with
+ * `prepareRow` has each row prepared first as the run pulls its cases, `prepareAhead` rows at once (their judge calls
+ * overlap, and in batch mode go out together), the cases still in row order; a row that cannot be prepared is
+ * reported like one that cannot be expanded. Cancellation is rethrown: nothing of a row being prepared runs, so
+ * --resume builds it again.
  */
-export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, reporter?: ProblemReporter, onItem?: () => void): AsyncGenerator<EvalCase> {
+export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, options: ExpandOptions = {}): AsyncGenerator<EvalCase> {
   if (!suitePlan.dataset) {
     for (const evalCase of suitePlan.generated ?? []) yield evalCase;
     return;
   }
-  const limit = suitePlan.spec.limit;
-  let rows = 0;
-  for await (const item of readDataset(suitePlan.dataset, { signal })) {
-    onItem?.();
-    if (!item.ok) {
-      reporter?.add('row', item.error);
+  const report = (line: number | undefined, error: InputError) => {
+    const key = line ?? error.message;
+    if (suitePlan.reportedRows.has(key)) return;
+    suitePlan.reportedRows.add(key);
+    options.reporter?.add('row', error);
+  };
+  const preparing = options.judge !== undefined && suitePlan.suite.prepareRow !== undefined;
+  const width = preparing ? options.prepareAhead ?? 1 : 1;
+  for await (const built of mapOrdered(usableRows(suitePlan, signal, options.onItem), width, (item) => buildRow(suitePlan, item, signal, options))) {
+    if (built.kind === 'skipped') continue;
+    if (built.kind === 'problem') {
+      report(built.line, built.error);
+      if (built.counted) options.onDropped?.(built.counted);
       continue;
     }
-    if (limit !== undefined && rows >= limit) break;
-    rows += 1;
-    let expanded: EvalCase[];
-    try {
-      expanded = suitePlan.suite.expandRow(item.row, suitePlan.params, suitePlan.context);
-    } catch (error) {
-      reporter?.add('row', asInputError(error, item.row.ref.file, item.row.ref.line));
-      continue;
-    }
+    const { row, cases } = built;
     const column = suitePlan.spec.humanLabels;
     if (column !== undefined) {
-      const label = parseHumanLabel(item.row.data[column]);
-      if (label instanceof Error) reporter?.add('row', new InputError({ file: item.row.ref.file, line: item.row.ref.line }, `${column}: ${label.message}`, 'fix the cell or leave it empty (no label)'));
-      else if (label !== undefined) for (const evalCase of expanded) evalCase.humanLabel = label;
+      const label = parseHumanLabel(row.data[column]);
+      if (label instanceof Error) report(row.ref.line, new InputError({ file: row.ref.file, line: row.ref.line }, `${column}: ${label.message}`, 'fix the cell or leave it empty (no label)'));
+      else if (label !== undefined) for (const evalCase of cases) evalCase.humanLabel = label;
     }
-    yield* expanded;
+    yield* cases;
+  }
+}
+
+/** The dataset's items up to the suite's `limit` of good rows; `onItem` sees every item read. */
+async function* usableRows(suitePlan: SuitePlan, signal: AbortSignal, onItem?: () => void): AsyncGenerator<DatasetItem> {
+  const limit = suitePlan.spec.limit;
+  let rows = 0;
+  for await (const item of readDataset(suitePlan.dataset as string, { signal })) {
+    onItem?.();
+    if (item.ok) {
+      if (limit !== undefined && rows >= limit) return;
+      rows += 1;
+    }
+    yield item;
+  }
+}
+
+type BuiltRow =
+  | { kind: 'cases'; row: DatasetRow; cases: EvalCase[] }
+  | { kind: 'problem'; line: number | undefined; error: InputError; counted?: EvalCase[] }
+  | { kind: 'skipped' };
+
+/** One dataset item to its cases, or its problem; only cancellation is thrown. */
+async function buildRow(suitePlan: SuitePlan, item: DatasetItem, signal: AbortSignal, options: ExpandOptions): Promise<BuiltRow> {
+  if (!item.ok) return { kind: 'problem', line: item.error.position.line, error: item.error };
+  const { row } = item;
+  // A row prepared with the judge: its cases as the count pass saw them (same ids), to skip a row with none wanted
+  // and to take a rejected row's cases out of the total.
+  const counted = options.judge && suitePlan.suite.prepareRow ? await countedCases(suitePlan, row, signal) : undefined;
+  if (counted && options.wanted && !counted.some((c) => options.wanted!(c.id))) return { kind: 'skipped' };
+  try {
+    return { kind: 'cases', row, cases: await expandRow(suitePlan, row, signal, options.judge) };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return { kind: 'problem', line: row.ref.line, error: asInputError(error, row.ref.file, row.ref.line), ...(counted ? { counted } : {}) };
+  }
+}
+
+/** One row's cases: prepared first when the method prepares its rows (with the judge, when one is given). */
+async function expandRow(suitePlan: SuitePlan, row: DatasetRow, signal: AbortSignal, judge: Judge | undefined): Promise<EvalCase[]> {
+  const { suite, params, context } = suitePlan;
+  const prepared = suite.prepareRow ? await suite.prepareRow(row, params, { ...context, judge, signal }) : undefined;
+  return suite.expandRow(row, params, context, prepared);
+}
+
+/** What the count pass built for a row (no judge: the method's assumption); none when it failed there too. */
+async function countedCases(suitePlan: SuitePlan, row: DatasetRow, signal: AbortSignal): Promise<EvalCase[]> {
+  try {
+    return await expandRow(suitePlan, row, signal, undefined);
+  } catch {
+    return [];
   }
 }
 

@@ -11,11 +11,13 @@ import { loadEvalSpec } from '../spec/load.js';
 import type { LoadOptions } from '../spec/load.js';
 import type { EvalSpec } from '../spec/types.js';
 import type { SuiteReport } from '../suites/contract.js';
+import { createJudge } from '../suites/judging.js';
 import { createRunClients, modelKeyOf } from './clients.js';
 import type { RunBatchOptions } from './clients.js';
 import type { SubmittedBatch } from '../providers/openaiBatch.js';
 import type { RunEvent } from './events.js';
-import { executeCase } from './executeCase.js';
+import { countingJudge, executeCase } from './executeCase.js';
+import type { JudgeUsage } from './executeCase.js';
 import { expandedCases, planSuites, problemReporter, renderCase, variablesProblem } from './plan.js';
 import type { LazyPlan, SuitePlan } from './plan.js';
 import { forEachConcurrent } from '../pool.js';
@@ -23,6 +25,7 @@ import { evaluateThresholds } from './thresholds.js';
 import { preflight } from './preflight.js';
 import { endedInError, keysOfResults } from './rerunSelection.js';
 import { TOOL_VERSION } from '../version.js';
+import { withJudgeUsage } from './totals.js';
 import type { CallCounts } from './totals.js';
 import { loggedCalls, tablesFromLog } from './tablesFromLog.js';
 import type { ModelSpec } from '../providers/contract.js';
@@ -127,25 +130,49 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
 
   emit({ type: 'run-started', runId, logFile, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size, concurrency: spec.concurrency });
 
+  // The judge's usage while preparing rows belongs to no case result; it is added to the run's totals.
+  const preparation: JudgeUsage = { inputTokens: 0, outputTokens: 0, calls: 0, costUsd: 0 };
+
   /** Cases pulled one at a time and rendered then: never the whole run's prompts in memory. */
   async function* pending(): AsyncGenerator<Work> {
-    for (const suitePlan of plan.suites) {
-      const reporter = problemReporter(plan.problems, suitePlan.spec.id, (problem) => emit({ type: 'input-problem', problem }));
-      for await (const evalCase of expandedCases(suitePlan, options.signal)) {
-        const models = clients.models.filter((m) => wanted(evalCase.id, m.key));
-        // Reported by the count pass before the run started, and not in `total`.
-        if (models.length === 0 || variablesProblem(suitePlan, evalCase)) continue;
-        const rendered = await renderCase(suitePlan, evalCase);
-        if (rendered instanceof InputError) {
-          reporter.add('render', rendered);
-          // Counted in `total` but never run: later progress events carry the corrected total.
-          total -= models.length;
-          continue;
-        }
-        for (const model of models) yield { suitePlan, evalCase: rendered, model };
-      }
-      reporter.flush();
+    try {
+      for (const suitePlan of plan.suites) yield* suiteWork(suitePlan);
+    } catch (error) {
+      // Cancelled while a row was being prepared: nothing of that row runs, and the run ends as cancelled.
+      if (!options.signal.aborted) throw error;
     }
+  }
+
+  // Rows a method prepares with the judge (Suite.prepareRow) are prepared as the run pulls their cases: after the
+  // preflight, through the judge's cache, as many rows at once as the judge takes calls, reported live when one cannot be.
+  const judge = clients.judge ? createJudge(countingJudge(clients.judge.client, preparation), options.signal) : undefined;
+
+  async function* suiteWork(suitePlan: SuitePlan): AsyncGenerator<Work> {
+    const reporter = problemReporter(plan.problems, suitePlan.spec.id, (problem) => emit({ type: 'input-problem', problem }));
+    const expand = {
+      reporter,
+      judge,
+      prepareAhead: clients.judge?.concurrency,
+      wanted: (caseId: string) => clients.models.some((m) => wanted(caseId, m.key)),
+      // Counted in `total` but never run (the judge rejected the row): later progress events carry the corrected total.
+      onDropped: (cases: EvalCase[]) => {
+        for (const evalCase of cases) if (!variablesProblem(suitePlan, evalCase)) total -= clients.models.filter((m) => wanted(evalCase.id, m.key)).length;
+      },
+    };
+    for await (const evalCase of expandedCases(suitePlan, options.signal, expand)) {
+      const models = clients.models.filter((m) => wanted(evalCase.id, m.key));
+      // Reported by the count pass before the run started, and not in `total`.
+      if (models.length === 0 || variablesProblem(suitePlan, evalCase)) continue;
+      const rendered = await renderCase(suitePlan, evalCase);
+      if (rendered instanceof InputError) {
+        reporter.add('render', rendered);
+        // Counted in `total` but never run: later progress events carry the corrected total.
+        total -= models.length;
+        continue;
+      }
+      for (const model of models) yield { suitePlan, evalCase: rendered, model };
+    }
+    reporter.flush();
   }
 
   let done = 0;
@@ -174,12 +201,14 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
     });
   } catch (error) {
     const { totals } = await tablesFromLog(logFile, [], callCounts(clients, previous?.calls));
-    writer.appendSummary(summaryLine('error', totals, [], [], plan.problems));
+    writer.appendSummary(summaryLine('error', withJudgeUsage(totals, preparation), [], [], plan.problems));
     writer.close();
     throw error;
   }
 
-  const { reports, totals: counted } = await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
+  const tables = await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
+  const { reports } = tables;
+  const counted = withJudgeUsage(tables.totals, preparation);
   const status: RunStatus = options.signal.aborted ? 'cancelled' : counted.error > 0 ? 'completed-with-errors' : 'success';
   const thresholds = evaluateThresholds(spec.suites, reports, modelKeys);
   const summary = summaryLine(status, counted, reports, thresholds, plan.problems);

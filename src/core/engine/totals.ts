@@ -1,6 +1,6 @@
 // Counts and usage over a run's results: what the engine writes in the summary line, and what a reader of an interrupted log can still know.
 import type { ReportResult } from '../suites/reportView.js';
-import type { RunTotals } from '../model.js';
+import type { RunTotals, Usage } from '../model.js';
 
 /** What totals read of a result: the report view holds it, and so does a full CaseResult. */
 type TotalsInput = Pick<ReportResult, 'status' | 'pass' | 'judgeUsage' | 'response'>;
@@ -58,4 +58,13 @@ function totalCost(results: readonly TotalsInput[]): number | undefined {
     }
   }
   return total;
+}
+
+/**
+ * The totals plus judge usage no case result carries (rows prepared with the judge before their cases were built):
+ * tokens added, and the cost unknown when either is.
+ */
+export function withJudgeUsage(totals: RunTotals, usage: Usage & { costUsd?: number }): RunTotals {
+  const costUsd = totals.costUsd === undefined || usage.costUsd === undefined ? undefined : totals.costUsd + usage.costUsd;
+  return { ...totals, inputTokens: totals.inputTokens + usage.inputTokens, outputTokens: totals.outputTokens + usage.outputTokens, costUsd };
 }

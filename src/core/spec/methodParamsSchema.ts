@@ -1,5 +1,5 @@
 // Editor documentation of the method parameters whose default depends on something else in the eval file (the
-// needle's scoring on judge:, LLM-Eval's reply parser). Each method still checks its own params at load
+// needle's scoring on judge:, LLM-Eval's reply parser, stress's answerBearing: judge, which needs judge:). Each method still checks its own params at load
 // (paramChecks.ts); these only describe, so they never reject a key.
 import type { JsonSchema } from './schema.js';
 
@@ -13,6 +13,13 @@ export const methodParamDocs: JsonSchema[] = [
       enum: ['auto', 'judge', 'substring', 'rail'],
       default: 'auto',
       description: 'How each response is scored. auto (default): classic — the judge (the reference\'s 1–10) when the eval file sets judge:, a substring check when it does not; arize — rails; multi — needles retrieved of k. Adding judge: for another suite therefore switches classic needle suites without scoring: to the judge; set scoring: substring to keep them as they were. The scoring used is shown beside the suite in the report and panel.',
+    },
+  }),
+  forMethod('stress', {
+    answerBearing: {
+      enum: ['match', 'judge'],
+      default: 'match',
+      description: 'Which retrieved passages bear the answer. match (default): RGB\'s rule, the reference (or any alternative of each part) as a lowercase substring. judge: before a row\'s cases are built, the eval file\'s judge is asked once per passage whether it states the reference answer, paraphrased or not (prompts/stress/judge-answer-bearing.prompt); needs judge:, verdicts are cached and recorded on each case, a row whose verdict cannot be read is reported at its line; not for information_integration or counterfactual_robustness. A row\'s answer_bearing column wins over both.',
     },
   }),
   forMethod('llm-eval', {

@@ -19,7 +19,7 @@ export function paramProblems(data: Raw, file: string, locator: YamlLocator): In
     if (!method || (suite.params !== undefined && !asRecord(suite.params))) continue;
     try {
       // As the engine calls it (load.ts gives a suite without params an empty mapping).
-      method.parseParams(suite.params ?? {}, { file });
+      method.parseParams(suite.params ?? {}, { file, judge: data.judge !== undefined });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       problems.push(positioned(error, ['suites', index, 'params'], locator));

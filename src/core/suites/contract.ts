@@ -86,6 +86,12 @@ export interface SuiteReport {
   charts?: ChartSpec[];
 }
 
+/** Where a suite's params come from: the eval file, and whether it configures a judge. */
+export interface ParamsWhere {
+  file: string;
+  judge?: boolean;
+}
+
 export interface SuiteBuildContext {
   suiteId: string;
   /** The run's seed; suites derive per-case seeds from it and the case id. */
@@ -94,17 +100,40 @@ export interface SuiteBuildContext {
   models: string[];
 }
 
-export interface Suite<Params = Record<string, unknown>> {
+/**
+ * What a method's row preparation may use (Suite.prepareRow): the run's judge, whose calls go through the judge step,
+ * the run's scheduler and response cache (a rerun asks nothing again), and the run's signal.
+ */
+export interface PrepareContext extends SuiteBuildContext {
+  /**
+   * The run's judge. Undefined when the plan is only counted or priced (the count pass, the cost estimate, an
+   * explanation's plan): nothing may be spent then, so the method returns what counting should assume.
+   */
+  judge?: Judge;
+  signal: AbortSignal;
+}
+
+export interface Suite<Params = Record<string, unknown>, Prepared = unknown> {
   /** The method id used in eval files: "rgb". */
   readonly method: string;
-  /** Validate and default the suite's `params` from the eval file; throw InputError naming the key. */
-  parseParams(raw: unknown, where: { file: string }): Params;
+  /**
+   * Validate and default the suite's `params` from the eval file; throw InputError naming the key. `judge` says
+   * whether the eval file sets judge: (undefined: not known), for a parameter that cannot work without one.
+   */
+  parseParams(raw: unknown, where: ParamsWhere): Params;
   /**
    * Expand one dataset row into its cases (e.g. one per noise ratio). Messages are left empty: the engine
    * renders them from the template with `variables`. Throw InputError for a row the method cannot use;
    * the engine reports it with the row's file:line and goes on with the other rows.
    */
-  expandRow(row: DatasetRow, params: Params, context: SuiteBuildContext): EvalCase[];
+  expandRow(row: DatasetRow, params: Params, context: SuiteBuildContext, prepared?: Prepared): EvalCase[];
+  /**
+   * Optional: model work a row needs before its cases can be built (stress's judge deciding which passages bear the
+   * answer), run by the engine just before `expandRow`, which gets the result as `prepared`; building stays a pure
+   * function of (row, prepared, params, seed). Case ids must not depend on `prepared`. Throw InputError for a row
+   * that cannot be prepared (reported at its line); cancellation is rethrown, as by the judge step.
+   */
+  prepareRow?(row: DatasetRow, params: Params, context: PrepareContext): Promise<Prepared>;
   /**
    * For methods that build their cases from parameters rather than dataset rows (Needle in a Haystack builds
    * a grid from a haystack folder). Used when the suite entry names no dataset of its own (a top-level default

@@ -47,8 +47,15 @@ describe('stress params', () => {
     rejects({ testbed: 'noise_robustness', judge: { bogus: true } }, ['judge', 'bogus'], /unknown judge pass/);
   });
 
-  it('answerBearing: judge is refused with the reason and what to do instead, not silently matched', () => {
-    rejects({ testbed: 'noise_robustness', answerBearing: 'judge' }, ['answerBearing'], /not available yet.*use answerBearing: match/);
+  it('answerBearing: judge needs a judge in the eval file, and is refused where a paraphrase cannot work: integration (per part) and counterfactuals (word for word)', () => {
+    assert.equal(parseStressParams({ testbed: 'noise_robustness', answerBearing: 'judge' }, { ...WHERE, judge: true }).answerBearing, 'judge');
+    assert.throws(
+      () => parseStressParams({ testbed: 'noise_robustness', answerBearing: 'judge' }, { ...WHERE, judge: false }),
+      (e: unknown) => e instanceof ParamError && e.param.join('.') === 'answerBearing' && /needs a judge model.*add judge: at the top level of the eval file/.test(`${e.message} — ${e.hint}`),
+    );
+    rejects({ testbed: 'information_integration', answerBearing: 'judge' }, ['answerBearing'], /decides per passage, not per part/);
+    rejects({ testbed: 'counterfactual_robustness', answerBearing: 'judge' }, ['answerBearing'], /replaces the reference answer word for word/);
+    rejects({ testbed: 'noise_robustness', answerBearing: 'llm' }, ['answerBearing'], /use one of match, judge/);
     assert.equal(parse({ testbed: 'noise_robustness', answerBearing: 'match' }).answerBearing, 'match');
   });
 });

@@ -2,6 +2,7 @@
 // of a part), and which answer parts each one bears: what noise, position and integration cases are built from.
 import { checkAnswer } from '../rgb/match.js';
 import type { AnswerParts } from '../rgb/rows.js';
+import type { StressPrepared } from './judgedBearing.js';
 import type { StressRow } from './rows.js';
 
 export interface PassageBearing {
@@ -30,15 +31,19 @@ export function answerBearing(contexts: readonly string[], answer: AnswerParts):
   });
 }
 
-export type BearingRule = 'match' | 'column';
+export type BearingRule = 'match' | 'column' | 'judge';
 
 /**
  * The row's answer-bearing passages: those its `answer_bearing` column names (a paraphrased answer no substring rule
- * finds), else those RGB's rule finds. Parts are still found by the rule, for information integration.
+ * finds), else those the judge said yes to (answerBearing: judge; every passage while a plan is only counted), else
+ * those RGB's rule finds. Parts are still found by the rule, for information integration.
  */
-export function bearingOf(row: Pick<StressRow, 'contexts' | 'answer' | 'answerBearing'>): { bearing: PassageBearing[]; rule: BearingRule } {
-  if (!row.answerBearing) return { bearing: answerBearing(row.contexts, row.answer), rule: 'match' };
-  return { bearing: row.answerBearing.map((index) => ({ index, parts: partsIn(row.contexts[index] as string, row.answer) })), rule: 'column' };
+export function bearingOf(row: Pick<StressRow, 'contexts' | 'answer' | 'answerBearing'>, prepared?: StressPrepared): { bearing: PassageBearing[]; rule: BearingRule } {
+  const marked = row.answerBearing
+    ?? (prepared?.kind === 'judged' ? prepared.verdicts.filter((v) => v.verdict === 'yes').map((v) => v.index) : undefined)
+    ?? (prepared?.kind === 'assumed' ? row.contexts.map((_, index) => index) : undefined);
+  if (!marked) return { bearing: answerBearing(row.contexts, row.answer), rule: 'match' };
+  return { bearing: marked.map((index) => ({ index, parts: partsIn(row.contexts[index] as string, row.answer) })), rule: row.answerBearing ? 'column' : 'judge' };
 }
 
 /**

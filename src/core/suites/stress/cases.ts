@@ -15,6 +15,7 @@ import { documentSpans } from '../rgb/spans.js';
 import { bearingOf, integrationGroups } from './bearing.js';
 import type { BearingRule, PassageBearing } from './bearing.js';
 import { counterfactualOf } from './counterfactual.js';
+import type { PassageVerdict, StressPrepared } from './judgedBearing.js';
 import type { Counterfactual } from './counterfactual.js';
 import type { StressParams, StressTestbed } from './params.js';
 import { drawDistractors } from './pool.js';
@@ -30,6 +31,8 @@ export interface StressCaseParams extends RgbCaseParams {
   /** Row passages found answer-bearing (indexes into contexts) and by which rule. */
   answerBearing: number[];
   answerBearingRule: BearingRule;
+  /** answerBearing: judge — the judge's verdict and reason for every passage of the row: why each was taken or not. */
+  answerBearingJudge?: { judge: string; verdicts: PassageVerdict[] };
   /** Position testbed: 0-based position of the answer-bearing passage, and the distractors around it. */
   position: number | null;
   k: number | null;
@@ -46,6 +49,7 @@ interface Built {
   stressRow: StressRow;
   bearing: PassageBearing[];
   rule: BearingRule;
+  prepared?: StressPrepared;
   distractors: Distractor[];
   counterfactual?: Counterfactual;
   params: StressParams;
@@ -132,6 +136,7 @@ function makeCase(built: Built, variant: Variant, seed: number): EvalCase {
     distractorsRequested: distractorsNeeded(params),
     distractorsDrawn: built.distractors.length,
   };
+  if (built.rule === 'judge' && built.prepared?.kind === 'judged') caseParams.answerBearingJudge = { judge: built.prepared.judge, verdicts: built.prepared.verdicts };
   if (built.counterfactual) {
     caseParams.fakeAnswerOrigin = built.counterfactual.origin;
     if (built.counterfactual.generatedBy !== undefined) caseParams.generatedBy = built.counterfactual.generatedBy;
@@ -217,10 +222,13 @@ function checkRow(row: DatasetRow, stressRow: StressRow, bearing: PassageBearing
   }
 }
 
-/** Suite.expandRow for stress: a pure function of (row, params, run seed, the pool of distractors). */
-export function expandStressRow(row: DatasetRow, params: StressParams, context: SuiteBuildContext, pool: DistractorPool): EvalCase[] {
+/**
+ * Suite.expandRow for stress: a pure function of (row, params, run seed, the pool of distractors, and the judge's
+ * verdicts when answerBearing is judge: prepareStressRow).
+ */
+export function expandStressRow(row: DatasetRow, params: StressParams, context: SuiteBuildContext, pool: DistractorPool, prepared?: StressPrepared): EvalCase[] {
   const stressRow = readStressRow(row);
-  const { bearing, rule } = bearingOf(stressRow);
+  const { bearing, rule } = bearingOf(stressRow, prepared);
   checkRow(row, stressRow, bearing, params);
   const base = `${context.suiteId}/${stressRowKey(row, stressRow)}`;
   let counterfactual: Counterfactual | undefined;
@@ -232,7 +240,7 @@ export function expandStressRow(row: DatasetRow, params: StressParams, context: 
   const drawSeed = caseSeed(context.seed, `${base}/distractors`);
   const draw = drawDistractors(pool, { rowIndex: row.ref.index, answer: stressRow.answer, own: stressRow.contexts, count: distractorsNeeded(params) }, mulberry32(drawSeed));
   if (params.testbed === 'position' && draw.distractors.length === 0) fail(row, 'stress row: no distractor could be drawn for the position testbed (every other passage mentions this answer, or the pool is empty)', 'add rows, or name a corpus folder: distractors: { corpus: <folder> }');
-  const built: Built = { row, stressRow, bearing, rule, distractors: draw.distractors, params, context, base, ...(counterfactual ? { counterfactual } : {}) };
+  const built: Built = { row, stressRow, bearing, rule, ...(prepared ? { prepared } : {}), distractors: draw.distractors, params, context, base, ...(counterfactual ? { counterfactual } : {}) };
   return params.testbed === 'position' ? positionCases(built) : ratioCases(built);
 }
 

@@ -2,14 +2,18 @@
 // from, and the user's own refusal phrase. Every key is checked, with a message naming it.
 import * as path from 'node:path';
 import { paramValueError, unknownParamError } from '../paramError.js';
+import type { ParamsWhere } from '../contract.js';
 import { LANGUAGES, parseJudgeParams } from '../rgb/params.js';
 import type { Language, RgbJudgeParams } from '../rgb/params.js';
 
 export const STRESS_TESTBEDS = ['noise_robustness', 'negative_rejection', 'counterfactual_robustness', 'information_integration', 'position'] as const;
 export type StressTestbed = (typeof STRESS_TESTBEDS)[number];
 
-/** match: RGB's lowercase substring per answer part. A judge would need a model while cases are built (not yet). */
-export const ANSWER_BEARING_MODES = ['match'] as const;
+/**
+ * match: RGB's lowercase substring per answer part. judge: the eval file's judge decides per passage, paraphrases
+ * included, before the row's cases are built (judgedBearing.ts). A row's answer_bearing column wins over both.
+ */
+export const ANSWER_BEARING_MODES = ['match', 'judge'] as const;
 export type AnswerBearingMode = (typeof ANSWER_BEARING_MODES)[number];
 
 /** Where distractors come from: other rows' passages that bear no answer, or paragraphs of a folder of text files. */
@@ -60,7 +64,7 @@ export const DEFAULT_REFUSAL = ['insufficient information'];
 export const DEFAULT_FACTUAL_ERROR = ['factual errors'];
 
 const KNOWN_KEYS = ['testbed', 'language', 'answerBearing', 'distractors', 'noiseRates', 'passageNum', 'shortRows', 'k', 'correctRate', 'refusal', 'factualError', 'strict', 'judge', 'withoutDocuments'];
-type Where = { file: string };
+type Where = ParamsWhere;
 
 function fail(where: Where, key: string, message: string, hint: string): never {
   throw paramValueError(where.file, 'stress', key, message, hint);
@@ -127,12 +131,21 @@ function parseDistractors(value: unknown, where: Where): DistractorSource {
   return { kind: 'corpus', folder: path.resolve(path.dirname(where.file), raw.corpus) };
 }
 
-function parseAnswerBearing(value: unknown, where: Where): AnswerBearingMode {
-  if (value === 'judge') {
-    // Cases are built synchronously before any model is called, so a judge cannot decide here yet; say so.
-    fail(where, 'answerBearing', 'judge is not available yet: cases are built before any model is called', 'use answerBearing: match, and write the reference answer as it appears in the passages (alternatives in a list)');
+function parseAnswerBearing(value: unknown, testbed: StressTestbed, where: Where): AnswerBearingMode {
+  const mode = parseEnum(value, 'answerBearing', ANSWER_BEARING_MODES, 'match', where, ' (judge: the eval file\'s judge decides, for answers the passages paraphrase)');
+  if (mode !== 'judge') return mode;
+  // Known only when the eval file is loaded (where.judge); the count pass would otherwise build cases no run can.
+  if (where.judge === false) {
+    fail(where, 'answerBearing', 'judge needs a judge model, and the eval file sets none', 'add judge: at the top level of the eval file, e.g. judge: openai:gpt-4o-mini, or judge: { provider: openai-compatible, model: <name>, baseUrl: <url> }; or use answerBearing: match');
   }
-  return parseEnum(value, 'answerBearing', ANSWER_BEARING_MODES, 'match', where, '');
+  if (testbed === 'information_integration') {
+    fail(where, 'answerBearing', 'information integration needs each answer part found in a passage of its own, and the judge decides per passage, not per part', 'use answerBearing: match and write answer_parts as the passages word them');
+  }
+  // The fake answer replaces the reference's words in each answer-bearing passage; a paraphrase has none to replace.
+  if (testbed === 'counterfactual_robustness') {
+    fail(where, 'answerBearing', 'counterfactual robustness replaces the reference answer word for word in each answer-bearing passage, and a passage only the judge finds paraphrases it', 'use answerBearing: match (a row\'s answer_bearing column still names paraphrasing passages, with counterfactual passages from rag-inspector generate-counterfactual)');
+  }
+  return mode;
 }
 
 function only(testbeds: readonly StressTestbed[], testbed: StressTestbed, raw: Record<string, unknown>, key: string, where: Where): void {
@@ -156,7 +169,7 @@ export function parseStressParams(raw: unknown, where: Where): StressParams {
   const params: StressParams = {
     testbed,
     language: parseEnum(object.language, 'language', LANGUAGES, 'en', where, ' (zh removes spaces from responses before matching)'),
-    answerBearing: parseAnswerBearing(object.answerBearing, where),
+    answerBearing: parseAnswerBearing(object.answerBearing, testbed, where),
     distractors: parseDistractors(object.distractors, where),
     noiseRates: parseNoiseRates(object.noiseRates, testbed, where),
     passageNum,

@@ -62,8 +62,11 @@ function positionReport(cases: ReadonlyMap<string, ReportCase>, results: readonl
 
 function stressNotes(params: StressParams): string[] {
   const source = params.distractors.kind === 'dataset' ? 'other rows\' passages that bear no answer of their own row' : `paragraphs of the corpus folder ${params.distractors.folder}`;
+  const bearing = params.answerBearing === 'judge'
+    ? 'those the judge found to contain the reference answer, word for word or paraphrased (each verdict and its reason are in the case\'s params)'
+    : 'those containing the reference answer by RGB\'s rule (lowercase substring, any alternative of each part)';
   const notes = [
-    `Built from your rows: answer-bearing passages are those containing the reference answer by RGB's rule (lowercase substring, any alternative of each part), or those a row names in its answer_bearing column; distractors are ${source}, drawn with the run seed and never mentioning the row's answer.`,
+    `Built from your rows: answer-bearing passages are ${bearing}, or those a row names in its answer_bearing column; distractors are ${source}, drawn with the run seed and never mentioning the row's answer.`,
   ];
   if (params.testbed === 'negative_rejection') notes.push(`Rejection phrase${params.refusal.length > 1 ? 's' : ''}: ${params.refusal.map((p) => `'${p}'`).join(', ')} (in place of RGB's markers, matched by RGB's rule).`);
   if (params.testbed === 'counterfactual_robustness') notes.push(`Factual-error phrase${params.factualError.length > 1 ? 's' : ''}: ${params.factualError.map((p) => `'${p}'`).join(', ')} (in place of RGB's markers, matched by RGB's rule).`);

@@ -2,16 +2,20 @@
 import { builtinPrompt } from '../../assets.js';
 import type { Suite } from '../contract.js';
 import { STRESS_METHOD, expandStressRow } from './cases.js';
+import { prepareStressRow } from './judgedBearing.js';
+import type { StressPrepared } from './judgedBearing.js';
 import { parseStressParams } from './params.js';
 import type { StressParams } from './params.js';
 import { distractorPoolFor } from './pool.js';
 import { stressReport } from './report.js';
 import { scoreStressCase } from './score.js';
 
-export const stressSuite: Suite<StressParams> = {
+export const stressSuite: Suite<StressParams, StressPrepared | undefined> = {
   method: STRESS_METHOD,
   parseParams: (raw, where) => parseStressParams(raw, where),
-  expandRow: (row, params, context) => expandStressRow(row, params, context, distractorPoolFor(params.distractors, row)),
+  // answerBearing: judge — the judge's verdict on each passage, before the row's cases are built (judgedBearing.ts).
+  prepareRow: (row, params, context) => prepareStressRow(row, params, context),
+  expandRow: (row, params, context, prepared) => expandStressRow(row, params, context, distractorPoolFor(params.distractors, row), prepared),
   score: (evalCase, responseText, params, context) => scoreStressCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => stressReport(cases, results, params, suiteId),
   // RGB's answer-part labels, for the counterfactual and integration tables (the same tables read them).
