@@ -1,6 +1,6 @@
 // Builds every bundle: the CLI and the extension host (Node, CommonJS) and, once it exists, the webview (browser).
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -33,6 +33,18 @@ builds.push({
   format: 'cjs',
   target: 'node20',
   sourcemap: false,
+});
+// The vendor libraries a run may not use (the OpenAI and Anthropic SDKs, the OpenTelemetry exporter) likewise: one
+// file each in dist/vendor/, required on first use by src/core/vendor/load.ts; every other file of that folder is a
+// barrel naming what core uses. Shared by the CLI and the extension, so the two main bundles stay CommonJS (what the
+// extension host loads) rather than going to ESM for esbuild's code splitting.
+builds.push({
+  ...common,
+  entryPoints: Object.fromEntries(readdirSync('src/core/vendor').filter((file) => file !== 'load.ts').map((file) => [`vendor/${file.replace(/\.ts$/, '')}`, `src/core/vendor/${file}`])),
+  outdir: 'dist',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
 });
 if (existsSync('src/extension/extension.ts')) {
   builds.push({
