@@ -4,6 +4,9 @@ import { existsSync, readdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// --outdir <dir>: somewhere other than dist/ (bench/extensionBundle.ts measures a production build in a temp dir).
+const outdirAt = process.argv.indexOf('--outdir');
+const outdir = outdirAt < 0 ? 'dist' : process.argv[outdirAt + 1];
 
 const common = {
   bundle: true,
@@ -17,7 +20,7 @@ const builds = [
   {
     ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
-    outdir: 'dist',
+    outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -28,7 +31,7 @@ const builds = [
 builds.push({
   ...common,
   entryPoints: { 'encodings/o200k_base': 'gpt-tokenizer/encoding/o200k_base', 'encodings/cl100k_base': 'gpt-tokenizer/encoding/cl100k_base' },
-  outdir: 'dist',
+  outdir,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
@@ -41,7 +44,7 @@ builds.push({
 builds.push({
   ...common,
   entryPoints: Object.fromEntries(readdirSync('src/core/vendor').filter((file) => file !== 'load.ts').map((file) => [`vendor/${file.replace(/\.ts$/, '')}`, `src/core/vendor/${file}`])),
-  outdir: 'dist',
+  outdir,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
@@ -50,7 +53,7 @@ if (existsSync('src/extension/extension.ts')) {
   builds.push({
     ...common,
     entryPoints: { extension: 'src/extension/extension.ts' },
-    outdir: 'dist',
+    outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -61,7 +64,7 @@ if (existsSync('webview/main.ts')) {
   builds.push({
     ...common,
     entryPoints: { webview: 'webview/main.ts' },
-    outdir: 'dist',
+    outdir,
     platform: 'browser',
     format: 'esm',
     target: 'es2022',
