@@ -6,7 +6,7 @@ import { ProviderError } from './contract.js';
 import type { CallOptions, CompletionRequest, Provider } from './contract.js';
 import { abortError, toProviderError } from './errors.js';
 import { publicEndpoint } from './secrets.js';
-import { loadVendor } from '../vendor/load.js';
+import { loadVendor, onFirstUse } from '../vendor/load.js';
 
 export interface AnthropicProviderOptions {
   apiKey: string;
@@ -30,27 +30,20 @@ export class AnthropicProvider implements Provider {
   readonly id = 'anthropic';
   readonly label: string;
   readonly endpoint: string;
-  private readonly options: AnthropicProviderOptions;
-  private sdkClient: Anthropic | undefined;
+  /** Made on the first call, not at construction: loading the SDK (1.2 MB) is what a run without Anthropic models skips. */
+  private readonly client: () => Anthropic;
   private readonly apiKey: string;
 
   constructor(options: AnthropicProviderOptions) {
     this.label = options.label ?? 'Anthropic';
     this.endpoint = publicEndpoint(options.baseURL);
     this.apiKey = options.apiKey;
-    this.options = options;
-  }
-
-  /** Made on the first call, not at construction: loading the SDK (1.2 MB) is what a run without Anthropic models skips. */
-  private client(): Anthropic {
-    if (!this.sdkClient) {
-      const { apiKey, baseURL, defaultHeaders } = this.options;
+    this.client = onFirstUse(() => {
       const { Anthropic } = loadVendor('anthropic');
       // The key is passed explicitly so the SDK never falls back to its credential chain (config files, env).
       // Providers never log (logLevel off): what went wrong travels in the ProviderError.
-      this.sdkClient = new Anthropic({ apiKey, baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS, logLevel: 'off', defaultHeaders });
-    }
-    return this.sdkClient;
+      return new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS, logLevel: 'off', defaultHeaders: options.defaultHeaders });
+    });
   }
 
   async complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord> {

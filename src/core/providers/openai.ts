@@ -6,7 +6,7 @@ import { ProviderError } from './contract.js';
 import type { CallOptions, CompletionRequest, Provider } from './contract.js';
 import { abortError, toProviderError } from './errors.js';
 import { publicEndpoint } from './secrets.js';
-import { loadVendor } from '../vendor/load.js';
+import { loadVendor, onFirstUse } from '../vendor/load.js';
 
 export interface OpenAIProviderOptions {
   /** Undefined for servers that take no key (a local Ollama): then no Authorization header is sent at all. */
@@ -29,8 +29,7 @@ export const SDK_TIMEOUT_MS = 60 * 60_000;
  * the environment behind our back. Not at construction: loading the SDK is what a run without OpenAI models skips.
  */
 export function openAIClientOnFirstUse(options: OpenAIProviderOptions): () => OpenAI {
-  let client: OpenAI | undefined;
-  return () => (client ??= createOpenAIClient(options));
+  return onFirstUse(() => createOpenAIClient(options));
 }
 
 function createOpenAIClient(options: OpenAIProviderOptions): OpenAI {

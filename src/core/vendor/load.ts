@@ -39,3 +39,12 @@ export function loadVendor<Name extends VendorName>(name: Name): Vendors[Name] {
 export function loadedVendor<Name extends VendorName>(name: Name): Vendors[Name] | undefined {
   return loaded.get(name) as Vendors[Name] | undefined;
 }
+
+/**
+ * `make()` run on the first call of the function returned, its result kept: how a provider makes its SDK client in its
+ * first call (which loads the SDK) while its constructor stays synchronous and loads nothing.
+ */
+export function onFirstUse<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
