@@ -1,9 +1,12 @@
 // Builds every bundle: the CLI and the extension host (Node, CommonJS) and, once it exists, the webview (browser).
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// --outdir <dir>: somewhere other than dist/ (bench/extensionBundle.ts measures a production build in a temp dir).
+const outdirAt = process.argv.indexOf('--outdir');
+const outdir = outdirAt < 0 ? 'dist' : process.argv[outdirAt + 1];
 
 const common = {
   bundle: true,
@@ -17,7 +20,7 @@ const builds = [
   {
     ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
-    outdir: 'dist',
+    outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -28,17 +31,29 @@ const builds = [
 builds.push({
   ...common,
   entryPoints: { 'encodings/o200k_base': 'gpt-tokenizer/encoding/o200k_base', 'encodings/cl100k_base': 'gpt-tokenizer/encoding/cl100k_base' },
-  outdir: 'dist',
+  outdir,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
   sourcemap: false,
 });
+// The vendor libraries a run may not use (the OpenAI and Anthropic SDKs, the OpenTelemetry exporter) likewise: one
+// file each in dist/vendor/, required on first use by src/core/vendor/load.ts; every other file of that folder is a
+// barrel naming what core uses. Shared by the CLI and the extension, so the two main bundles stay CommonJS (what the
+// extension host loads) rather than going to ESM for esbuild's code splitting.
+builds.push({
+  ...common,
+  entryPoints: Object.fromEntries(readdirSync('src/core/vendor').filter((file) => file !== 'load.ts').map((file) => [`vendor/${file.replace(/\.ts$/, '')}`, `src/core/vendor/${file}`])),
+  outdir,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+});
 if (existsSync('src/extension/extension.ts')) {
   builds.push({
     ...common,
     entryPoints: { extension: 'src/extension/extension.ts' },
-    outdir: 'dist',
+    outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -49,7 +64,7 @@ if (existsSync('webview/main.ts')) {
   builds.push({
     ...common,
     entryPoints: { webview: 'webview/main.ts' },
-    outdir: 'dist',
+    outdir,
     platform: 'browser',
     format: 'esm',
     target: 'es2022',

@@ -28,6 +28,21 @@ export default tseslint.config(
     },
   },
   {
+    // The vendor SDKs load on first use (src/core/vendor/load.ts): a value import anywhere else would put them back
+    // into the bundle every run and every activation parses. Types cost nothing at run time.
+    files: ['src/**/*.ts'],
+    ignores: ['src/core/vendor/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{
+          group: ['openai', 'openai/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', '@opentelemetry/*', '@arizeai/openinference-core'],
+          allowTypeImports: true,
+          message: 'Loaded on first use: get it from loadVendor() in src/core/vendor/load.ts (import type is fine).',
+        }],
+      }],
+    },
+  },
+  {
     files: ['src/extension/**/*.ts', 'src/protocol.ts'],
     rules: {
       'no-restricted-imports': ['error', {

@@ -1,23 +1,19 @@
 // Benchmark: production bundle sizes (raw and gzip) and the cost of loading the extension bundle, the part of
 // activation that happens before any VS Code API is called. Prints figures (BENCHMARKS.md keeps them); asserts nothing.
 // Run: npm run bench -- extensionBundle
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import * as esbuild from 'esbuild';
 import Module from 'node:module';
 
 const ROOT = path.resolve(__dirname, '..');
 
-async function buildProduction(outdir: string): Promise<void> {
-  const common = { bundle: true, minify: true, sourcemap: false, legalComments: 'none' as const, logLevel: 'warning' as const, absWorkingDir: ROOT };
-  await Promise.all([
-    esbuild.build({ ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
-    esbuild.build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir, platform: 'node', format: 'cjs', target: 'node20' }),
-    esbuild.build({ ...common, entryPoints: { webview: 'webview/main.ts' }, outdir, platform: 'browser', format: 'esm', target: 'es2022' }),
-    esbuild.build({ ...common, entryPoints: { 'encodings/o200k_base': 'gpt-tokenizer/encoding/o200k_base', 'encodings/cl100k_base': 'gpt-tokenizer/encoding/cl100k_base' }, outdir, platform: 'node', format: 'cjs', target: 'node20' }),
-  ]);
+/** The production build itself (esbuild.mjs --production), written to `outdir` instead of dist/. */
+function buildProduction(outdir: string): void {
+  const built = spawnSync(process.execPath, ['esbuild.mjs', '--production', '--outdir', outdir], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error(`esbuild.mjs --production exited with ${built.status}`);
 }
 
 /** Loads the extension bundle with `vscode` answered by an empty object: module evaluation only, no activate(). */
@@ -34,11 +30,12 @@ function loadMilliseconds(file: string): number {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-async function main(): Promise<void> {
+function main(): void {
   const outdir = mkdtempSync(path.join(tmpdir(), 'rag-inspector-bundles-'));
   try {
-    await buildProduction(outdir);
-    for (const name of ['extension.js', 'webview.js', 'cli.js', 'encodings/o200k_base.js', 'encodings/cl100k_base.js']) {
+    buildProduction(outdir);
+    const loadedOnFirstUse = ['encodings', 'vendor'].flatMap((folder) => readdirSync(path.join(outdir, folder)).map((file) => `${folder}/${file}`));
+    for (const name of ['extension.js', 'webview.js', 'cli.js', ...loadedOnFirstUse]) {
       const file = path.join(outdir, name);
       const raw = statSync(file).size;
       const gzip = gzipSync(readFileSync(file)).length;
@@ -50,4 +47,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+main();

@@ -3,7 +3,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { ensureInstalled } from './promptfoo/install.js';
 import type { Installed } from './promptfoo/install.js';
 import { checkTimeBinary, measure } from './promptfoo/measure.js';
@@ -88,22 +87,12 @@ interface Context {
 let runCounter = 0;
 
 /**
- * Builds the CLI from src/ the way esbuild.mjs does, into .bench/ (dist/ is left alone; the bundle must sit
- * inside the repo, where it finds package.json and the built-in prompts).
+ * Builds the CLI from src/ with esbuild.mjs itself, into .bench/ (dist/ is left alone; the bundle must sit inside the
+ * repo, where it finds package.json and the built-in prompts), with the vendor SDKs it loads on first use beside it.
  */
-async function buildCli(outdir: string): Promise<string> {
-  await esbuild.build({
-    entryPoints: { cli: path.join(REPO, 'src/cli/main.ts') },
-    outdir,
-    bundle: true,
-    sourcemap: true,
-    minify: false,
-    logLevel: 'warning',
-    legalComments: 'none',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-  });
+function buildCli(outdir: string): string {
+  const built = spawnSync(process.execPath, ['esbuild.mjs', '--outdir', outdir], { cwd: REPO, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error(`esbuild.mjs exited with ${built.status}`);
   return path.join(outdir, 'cli.js');
 }
 
@@ -231,7 +220,7 @@ async function main(): Promise<void> {
   const root = mkdtempSync(path.join(tmpdir(), 'rag-inspector-promptfoo-bench-'));
   const keep = process.argv.includes('--keep');
   try {
-    const cliBundle = await buildCli(path.join(REPO, '.bench', 'rag-inspector-cli'));
+    const cliBundle = buildCli(path.join(REPO, '.bench', 'rag-inspector-cli'));
     const work = await writeWorkload(path.join(root, 'workload'), cases);
     const promptfooHome = path.join(root, 'promptfoo-home');
     mkdirSync(promptfooHome, { recursive: true });

@@ -8,10 +8,11 @@
 import * as path from 'node:path';
 
 /** Lowest first. The files directly in src/core (model.ts, errors.ts, stats.ts…) are the base and import nothing. */
-export const CORE_LAYERS = ['(base)', 'data', 'traces', 'prompt', 'providers', 'suites', 'spec', 'run', 'engine', 'explain', 'verdicts', 'report'];
+export const CORE_LAYERS = ['(base)', 'vendor', 'data', 'traces', 'prompt', 'providers', 'suites', 'spec', 'run', 'engine', 'explain', 'verdicts', 'report'];
 
 const WHY = {
   '(base)': 'the shapes and helpers every layer shares',
+  vendor: 'third-party SDKs loaded on first use',
   data: 'reading datasets',
   traces: 'trace files in, OpenInference traces out',
   prompt: 'templates',

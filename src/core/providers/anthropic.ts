@@ -1,11 +1,12 @@
 // The Anthropic Messages API provider: system prompt apart, assistant pre-fill, structured output through a forced tool.
-import { Anthropic } from '@anthropic-ai/sdk';
+import type { Anthropic } from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsNonStreaming, MessageCreateParamsStreaming, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage, ResponseRecord, Usage } from '../model.js';
 import { ProviderError } from './contract.js';
 import type { CallOptions, CompletionRequest, Provider } from './contract.js';
 import { abortError, toProviderError } from './errors.js';
 import { publicEndpoint } from './secrets.js';
+import { loadVendor, onFirstUse } from '../vendor/load.js';
 
 export interface AnthropicProviderOptions {
   apiKey: string;
@@ -29,16 +30,20 @@ export class AnthropicProvider implements Provider {
   readonly id = 'anthropic';
   readonly label: string;
   readonly endpoint: string;
-  private readonly client: Anthropic;
+  /** Made on the first call, not at construction: loading the SDK (1.2 MB) is what a run without Anthropic models skips. */
+  private readonly client: () => Anthropic;
   private readonly apiKey: string;
 
   constructor(options: AnthropicProviderOptions) {
     this.label = options.label ?? 'Anthropic';
     this.endpoint = publicEndpoint(options.baseURL);
     this.apiKey = options.apiKey;
-    // The key is passed explicitly so the SDK never falls back to its credential chain (config files, env).
-    // Providers never log (logLevel off): what went wrong travels in the ProviderError.
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS, logLevel: 'off', defaultHeaders: options.defaultHeaders });
+    this.client = onFirstUse(() => {
+      const { Anthropic } = loadVendor('anthropic');
+      // The key is passed explicitly so the SDK never falls back to its credential chain (config files, env).
+      // Providers never log (logLevel off): what went wrong travels in the ProviderError.
+      return new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS, logLevel: 'off', defaultHeaders: options.defaultHeaders });
+    });
   }
 
   async complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord> {
@@ -57,7 +62,7 @@ export class AnthropicProvider implements Provider {
   async listModels(options: CallOptions): Promise<string[]> {
     try {
       const ids: string[] = [];
-      for await (const model of this.client.models.list({}, { signal: options.signal })) ids.push(model.id);
+      for await (const model of this.client().models.list({}, { signal: options.signal })) ids.push(model.id);
       return ids;
     } catch (error) {
       throw toProviderError(error, { vendor: this.label, signal: options.signal, secrets: [this.apiKey] });
@@ -65,12 +70,12 @@ export class AnthropicProvider implements Provider {
   }
 
   private async completeOnce(body: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<Outcome> {
-    const message: unknown = await this.client.messages.create(body, { signal });
+    const message: unknown = await this.client().messages.create(body, { signal });
     return outcomeOfMessage(message, toolNameOf(body), this.label);
   }
 
   private async completeStreaming(body: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<Outcome> {
-    const stream = await this.client.messages.create({ ...body, stream: true } as MessageCreateParamsStreaming, { signal });
+    const stream = await this.client().messages.create({ ...body, stream: true } as MessageCreateParamsStreaming, { signal });
     const accumulated = new StreamAccumulator(toolNameOf(body));
     for await (const event of stream) accumulated.add(event);
     // The SDK ends a stream quietly when it is aborted; an abort is still the caller's cancellation.

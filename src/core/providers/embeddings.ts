@@ -3,7 +3,7 @@ import type { OpenAI } from 'openai';
 import { ProviderError } from './contract.js';
 import type { CallOptions, EmbeddingProvider, EmbeddingRequest, EmbeddingResult } from './contract.js';
 import { abortError, toProviderError } from './errors.js';
-import { createOpenAIClient, listModelIds } from './openai.js';
+import { listModelIds, openAIClientOnFirstUse } from './openai.js';
 import type { OpenAIProviderOptions } from './openai.js';
 import { publicEndpoint } from './secrets.js';
 
@@ -11,7 +11,7 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
   readonly id: string;
   readonly endpoint: string;
   private readonly label: string;
-  private readonly client: OpenAI;
+  private readonly client: () => OpenAI;
   private readonly apiKey: string | undefined;
 
   constructor(options: OpenAIProviderOptions) {
@@ -19,12 +19,12 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
     this.endpoint = publicEndpoint(options.baseURL);
     this.label = options.label ?? (this.id === 'openai' ? 'OpenAI embeddings' : `Embeddings (${this.endpoint})`);
     this.apiKey = options.apiKey;
-    this.client = createOpenAIClient(options);
+    this.client = openAIClientOnFirstUse(options);
   }
 
   async listModels(options: CallOptions): Promise<string[]> {
     try {
-      return await listModelIds(this.client, options.signal);
+      return await listModelIds(this.client(), options.signal);
     } catch (error) {
       throw toProviderError(error, { vendor: this.label, signal: options.signal, secrets: [this.apiKey] });
     }
@@ -38,7 +38,7 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
     try {
       if (signal.aborted) throw abortError(this.label, signal);
       // 'float' explicitly: the SDK otherwise asks for base64, which several compatible servers do not implement.
-      const response: unknown = await this.client.embeddings.create({ model: request.model, input: request.input, encoding_format: 'float' }, { signal });
+      const response: unknown = await this.client().embeddings.create({ model: request.model, input: request.input, encoding_format: 'float' }, { signal });
       return { vectors: vectorsOf(response, request.input.length, this.label), usage: { inputTokens: promptTokensOf(response), outputTokens: 0 }, latencyMs: performance.now() - started };
     } catch (error) {
       throw toProviderError(error, { vendor: this.label, signal, secrets: [this.apiKey] });

@@ -1,13 +1,29 @@
 // Turns whatever a vendor SDK or the network threw into a ProviderError the scheduler can act on, with no secret in its message.
-import * as Anthropic from '@anthropic-ai/sdk';
-import * as OpenAI from 'openai';
+import type { APIError as AnthropicAPIError } from '@anthropic-ai/sdk';
+import type { APIError as OpenAIAPIError } from 'openai';
 import { ProviderError } from './contract.js';
 import type { ProviderErrorKind } from './contract.js';
 import { redact as redactKeys } from '../redact.js';
 import { contextOverflowOf, describeOverflow } from './contextOverflow.js';
 import type { ErrorBodyFields } from './contextOverflow.js';
+import { loadedVendor } from '../vendor/load.js';
 
 const MAX_MESSAGE = 500;
+
+type SdkApiError = OpenAIAPIError | AnthropicAPIError;
+type SdkErrorClass = 'APIError' | 'APIConnectionTimeoutError' | 'APIUserAbortError' | 'APIConnectionError';
+
+/**
+ * True when `error` is an instance of that error class of either SDK. Only SDKs already loaded are asked: an SDK that
+ * was never loaded made no client and so threw nothing, and loading one here would undo loading them on first use.
+ */
+function isSdkError(error: unknown, errorClass: SdkErrorClass): boolean {
+  return [loadedVendor('openai'), loadedVendor('anthropic')].some((sdk) => sdk !== undefined && error instanceof sdk[errorClass]);
+}
+
+function isApiError(error: unknown): error is SdkApiError {
+  return isSdkError(error, 'APIError');
+}
 
 interface HttpFailure {
   status: number;
@@ -47,20 +63,19 @@ export function abortError(vendor: string, signal: AbortSignal): ProviderError {
 }
 
 function httpFailureOf(error: unknown): HttpFailure | undefined {
-  const isApiError = error instanceof OpenAI.APIError || error instanceof Anthropic.APIError;
-  if (!isApiError || typeof error.status !== 'number') return undefined;
+  if (!isApiError(error) || typeof error.status !== 'number') return undefined;
   return { status: error.status, headers: error.headers, message: apiMessageOf(error), fields: bodyFieldsOf(error) };
 }
 
 /** The error object's own fields (OpenAI's code, llama.cpp's type, n_prompt_tokens and n_ctx). */
-function bodyFieldsOf(error: OpenAI.APIError | Anthropic.APIError): ErrorBodyFields {
+function bodyFieldsOf(error: SdkApiError): ErrorBodyFields {
   const body = error.error as (ErrorBodyFields & { error?: ErrorBodyFields }) | undefined;
   const inner = typeof body?.error === 'object' && body.error !== null ? body.error : body;
   return inner ?? {};
 }
 
 /** The vendor's own message from the error body when there is one; the SDK's message repeats the status and body. */
-function apiMessageOf(error: OpenAI.APIError | Anthropic.APIError): string {
+function apiMessageOf(error: SdkApiError): string {
   const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
   const fromBody = body?.error?.message ?? body?.message;
   const message = typeof fromBody === 'string' && fromBody ? fromBody : error.message;
@@ -81,14 +96,14 @@ export function kindOfStatus(status: number): ProviderErrorKind {
 
 /** Classifies failures that carry no HTTP status: SDK connection errors, fetch's TypeErrors, JSON that did not parse. */
 function classifyRaw(error: unknown): [ProviderErrorKind, string] {
-  if (error instanceof OpenAI.APIConnectionTimeoutError || error instanceof Anthropic.APIConnectionTimeoutError) return ['timeout', 'the request timed out'];
-  if (error instanceof OpenAI.APIUserAbortError || error instanceof Anthropic.APIUserAbortError) return ['cancelled', 'call cancelled'];
-  if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) return ['network', `connection failed (${describeCause(error)})`];
+  if (isSdkError(error, 'APIConnectionTimeoutError')) return ['timeout', 'the request timed out'];
+  if (isSdkError(error, 'APIUserAbortError')) return ['cancelled', 'call cancelled'];
+  if (isSdkError(error, 'APIConnectionError')) return ['network', `connection failed (${describeCause(error as Error)})`];
   if (error instanceof SyntaxError) return ['bad_response', `the response could not be parsed (${error.message})`];
   if (error instanceof Error && error.name === 'AbortError') return ['cancelled', 'call cancelled'];
   if (error instanceof TypeError) return ['network', `the connection failed mid-response (${describeCause(error)})`];
   // An APIError without a status is an error event inside a stream that had already started with a 200.
-  if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) {
+  if (isApiError(error)) {
     const message = apiMessageOf(error);
     // llama.cpp sends "Context size has been exceeded." as an error event in a stream that began with 200.
     const overflow = contextOverflowOf(message, bodyFieldsOf(error));
@@ -100,7 +115,7 @@ function classifyRaw(error: unknown): [ProviderErrorKind, string] {
 }
 
 /** Error events carry no status, only the vendor's error type (Anthropic's error.type, OpenAI's code or type). */
-function kindOfStreamError(error: OpenAI.APIError | Anthropic.APIError): ProviderErrorKind {
+function kindOfStreamError(error: SdkApiError): ProviderErrorKind {
   const body = error.error as { type?: unknown; code?: unknown; error?: { type?: unknown } } | undefined;
   const type = [body?.error?.type, body?.code, body?.type].find((value): value is string => typeof value === 'string' && value !== 'error');
   if (type === undefined) return 'bad_response';

@@ -1,11 +1,12 @@
 // The OpenAI chat-completions provider; also serves any OpenAI-compatible server (Ollama, vLLM, LM Studio, Azure via baseURL).
-import { OpenAI } from 'openai';
+import type { OpenAI } from 'openai';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ResponseRecord, Usage } from '../model.js';
 import { ProviderError } from './contract.js';
 import type { CallOptions, CompletionRequest, Provider } from './contract.js';
 import { abortError, toProviderError } from './errors.js';
 import { publicEndpoint } from './secrets.js';
+import { loadVendor, onFirstUse } from '../vendor/load.js';
 
 export interface OpenAIProviderOptions {
   /** Undefined for servers that take no key (a local Ollama): then no Authorization header is sent at all. */
@@ -23,9 +24,17 @@ export interface OpenAIProviderOptions {
  */
 export const SDK_TIMEOUT_MS = 60 * 60_000;
 
-/** An OpenAI SDK client with the SDK's own retries off and no key picked up from the environment behind our back. */
-export function createOpenAIClient(options: OpenAIProviderOptions): OpenAI {
+/**
+ * An OpenAI SDK client made on the first call that needs it, with the SDK's own retries off and no key picked up from
+ * the environment behind our back. Not at construction: loading the SDK is what a run without OpenAI models skips.
+ */
+export function openAIClientOnFirstUse(options: OpenAIProviderOptions): () => OpenAI {
+  return onFirstUse(() => createOpenAIClient(options));
+}
+
+function createOpenAIClient(options: OpenAIProviderOptions): OpenAI {
   const keyless = options.apiKey === undefined;
+  const { OpenAI } = loadVendor('openai');
   return new OpenAI({
     // The SDK refuses to start without some key; for a keyless server a placeholder is given and its header removed below.
     apiKey: options.apiKey ?? 'no-key',
@@ -42,7 +51,7 @@ export class OpenAIProvider implements Provider {
   readonly id: string;
   readonly label: string;
   readonly endpoint: string;
-  private readonly client: OpenAI;
+  private readonly client: () => OpenAI;
   private readonly apiKey: string | undefined;
 
   constructor(options: OpenAIProviderOptions) {
@@ -50,7 +59,7 @@ export class OpenAIProvider implements Provider {
     this.label = options.label ?? (this.id === 'openai' ? 'OpenAI' : `OpenAI-compatible (${publicEndpoint(options.baseURL)})`);
     this.endpoint = publicEndpoint(options.baseURL);
     this.apiKey = options.apiKey;
-    this.client = createOpenAIClient(options);
+    this.client = openAIClientOnFirstUse(options);
   }
 
   async complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord> {
@@ -68,20 +77,20 @@ export class OpenAIProvider implements Provider {
 
   async listModels(options: CallOptions): Promise<string[]> {
     try {
-      return await listModelIds(this.client, options.signal);
+      return await listModelIds(this.client(), options.signal);
     } catch (error) {
       throw toProviderError(error, { vendor: this.label, signal: options.signal, secrets: [this.apiKey] });
     }
   }
 
   private async completeOnce(body: ChatCompletionCreateParamsNonStreaming, signal: AbortSignal): Promise<Outcome> {
-    const completion: unknown = await this.client.chat.completions.create(body, { signal });
+    const completion: unknown = await this.client().chat.completions.create(body, { signal });
     return outcomeOfCompletion(completion, this.label);
   }
 
   private async completeStreaming(body: ChatCompletionCreateParamsNonStreaming, signal: AbortSignal): Promise<Outcome> {
     const streamingBody = { stream_options: { include_usage: true }, ...body, stream: true } as ChatCompletionCreateParamsStreaming;
-    const stream = await this.client.chat.completions.create(streamingBody, { signal });
+    const stream = await this.client().chat.completions.create(streamingBody, { signal });
     const accumulated = new StreamAccumulator();
     for await (const chunk of stream) accumulated.add(chunk);
     // The SDK ends a stream quietly when it is aborted; an abort is still the caller's cancellation.

@@ -2,13 +2,13 @@
 // (client.files.create), submitted (client.batches.create), polled with backoff, results read back per item, cancelled.
 // The engine does not use it yet: this is the provider half of batch mode (issue 15).
 import type { OpenAI } from 'openai';
-import { toFile } from 'openai';
 import type { Batch } from 'openai/resources/batches';
 import type { ResponseRecord } from '../model.js';
 import type { CompletionRequest } from './contract.js';
 import { abortError, toProviderError } from './errors.js';
-import { chatCompletionBody, createOpenAIClient, outcomeOfCompletion } from './openai.js';
+import { chatCompletionBody, openAIClientOnFirstUse, outcomeOfCompletion } from './openai.js';
 import type { OpenAIProviderOptions } from './openai.js';
+import { loadVendor } from '../vendor/load.js';
 
 /** OpenAI's per-file limits for a batch input: 50,000 requests and 200 MB. */
 export const OPENAI_BATCH_LIMITS: BatchLimits = { requests: 50_000, bytes: 200 * 1024 * 1024 };
@@ -86,12 +86,12 @@ export interface PollOptions {
 }
 
 export class OpenAIBatchClient {
-  private readonly client: OpenAI;
+  private readonly client: () => OpenAI;
   private readonly apiKey: string | undefined;
   private readonly label: string;
 
   constructor(options: OpenAIProviderOptions, private readonly limits: BatchLimits = OPENAI_BATCH_LIMITS) {
-    this.client = createOpenAIClient(options);
+    this.client = openAIClientOnFirstUse(options);
     this.apiKey = options.apiKey;
     this.label = options.label ?? 'OpenAI';
   }
@@ -107,8 +107,8 @@ export class OpenAIBatchClient {
     const byLine = new Map(lines.map((entry) => [entry.line, entry.id]));
     for (const file of splitIntoFiles(lines.map((entry) => entry.line), this.limits)) {
       yield await this.call(signal, async (callSignal) => {
-        const uploaded = await this.client.files.create({ file: await toFile(Buffer.from(`${file.join('\n')}\n`), 'rag-inspector-batch.jsonl'), purpose: 'batch' }, { signal: callSignal });
-        const batch = await this.client.batches.create({ input_file_id: uploaded.id, endpoint: '/v1/chat/completions', completion_window: '24h' }, { signal: callSignal });
+        const uploaded = await this.client().files.create({ file: await loadVendor('openai').toFile(Buffer.from(`${file.join('\n')}\n`), 'rag-inspector-batch.jsonl'), purpose: 'batch' }, { signal: callSignal });
+        const batch = await this.client().batches.create({ input_file_id: uploaded.id, endpoint: '/v1/chat/completions', completion_window: '24h' }, { signal: callSignal });
         return { batchId: batch.id, inputFileId: uploaded.id, customIds: file.map((line) => byLine.get(line) ?? '') };
       });
     }
@@ -135,7 +135,7 @@ export class OpenAIBatchClient {
     const batch = await this.retrieve(batchId, signal);
     for (const fileId of [batch.output_file_id, batch.error_file_id]) {
       if (!fileId) continue;
-      const text = await this.call(signal, async (callSignal) => (await this.client.files.content(fileId, { signal: callSignal })).text());
+      const text = await this.call(signal, async (callSignal) => (await this.client().files.content(fileId, { signal: callSignal })).text());
       for (const line of text.split('\n')) {
         if (line.trim() !== '') yield this.itemResult(line);
       }
@@ -143,11 +143,11 @@ export class OpenAIBatchClient {
   }
 
   async cancel(batchId: string, signal: AbortSignal): Promise<BatchState> {
-    return batchStateOf((await this.call(signal, (callSignal) => this.client.batches.cancel(batchId, { signal: callSignal }))).status);
+    return batchStateOf((await this.call(signal, (callSignal) => this.client().batches.cancel(batchId, { signal: callSignal }))).status);
   }
 
   private retrieve(batchId: string, signal: AbortSignal): Promise<Batch> {
-    return this.call(signal, (callSignal) => this.client.batches.retrieve(batchId, { signal: callSignal }));
+    return this.call(signal, (callSignal) => this.client().batches.retrieve(batchId, { signal: callSignal }));
   }
 
   private itemResult(line: string): BatchItemResult {

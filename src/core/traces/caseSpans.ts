@@ -4,14 +4,16 @@
 // template variables), and one EVALUATOR span per score. The attributes are made by the OpenInference helpers
 // (@arizeai/openinference-core: getRetrieverAttributes, getLLMAttributes, getEvaluationAttributes…) so their names and
 // flattening are the conventions' own (Arize-ai/openinference spec/semantic_conventions.md).
-import { SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import type { CaseEntry, CaseResult, EvalCase, Score } from '../model.js';
 import { outcomeOf } from '../model.js';
-import { getEvaluationAttributes, getInputAttributes, getLLMAttributes, getMetadataAttributes, getOutputAttributes, getRetrieverAttributes } from '@arizeai/openinference-core';
 import type { Annotation } from '@arizeai/openinference-core';
 import { MimeType } from '@arizeai/openinference-semantic-conventions';
+import { loadVendor } from '../vendor/load.js';
 import { OpenInferenceSpanKind, SC, SPAN_KIND } from './conventions.js';
+
+/** The OpenTelemetry API and the OpenInference helpers, loaded with the exporter (vendor/otel.ts) when an export starts. */
+const otel = () => loadVendor('otel');
 
 export interface RunIdentity {
   runId: string;
@@ -26,6 +28,7 @@ export function emitCaseTrace(tracer: Tracer, run: RunIdentity, { evalCase, resu
   const llmEnd = response && !response.given ? new Date(Math.min(finish.getTime(), start.getTime() + Math.max(0, response.latencyMs))) : start;
 
   const root = tracer.startSpan(evalCase.id, { startTime: start, attributes: caseAttributes(run, evalCase, result) });
+  const { SpanStatusCode, context, trace } = otel();
   const inCase = trace.setSpan(context.active(), root);
   child(tracer, inCase, 'retrieve', start, start, retrieverAttributes(evalCase));
   if (response && !response.given) child(tracer, inCase, result.modelKey, start, llmEnd, llmAttributes(evalCase, result));
@@ -48,12 +51,12 @@ function caseAttributes(run: RunIdentity, evalCase: EvalCase, result: CaseResult
   const scored = result.scores.filter((s) => s.value !== null);
   return {
     [SPAN_KIND]: OpenInferenceSpanKind.CHAIN,
-    ...getInputAttributes(evalCase.question),
-    ...(result.response ? getOutputAttributes(result.response.text) : {}),
+    ...otel().getInputAttributes(evalCase.question),
+    ...(result.response ? otel().getOutputAttributes(result.response.text) : {}),
     // A run is a session: Phoenix and Langfuse group its cases together.
     [SC.SESSION_ID]: run.runId,
     [SC.TAG_TAGS]: [evalCase.suiteId, evalCase.method, outcomeOf(result)],
-    ...getMetadataAttributes({
+    ...otel().getMetadataAttributes({
       run_id: run.runId,
       eval: run.name,
       case_id: evalCase.id,
@@ -66,7 +69,7 @@ function caseAttributes(run: RunIdentity, evalCase: EvalCase, result: CaseResult
       ...(result.response?.given ? { given_response: true } : {}),
       ...(result.error ? { error: result.error } : {}),
     }),
-    ...(scored.length ? getEvaluationAttributes({ evaluations: scored.map(toEvaluation) }) : {}),
+    ...(scored.length ? otel().getEvaluationAttributes({ evaluations: scored.map(toEvaluation) }) : {}),
   };
 }
 
@@ -89,7 +92,7 @@ function toEvaluation(score: Score): Annotation {
 /** The same evaluation without the list index, for a span event or an EVALUATOR span of its own. */
 function evaluationAttributes(score: Score): Attributes {
   const flat: Attributes = {};
-  for (const [key, value] of Object.entries(getEvaluationAttributes({ evaluations: [toEvaluation(score)] }))) {
+  for (const [key, value] of Object.entries(otel().getEvaluationAttributes({ evaluations: [toEvaluation(score)] }))) {
     flat[key.slice(`${SC.EVALUATIONS}.0.`.length)] = value;
   }
   return flat;
@@ -98,8 +101,8 @@ function evaluationAttributes(score: Score): Attributes {
 function retrieverAttributes(evalCase: EvalCase): Attributes {
   return {
     [SPAN_KIND]: OpenInferenceSpanKind.RETRIEVER,
-    ...getInputAttributes(evalCase.question),
-    ...getRetrieverAttributes({
+    ...otel().getInputAttributes(evalCase.question),
+    ...otel().getRetrieverAttributes({
       documents: evalCase.documents.map((doc) => ({ id: doc.id, content: doc.text, metadata: { role: doc.role, ...(doc.source ? { source: doc.source } : {}) } })),
     }),
   };
@@ -110,15 +113,15 @@ function llmAttributes(evalCase: EvalCase, result: CaseResult): Attributes {
   const colon = result.modelKey.indexOf(':');
   return {
     [SPAN_KIND]: OpenInferenceSpanKind.LLM,
-    ...getLLMAttributes({
+    ...otel().getLLMAttributes({
       ...(colon > 0 ? { provider: result.modelKey.slice(0, colon) } : {}),
       modelName: colon > 0 ? result.modelKey.slice(colon + 1) : result.modelKey,
       inputMessages: evalCase.messages.map((m) => ({ role: m.role, content: m.content })),
       outputMessages: [{ role: 'assistant', content: response.text }],
       tokenCount: { prompt: response.usage.inputTokens, completion: response.usage.outputTokens, total: response.usage.inputTokens + response.usage.outputTokens },
     }),
-    ...getInputAttributes({ value: JSON.stringify({ messages: evalCase.messages }), mimeType: MimeType.JSON }),
-    ...getOutputAttributes(response.text),
+    ...otel().getInputAttributes({ value: JSON.stringify({ messages: evalCase.messages }), mimeType: MimeType.JSON }),
+    ...otel().getOutputAttributes(response.text),
     [SC.PROMPT_TEMPLATE_VARIABLES]: JSON.stringify(evalCase.variables),
     ...(response.finishReason ? { [SC.LLM_FINISH_REASON]: response.finishReason } : {}),
     ...(response.costUsd === undefined ? {} : { [SC.LLM_COST_TOTAL]: response.costUsd }),
@@ -128,8 +131,8 @@ function llmAttributes(evalCase: EvalCase, result: CaseResult): Attributes {
 function evaluatorAttributes(score: Score, responseText: string | undefined): Attributes {
   return {
     [SPAN_KIND]: OpenInferenceSpanKind.EVALUATOR,
-    ...(responseText === undefined ? {} : getInputAttributes(responseText)),
-    ...getOutputAttributes({ value: JSON.stringify({ score: score.value, ...(score.pass === undefined ? {} : { pass: score.pass }), ...(score.label ? { label: score.label } : {}) }), mimeType: MimeType.JSON }),
+    ...(responseText === undefined ? {} : otel().getInputAttributes(responseText)),
+    ...otel().getOutputAttributes({ value: JSON.stringify({ score: score.value, ...(score.pass === undefined ? {} : { pass: score.pass }), ...(score.label ? { label: score.label } : {}) }), mimeType: MimeType.JSON }),
     ...evaluationAttributes(score),
   };
 }

@@ -1,14 +1,13 @@
 // Sends a run's cases to an OTLP/HTTP endpoint as OpenInference traces, in batches, and never fails the run: what
 // could not be sent comes back as warnings. The official OTLP exporter does the encoding (OTLP JSON) and the
 // retries the OTLP spec asks for (429/502/503/504 and dropped connections, with backoff and Retry-After); the
-// tracer of the OpenTelemetry SDK makes the spans. Header values (API keys) are never put in a warning.
-import { ExportResultCode } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+// tracer of the OpenTelemetry SDK makes the spans. Header values (API keys) are never put in a warning. All of it is
+// loaded when an export starts (vendor/otel.ts), not when the CLI or the extension does.
+import type { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { SEMRESATTRS_PROJECT_NAME } from '@arizeai/openinference-semantic-conventions';
 import { redact } from '../redact.js';
+import { loadVendor } from '../vendor/load.js';
 import { emitCaseTrace } from './caseSpans.js';
 import type { CaseEntry } from '../model.js';
 import type { RunIdentity } from './caseSpans.js';
@@ -51,6 +50,7 @@ export async function exportCasesToOtlp(entries: AsyncIterable<CaseEntry>, run: 
     return summary;
   }
   summary.endpoint = url;
+  const { InMemorySpanExporter, OTLPTraceExporter, SimpleSpanProcessor, TracerProvider, resourceFromAttributes } = loadVendor('otel');
   const collected = new InMemorySpanExporter();
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'rag-inspector', [SEMRESATTRS_PROJECT_NAME]: run.name }),
@@ -110,7 +110,7 @@ function send(exporter: OTLPTraceExporter, spans: ReadableSpan[]): Promise<strin
   return new Promise((resolve) => {
     try {
       exporter.export(spans, (result) => {
-        resolve(result.code === ExportResultCode.SUCCESS ? undefined : describe(result.error));
+        resolve(result.code === loadVendor('otel').ExportResultCode.SUCCESS ? undefined : describe(result.error));
       });
     } catch (error) {
       resolve(describe(error));

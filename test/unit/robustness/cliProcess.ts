@@ -43,6 +43,8 @@ export function cliBundle(): Promise<string> {
     mkdirSync(path.join(bundleDir, 'dist'));
     // The HTML report embeds the built inspector; `npm run test:unit` builds it first.
     symlinkSync(path.join(REPO, 'dist', 'webview.js'), path.join(bundleDir, 'dist', 'webview.js'));
+    // The vendor SDKs are loaded from beside the bundle on first use (src/core/vendor/load.ts); built by the same step.
+    symlinkSync(path.join(REPO, 'dist', 'vendor'), path.join(bundleDir, 'vendor'));
     return file;
   })();
   return bundle;
