@@ -289,6 +289,8 @@ export function problemReporter(problems: InputProblem[], suiteId: string, onAdd
       if (!firstOf.has(kind)) firstOf.set(kind, error);
       if (seen < MAX_PROBLEMS_PER_KIND) {
         const problem = toProblem(error, suiteId);
+        // Suites that read one dataset meet the same bad row: it is reported once, under the first of them.
+        if (problems.some((known) => sameProblem(known, problem))) return;
         problems.push(problem);
         onAdd?.(problem);
       }
@@ -304,6 +306,10 @@ export function problemReporter(problems: InputProblem[], suiteId: string, onAdd
       }
     },
   };
+}
+
+function sameProblem(a: InputProblem, b: InputProblem): boolean {
+  return a.file === b.file && a.line === b.line && a.column === b.column && a.message === b.message && a.hint === b.hint;
 }
 
 export function toProblem(error: InputError, suiteId?: string): InputProblem {
