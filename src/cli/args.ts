@@ -22,7 +22,7 @@ Options for run:
   --model <provider:model>   model under test (repeatable); replaces the eval file's models
   --provider <name>          provider for --model values given without one (openai, anthropic, openai-compatible, extractive)
   --concurrency <n>          calls in flight per model
-  --batch                    send the calls of every model (and the judge) whose vendor has a batch API (openai, openai-compatible) through it
+  --batch                    send the calls of every model (and the judge) whose vendor has a batch API (openai, openai-compatible, anthropic) through it
   --no-cache                 no response cache at all: every request goes to the model, nothing is stored
   --refresh                  call the models even when an answer is cached, and store the fresh answers
   --resume <run>             finish an interrupted run: a run log path, a run id, or "latest"

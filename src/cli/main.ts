@@ -23,6 +23,7 @@ import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
 import { createProgress } from './progress.js';
+import { BatchProgressLines } from './batchProgress.js';
 import { formatCauses, formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
 
 const EXIT_OK = 0;
@@ -118,6 +119,7 @@ async function runCommand(command: RunCommand): Promise<number> {
     // Each cause of an error is printed once, when it first happens: the user can stop a run that cannot work.
     let causes = new ErrorCauseTally();
     const rerun = command.rerunFailed ? await rerunSelection(command.rerunFailed, workspaceDir) : undefined;
+    const batchLines = new BatchProgressLines();
     const outcome = await runEvaluation(specFile, {
       signal: controller.signal,
       credentials: envCredentials(process.env),
@@ -133,6 +135,10 @@ async function runCommand(command: RunCommand): Promise<number> {
       onEvent: (event: RunEvent) => {
         if (event.type === 'input-problem') progress.note(`warning: ${formatProblem(event.problem)}`);
         if (event.type === 'warning') progress.note(`warning: ${event.message}`);
+        if (event.type === 'batch') {
+          const line = batchLines.lineFor(event);
+          if (line) progress.note(line);
+        }
         if (event.type === 'run-started') causes = new ErrorCauseTally({ concurrency: event.concurrency });
         if (event.type === 'run-started') progress.note(`run ${event.runId}: ${event.total} case runs on ${event.models.join(', ')}${event.resumed ? ` (${event.resumed} already done)` : ''}\nlog: ${event.logFile}`);
         if (event.type === 'case-finished') {

@@ -2,13 +2,13 @@
 import * as path from 'node:path';
 import { batchCostOf, costOf } from '../providers/prices.js';
 import { createBatchClient, createEmbeddingProvider, createProvider } from '../providers/registry.js';
-import type { SubmittedBatch } from '../providers/openaiBatch.js';
+import type { BatchProgress, SubmittedBatch } from '../providers/batch.js';
 import { BatchingProvider } from '../run/batchingProvider.js';
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
 import { ResponseCache } from '../run/cache.js';
 import { createEmbeddingClient } from '../run/embeddingClient.js';
 import type { CountingEmbeddingClient } from '../run/embeddingClient.js';
-import { createModelClient } from '../run/modelClient.js';
+import { createModelClient, estimateTokens } from '../run/modelClient.js';
 import { Scheduler } from '../run/scheduler.js';
 import type { EvalSpec } from '../spec/types.js';
 import type { CountingModelClient } from '../run/modelClient.js';
@@ -48,6 +48,8 @@ export interface RunBatchOptions {
   runSignal: AbortSignal;
   onSubmitted: (modelKey: string, batch: SubmittedBatch) => void;
   resumed: readonly { modelKey: string; batch: SubmittedBatch }[];
+  /** Each poll of a batch, for progress lines. */
+  onProgress?: (modelKey: string, progress: BatchProgress) => void;
 }
 
 export function modelKeyOf(spec: ModelSpec): string {
@@ -79,7 +81,7 @@ export async function createRunClients(
     const key = modelKeyOf(modelSpec);
     const interactive = await createProvider(modelSpec, credentials, { providers });
     const batched = modelSpec.batch === true && batch !== undefined;
-    const provider = batched ? await batchingProvider(key, modelSpec, interactive, batch) : interactive;
+    const provider = batched ? await batchingProvider(key, modelSpec, interactive, batch, newScheduler()) : interactive;
     // In batch mode the vendor paces the work: no RPM/TPM budget, no per-call time limit short of the batch window,
     // and a failed item is recorded with the vendor's reason rather than retried.
     const scheduler = batched ? new Scheduler({ concurrency: BATCH_WAVE, maxRetries: 0, timeoutMs: BATCH_WINDOW_MS }) : newScheduler();
@@ -98,12 +100,16 @@ export async function createRunClients(
     return { key, client, provider: interactive, concurrency: batched ? BATCH_WAVE : spec.concurrency };
   };
 
-  const batchingProvider = async (key: string, modelSpec: ModelSpec, interactive: Provider, options: RunBatchOptions) =>
+  // `retries`: the interactive scheduler an item the batch could not answer is asked once more through, under the
+  // eval file's limits and retries like any interactive call.
+  const batchingProvider = async (key: string, modelSpec: ModelSpec, interactive: Provider, options: RunBatchOptions, retries: Scheduler) =>
     new BatchingProvider({
       provider: interactive,
       backend: await createBatchClient(modelSpec, credentials, { providers }),
       runSignal: options.runSignal,
       maxWave: BATCH_WAVE,
+      interactive: async (request, signal) => (await retries.schedule((attemptSignal) => interactive.complete(request, { signal: attemptSignal }), { signal, estimatedTokens: estimateTokens(request.messages) + (request.maxTokens ?? 0) })).value,
+      onProgress: (progress) => options.onProgress?.(key, progress),
       onSubmitted: (submitted) => options.onSubmitted(key, submitted),
       resumed: options.resumed.filter((entry) => entry.modelKey === key).map((entry) => entry.batch),
     });

@@ -14,7 +14,7 @@ import type { SuiteReport } from '../suites/contract.js';
 import { createJudge } from '../suites/judging.js';
 import { createRunClients, modelKeyOf } from './clients.js';
 import type { RunBatchOptions } from './clients.js';
-import type { SubmittedBatch } from '../providers/openaiBatch.js';
+import type { SubmittedBatch } from '../providers/batch.js';
 import type { RunEvent } from './events.js';
 import { countingJudge, executeCase } from './executeCase.js';
 import type { JudgeUsage } from './executeCase.js';
@@ -98,6 +98,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
     runSignal: options.signal,
     onSubmitted: (modelKey, batch) => recordBatch(modelKey, batch),
     resumed: (previous?.batches ?? []).map((line) => ({ modelKey: line.modelKey, batch: { batchId: line.batchId, inputFileId: line.inputFileId, customIds: line.requests } })),
+    onProgress: (modelKey, progress) => emit({ type: 'batch', modelKey, ...progress }),
   };
   const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache, batchOptions);
   const modelKeys = clients.models.map((m) => m.key);
@@ -125,7 +126,10 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
     ? await RunLogWriter.reopen(options.resume!)
     : await RunLogWriter.create(path.join(stateDir, 'runs'), await headerFor(runId, spec, plan, modelKeys));
   const logFile = writer.file;
-  recordBatch = (modelKey, batch) => writer.appendBatch({ modelKey, batchId: batch.batchId, inputFileId: batch.inputFileId, submittedAt: new Date().toISOString(), requests: batch.customIds });
+  recordBatch = (modelKey, batch) => {
+    writer.appendBatch({ modelKey, batchId: batch.batchId, ...(batch.inputFileId !== undefined ? { inputFileId: batch.inputFileId } : {}), submittedAt: new Date().toISOString(), requests: batch.customIds });
+    emit({ type: 'batch', modelKey, batchId: batch.batchId, state: 'submitted', done: 0, total: batch.customIds.length });
+  };
   const createdAt = previous?.header.createdAt ?? new Date().toISOString();
 
   emit({ type: 'run-started', runId, logFile, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size, concurrency: spec.concurrency });

@@ -22,6 +22,19 @@ const SDK_TIMEOUT_MS = 60 * 60_000;
 export const DEFAULT_MAX_TOKENS = 1024;
 
 /**
+ * The SDK client the interactive provider and the batch client (anthropicBatch.ts) use, made on the first call, not at
+ * construction: loading the SDK (1.2 MB) is what a run without Anthropic models skips.
+ */
+export function anthropicClientOnFirstUse(options: AnthropicProviderOptions): () => Anthropic {
+  return onFirstUse(() => {
+    const { Anthropic } = loadVendor('anthropic');
+    // The key is passed explicitly so the SDK never falls back to its credential chain (config files, env).
+    // Providers never log (logLevel off): what went wrong travels in the ProviderError.
+    return new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS, logLevel: 'off', defaultHeaders: options.defaultHeaders });
+  });
+}
+
+/**
  * Pre-fill: when the conversation ends with an assistant message, Claude continues it. The returned `text` is the
  * continuation only (what the model produced), so scorers judge the model's words, not the template's; the case's
  * messages keep the pre-fill, so the inspector still shows exactly what was sent.
@@ -38,12 +51,7 @@ export class AnthropicProvider implements Provider {
     this.label = options.label ?? 'Anthropic';
     this.endpoint = publicEndpoint(options.baseURL);
     this.apiKey = options.apiKey;
-    this.client = onFirstUse(() => {
-      const { Anthropic } = loadVendor('anthropic');
-      // The key is passed explicitly so the SDK never falls back to its credential chain (config files, env).
-      // Providers never log (logLevel off): what went wrong travels in the ProviderError.
-      return new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS, logLevel: 'off', defaultHeaders: options.defaultHeaders });
-    });
+    this.client = anthropicClientOnFirstUse(options);
   }
 
   async complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord> {
@@ -135,7 +143,7 @@ function usageOf(usage: Partial<Pick<Message['usage'], 'input_tokens' | 'output_
  * The forced tool's input as JSON text when the model called it; otherwise the text blocks, so a judge that
  * answered in prose is seen as what it is (a judge error downstream), not hidden.
  */
-function outcomeOfMessage(message: unknown, toolName: string | undefined, vendor: string): Outcome {
+export function outcomeOfMessage(message: unknown, toolName: string | undefined, vendor: string): Outcome {
   const content = (message as Partial<Message> | undefined)?.content;
   if (!Array.isArray(content)) throw new ProviderError('bad_response', `${vendor}: the response has no content array`);
   const toolUse = content.find((block) => block.type === 'tool_use' && block.name === toolName);

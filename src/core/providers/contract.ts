@@ -35,6 +35,11 @@ export type ProviderErrorKind =
 
 const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'server', 'timeout', 'network', 'bad_response']);
 
+/** Whether a later attempt may succeed where this kind of failure happened. */
+export function isRetryableKind(kind: ProviderErrorKind): boolean {
+  return RETRYABLE.has(kind);
+}
+
 /** A vendor failure. Usage is kept when the vendor reported any (a failed call may still cost). */
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;
@@ -53,7 +58,7 @@ export class ProviderError extends Error {
   }
 
   get retryable(): boolean {
-    return RETRYABLE.has(this.kind);
+    return isRetryableKind(this.kind);
   }
 }
 

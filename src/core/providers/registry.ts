@@ -6,6 +6,8 @@ import { OpenAIEmbeddingProvider } from './embeddings.js';
 import { ExtractiveProvider } from './extractive.js';
 import { EMBEDDING_PROVIDER_NAMES, PROVIDER_NAMES } from './names.js';
 import { OpenAIProvider } from './openai.js';
+import { AnthropicBatchClient } from './anthropicBatch.js';
+import type { BatchClient } from './batch.js';
 import { OpenAIBatchClient } from './openaiBatch.js';
 
 /**
@@ -88,17 +90,19 @@ export async function createProvider(spec: ModelSpec, credentials: Credentials, 
   }
 }
 
-/** The batch API of a model entry with `batch: true`; only the OpenAI wire format has one so far. */
-export async function createBatchClient(spec: ModelSpec, credentials: Credentials, options: RegistryOptions = {}): Promise<OpenAIBatchClient> {
+/** The batch API of a model entry with `batch: true`: OpenAI's (and servers that speak it) or Anthropic's Message Batches. */
+export async function createBatchClient(spec: ModelSpec, credentials: Credentials, options: RegistryOptions = {}): Promise<BatchClient> {
   const env = options.env ?? process.env;
   switch (spec.provider) {
     case 'openai':
       return new OpenAIBatchClient({ id: 'openai', apiKey: await requiredKey(spec, credentials), baseURL: baseUrlOf(spec, env), label: spec.label });
     case 'openai-compatible':
       return new OpenAIBatchClient({ id: 'openai-compatible', apiKey: await credentials.apiKey(spec.provider, spec), baseURL: baseUrlOf(spec, env), label: spec.label });
+    case 'anthropic':
+      return new AnthropicBatchClient({ apiKey: await requiredKey(spec, credentials), baseURL: baseUrlOf(spec, env), label: spec.label });
     default:
-      // Anthropic's Message Batches are not built yet: said plainly rather than silently running interactively.
-      throw new ProviderConfigError(`batch mode is available for the openai and openai-compatible providers only; "${spec.provider}:${spec.model}" has batch: true`);
+      // Said plainly rather than silently running interactively.
+      throw new ProviderConfigError(`batch mode is available for the openai, openai-compatible and anthropic providers only; "${spec.provider}:${spec.model}" has batch: true`);
   }
 }
 

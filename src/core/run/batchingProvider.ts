@@ -4,21 +4,13 @@
 import type { ResponseRecord } from '../model.js';
 import { ProviderError } from '../providers/contract.js';
 import type { CallOptions, CompletionRequest, Provider } from '../providers/contract.js';
-import type { BatchItem, BatchItemResult, BatchState, PollOptions, SubmittedBatch } from '../providers/openaiBatch.js';
+import type { BatchClient, BatchItem, BatchItemResult, BatchProgress, PollOptions, SubmittedBatch } from '../providers/batch.js';
 import { cacheKey } from './cache.js';
-
-/** What a vendor's batch API offers (OpenAIBatchClient). */
-export interface BatchBackend {
-  submit(items: BatchItem[], signal: AbortSignal): AsyncIterable<SubmittedBatch>;
-  waitFor(batchId: string, options: PollOptions): Promise<BatchState>;
-  results(batchId: string, signal: AbortSignal): AsyncIterable<BatchItemResult>;
-  cancel(batchId: string, signal: AbortSignal): Promise<BatchState>;
-}
 
 export interface BatchingProviderOptions {
   /** The interactive provider this stands in for: its id and endpoint keep the cache keys of both modes the same. */
   provider: Provider;
-  backend: BatchBackend;
+  backend: BatchClient;
   /** The run's signal: polling stops with it, and the remote batches still running are cancelled. */
   runSignal: AbortSignal;
   /**
@@ -28,7 +20,14 @@ export interface BatchingProviderOptions {
   idleMs?: number;
   /** A wave is sent at once when it reaches this many requests (the engine's pool width bounds it too). */
   maxWave?: number;
-  poll?: Omit<PollOptions, 'signal'>;
+  poll?: Omit<PollOptions, 'signal' | 'onProgress'>;
+  /** Each poll of a batch: where it stands (the CLI prints it as plain lines). */
+  onProgress?: (progress: BatchProgress) => void;
+  /**
+   * The one interactive call an item gets when its batch could not answer it (expired, or a transient failure at the
+   * vendor); the provider's own `complete` unless the run gives a scheduled one (its limits and retries).
+   */
+  interactive?: (request: CompletionRequest, signal: AbortSignal) => Promise<ResponseRecord>;
   /** Called the moment a batch exists, before any wait: the run log records it so --resume collects, never resubmits. */
   onSubmitted?: (batch: SubmittedBatch) => void;
   /** Batches an earlier process of this run submitted: their requests are collected from them. */
@@ -103,7 +102,8 @@ export class BatchingProvider implements Provider {
       const stored = this.collected.get(customId);
       if (stored) {
         this.collected.delete(customId);
-        return this.deliver(stored, waiter);
+        this.inFlight.set(customId, entry);
+        return this.answer(customId, entry, stored);
       }
       const resumedBatch = this.resumedIds.get(customId);
       if (resumedBatch !== undefined) {
@@ -156,26 +156,28 @@ export class BatchingProvider implements Provider {
     this.collecting.add(batchId);
     const signal = this.options.runSignal;
     void (async () => {
-      const state = await this.options.backend.waitFor(batchId, { ...this.options.poll, signal });
+      const state = await this.options.backend.waitFor(batchId, { ...this.options.poll, signal, onProgress: this.options.onProgress });
       for await (const result of this.options.backend.results(batchId, signal)) {
         const pending = this.inFlight.get(result.customId);
-        if (pending) this.settle(result.customId, pending, (waiter) => this.deliver(result, waiter));
+        if (pending) this.answer(result.customId, pending, result);
         else if (this.resumedIds.get(result.customId) === batchId) this.collected.set(result.customId, result);
         this.resumedIds.delete(result.customId);
       }
-      // Items a cancelled or expired batch did not answer: asked again in the next wave.
       for (const [id, pending] of this.inFlight) {
         if (this.resumedIds.get(id) !== batchId) continue;
         this.resumedIds.delete(id);
-        this.inFlight.delete(id);
-        if (state === 'completed' || state === 'failed') {
+        if (state === 'cancelled') {
+          // Items a cancelled batch did not answer (a run cancelled, then resumed): asked again in the next wave.
+          this.inFlight.delete(id);
+          this.queue.set(id, pending);
+          this.schedule();
+        } else if (state === 'expired') {
+          this.answer(id, pending, { customId: id, error: `${this.label}: batch ${batchId} expired before answering this request`, retry: true });
+        } else {
           // A batch the vendor refused (state failed) would be refused again: its requests end as errors, not a loop of resubmissions.
           const reason = state === 'failed' ? `${this.label}: batch ${batchId} failed at the vendor` : `${this.label}: batch ${batchId} completed without an answer for this request`;
-          for (const waiter of pending.waiters) waiter.reject(new ProviderError(state === 'failed' ? 'bad_request' : 'bad_response', reason));
-          continue;
+          this.settle(id, pending, (waiter) => waiter.reject(new ProviderError(state === 'failed' ? 'bad_request' : 'bad_response', reason)));
         }
-        this.queue.set(id, pending);
-        this.schedule();
       }
       // Requests of this batch that no caller has asked for yet and that it did not answer go to a later wave when asked.
       for (const [id, owner] of this.resumedIds) if (owner === batchId) this.resumedIds.delete(id);
@@ -185,6 +187,31 @@ export class BatchingProvider implements Provider {
         if (this.resumedIds.get(id) === batchId) this.settle(id, pending, (waiter) => waiter.reject(error));
       }
     });
+  }
+
+  /** Hands an item's outcome to every caller waiting on it; an item the batch could not answer is asked once more first. */
+  private answer(id: string, pending: Pending, result: BatchItemResult): void {
+    if (!('error' in result) || !result.retry) {
+      this.settle(id, pending, (waiter) => this.deliver(result, waiter));
+      return;
+    }
+    // Still in flight while it is asked again, so an identical request joins this call instead of a new wave.
+    void this.retryInteractively(pending.item.request, result.error).then(
+      (record) => this.settle(id, pending, (waiter) => waiter.resolve(record)),
+      (error: unknown) => this.settle(id, pending, (waiter) => waiter.reject(error)),
+    );
+  }
+
+  /** The one interactive call; when it fails too, the error keeps the vendor's reason for the batch item. */
+  private async retryInteractively(request: CompletionRequest, batchReason: string): Promise<ResponseRecord> {
+    const signal = this.options.runSignal;
+    try {
+      const interactive = this.options.interactive ?? ((retried: CompletionRequest, retrySignal: AbortSignal) => this.options.provider.complete(retried, { signal: retrySignal }));
+      return await interactive(request, signal);
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.kind === 'cancelled') throw error;
+      throw new ProviderError(error.kind, `${batchReason}; asked again interactively: ${error.message}`, { status: error.status, usage: error.usage });
+    }
   }
 
   private deliver(result: BatchItemResult, waiter: Waiter): void {

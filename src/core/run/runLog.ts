@@ -65,7 +65,8 @@ export interface BatchLine {
   type: 'batch';
   modelKey: string;
   batchId: string;
-  inputFileId: string;
+  /** OpenAI's uploaded input file; Anthropic's batches have none. */
+  inputFileId?: string;
   submittedAt: string;
   requests: string[];
 }
