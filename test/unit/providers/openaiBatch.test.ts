@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OpenAIBatchClient, splitIntoFiles } from '../../../src/core/providers/openaiBatch.js';
-import type { BatchItem, BatchItemResult, SubmittedBatch } from '../../../src/core/providers/openaiBatch.js';
+import type { BatchItem, BatchItemResult, SubmittedBatch } from '../../../src/core/providers/batch.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 

@@ -7,9 +7,8 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { OpenAIProvider } from '../../../src/core/providers/openai.js';
 import { OpenAIBatchClient } from '../../../src/core/providers/openaiBatch.js';
-import type { SubmittedBatch } from '../../../src/core/providers/openaiBatch.js';
+import type { BatchClient, SubmittedBatch } from '../../../src/core/providers/batch.js';
 import { BatchingProvider } from '../../../src/core/run/batchingProvider.js';
-import type { BatchBackend } from '../../../src/core/run/batchingProvider.js';
 import { ResponseCache } from '../../../src/core/run/cache.js';
 import { createModelClient } from '../../../src/core/run/modelClient.js';
 import { Scheduler } from '../../../src/core/run/scheduler.js';
@@ -34,7 +33,7 @@ after(async () => {
 
 interface Setup {
   runSignal: AbortSignal;
-  backend?: BatchBackend;
+  backend?: BatchClient;
   resumed?: SubmittedBatch[];
   cacheDir?: string;
 }
@@ -102,7 +101,7 @@ describe('BatchingProvider', () => {
     server.addRule({ reply: (request) => `late answer to ${request.lastUserMessage}` });
     const realBackend = new OpenAIBatchClient({ apiKey: KEY, baseURL: server.openaiBaseUrl });
     // The first process submits, then is gone before its first poll (a crash, not a cancel: nothing is cancelled).
-    const dying: BatchBackend = { ...bind(realBackend), waitFor: () => Promise.reject(new Error('process killed')) };
+    const dying: BatchClient = { ...bind(realBackend), waitFor: () => Promise.reject(new Error('process killed')) };
     const first = batchingClient({ runSignal: new AbortController().signal, backend: dying });
     await assert.rejects(Promise.all([first.client.complete(ask('k1'), new AbortController().signal), first.client.complete(ask('k2'), new AbortController().signal)]), /process killed/);
     assert.equal(first.submitted.length, 1);
@@ -140,7 +139,7 @@ describe('BatchingProvider', () => {
   });
 });
 
-function bind(client: OpenAIBatchClient): BatchBackend {
+function bind(client: OpenAIBatchClient): BatchClient {
   return {
     submit: (items, signal) => client.submit(items, signal),
     waitFor: (id, options) => client.waitFor(id, options),
