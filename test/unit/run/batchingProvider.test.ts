@@ -5,6 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { AnthropicProvider } from '../../../src/core/providers/anthropic.js';
+import { AnthropicBatchClient } from '../../../src/core/providers/anthropicBatch.js';
 import { OpenAIProvider } from '../../../src/core/providers/openai.js';
 import { OpenAIBatchClient } from '../../../src/core/providers/openaiBatch.js';
 import type { BatchClient, SubmittedBatch } from '../../../src/core/providers/batch.js';
@@ -36,14 +38,16 @@ interface Setup {
   backend?: BatchClient;
   resumed?: SubmittedBatch[];
   cacheDir?: string;
+  vendor?: 'openai' | 'anthropic';
 }
 
 function batchingClient(setup: Setup) {
-  const interactive = new OpenAIProvider({ apiKey: KEY, baseURL: server.openaiBaseUrl });
+  const anthropic = setup.vendor === 'anthropic';
+  const interactive = anthropic ? new AnthropicProvider({ apiKey: KEY, baseURL: server.anthropicBaseUrl }) : new OpenAIProvider({ apiKey: KEY, baseURL: server.openaiBaseUrl });
   const submitted: SubmittedBatch[] = [];
   const provider = new BatchingProvider({
     provider: interactive,
-    backend: setup.backend ?? new OpenAIBatchClient({ apiKey: KEY, baseURL: server.openaiBaseUrl }),
+    backend: setup.backend ?? (anthropic ? new AnthropicBatchClient({ apiKey: KEY, baseURL: server.anthropicBaseUrl }) : new OpenAIBatchClient({ apiKey: KEY, baseURL: server.openaiBaseUrl })),
     runSignal: setup.runSignal,
     idleMs: 20,
     poll: { initialIntervalMs: 5, maxIntervalMs: 20 },
@@ -136,6 +140,58 @@ describe('BatchingProvider', () => {
     server.addRule({ match: { contains: 'broken' }, fault: { kind: 'server_error' } });
     const { client } = batchingClient({ runSignal: new AbortController().signal });
     await assert.rejects(client.complete(ask('a broken question'), new AbortController().signal), /batch item failed: Scripted server_error/);
+  });
+
+  for (const vendor of ['openai', 'anthropic'] as const) {
+    const interactivePath = vendor === 'anthropic' ? '/v1/messages' : '/v1/chat/completions';
+    const batchPath = vendor === 'anthropic' ? '/v1/messages/batches' : '/v1/batches';
+
+    it(`${vendor}: expired and transiently failed items are asked once more interactively; each caller gets one answer`, async () => {
+      server.setBatchProcessingMs(0);
+      // The batch meets each fault once; the interactive call that follows is answered.
+      server.addRule({ match: { contains: 'expires' }, fault: { kind: 'batch_expired' }, times: 1 });
+      server.addRule({ match: { contains: 'busy' }, fault: { kind: 'server_error', status: 503 }, times: 1 });
+      server.addRule({ reply: (request) => `answer to ${request.lastUserMessage}` });
+      const { client, submitted } = batchingClient({ runSignal: new AbortController().signal, vendor });
+      const signal = new AbortController().signal;
+      const answers = await Promise.all(['fine', 'expires', 'busy', 'expires'].map((question) => client.complete(ask(question), signal)));
+      assert.deepEqual(answers.map((answer) => answer.text), ['answer to fine', 'answer to expires', 'answer to busy', 'answer to expires']);
+      assert.equal(submitted.length, 1);
+      assert.equal(posts(batchPath), 1, 'never resubmitted');
+      // One interactive call per unanswered item, none for the answered one or the repeated request.
+      const retried = server.requests.filter((request) => request.method === 'POST' && request.path === interactivePath).map((request) => request.lastUserMessage).sort();
+      assert.deepEqual(retried, ['busy', 'expires']);
+    });
+
+    it(`${vendor}: an item whose interactive retry fails too is that call's error, with the vendor's reason for both`, async () => {
+      server.setBatchProcessingMs(0);
+      server.addRule({ match: { contains: 'expires' }, fault: { kind: 'batch_expired' }, times: 1 });
+      server.addRule({ match: { contains: 'expires' }, fault: { kind: 'status', status: 400 } });
+      const { client } = batchingClient({ runSignal: new AbortController().signal, vendor });
+      await assert.rejects(client.complete(ask('expires'), new AbortController().signal), (error: Error & { kind?: string }) => {
+        assert.match(error.message, /batch item expired: .*; asked again interactively: .*HTTP 400/);
+        assert.equal(error.kind, 'bad_request');
+        return true;
+      });
+      assert.equal(posts(interactivePath), 1, 'retried once, not more');
+    });
+
+    it(`${vendor}: an item the vendor refused is not retried: its error carries the vendor's reason`, async () => {
+      server.setBatchProcessingMs(0);
+      server.addRule({ match: { contains: 'refused' }, fault: { kind: 'status', status: 400 } });
+      const { client } = batchingClient({ runSignal: new AbortController().signal, vendor });
+      await assert.rejects(client.complete(ask('refused'), new AbortController().signal), /batch item failed: Scripted status/);
+      assert.equal(posts(interactivePath), 0);
+    });
+  }
+
+  it('an OpenAI batch that failed validation ends its requests as errors with the reason, never resubmitted', async () => {
+    server.setBatchProcessingMs(0);
+    server.batches.failNextBatch('the input file is not valid');
+    const { client } = batchingClient({ runSignal: new AbortController().signal });
+    await assert.rejects(client.complete(ask('anything'), new AbortController().signal), /batch .* failed at the vendor/);
+    assert.equal(posts('/v1/batches'), 1);
+    assert.equal(posts('/v1/chat/completions'), 0);
   });
 });
 
