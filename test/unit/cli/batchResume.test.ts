@@ -1,5 +1,6 @@
 // Batch mode as a user runs it: `run --batch` killed after its batch was submitted, then `--resume latest` collects that
 // batch; the server's record shows one submission and no interactive call.
+import type { ChildProcess } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -23,6 +24,15 @@ after(async () => {
 
 // The built CLI in a child process (robustness/cliProcess.ts), so a test can kill it mid-run.
 const cli = (args: string[]) => startCli(args, { ...process.env as Record<string, string>, CI: 'true' });
+
+/** The child's stderr as it arrives (startCli hands it over only at exit); attached right after the start, before any output. */
+function liveStderr(child: ChildProcess): { text: string } {
+  const seen = { text: '' };
+  child.stderr?.on('data', (chunk: Buffer) => {
+    seen.text += chunk.toString();
+  });
+  return seen;
+}
 
 const posts = (pathname: string) => server.requests.filter((r) => r.method === 'POST' && r.path === pathname).length;
 
@@ -59,5 +69,44 @@ test('run --batch killed after submitting, then --resume latest: the batch is co
   assert.equal(posts('/v1/batches'), 1, 'the resumed run submitted nothing');
   assert.equal(posts('/v1/files'), 1);
   assert.equal(posts('/v1/chat/completions'), 0);
+  assert.equal(log.batches.length, 1);
+});
+
+test('Anthropic: run --batch prints the batch as plain lines, is killed after submitting, and --resume collects it without a second POST', async (t) => {
+  const evalYaml = () => fixtureEvalYaml(server.anthropicBaseUrl).replace('provider: openai-compatible\n    model: fixture-model', 'provider: anthropic\n    model: claude-haiku-4-5\n    batch: true');
+  const ws = createWorkspace({ rows: rgbRows(4), evalYaml });
+  t.after(() => ws.cleanup());
+  server.setBatchProcessingMs(60 * 60_000);
+  const env = { ...process.env as Record<string, string>, CI: 'true', ANTHROPIC_API_KEY: 'sk-ant-cli-batch-test' };
+
+  const runsDir = path.join(ws.dir, '.rag-inspector', 'runs');
+  const { child, done } = await startCli(['run', ws.evalFile, '--no-preflight'], env);
+  const stderr = liveStderr(child);
+  const logFile = await waitFor(() => {
+    const files = existsSync(runsDir) ? readdirSync(runsDir).filter((f) => f.endsWith('.jsonl')) : [];
+    const file = files[0] && path.join(runsDir, files[0]);
+    return file && readFileSync(file, 'utf8').includes('"type":"batch"') ? file : undefined;
+  }, 'the batch line in the run log');
+  const killed = await readRunLog(logFile);
+  const batchId = killed.batches[0]?.batchId ?? '';
+  // The first poll's line comes right after the submission's; the kill waits for both.
+  await waitFor(() => (/in progress, 0 of 4 done/.test(stderr.text) ? true : undefined), 'the in-progress line');
+  child.kill('SIGKILL');
+  const first = await done;
+  assert.match(first.stderr, new RegExp(`batch ${batchId} \\(anthropic:claude-haiku-4-5\\): submitted, 4 requests`));
+  assert.equal(killed.cases.length, 0);
+  assert.equal(killed.batches.length, 1);
+  assert.equal(posts('/v1/messages/batches'), 1);
+
+  server.setBatchProcessingMs(0);
+  const resumed = await (await startCli(['run', ws.evalFile, '--no-preflight', '--format', 'json', '--resume', 'latest'], env)).done;
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stderr, new RegExp(`batch ${batchId} \\(anthropic:claude-haiku-4-5\\): ended, 4 of 4 done`));
+  assert.doesNotMatch(resumed.stderr, /submitted/);
+  const log = await readRunLog(logFile);
+  assert.equal(log.summary?.status, 'success');
+  assert.deepEqual(log.cases.map((c) => c.result.response?.text).sort(), ['Answer0.', 'Answer1.', 'Answer2.', 'Answer3.']);
+  assert.equal(posts('/v1/messages/batches'), 1, 'the resumed run submitted nothing');
+  assert.equal(posts('/v1/messages'), 0);
   assert.equal(log.batches.length, 1);
 });
