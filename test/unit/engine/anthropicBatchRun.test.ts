@@ -4,6 +4,7 @@ import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
+import { waitFor } from '../../fixtures/waitFor.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunEvent } from '../../../src/core/engine/events.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
@@ -140,7 +141,7 @@ test('cancelling an Anthropic batch run cancels the remote batch; the run ends c
   server.setBatchProcessingMs(60 * 60_000);
   const controller = new AbortController();
   const running = runEvaluation(ws.evalFile, { ...options(), signal: controller.signal });
-  while (posts('/v1/messages/batches') === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  await waitFor(() => (posts('/v1/messages/batches') > 0 ? true : undefined), 'the batch submitted');
   controller.abort();
   const outcome = await running;
   assert.equal(outcome.status, 'cancelled');
@@ -148,6 +149,6 @@ test('cancelling an Anthropic batch run cancels the remote batch; the run ends c
   assert.equal(log.cases.length, 0);
   assert.equal(log.batches.length, 1);
   const batchId = log.batches[0]?.batchId ?? '';
-  while (posts(`/v1/messages/batches/${batchId}/cancel`) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  await waitFor(() => (posts(`/v1/messages/batches/${batchId}/cancel`) > 0 ? true : undefined), 'the cancel of the remote batch', 5_000);
   assert.equal(server.messageBatches.batches.get(batchId)?.status, 'canceling');
 });

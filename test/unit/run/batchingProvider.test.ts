@@ -185,6 +185,19 @@ describe('BatchingProvider', () => {
     });
   }
 
+  it('anthropic: a wave over the (lowered) batch limit goes out as several batches, each recorded and collected', async () => {
+    server.setBatchProcessingMs(0);
+    server.addRule({ reply: (request) => `answer to ${request.lastUserMessage}` });
+    const backend = new AnthropicBatchClient({ apiKey: KEY, baseURL: server.anthropicBaseUrl }, { requests: 2, bytes: 1024 * 1024 });
+    const { client, submitted } = batchingClient({ runSignal: new AbortController().signal, vendor: 'anthropic', backend });
+    const signal = new AbortController().signal;
+    const answers = await Promise.all(['s1', 's2', 's3', 's4', 's5'].map((question) => client.complete(ask(question), signal)));
+    assert.deepEqual(answers.map((answer) => answer.text), ['answer to s1', 'answer to s2', 'answer to s3', 'answer to s4', 'answer to s5']);
+    assert.deepEqual(submitted.map((batch) => batch.customIds.length), [2, 2, 1]);
+    assert.equal(posts('/v1/messages/batches'), 3);
+    assert.equal(posts('/v1/messages'), 0);
+  });
+
   it('an OpenAI batch that failed validation ends its requests as errors with the reason, never resubmitted', async () => {
     server.setBatchProcessingMs(0);
     server.batches.failNextBatch('the input file is not valid');
