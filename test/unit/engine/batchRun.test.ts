@@ -1,5 +1,6 @@
-// A run in batch mode end to end: the eval file's `batch: true`, the real OpenAI SDK over HTTP to the fixture server's
-// batch endpoints, each result scored into the run log and the cache, the batch recorded in the log when submitted.
+// A run in batch mode end to end, for each vendor: the eval file's `batch: true`, the real OpenAI and Anthropic SDKs
+// over HTTP to the fixture server's batch endpoints, each result scored into the run log and the cache, the batch
+// recorded in the log when submitted, progress reported as the batch moves.
 import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,7 +8,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
+import { waitFor } from '../../fixtures/waitFor.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
+import type { RunEvent } from '../../../src/core/engine/events.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { find } from '../suites/builders.js';
@@ -22,6 +25,46 @@ beforeEach(() => {
   server.setBatchProcessingMs(0);
 });
 
+/** What differs between the vendors in these tests: the eval file's model, the wire paths, where the server keeps a batch. */
+interface Vendor {
+  name: string;
+  modelKey: string;
+  /** The eval file, its model in batch mode or not. */
+  yaml: (batch: boolean) => string;
+  interactivePath: string;
+  batchPath: string;
+  cancelPath: (batchId: string) => string;
+  /** The newest batch the server holds, and the text of the requests it was given. */
+  lastBatchId: () => string | undefined;
+  sentText: (batchId: string) => string;
+  cancelled: (batchId: string) => boolean;
+}
+
+const VENDORS: Vendor[] = [
+  {
+    name: 'openai',
+    modelKey: 'openai-compatible:fixture-model',
+    yaml: (batch) => fixtureEvalYaml(server.openaiBaseUrl).replace('    baseUrl:', `${batch ? '    batch: true\n' : ''}    baseUrl:`),
+    interactivePath: '/v1/chat/completions',
+    batchPath: '/v1/batches',
+    cancelPath: (batchId) => `/v1/batches/${batchId}/cancel`,
+    lastBatchId: () => [...server.batches.batches.keys()].at(-1),
+    sentText: (batchId) => server.batches.files.get(server.batches.batches.get(batchId)?.inputFileId ?? '')?.content ?? '',
+    cancelled: (batchId) => server.batches.batches.get(batchId)?.status === 'cancelled',
+  },
+  {
+    name: 'anthropic',
+    modelKey: 'anthropic:claude-haiku-4-5',
+    yaml: (batch) => fixtureEvalYaml(server.anthropicBaseUrl).replace('provider: openai-compatible\n    model: fixture-model', `provider: anthropic\n    model: claude-haiku-4-5${batch ? '\n    batch: true' : ''}`),
+    interactivePath: '/v1/messages',
+    batchPath: '/v1/messages/batches',
+    cancelPath: (batchId) => `/v1/messages/batches/${batchId}/cancel`,
+    lastBatchId: () => [...server.messageBatches.batches.keys()].at(-1),
+    sentText: (batchId) => JSON.stringify(server.messageBatches.batches.get(batchId)?.requests ?? []),
+    cancelled: (batchId) => server.messageBatches.batches.get(batchId)?.status !== 'in_progress',
+  },
+];
+
 /** Row i is answered correctly when i is even, wrongly when odd. */
 function scriptAnswers(count: number): void {
   for (let i = 0; i < count; i++) {
@@ -29,79 +72,116 @@ function scriptAnswers(count: number): void {
   }
 }
 
-const batchYaml = () => fixtureEvalYaml(server.openaiBaseUrl).replace('    baseUrl:', '    batch: true\n    baseUrl:');
-const options = (extra: { batch?: boolean } = {}) => ({ signal: new AbortController().signal, credentials: envCredentials({}), overrides: extra });
+const credentials = envCredentials({ ANTHROPIC_API_KEY: 'sk-ant-engine-batch-test' });
+const options = (extra: { batch?: boolean } = {}, events: RunEvent[] = []) => ({ signal: new AbortController().signal, credentials, overrides: extra, onEvent: (event: RunEvent) => events.push(event) });
 const posts = (pathname: string) => server.requests.filter((r) => r.method === 'POST' && r.path === pathname).length;
+const caseOfRow = (row: number) => new RegExp(`noise/${row}/`);
 
-test('batch: true sends the cases as one batch, scores each result into the run log and records the batch there', async (t) => {
-  const ws = createWorkspace({ rows: rgbRows(6), evalYaml: batchYaml });
-  t.after(() => ws.cleanup());
-  scriptAnswers(6);
+for (const vendor of VENDORS) {
+  test(`${vendor.name}: batch: true sends the cases as one batch, scores each result into the run log, records the batch and reports its progress`, async (t) => {
+    const ws = createWorkspace({ rows: rgbRows(6), evalYaml: () => vendor.yaml(true) });
+    t.after(() => ws.cleanup());
+    scriptAnswers(6);
 
-  const outcome = await runEvaluation(ws.evalFile, options());
-  assert.equal(outcome.status, 'success');
-  assert.equal(outcome.totals.cases, 6);
-  assert.equal(outcome.totals.passed, 3);
-  assert.equal(outcome.totals.failed, 3);
-  assert.equal(posts('/v1/chat/completions'), 0, 'nothing went through the interactive endpoint');
-  assert.equal(posts('/v1/batches'), 1);
+    const events: RunEvent[] = [];
+    const outcome = await runEvaluation(ws.evalFile, options({}, events));
+    assert.equal(outcome.status, 'success');
+    assert.equal(outcome.totals.cases, 6);
+    assert.equal(outcome.totals.passed, 3);
+    assert.equal(outcome.totals.failed, 3);
+    assert.equal(posts(vendor.interactivePath), 0, 'nothing went through the interactive endpoint');
+    assert.equal(posts(vendor.batchPath), 1);
 
-  const log = await readRunLog(outcome.logFile);
-  assert.equal(log.cases.length, 6);
-  assert.equal(log.batches.length, 1);
-  assert.equal(log.batches[0]?.modelKey, 'openai-compatible:fixture-model');
-  assert.equal(log.batches[0]?.requests.length, 6);
-  assert.equal(log.batches[0]?.batchId, [...server.batches.batches.keys()].at(-1));
+    const log = await readRunLog(outcome.logFile);
+    assert.equal(log.cases.length, 6);
+    assert.equal(log.batches.length, 1);
+    assert.equal(log.batches[0]?.modelKey, vendor.modelKey);
+    assert.equal(log.batches[0]?.requests.length, 6);
+    const batchId = log.batches[0]?.batchId;
+    assert.equal(batchId, vendor.lastBatchId());
 
-  // The batch's answers are in the cache: a rerun sends nothing at all.
-  server.requests.length = 0;
-  const rerun = await runEvaluation(ws.evalFile, options());
-  assert.equal(rerun.totals.cacheHits, 6);
-  assert.equal(rerun.totals.passed, 3);
-  assert.equal(server.requests.length, 0);
-  assert.equal((await readRunLog(rerun.logFile)).batches.length, 0);
-});
+    // Progress: the submission, then each poll up to every item done.
+    const batchEvents = events.filter((event) => event.type === 'batch');
+    assert.deepEqual(batchEvents[0], { type: 'batch', modelKey: vendor.modelKey, batchId, state: 'submitted', done: 0, total: 6 });
+    assert.deepEqual(batchEvents.at(-1), { type: 'batch', modelKey: vendor.modelKey, batchId, state: 'completed', done: 6, total: 6 });
 
-test('a run mixed with cache hits sends only the uncached requests in its batch', async (t) => {
-  const ws = createWorkspace({ rows: rgbRows(3), evalYaml: () => fixtureEvalYaml(server.openaiBaseUrl) });
-  t.after(() => ws.cleanup());
-  scriptAnswers(5);
-  // Three rows answered interactively fill the cache; the same eval file over five rows then runs with --batch.
-  await runEvaluation(ws.evalFile, options());
-  // The cache lives in the workspace: the dataset grows to five rows in the same one.
-  ws.write('data.jsonl', rgbRows(5).map((row) => JSON.stringify(row)).join('\n') + '\n');
-  server.requests.length = 0;
+    // The batch's answers are in the cache: a rerun sends nothing at all.
+    server.requests.length = 0;
+    const rerun = await runEvaluation(ws.evalFile, options());
+    assert.equal(rerun.totals.cacheHits, 6);
+    assert.equal(rerun.totals.passed, 3);
+    assert.equal(server.requests.length, 0);
+    assert.equal((await readRunLog(rerun.logFile)).batches.length, 0);
+  });
 
-  const outcome = await runEvaluation(ws.evalFile, options({ batch: true }));
-  assert.equal(outcome.totals.cases, 5);
-  assert.equal(outcome.totals.cacheHits, 3);
-  assert.equal(posts('/v1/chat/completions'), 0);
-  assert.equal(posts('/v1/batches'), 1);
-  const log = await readRunLog(outcome.logFile);
-  assert.equal(log.batches[0]?.requests.length, 2);
-  const uploaded = server.batches.files.get(log.batches[0]?.inputFileId ?? '')?.content ?? '';
-  assert.match(uploaded, /landmark number 3\?/);
-  assert.match(uploaded, /landmark number 4\?/);
-  assert.doesNotMatch(uploaded, /landmark number [012]\?/);
-});
+  test(`${vendor.name}: a run mixed with cache hits sends only the uncached requests in its batch`, async (t) => {
+    const ws = createWorkspace({ rows: rgbRows(3), evalYaml: () => vendor.yaml(false) });
+    t.after(() => ws.cleanup());
+    scriptAnswers(5);
+    // Three rows answered interactively fill the cache; the same eval file over five rows then runs with --batch.
+    await runEvaluation(ws.evalFile, options());
+    // The cache lives in the workspace: the dataset grows to five rows in the same one.
+    ws.write('data.jsonl', rgbRows(5).map((row) => JSON.stringify(row)).join('\n') + '\n');
+    server.requests.length = 0;
 
-test('cancelling a batch run cancels the remote batch; the run ends cancelled with no case logged', async (t) => {
-  const ws = createWorkspace({ rows: rgbRows(2), evalYaml: batchYaml });
-  t.after(() => ws.cleanup());
-  server.setBatchProcessingMs(60 * 60_000);
-  const controller = new AbortController();
-  const running = runEvaluation(ws.evalFile, { signal: controller.signal, credentials: envCredentials({}) });
-  while (posts('/v1/batches') === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-  controller.abort();
-  const outcome = await running;
-  assert.equal(outcome.status, 'cancelled');
-  const log = await readRunLog(outcome.logFile);
-  assert.equal(log.cases.length, 0);
-  assert.equal(log.batches.length, 1);
-  const batchId = log.batches[0]?.batchId ?? '';
-  while (server.batches.batches.get(batchId)?.status !== 'cancelled') await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.equal(posts(`/v1/batches/${batchId}/cancel`), 1);
-});
+    const outcome = await runEvaluation(ws.evalFile, options({ batch: true }));
+    assert.equal(outcome.totals.cases, 5);
+    assert.equal(outcome.totals.cacheHits, 3);
+    assert.equal(posts(vendor.interactivePath), 0);
+    assert.equal(posts(vendor.batchPath), 1);
+    const log = await readRunLog(outcome.logFile);
+    assert.equal(log.batches[0]?.requests.length, 2);
+    const sent = vendor.sentText(log.batches[0]?.batchId ?? '');
+    assert.match(sent, /landmark number 3\?/);
+    assert.match(sent, /landmark number 4\?/);
+    assert.doesNotMatch(sent, /landmark number [012]\?/);
+  });
+
+  test(`${vendor.name}: cancelling a batch run cancels the remote batch; the run ends cancelled with no case logged`, async (t) => {
+    const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => vendor.yaml(true) });
+    t.after(() => ws.cleanup());
+    server.setBatchProcessingMs(60 * 60_000);
+    const controller = new AbortController();
+    const running = runEvaluation(ws.evalFile, { ...options(), signal: controller.signal });
+    await waitFor(() => (posts(vendor.batchPath) > 0 ? true : undefined), 'the batch submitted');
+    controller.abort();
+    const outcome = await running;
+    assert.equal(outcome.status, 'cancelled');
+    const log = await readRunLog(outcome.logFile);
+    assert.equal(log.cases.length, 0);
+    assert.equal(log.batches.length, 1);
+    const batchId = log.batches[0]?.batchId ?? '';
+    await waitFor(() => (vendor.cancelled(batchId) ? true : undefined), 'the remote batch cancelled', 5_000);
+    assert.equal(posts(vendor.cancelPath(batchId)), 1);
+  });
+
+  test(`${vendor.name}: an expired item is answered by one interactive call and scored; a refused item is its case's error with the vendor's reason`, async (t) => {
+    const ws = createWorkspace({ rows: rgbRows(4), evalYaml: () => vendor.yaml(true) });
+    t.after(() => ws.cleanup());
+    server.addRule({ match: { contains: 'landmark number 1?' }, fault: { kind: 'batch_expired' }, times: 1 });
+    server.addRule({ match: { contains: 'landmark number 2?' }, fault: { kind: 'status', status: 400 } });
+    scriptAnswers(4);
+
+    const outcome = await runEvaluation(ws.evalFile, options());
+    assert.equal(outcome.status, 'completed-with-errors');
+    // Nothing lost or counted twice: four cases, one line each.
+    assert.equal(outcome.totals.cases, 4);
+    assert.equal(outcome.totals.error, 1);
+    // Row 0 right; rows 1 (expired, then answered interactively) and 3 wrong by script; row 2 refused.
+    assert.equal(outcome.totals.passed, 1);
+    assert.equal(outcome.totals.failed, 2);
+    assert.equal(posts(vendor.batchPath), 1, 'the expired item was not sent in another batch');
+    const interactive = server.requests.filter((r) => r.method === 'POST' && r.path === vendor.interactivePath);
+    assert.deepEqual(interactive.map((r) => /landmark number \d+\?/.exec(r.lastUserMessage)?.[0]), ['landmark number 1?']);
+
+    const log = await readRunLog(outcome.logFile);
+    assert.equal(log.cases.length, 4);
+    assert.equal(log.cases.find((line) => caseOfRow(1).test(line.case.id))?.result.response?.text, 'It is in Nowhere.');
+    const refused = log.cases.find((line) => line.result.error);
+    assert.match(refused?.case.id ?? '', caseOfRow(2));
+    assert.match(refused?.result.error?.message ?? '', /batch item failed: Scripted status/);
+  });
+}
 
 test('judge calls go out as a second wave after the generation wave, and the judged scores come from it', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'rag-inspector-batch-judge-'));
@@ -137,7 +217,7 @@ suites:
 });
 
 test("a batch item the vendor failed is that case's error, with the vendor's reason; the other cases are scored", async (t) => {
-  const ws = createWorkspace({ rows: rgbRows(3), evalYaml: batchYaml });
+  const ws = createWorkspace({ rows: rgbRows(3), evalYaml: () => VENDORS[0]!.yaml(true) });
   t.after(() => ws.cleanup());
   server.addRule({ match: { contains: 'landmark number 1?' }, fault: { kind: 'server_error' } });
   scriptAnswers(3);

@@ -2,7 +2,9 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OpenAIBatchClient, splitIntoFiles } from '../../../src/core/providers/openaiBatch.js';
-import type { BatchItem, BatchItemResult, SubmittedBatch } from '../../../src/core/providers/batch.js';
+import type { BatchItem, SubmittedBatch } from '../../../src/core/providers/batch.js';
+import { collect } from '../data/tempFiles.js';
+import { byId } from './batchResults.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
@@ -23,15 +25,6 @@ function item(customId: string, question: string): BatchItem {
 
 const signal = () => new AbortController().signal;
 
-async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const value of items) out.push(value);
-  return out;
-}
-
-function byId(results: BatchItemResult[]): Map<string, BatchItemResult> {
-  return new Map(results.map((result) => [result.customId, result]));
-}
 
 describe('OpenAIBatchClient', () => {
   it('uploads the requests as one JSONL file, submits one batch and reads each result back by custom_id', async () => {
@@ -39,7 +32,7 @@ describe('OpenAIBatchClient', () => {
     server.addRule({ match: { contains: 'capital of France' }, reply: 'Paris' });
     server.addRule({ match: { contains: 'capital of Italy' }, reply: 'Rome' });
     const batchClient = client();
-    const submitted = await all(batchClient.submit([item('c1', 'What is the capital of France?'), item('c2', 'What is the capital of Italy?')], signal()));
+    const submitted = await collect(batchClient.submit([item('c1', 'What is the capital of France?'), item('c2', 'What is the capital of Italy?')], signal()));
     assert.equal(submitted.length, 1);
     assert.deepEqual(submitted[0]?.customIds, ['c1', 'c2']);
 
@@ -53,7 +46,7 @@ describe('OpenAIBatchClient', () => {
 
     const state = await batchClient.waitFor(submitted[0]?.batchId ?? '', { signal: signal(), initialIntervalMs: 1 });
     assert.equal(state, 'completed');
-    const results = byId(await all(batchClient.results(submitted[0]?.batchId ?? '', signal())));
+    const results = byId(await collect(batchClient.results(submitted[0]?.batchId ?? '', signal())));
     const c1 = results.get('c1');
     const c2 = results.get('c2');
     assert.ok(c1 && 'response' in c1 && c2 && 'response' in c2);
@@ -71,10 +64,10 @@ describe('OpenAIBatchClient', () => {
     server.addRule({ match: { contains: 'broken' }, fault: { kind: 'server_error' } });
     server.addRule({ reply: 'fine' });
     const batchClient = client();
-    const [batch] = await all(batchClient.submit([item('ok', 'a good question'), item('bad', 'a broken question')], signal()));
+    const [batch] = await collect(batchClient.submit([item('ok', 'a good question'), item('bad', 'a broken question')], signal()));
     assert.ok(batch);
     assert.equal(await batchClient.waitFor(batch.batchId, { signal: signal(), initialIntervalMs: 1 }), 'completed');
-    const results = byId(await all(batchClient.results(batch.batchId, signal())));
+    const results = byId(await collect(batchClient.results(batch.batchId, signal())));
     const ok = results.get('ok');
     const bad = results.get('bad');
     assert.ok(ok && 'response' in ok);
@@ -86,31 +79,31 @@ describe('OpenAIBatchClient', () => {
   it('splits the requests over several batches at the request limit, each submitted once', async () => {
     server.setBatchProcessingMs(0);
     const batchClient = client({ requests: 2, bytes: 1024 * 1024 });
-    const submitted: SubmittedBatch[] = await all(batchClient.submit(['a', 'b', 'c', 'd', 'e'].map((id) => item(id, `question ${id}`)), signal()));
+    const submitted: SubmittedBatch[] = await collect(batchClient.submit(['a', 'b', 'c', 'd', 'e'].map((id) => item(id, `question ${id}`)), signal()));
     assert.deepEqual(submitted.map((batch) => batch.customIds), [['a', 'b'], ['c', 'd'], ['e']]);
     assert.equal(server.requests.filter((request) => request.method === 'POST' && request.path === '/v1/batches').length, 3);
   });
 
   it('refuses two items with the same custom_id before uploading anything', async () => {
-    await assert.rejects(all(client().submit([item('x', 'one'), item('x', 'two')], signal())), /appears twice/);
+    await assert.rejects(collect(client().submit([item('x', 'one'), item('x', 'two')], signal())), /appears twice/);
     assert.equal(server.requests.length, 0);
   });
 
   it('cancels a batch still in progress; it ends cancelled with no results', async () => {
     server.setBatchProcessingMs(60 * 60_000);
     const batchClient = client();
-    const [batch] = await all(batchClient.submit([item('slow', 'a slow question')], signal()));
+    const [batch] = await collect(batchClient.submit([item('slow', 'a slow question')], signal()));
     assert.ok(batch);
     assert.equal(await batchClient.state(batch.batchId, signal()), 'pending');
     assert.equal(await batchClient.cancel(batch.batchId, signal()), 'cancelled');
     assert.equal(server.requests.filter((request) => request.path === `/v1/batches/${batch.batchId}/cancel`).length, 1);
-    assert.deepEqual(await all(batchClient.results(batch.batchId, signal())), []);
+    assert.deepEqual(await collect(batchClient.results(batch.batchId, signal())), []);
   });
 
   it('stops polling when the caller cancels, with a cancellation error', async () => {
     server.setBatchProcessingMs(60 * 60_000);
     const batchClient = client();
-    const [batch] = await all(batchClient.submit([item('wait', 'never answered')], signal()));
+    const [batch] = await collect(batchClient.submit([item('wait', 'never answered')], signal()));
     assert.ok(batch);
     const controller = new AbortController();
     const waiting = batchClient.waitFor(batch.batchId, { signal: controller.signal, initialIntervalMs: 10_000 });
