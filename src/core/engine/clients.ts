@@ -81,7 +81,8 @@ export async function createRunClients(
     const key = modelKeyOf(modelSpec);
     const interactive = await createProvider(modelSpec, credentials, { providers });
     const batched = modelSpec.batch === true && batch !== undefined;
-    const provider = batched ? await batchingProvider(key, modelSpec, interactive, batch, newScheduler()) : interactive;
+    const batching = batched ? await batchingProvider(key, modelSpec, interactive, batch, newScheduler()) : undefined;
+    const provider = batching ?? interactive;
     // In batch mode the vendor paces the work: no RPM/TPM budget, no per-call time limit short of the batch window,
     // and a failed item is recorded with the vendor's reason rather than retried.
     const scheduler = batched ? new Scheduler({ concurrency: BATCH_WAVE, maxRetries: 0, timeoutMs: BATCH_WINDOW_MS }) : newScheduler();
@@ -93,8 +94,9 @@ export async function createRunClients(
       scheduler,
       cache,
       refreshCache,
-      // A batched call is billed at the batch price, so that is what the run's cost says.
-      prices: (usage) => (batched ? batchCostOf : costOf)(key, usage, spec.prices),
+      // A batched call is billed at the batch price, so that is what the run's cost says; an item the batch could not
+      // answer and an interactive call did is billed as that call.
+      prices: (usage, record) => (batching && !batching.answeredInteractively(record) ? batchCostOf : costOf)(key, usage, spec.prices),
     });
     // The interactive provider is what the preflight probes and reports name: one request, not a batch.
     return { key, client, provider: interactive, concurrency: batched ? BATCH_WAVE : spec.concurrency };

@@ -67,6 +67,8 @@ export class BatchingProvider implements Provider {
    */
   private readonly collected = new Map<string, BatchItemResult>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Answers that came from the interactive retry, not a batch: billed at the interactive price. */
+  private readonly interactiveAnswers = new WeakSet<ResponseRecord>();
 
   constructor(private readonly options: BatchingProviderOptions) {
     this.id = options.provider.id;
@@ -207,11 +209,18 @@ export class BatchingProvider implements Provider {
     const signal = this.options.runSignal;
     try {
       const interactive = this.options.interactive ?? ((retried: CompletionRequest, retrySignal: AbortSignal) => this.options.provider.complete(retried, { signal: retrySignal }));
-      return await interactive(request, signal);
+      const record = await interactive(request, signal);
+      this.interactiveAnswers.add(record);
+      return record;
     } catch (error) {
       if (!(error instanceof ProviderError) || error.kind === 'cancelled') throw error;
       throw new ProviderError(error.kind, `${batchReason}; asked again interactively: ${error.message}`, { status: error.status, usage: error.usage });
     }
+  }
+
+  /** Whether this answer came from an interactive call rather than a batch (so it costs the interactive price). */
+  answeredInteractively(record: ResponseRecord): boolean {
+    return this.interactiveAnswers.has(record);
   }
 
   private deliver(result: BatchItemResult, waiter: Waiter): void {

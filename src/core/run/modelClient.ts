@@ -19,8 +19,8 @@ export interface ModelClientOptions {
   cache?: ResponseCache;
   /** Ask the model even when the cache holds the answer, and store the fresh answer (the CLI's --refresh). */
   refreshCache?: boolean;
-  /** Cost in USD of a call's usage; undefined when the price is unknown. */
-  prices?: (usage: Usage) => number | undefined;
+  /** Cost in USD of a call's usage; undefined when the price is unknown. `record` is the provider's answer as it came. */
+  prices?: (usage: Usage, record: ResponseRecord) => number | undefined;
   onCall?: (event: ModelCallEvent) => void;
 }
 
@@ -93,7 +93,7 @@ export function createModelClient(options: ModelClientOptions): CountingModelCli
           onRetry: (info) => emit({ type: 'retry', modelKey: options.key, ...info }),
         },
       );
-      const costUsd = options.prices?.(value.usage) ?? value.costUsd;
+      const costUsd = options.prices?.(value.usage, value) ?? value.costUsd;
       // A reply can quote the key the request carried (a proxy echoing headers); it must not reach the cache,
       // the scores or the reports in clear, as it never reaches the run log.
       return { record: { ...value, text: redact(value.text), costUsd }, attempts };

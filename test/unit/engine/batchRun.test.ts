@@ -11,6 +11,7 @@ import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 import { waitFor } from '../../fixtures/waitFor.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunEvent } from '../../../src/core/engine/events.js';
+import { batchCostOf, costOf } from '../../../src/core/providers/prices.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { find } from '../suites/builders.js';
@@ -176,7 +177,14 @@ for (const vendor of VENDORS) {
 
     const log = await readRunLog(outcome.logFile);
     assert.equal(log.cases.length, 4);
-    assert.equal(log.cases.find((line) => caseOfRow(1).test(line.case.id))?.result.response?.text, 'It is in Nowhere.');
+    const retried = log.cases.find((line) => caseOfRow(1).test(line.case.id))?.result.response;
+    assert.equal(retried?.text, 'It is in Nowhere.');
+    // The interactive answer costs the interactive price, the batch's answers the batch price (Anthropic's is half).
+    const batched = log.cases.find((line) => caseOfRow(0).test(line.case.id))?.result.response;
+    assert.ok(retried && batched);
+    assert.equal(retried.costUsd, costOf(vendor.modelKey, retried.usage));
+    assert.equal(batched.costUsd, batchCostOf(vendor.modelKey, batched.usage));
+    if (vendor.name === 'anthropic') assert.ok((batched.costUsd ?? 0) > 0 && batched.costUsd === (costOf(vendor.modelKey, batched.usage) ?? 0) / 2);
     const refused = log.cases.find((line) => line.result.error);
     assert.match(refused?.case.id ?? '', caseOfRow(2));
     assert.match(refused?.result.error?.message ?? '', /batch item failed: Scripted status/);
