@@ -75,7 +75,7 @@ const modelMapping: JsonSchema = {
     parameters: modelParameters,
     batch: {
       type: 'boolean',
-      description: "Send this model's calls through the vendor's batch API (about half price, results within 24 hours): provider openai or openai-compatible servers that implement /v1/batches. The same as --batch on the command line.",
+      description: "Send this model's calls through the vendor's batch API (about half price, results within 24 hours): provider openai, openai-compatible servers that implement /v1/batches, or anthropic (Message Batches). The same as --batch on the command line.",
     },
   },
   required: ['provider', 'model'],
