@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OpenAIBatchClient, splitIntoFiles } from '../../../src/core/providers/openaiBatch.js';
-import type { BatchItem, SubmittedBatch } from '../../../src/core/providers/batch.js';
+import type { BatchItem, BatchProgress, SubmittedBatch } from '../../../src/core/providers/batch.js';
 import { collect } from '../data/tempFiles.js';
 import { byId } from './batchResults.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
@@ -74,6 +74,43 @@ describe('OpenAIBatchClient', () => {
     assert.equal(ok.response.text, 'fine');
     assert.ok(bad && 'error' in bad);
     assert.match(bad.error, /batch item failed: Scripted server_error/);
+    assert.equal(bad.retry, true, 'a server fault may pass: the engine asks once more');
+  });
+
+  it('reports request_counts moving while the batch is in progress, then the end', async () => {
+    server.setBatchProcessingMs(300);
+    const batchClient = client();
+    const [batch] = await collect(batchClient.submit(['p1', 'p2', 'p3'].map((id) => item(id, `question ${id}`)), signal()));
+    assert.ok(batch);
+    const seen: BatchProgress[] = [];
+    assert.equal(await batchClient.waitFor(batch.batchId, { signal: signal(), initialIntervalMs: 40, maxIntervalMs: 40, onProgress: (progress) => seen.push(progress) }), 'completed');
+    assert.ok(seen.some((progress) => progress.state === 'pending' && progress.done > 0 && progress.done < 3), `partial progress seen: ${JSON.stringify(seen)}`);
+    assert.deepEqual(seen.at(-1), { batchId: batch.batchId, state: 'completed', done: 3, total: 3 });
+  });
+
+  it('a batch whose window closed on some items ends expired: answered items are read back, expired ones marked for a retry', async () => {
+    server.setBatchProcessingMs(0);
+    server.addRule({ match: { contains: 'too late' }, fault: { kind: 'batch_expired' } });
+    server.addRule({ reply: 'in time' });
+    const batchClient = client();
+    const [batch] = await collect(batchClient.submit([item('early', 'in time'), item('late', 'too late')], signal()));
+    assert.ok(batch);
+    assert.equal(await batchClient.waitFor(batch.batchId, { signal: signal(), initialIntervalMs: 1 }), 'expired');
+    const results = byId(await collect(batchClient.results(batch.batchId, signal())));
+    const early = results.get('early');
+    assert.ok(early && 'response' in early);
+    assert.equal(early.response.text, 'in time');
+    assert.deepEqual(results.get('late'), { customId: 'late', error: 'OpenAI batch item expired: This request could not be executed before the completion window expired.', retry: true });
+  });
+
+  it('a batch that fails validation ends failed, with no item answered', async () => {
+    server.setBatchProcessingMs(0);
+    server.batches.failNextBatch('the input file is not valid');
+    const batchClient = client();
+    const [batch] = await collect(batchClient.submit([item('v', 'a question')], signal()));
+    assert.ok(batch);
+    assert.equal(await batchClient.waitFor(batch.batchId, { signal: signal(), initialIntervalMs: 1 }), 'failed');
+    assert.deepEqual(await collect(batchClient.results(batch.batchId, signal())), []);
   });
 
   it('splits the requests over several batches at the request limit, each submitted once', async () => {

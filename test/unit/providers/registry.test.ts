@@ -6,7 +6,9 @@ import { ProviderConfigError } from '../../../src/core/providers/contract.js';
 import { OpenAIEmbeddingProvider } from '../../../src/core/providers/embeddings.js';
 import { EXTRACTIVE_LABEL, ExtractiveProvider } from '../../../src/core/providers/extractive.js';
 import { OpenAIProvider } from '../../../src/core/providers/openai.js';
-import { createEmbeddingProvider, createProvider, envCredentials } from '../../../src/core/providers/registry.js';
+import { createBatchClient, createEmbeddingProvider, createProvider, envCredentials } from '../../../src/core/providers/registry.js';
+import { AnthropicBatchClient } from '../../../src/core/providers/anthropicBatch.js';
+import { OpenAIBatchClient } from '../../../src/core/providers/openaiBatch.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import type { ModelSpec } from '../../../src/core/providers/contract.js';
@@ -107,5 +109,14 @@ describe('createEmbeddingProvider', () => {
     const local = await createEmbeddingProvider(spec({ provider: 'openai-compatible', model: 'nomic-embed-text', baseUrl: 'http://localhost:11434/v1' }), envCredentials({}), noEnv);
     assert.equal(local.endpoint, 'http://localhost:11434/v1');
     await assert.rejects(createEmbeddingProvider(spec({ provider: 'anthropic' }), envCredentials({ ANTHROPIC_API_KEY: 'k' }), noEnv), /cannot make embeddings.*use one of openai, openai-compatible/);
+  });
+});
+
+describe('createBatchClient', () => {
+  it("builds each vendor's batch client, needs Anthropic's key, and refuses a provider without a batch API by name", async () => {
+    assert.ok(await createBatchClient(spec({ provider: 'openai' }), envCredentials({ OPENAI_API_KEY: 'sk-o-1234567' }), noEnv) instanceof OpenAIBatchClient);
+    assert.ok(await createBatchClient(spec({ provider: 'anthropic' }), envCredentials({ ANTHROPIC_API_KEY: 'sk-ant-1234567' }), noEnv) instanceof AnthropicBatchClient);
+    await assert.rejects(createBatchClient(spec({ provider: 'anthropic' }), envCredentials({}), noEnv), /set ANTHROPIC_API_KEY/);
+    await assert.rejects(createBatchClient(spec({ provider: 'extractive' }), envCredentials({}), noEnv), (error: Error) => error instanceof ProviderConfigError && /openai, openai-compatible and anthropic providers only; "extractive:some-model"/.test(error.message));
   });
 });

@@ -16,6 +16,7 @@ import { createModelClient } from '../../../src/core/run/modelClient.js';
 import { Scheduler } from '../../../src/core/run/scheduler.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
+import { waitFor } from '../../fixtures/waitFor.js';
 
 const KEY = 'sk-openai-batch-test-0123456789';
 let server: FixtureServer;
@@ -184,6 +185,37 @@ describe('BatchingProvider', () => {
       assert.equal(posts(interactivePath), 0);
     });
   }
+
+  it('anthropic: a run cancelled mid-batch, then resumed, keeps the processed items and sends only the rest again', async () => {
+    // Four items over 2 s, one each 500 ms: the run is cancelled once two are processed, well before the last.
+    server.setBatchProcessingMs(2_000);
+    server.addRule({ reply: (request) => `answer to ${request.lastUserMessage}` });
+    const questions = ['m1', 'm2', 'm3', 'm4'];
+    const run = new AbortController();
+    const first = batchingClient({ runSignal: run.signal, vendor: 'anthropic' });
+    const waiting = Promise.allSettled(questions.map((question) => first.client.complete(ask(question), run.signal)));
+    await waitFor(() => {
+      const batch = [...server.messageBatches.batches.values()].at(-1);
+      return batch && batch.counts.succeeded >= 2 ? batch : undefined;
+    }, 'two items processed');
+    run.abort();
+    assert.ok((await waiting).every((outcome) => outcome.status === 'rejected'));
+    const [cancelled] = first.submitted;
+    assert.ok(cancelled);
+    await waitFor(() => (posts(`/v1/messages/batches/${cancelled.batchId}/cancel`) > 0 ? true : undefined), 'the cancel');
+
+    const second = batchingClient({ runSignal: new AbortController().signal, vendor: 'anthropic', resumed: first.submitted });
+    const signal = new AbortController().signal;
+    const answers = await Promise.all(questions.map((question) => second.client.complete(ask(question), signal)));
+    assert.deepEqual(answers.map((answer) => answer.text), questions.map((question) => `answer to ${question}`));
+    const counts = server.messageBatches.batches.get(cancelled.batchId)?.counts;
+    assert.equal((counts?.succeeded ?? 0) + (counts?.canceled ?? 0), 4);
+    // Only the canceled items went out again, in one new batch; nothing interactively.
+    assert.equal(second.submitted.length, 1);
+    assert.equal(second.submitted[0]?.customIds.length, counts?.canceled);
+    assert.equal(posts('/v1/messages/batches'), 2);
+    assert.equal(posts('/v1/messages'), 0);
+  });
 
   it('anthropic: a wave over the (lowered) batch limit goes out as several batches, each recorded and collected', async () => {
     server.setBatchProcessingMs(0);
