@@ -34,6 +34,9 @@ export interface BatchingProviderOptions {
   resumed?: readonly SubmittedBatch[];
 }
 
+/** How long creating one batch may take (an upload of up to 256 MB included) before the run gives up on it. */
+const SUBMIT_TIMEOUT_MS = 10 * 60_000;
+
 interface Waiter {
   resolve: (record: ResponseRecord) => void;
   reject: (error: unknown) => void;
@@ -136,15 +139,24 @@ export class BatchingProvider implements Provider {
     this.queue = new Map();
     if (wave.size === 0) return;
     for (const [id, pending] of wave) this.inFlight.set(id, pending);
-    const signal = this.options.runSignal;
+    const runSignal = this.options.runSignal;
+    // A batch being created is let finish when the run is cancelled meanwhile: cut short, the vendor may have created
+    // it without the run learning its id — running, billed, unrecorded, and sent again by --resume. Recorded, it is
+    // cancelled like any other (collect). The time limit only keeps a server that never answers from holding the run.
+    const submitSignal = AbortSignal.timeout(SUBMIT_TIMEOUT_MS);
     try {
-      for await (const batch of this.options.backend.submit([...wave.values()].map((pending) => pending.item), signal)) {
+      if (runSignal.aborted) throw new ProviderError('cancelled', `${this.label}: call cancelled`);
+      for await (const batch of this.options.backend.submit([...wave.values()].map((pending) => pending.item), submitSignal)) {
         this.options.onSubmitted?.(batch);
         for (const id of batch.customIds) this.resumedIds.set(id, batch.batchId);
         this.collect(batch.batchId);
+        // No further batch of this wave is created once the run is cancelled.
+        if (runSignal.aborted) break;
       }
+      if (runSignal.aborted) throw new ProviderError('cancelled', `${this.label}: call cancelled`);
     } catch (error) {
-      // Items of this wave that no batch took (the upload or the create failed) get the error; submitted ones are collected.
+      // Items of this wave that no batch took (the upload or the create failed, or the run was cancelled) get the
+      // error; submitted ones are collected.
       for (const [id, pending] of wave) {
         if (this.resumedIds.has(id)) continue;
         this.settle(id, pending, (waiter) => waiter.reject(error));

@@ -144,6 +144,7 @@ for (const vendor of VENDORS) {
     server.setBatchProcessingMs(60 * 60_000);
     const controller = new AbortController();
     const running = runEvaluation(ws.evalFile, { ...options(), signal: controller.signal });
+    // Cancelled while the batch is being created: it is still recorded, then cancelled, never left running unknown.
     await waitFor(() => (posts(vendor.batchPath) > 0 ? true : undefined), 'the batch submitted');
     controller.abort();
     const outcome = await running;
@@ -189,6 +190,25 @@ for (const vendor of VENDORS) {
     assert.match(refused?.case.id ?? '', caseOfRow(2));
     assert.match(refused?.result.error?.message ?? '', /batch item failed: Scripted status/);
   });
+
+  test(`${vendor.name}: an item failed by a server fault in the batch and again interactively is its case's error with both reasons; the other cases are scored`, async (t) => {
+    // No retries in the eval file: the item gets exactly one interactive call.
+    const ws = createWorkspace({ rows: rgbRows(3), evalYaml: () => vendor.yaml(true).replace('maxRetries: 3', 'maxRetries: 0') });
+    t.after(() => ws.cleanup());
+    server.addRule({ match: { contains: 'landmark number 1?' }, fault: { kind: 'server_error' } });
+    scriptAnswers(3);
+
+    const outcome = await runEvaluation(ws.evalFile, options());
+    assert.equal(outcome.status, 'completed-with-errors');
+    assert.equal(outcome.totals.error, 1);
+    // Rows 0 and 2 are answered correctly (scriptAnswers); row 1 never got an answer.
+    assert.equal(outcome.totals.passed, 2);
+    assert.equal(outcome.totals.failed, 0);
+    assert.equal(posts(vendor.interactivePath), 1);
+    const failed = (await readRunLog(outcome.logFile)).cases.find((line) => line.result.error);
+    assert.match(failed?.case.id ?? '', caseOfRow(1));
+    assert.match(failed?.result.error?.message ?? '', /batch item failed: Scripted server_error.*; asked again interactively: .*HTTP 500/);
+  });
 }
 
 test('judge calls go out as a second wave after the generation wave, and the judged scores come from it', async (t) => {
@@ -222,21 +242,4 @@ suites:
   ]);
   assert.equal(posts('/v1/chat/completions'), 0);
   for (const line of log.cases) assert.equal(find(line.result.scores, 'rej_star').value, 1);
-});
-
-test("a batch item the vendor failed is that case's error, with the vendor's reason; the other cases are scored", async (t) => {
-  const ws = createWorkspace({ rows: rgbRows(3), evalYaml: () => VENDORS[0]!.yaml(true) });
-  t.after(() => ws.cleanup());
-  server.addRule({ match: { contains: 'landmark number 1?' }, fault: { kind: 'server_error' } });
-  scriptAnswers(3);
-
-  const outcome = await runEvaluation(ws.evalFile, options());
-  assert.equal(outcome.status, 'completed-with-errors');
-  assert.equal(outcome.totals.error, 1);
-  // Rows 0 and 2 are answered correctly (scriptAnswers); row 1 never got an answer.
-  assert.equal(outcome.totals.passed, 2);
-  assert.equal(outcome.totals.failed, 0);
-  const failed = (await readRunLog(outcome.logFile)).cases.find((line) => line.result.error);
-  assert.match(failed?.case.id ?? '', /noise\/1\//);
-  assert.match(failed?.result.error?.message ?? '', /batch item failed: Scripted server_error/);
 });

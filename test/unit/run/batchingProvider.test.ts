@@ -217,6 +217,25 @@ describe('BatchingProvider', () => {
     assert.equal(posts('/v1/messages'), 0);
   });
 
+  it('a run cancelled while its batch is being created still records that batch, then cancels it at the vendor', async () => {
+    server.setBatchProcessingMs(60 * 60_000);
+    const real = new AnthropicBatchClient({ apiKey: KEY, baseURL: server.anthropicBaseUrl });
+    const run = new AbortController();
+    // The create is under way when the run is cancelled (a slow upload, a slow vendor).
+    const slowCreate: BatchClient = {
+      ...bind(real),
+      submit: async function* (items, signal) {
+        run.abort();
+        yield* real.submit(items, signal);
+      },
+    };
+    const { client, submitted } = batchingClient({ runSignal: run.signal, vendor: 'anthropic', backend: slowCreate });
+    await assert.rejects(client.complete(ask('cut short'), new AbortController().signal), (error: Error & { kind?: string }) => error.kind === 'cancelled');
+    assert.equal(submitted.length, 1, 'the batch the vendor created is recorded');
+    const batchId = submitted[0]?.batchId ?? '';
+    await waitFor(() => (posts(`/v1/messages/batches/${batchId}/cancel`) > 0 ? true : undefined), 'the cancel of the recorded batch', 5_000);
+  });
+
   it('anthropic: a wave over the (lowered) batch limit goes out as several batches, each recorded and collected', async () => {
     server.setBatchProcessingMs(0);
     server.addRule({ reply: (request) => `answer to ${request.lastUserMessage}` });
@@ -240,7 +259,7 @@ describe('BatchingProvider', () => {
   });
 });
 
-function bind(client: OpenAIBatchClient): BatchClient {
+function bind(client: BatchClient): BatchClient {
   return {
     submit: (items, signal) => client.submit(items, signal),
     waitFor: (id, options) => client.waitFor(id, options),
