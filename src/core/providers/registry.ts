@@ -4,7 +4,7 @@ import { ProviderConfigError } from './contract.js';
 import type { EmbeddingProvider, ModelSpec, Provider } from './contract.js';
 import { OpenAIEmbeddingProvider } from './embeddings.js';
 import { ExtractiveProvider } from './extractive.js';
-import { EMBEDDING_PROVIDER_NAMES, PROVIDER_NAMES } from './names.js';
+import { BATCH_PROVIDER_NAMES, EMBEDDING_PROVIDER_NAMES, PROVIDER_NAMES } from './names.js';
 import { OpenAIProvider } from './openai.js';
 import { AnthropicBatchClient } from './anthropicBatch.js';
 import type { BatchClient } from './batch.js';
@@ -102,7 +102,7 @@ export async function createBatchClient(spec: ModelSpec, credentials: Credential
       return new AnthropicBatchClient({ apiKey: await requiredKey(spec, credentials), baseURL: baseUrlOf(spec, env), label: spec.label });
     default:
       // Said plainly rather than silently running interactively.
-      throw new ProviderConfigError(`batch mode is available for the openai, openai-compatible and anthropic providers only; "${spec.provider}:${spec.model}" has batch: true`);
+      throw new ProviderConfigError(`batch mode is available for the ${BATCH_PROVIDER_NAMES.join(', ')} providers only; "${spec.provider}:${spec.model}" has batch: true`);
   }
 }
 

@@ -15,9 +15,9 @@ function specWith(models: ModelSpec[], judge?: ModelSpec): EvalSpec {
 const batchedOf = (spec: EvalSpec) => [...spec.models, ...(spec.judge ? [spec.judge] : [])].map((m) => `${m.provider}:${m.model}=${m.batch === true}`);
 
 test('batch mode on batches the models whose vendor has a batch API, the judge too; the extractive baseline runs as before', () => {
-  const spec = specWith([model('openai', 'gpt-4o-mini'), model('openai-compatible', 'local'), model('extractive', 'bm25')], model('openai', 'judge'));
+  const spec = specWith([model('openai', 'gpt-4o-mini'), model('openai-compatible', 'local'), model('anthropic', 'claude-haiku-4-5'), model('extractive', 'bm25')], model('openai', 'judge'));
   assert.deepEqual(batchedOf(applyOverrides(spec, { batch: true })), [
-    'openai:gpt-4o-mini=true', 'openai-compatible:local=true', 'extractive:bm25=false', 'openai:judge=true',
+    'openai:gpt-4o-mini=true', 'openai-compatible:local=true', 'anthropic:claude-haiku-4-5=true', 'extractive:bm25=false', 'openai:judge=true',
   ]);
 });
 

@@ -117,6 +117,6 @@ describe('createBatchClient', () => {
     assert.ok(await createBatchClient(spec({ provider: 'openai' }), envCredentials({ OPENAI_API_KEY: 'sk-o-1234567' }), noEnv) instanceof OpenAIBatchClient);
     assert.ok(await createBatchClient(spec({ provider: 'anthropic' }), envCredentials({ ANTHROPIC_API_KEY: 'sk-ant-1234567' }), noEnv) instanceof AnthropicBatchClient);
     await assert.rejects(createBatchClient(spec({ provider: 'anthropic' }), envCredentials({}), noEnv), /set ANTHROPIC_API_KEY/);
-    await assert.rejects(createBatchClient(spec({ provider: 'extractive' }), envCredentials({}), noEnv), (error: Error) => error instanceof ProviderConfigError && /openai, openai-compatible and anthropic providers only; "extractive:some-model"/.test(error.message));
+    await assert.rejects(createBatchClient(spec({ provider: 'extractive' }), envCredentials({}), noEnv), (error: Error) => error instanceof ProviderConfigError && /openai, openai-compatible, anthropic providers only; "extractive:some-model"/.test(error.message));
   });
 });
