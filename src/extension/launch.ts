@@ -1,6 +1,7 @@
 // Every run starts here (Run Evaluation, Rerun Failed/Case, rerun on save, Resume, Test Explorer): the eval file loaded once, settings applied, cost confirmed, progress shown, the outcome reported.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { BatchProgressLines, batchLine } from '../core/engine/batchProgress.js';
 import { applyOverrides } from '../core/engine/runEvaluation.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
 import { InputError, InputErrors, describeError } from '../core/errors.js';
@@ -96,10 +97,16 @@ export class RunLauncher {
       const start = () => this.controller.start(spec, { workspaceDir: folder, caseFilter: request.caseFilter, resume: request.resume, preflight: true });
       // The causes of this session's errors, for the notification (the same grouping the CLI prints).
       let causes = new ErrorCauseTally();
+      // Batch mode: each vendor batch's progress in the output channel when it moves, as the CLI prints it.
+      const batchLines = new BatchProgressLines();
       const tally = this.controller.onEvent((event) => {
         if (event.type === 'run-started') causes = new ErrorCauseTally({ concurrency: event.concurrency });
         if (event.type === 'case-finished') causes.add(event.result);
         if (event.type === 'warning') this.logger.warn(`${title}: ${event.message}`);
+        if (event.type === 'batch') {
+          const line = batchLines.lineFor(event);
+          if (line) this.logger.info(`${title}: ${line}`);
+        }
       });
       let summary: RunSummary;
       try {
@@ -164,6 +171,7 @@ export class RunLauncher {
       const cancel = token.onCancellationRequested(() => this.controller.cancel());
       const events = this.controller.onEvent((event) => {
         if (event.type === 'run-started') progress.report({ message: `0/${event.total} cases` });
+        if (event.type === 'batch') progress.report({ message: batchLine(event) });
         if (event.type !== 'case-finished') return;
         const now = Date.now();
         if (event.done < event.total && now - last < PROGRESS_INTERVAL_MS) return;

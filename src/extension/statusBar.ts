@@ -1,5 +1,7 @@
 // The status bar item: progress of the running evaluation, or the last run's pass rate; a click opens the inspector.
 import * as vscode from 'vscode';
+import { BatchTally } from '../core/engine/batchProgress.js';
+import type { BatchStanding } from '../core/engine/batchProgress.js';
 import type { RunEvent } from '../core/engine/events.js';
 import type { RunStatus, RunTotals } from '../core/model.js';
 
@@ -21,6 +23,15 @@ export function runningText(runId: string, done: number, total: number): StatusT
   };
 }
 
+/** While vendor batches are open: their requests done, since no case finishes until results come back. */
+export function batchText(runId: string, cases: { done: number; total: number }, batches: BatchStanding): StatusText {
+  const which = batches.batches === 1 ? 'its vendor batch' : `${batches.open} of its ${batches.batches} vendor batches`;
+  return {
+    text: `$(cloud-upload) RAG batch ${batches.done}/${batches.total}`,
+    tooltip: `RAG Inspector: run ${runId} is waiting on ${which} (batch mode): ${batches.done} of ${batches.total} requests done at the vendor, ${cases.done} of ${cases.total} cases finished. Results can take up to the vendor's window (24 hours); closing the window keeps them — Resume Interrupted Run collects them. Click to open the inspector.`,
+  };
+}
+
 export function finishedText(runId: string, status: RunStatus, totals: RunTotals): StatusText {
   const rate = passRate(totals);
   const percent = rate === undefined ? undefined : `${Math.round(rate * 100)}%`;
@@ -39,6 +50,8 @@ export function finishedText(runId: string, status: RunStatus, totals: RunTotals
 export class RunStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private runId = '';
+  private batches = new BatchTally();
+  private cases = { done: 0, total: 0 };
 
   constructor() {
     this.item = vscode.window.createStatusBarItem('ragInspector.status', vscode.StatusBarAlignment.Left, 50);
@@ -52,9 +65,16 @@ export class RunStatusBar implements vscode.Disposable {
   onRunEvent(event: RunEvent): void {
     if (event.type === 'run-started') {
       this.runId = event.runId;
+      this.batches = new BatchTally();
+      this.cases = { done: 0, total: event.total };
       this.show(runningText(event.runId, 0, event.total));
+    } else if (event.type === 'batch') {
+      const standing = this.batches.add(event);
+      this.show(standing.open > 0 ? batchText(this.runId, this.cases, standing) : runningText(this.runId, this.cases.done, this.cases.total));
     } else if (event.type === 'case-finished') {
-      this.show(runningText(this.runId, event.done, event.total));
+      this.cases = { done: event.done, total: event.total };
+      const standing = this.batches.standing();
+      this.show(standing.open > 0 ? batchText(this.runId, this.cases, standing) : runningText(this.runId, event.done, event.total));
     } else if (event.type === 'run-finished') {
       this.show(finishedText(event.runId, event.status, event.totals));
     }

@@ -8,7 +8,8 @@ import { caseRequests } from '../../fixtures/llmServer.js';
 import { fixtureEval } from './fixtureEval.js';
 import type { FixtureEval } from './fixtureEval.js';
 import { asSummary } from './inlineFixtures.js';
-import { activatedExtension } from './extensionHost.js';
+import { activatedExtension, outputChannelLog } from './extensionHost.js';
+import { RunStatusBar } from '../../../src/extension/statusBar.js';
 
 suite('batch mode setting', () => {
   let fixture: FixtureEval;
@@ -26,6 +27,7 @@ suite('batch mode setting', () => {
   });
 
   test('ragInspector.batch on: Run Evaluation sends the cases as one batch, none interactively, and scores each result', async () => {
+    const { testing } = await activatedExtension();
     await config().update('batch', true, vscode.ConfigurationTarget.Global);
     const run = asSummary(await vscode.commands.executeCommand('ragInspector.runEvaluation', fixture.uri));
     const batches = [...fixture.server.batches.batches.values()];
@@ -36,6 +38,8 @@ suite('batch mode setting', () => {
     // The fixture's rules answer in the batch as they do interactively: one right, one wrong, one a 400 (an item error).
     assert.deepEqual([run.totals.passed, run.totals.failed, run.totals.error], [1, 1, 1]);
     assert.equal(run.status, 'completed-with-errors');
+    // The output channel follows the batch as the CLI prints it.
+    await outputChannelLog(testing.logUri, `batch ${batches[0]!.id} (openai-compatible:fixture-model): submitted, 3 requests`);
     const log = await readRunLog(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.rag-inspector', 'runs', `${run.runId}.jsonl`));
     assert.deepEqual(log.batches.map((b) => b.requests.length), [3], 'the batch is recorded in the run log');
   });
@@ -50,5 +54,23 @@ suite('batch mode setting', () => {
     const interactive = caseRequests(fixture.server.requests).slice(sent).filter((r) => r.path.endsWith('/chat/completions'));
     assert.equal(interactive.length, 1, 'the one uncached case (the batch\'s error) is asked interactively');
     assert.equal(run.totals.cases, 3);
+  });
+  test('the status bar follows the vendor batches while no case finishes, then the cases, then the outcome', () => {
+    const bar = new RunStatusBar();
+    try {
+      const batch = (batchId: string, state: 'submitted' | 'pending' | 'completed', done: number) => bar.onRunEvent({ type: 'batch', modelKey: 'openai:gpt-4o-mini', batchId, state, done, total: 4 });
+      bar.onRunEvent({ type: 'run-started', runId: 'run-b', logFile: '/ws/.rag-inspector/runs/run-b.jsonl', total: 8, models: ['openai:gpt-4o-mini'], suites: ['rgb'], resumed: 0 });
+      batch('b1', 'submitted', 0);
+      batch('b2', 'submitted', 0);
+      assert.equal(bar.current?.text, '$(cloud-upload) RAG batch 0/8');
+      batch('b1', 'pending', 3);
+      assert.equal(bar.current?.text, '$(cloud-upload) RAG batch 3/8');
+      assert.match(bar.current?.tooltip ?? '', /waiting on 2 of its 2 vendor batches \(batch mode\): 3 of 8 requests done at the vendor, 0 of 8 cases finished/);
+      batch('b1', 'completed', 4);
+      batch('b2', 'completed', 4);
+      assert.equal(bar.current?.text, '$(sync~spin) RAG 0/8', 'every batch ended: the cases count again');
+    } finally {
+      bar.dispose();
+    }
   });
 });
