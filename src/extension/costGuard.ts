@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { modelKeyOf } from '../core/engine/clients.js';
 import { renderedCases } from '../core/engine/plan.js';
 import { countMessages, tokenizerFor } from '../core/prompt/tokens.js';
-import { priceOf } from '../core/providers/prices.js';
+import { batchCostOf, costOf, priceOf } from '../core/providers/prices.js';
+import type { Usage } from '../core/model.js';
 import type { ExplainPlan } from '../core/explain/model.js';
 import type { EvalSpec } from '../core/spec/types.js';
 
@@ -15,6 +16,8 @@ export interface CostEstimate {
   outputTokens: number;
   /** Models with no known price: their calls are not in `usd`. */
   unpriced: string[];
+  /** What the same calls would cost sent one by one; differs from `usd` when models run in batch mode (half price). */
+  interactiveUsd: number;
 }
 
 /** Output tokens assumed per call when the model sets no `maxTokens`: a short RAG answer. */
@@ -34,11 +37,13 @@ export async function estimateCost(spec: EvalSpec, caseFilter: ((caseId: string,
     if (!price) unpriced.push(key);
     return price && (price.input > 0 || price.output > 0) ? [{ key, model, price }] : [];
   });
-  const estimate: CostEstimate = { usd: 0, calls: 0, inputTokens: 0, outputTokens: 0, unpriced };
+  const estimate: CostEstimate = { usd: 0, calls: 0, inputTokens: 0, outputTokens: 0, unpriced, interactiveUsd: 0 };
   if (paid.length === 0) return estimate;
-  const models = paid.map(({ key, model, price }) => ({
+  const models = paid.map(({ key, model }) => ({
     key,
-    price,
+    // A batched model's calls are priced as the run will bill them (run/modelClient: batchCostOf).
+    priced: (usage: Usage) => (model.batch === true ? batchCostOf : costOf)(key, usage, spec.prices) ?? 0,
+    listPriced: (usage: Usage) => costOf(key, usage, spec.prices) ?? 0,
     tokenizer: tokenizerFor(key),
     maxTokens: typeof model.parameters.maxTokens === 'number' ? model.parameters.maxTokens : DEFAULT_OUTPUT_TOKENS,
   }));
@@ -46,13 +51,14 @@ export async function estimateCost(spec: EvalSpec, caseFilter: ((caseId: string,
   for await (const evalCase of renderedCases(spec, signal)) {
     // A response the dataset already holds is scored without a call.
     if (evalCase.givenResponse !== undefined) continue;
-    for (const { key, price, tokenizer, maxTokens } of models) {
+    for (const { key, priced, listPriced, tokenizer, maxTokens } of models) {
       if (caseFilter && !caseFilter(evalCase.id, key)) continue;
-      const input = countMessages(evalCase.messages, tokenizer);
+      const usage = { inputTokens: countMessages(evalCase.messages, tokenizer), outputTokens: maxTokens };
       estimate.calls += 1;
-      estimate.inputTokens += input;
-      estimate.outputTokens += maxTokens;
-      estimate.usd += (input * price.input + maxTokens * price.output) / 1_000_000;
+      estimate.inputTokens += usage.inputTokens;
+      estimate.outputTokens += usage.outputTokens;
+      estimate.usd += priced(usage);
+      estimate.interactiveUsd += listPriced(usage);
     }
   }
   return estimate;
@@ -62,6 +68,12 @@ export function formatUsd(usd: number): string {
   return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
 
+/** "Batch mode: up to $5.00 at the batch price; the same calls one by one: up to $10.00." — empty without batched models. */
+export function batchSaving(estimate: CostEstimate): string {
+  if (estimate.interactiveUsd <= estimate.usd) return '';
+  return `Batch mode: up to ${formatUsd(estimate.usd)} at the batch price; the same calls one by one: up to ${formatUsd(estimate.interactiveUsd)}.`;
+}
+
 export const RUN_ANYWAY = 'Run';
 
 /** True to go ahead: under the limit, or the user confirmed in a modal. */
@@ -69,6 +81,7 @@ export async function confirmCost(title: string, estimate: CostEstimate, limit: 
   return askAboveLimit(title, estimate.usd, limit, [
     `${estimate.calls.toLocaleString()} model calls, about ${estimate.inputTokens.toLocaleString()} input and up to ${estimate.outputTokens.toLocaleString()} output tokens.`,
     'An upper bound: requests already in the cache cost nothing, and judge calls are not included.',
+    batchSaving(estimate),
     estimate.unpriced.length ? `No price known for ${estimate.unpriced.join(', ')} (not counted).` : '',
   ]);
 }

@@ -10,6 +10,8 @@ import type { FixtureEval } from './fixtureEval.js';
 import { asSummary } from './inlineFixtures.js';
 import { activatedExtension, outputChannelLog } from './extensionHost.js';
 import { RunStatusBar } from '../../../src/extension/statusBar.js';
+import { batchSaving, estimateCost } from '../../../src/extension/costGuard.js';
+import { loadEvalSpec } from '../../../src/core/spec/load.js';
 
 suite('batch mode setting', () => {
   let fixture: FixtureEval;
@@ -71,6 +73,27 @@ suite('batch mode setting', () => {
       assert.equal(bar.current?.text, '$(sync~spin) RAG 0/8', 'every batch ended: the cases count again');
     } finally {
       bar.dispose();
+    }
+  });
+  test('the cost question prices batched calls at the batch price, with what the same calls cost one by one', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const file = vscode.Uri.joinPath(folder, 'batch-priced.eval.yaml');
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode([
+      'version: 1', 'name: batch priced',
+      'models: [ { provider: openai, model: gpt-4o-mini, batch: true, parameters: { maxTokens: 100 } }, { provider: openai, model: gpt-4o, parameters: { maxTokens: 100 } } ]',
+      'suites:', '  - { id: noise-en, method: rgb, dataset: questions.jsonl, params: { testbed: noise_robustness, language: en, noiseRates: [0] } }', '',
+    ].join('\n')));
+    try {
+      const estimate = await estimateCost(await loadEvalSpec(file.fsPath), undefined, new AbortController().signal);
+      const batchedOnly = await estimateCost(await loadEvalSpec(file.fsPath), (_id, key) => key === 'openai:gpt-4o-mini', new AbortController().signal);
+      const interactiveOnly = await estimateCost(await loadEvalSpec(file.fsPath), (_id, key) => key === 'openai:gpt-4o', new AbortController().signal);
+      assert.ok(batchedOnly.usd > 0 && Math.abs(batchedOnly.interactiveUsd - 2 * batchedOnly.usd) < 1e-12, 'the batched model at half its list price');
+      assert.equal(interactiveOnly.usd, interactiveOnly.interactiveUsd, 'the interactive model at its list price');
+      assert.ok(Math.abs(estimate.usd - (batchedOnly.usd + interactiveOnly.usd)) < 1e-12);
+      assert.match(batchSaving(estimate), /^Batch mode: up to \$[\d.]+ at the batch price; the same calls one by one: up to \$[\d.]+\.$/);
+      assert.equal(batchSaving(interactiveOnly), '', 'nothing said when no model is batched');
+    } finally {
+      await vscode.workspace.fs.delete(file);
     }
   });
 });
