@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { BatchProgressLines, batchLine } from '../core/engine/batchProgress.js';
 import { applyOverrides } from '../core/engine/runEvaluation.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
+import { RunDetached } from '../core/detach.js';
 import { InputError, InputErrors, describeError } from '../core/errors.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import type { LoadOptions } from '../core/spec/load.js';
@@ -40,7 +41,10 @@ export interface LaunchRequest {
   onError?: (error: unknown) => void;
 }
 
-/** How a launch ended: the run's summary, 'cancelled' (the cost was declined, or the caller's token fired first) or 'failed' (reported already). */
+/**
+ * How a launch ended: the run's summary, 'cancelled' (the cost was declined, the caller's token fired first, or the
+ * window closed and left the run interrupted) or 'failed' (reported already).
+ */
 export type LaunchOutcome = RunSummary | 'cancelled' | 'failed';
 
 /** What the settings change in a run of this eval file (see commands.ts settingsOverrides). */
@@ -127,6 +131,11 @@ export class RunLauncher {
       // Just the summary: the engine's outcome holds the whole plan, too much to hand to executeCommand callers.
       return { runId: summary.runId, status: summary.status, totals: summary.totals };
     } catch (error) {
+      if (error instanceof RunDetached) {
+        // The window is closing: the run is left interrupted for the next window to offer, not failed.
+        this.logger.info(`${title}: left interrupted (${error.message}); Resume Interrupted Run finishes it.`);
+        return 'cancelled';
+      }
       if (request.onError) request.onError(error);
       else reportRunError(error, this.logger);
       return 'failed';

@@ -1,5 +1,6 @@
 // Owns the one evaluation run at a time: starts it through the engine, fans out its events, cancels it by its AbortController.
 import * as vscode from 'vscode';
+import { RunDetached } from '../core/detach.js';
 import type { RunEvent } from '../core/engine/events.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
 import type { RunStatus, RunTotals } from '../core/model.js';
@@ -96,8 +97,13 @@ export class EngineRunController implements RunController, vscode.Disposable {
     return true;
   }
 
+  /**
+   * The extension host is going away (the window closes or reloads): the run is detached, not cancelled — its vendor
+   * batches keep running and its log stays without a summary, so the next window offers it as interrupted and Resume
+   * collects the batches instead of sending them again (detach.ts).
+   */
   dispose(): void {
-    this.cancel();
+    if (this.current && !this.current.abort.signal.aborted) this.current.abort.abort(new RunDetached('the window closed or reloaded during the run'));
     this.emitter.dispose();
   }
 }

@@ -1,6 +1,7 @@
 // Runs an eval file end to end: check the inputs, then build, call, score and log each case as the pool pulls it, report.
 import * as path from 'node:path';
 import { hashFile } from '../data/hash.js';
+import { isDetached } from '../detach.js';
 import { caseKey } from '../model.js';
 import type { EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
@@ -32,6 +33,11 @@ import type { ModelSpec } from '../providers/contract.js';
 import { BATCH_PROVIDER_NAMES } from '../providers/names.js';
 
 export interface RunOptions {
+  /**
+   * Cancels the run: it ends `cancelled`, with a summary, its remote batches cancelled. Aborted with a RunDetached as
+   * the reason (detach.ts: the host is going away) the run instead stops with its log left interrupted, no summary,
+   * its batches running, and runEvaluation throws that reason.
+   */
   signal: AbortSignal;
   onEvent?: (event: RunEvent) => void;
   credentials: Credentials;
@@ -204,12 +210,14 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
       emit({ type: 'case-finished', evalCase, result, done, total });
     });
   } catch (error) {
+    if (isDetached(options.signal)) detach(writer, options.signal);
     const { totals } = await tablesFromLog(logFile, [], callCounts(clients, previous?.calls));
     writer.appendSummary(summaryLine('error', withJudgeUsage(totals, preparation), [], [], plan.problems));
     writer.close();
     throw error;
   }
 
+  if (isDetached(options.signal)) detach(writer, options.signal);
   const tables = await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
   const { reports } = tables;
   const counted = withJudgeUsage(tables.totals, preparation);
@@ -222,6 +230,15 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   const totals = summary.totals;
   emit({ type: 'run-finished', runId, logFile, status, totals, reports, thresholds });
   return { runId, createdAt, logFile, status, totals, reports, thresholds, spec, problems: plan.problems };
+}
+
+/**
+ * A run whose host went away (detach.ts): the log is closed as it is — every finished case and submitted batch in
+ * it, no summary — so it reads as interrupted and a resume collects its batches; the run ends by throwing the reason.
+ */
+function detach(writer: RunLogWriter, signal: AbortSignal): never {
+  writer.close();
+  throw signal.reason;
 }
 
 /** The spec a run uses: models, concurrency and batch mode from the command line or the extension's settings win over the file's. */

@@ -1,6 +1,7 @@
 // Batch mode behind the one Provider contract: each case still asks `complete` on its own path (cache first, then
 // this), but the calls that arrive together are sent as one vendor batch, and each caller gets its own item back.
 // Judge calls come after the generation wave has been answered, so they form the next wave by themselves.
+import { isDetached } from '../detach.js';
 import type { ResponseRecord } from '../model.js';
 import { ProviderError } from '../providers/contract.js';
 import type { CallOptions, CompletionRequest, Provider } from '../providers/contract.js';
@@ -11,7 +12,10 @@ export interface BatchingProviderOptions {
   /** The interactive provider this stands in for: its id and endpoint keep the cache keys of both modes the same. */
   provider: Provider;
   backend: BatchClient;
-  /** The run's signal: polling stops with it, and the remote batches still running are cancelled. */
+  /**
+   * The run's signal: polling stops with it, and the remote batches still running are cancelled — unless the run was
+   * detached (its host going away, detach.ts): then they keep running for Resume to collect.
+   */
   runSignal: AbortSignal;
   /**
    * A wave is sent when no new call has arrived for this long: by then every case the run could start is waiting
@@ -196,7 +200,8 @@ export class BatchingProvider implements Provider {
       // Requests of this batch that no caller has asked for yet and that it did not answer go to a later wave when asked.
       for (const [id, owner] of this.resumedIds) if (owner === batchId) this.resumedIds.delete(id);
     })().catch((error: unknown) => {
-      if (signal.aborted) void this.options.backend.cancel(batchId, new AbortController().signal).catch(() => undefined);
+      // A Cancel cancels the remote batch; a host going away leaves it running, recorded in the log for Resume.
+      if (signal.aborted && !isDetached(signal)) void this.options.backend.cancel(batchId, new AbortController().signal).catch(() => undefined);
       for (const [id, pending] of this.inFlight) {
         if (this.resumedIds.get(id) === batchId) this.settle(id, pending, (waiter) => waiter.reject(error));
       }

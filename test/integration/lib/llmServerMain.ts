@@ -5,8 +5,11 @@
 // client hung up before the answer, so it can tell which cases were in flight when the extension host died.
 // As a capture server (restrictedMode.mjs) it answers anything else with a canned reply and gives each request's
 // whole text ("texts"), so a driver can tell whether a file's contents reached it.
+// With `batchProcessingMs` (batchReload.mjs) its OpenAI batches stay in progress that long, and "batchTraffic" says
+// which batch calls it received (file uploads, batches created, cancelled), the interactive chat completions, and the
+// batches it holds.
 import { caseRequests } from '../../fixtures/llmServer.js';
-import type { RecordedRequest } from '../../fixtures/llmServer.js';
+import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
 import { serveToParent } from '../../fixtures/serverProcess.js';
 import type { ReadyMessage } from '../../fixtures/serverProcess.js';
 
@@ -26,17 +29,35 @@ export interface RequestText {
   text: string;
 }
 
-export type ServerMessage = ReadyMessage | { type: 'requests'; requests: RequestRecord[] } | { type: 'texts'; requests: RequestText[] };
+/** The batch API calls received (POST /v1/files, POST /v1/batches, POST /v1/batches/<id>/cancel, retrieves) and the batches held. */
+export interface BatchTraffic {
+  /** Interactive chat completions a run made for its cases (its preflight left out), with the rows they asked about. */
+  chatCompletions: { seq: number; row: number | null }[];
+  fileUploads: number;
+  batchCreates: number;
+  batchCancels: number;
+  batchRetrieves: number;
+  batches: { id: string; status: string; total: number; completed: number; failed: number }[];
+}
+
+export type ServerMessage =
+  | ReadyMessage
+  | { type: 'requests'; requests: RequestRecord[] }
+  | { type: 'texts'; requests: RequestText[] }
+  | { type: 'batchTraffic'; traffic: BatchTraffic };
 
 const rowOf = (request: Pick<RecordedRequest, 'text'>): number | undefined => {
   const found = /landmark number (\d+)\?/.exec(request.text);
   return found ? Number(found[1]) : undefined;
 };
 
-const { latencyMs = 0 } = JSON.parse(process.argv[2] ?? '{}') as { latencyMs?: number };
+const { latencyMs = 0, batchProcessingMs = 0 } = JSON.parse(process.argv[2] ?? '{}') as { latencyMs?: number; batchProcessingMs?: number };
+
+const posts = (server: FixtureServer, path: RegExp) => server.requests.filter((r) => r.method === 'POST' && path.test(r.path)).length;
 
 serveToParent('fixture server child', {
   latencyMs,
+  batchProcessingMs,
   rules: [{ match: (req) => rowOf(req) !== undefined, reply: (req) => `It is in Answer${rowOf(req)}.` }],
 }, {
   requests: (server) => ({
@@ -47,4 +68,15 @@ serveToParent('fixture server child', {
     })),
   }) satisfies ServerMessage,
   texts: (server) => ({ type: 'texts', requests: server.requests.map((r) => ({ seq: r.seq, path: r.path, text: r.text })) }) satisfies ServerMessage,
+  batchTraffic: (server) => ({
+    type: 'batchTraffic',
+    traffic: {
+      chatCompletions: caseRequests(server.requests).filter((r) => r.api === 'openai-chat').map((r) => ({ seq: r.seq, row: rowOf(r) ?? null })),
+      fileUploads: posts(server, /^\/v1\/files$/),
+      batchCreates: posts(server, /^\/v1\/batches$/),
+      batchCancels: posts(server, /^\/v1\/batches\/[^/]+\/cancel$/),
+      batchRetrieves: server.requests.filter((r) => r.method === 'GET' && /^\/v1\/batches\/[^/]+$/.test(r.path)).length,
+      batches: [...server.batches.batches.values()].map((b) => ({ id: b.id, status: b.status, ...b.counts })),
+    },
+  }) satisfies ServerMessage,
 });

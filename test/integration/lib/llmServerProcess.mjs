@@ -3,7 +3,7 @@
 import { fork } from 'node:child_process';
 import * as path from 'node:path';
 
-/** Starts the server with `options` (latencyMs…); resolves with the child and the OpenAI-compatible base URL. */
+/** Starts the server with `options` (latencyMs, batchProcessingMs…); resolves with the child and the OpenAI-compatible base URL. */
 export function startLlmServerProcess(root, options = {}, what = 'the fixture LLM server') {
   const child = fork(path.join(root, 'test/integration/lib/llmServerMain.ts'), [JSON.stringify(options)], {
     execArgv: ['--import', 'tsx'], cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -18,12 +18,17 @@ export function startLlmServerProcess(root, options = {}, what = 'the fixture LL
  * What the server received so far: `requests` (the cases' traffic, summarised: seq, row, times, status) or `texts`
  * (every request's path and text).
  */
-export function askServer(child, type) {
+export async function askServer(child, type) {
+  return (await askServerMessage(child, type)).requests;
+}
+
+/** The server's whole answer to `type` (a `ServerMessage` of llmServerMain.ts): `batchTraffic` gives `{ traffic }`. */
+export function askServerMessage(child, type) {
   return new Promise((resolve) => {
     const onMessage = (message) => {
       if (message.type !== type) return;
       child.off('message', onMessage);
-      resolve(message.requests);
+      resolve(message);
     };
     child.on('message', onMessage);
     child.send({ type });
