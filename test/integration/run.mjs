@@ -108,7 +108,7 @@ async function runSuite() {
   return code;
 }
 
-/** A driver script (workbench.mjs, crashResume.mjs, restrictedMode.mjs) in its own process; resolves with its exit code. */
+/** A driver script (workbench.mjs, crashResume.mjs, batchReload.mjs, restrictedMode.mjs) in its own process; resolves with its exit code. */
 function runDriver(script) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'test/integration', script)], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -142,9 +142,9 @@ async function main() {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
   let workbenchCode = 0;
   if (process.env.E2E_SKIP_WORKBENCH !== '1') {
-    // The UI tests after the suite: the palette and inspector, an extension-host crash and Resume Interrupted Run,
-    // then VS Code's real Restricted Mode on a hostile folder (workspace trust on) and trusting it.
-    for (const [script, what] of [['workbench.mjs', 'workbench UI test'], ['crashResume.mjs', 'crash/resume test'], ['restrictedMode.mjs', 'Restricted Mode test']]) {
+    // The UI tests after the suite: the palette and inspector, an extension-host crash and Resume Interrupted Run, a
+    // batch run through a window reload, then VS Code's real Restricted Mode on a hostile folder (workspace trust on) and trusting it.
+    for (const [script, what] of [['workbench.mjs', 'workbench UI test'], ['crashResume.mjs', 'crash/resume test'], ['batchReload.mjs', 'batch reload test'], ['restrictedMode.mjs', 'Restricted Mode test']]) {
       const t = Date.now();
       const code = await runDriver(script);
       log(`${what}: exit code ${code} after ${((Date.now() - t) / 1000).toFixed(1)}s`);

@@ -1,16 +1,19 @@
-// Runs through the RunController with a scripted engine: events, the status bar, Cancel Run, and the commands that wait for the engine.
+// Runs through the RunController with a scripted engine: events, the status bar, Cancel Run, closing the window mid-run, and the commands that wait for the engine.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { RunDetached, isDetached } from '../../../src/core/detach.js';
 import { loadEvalSpec } from '../../../src/core/spec/load.js';
 import type { EvalSpec } from '../../../src/core/spec/types.js';
 import { runEvaluation, settingsOverrides } from '../../../src/extension/commands.js';
 import { RunLauncher } from '../../../src/extension/launch.js';
 import type { Logger } from '../../../src/extension/outputChannel.js';
 import { EngineRunController, RunInProgressError } from '../../../src/extension/runController.js';
+import type { EngineRun } from '../../../src/extension/runController.js';
 import { SessionRuns } from '../../../src/extension/sessionRuns.js';
 import { RunStatusBar } from '../../../src/extension/statusBar.js';
 import { activatedExtension } from './extensionHost.js';
 import { aResult, aSpec, anEvalCase, runCommandDeps, scriptedEngine } from './builders.js';
+import { eventually } from './eventually.js';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, show() {} };
 const noCredentials = { apiKey: async () => undefined };
@@ -74,6 +77,31 @@ suite('runs', () => {
       statusBar.dispose();
       controller.dispose();
     }
+  });
+
+  test('closing the window detaches the run instead of cancelling it: the signal fires with a RunDetached, the launch ends quietly with the run left interrupted', async () => {
+    // The real engine's part (no summary, batches left running, the reason thrown) is in test/unit/engine/batchRun.test.ts.
+    const signals: AbortSignal[] = [];
+    const engine: EngineRun = async (_spec, options) => {
+      signals.push(options.signal);
+      options.onEvent?.({ type: 'run-started', runId: 'run-detached', logFile: '/ws/.rag-inspector/runs/run-detached.jsonl', total: 3, models: ['extractive:baseline'], suites: ['rgb-noise'], resumed: 0 });
+      await new Promise<void>((resolve) => options.signal.addEventListener('abort', () => resolve(), { once: true }));
+      if (isDetached(options.signal)) throw options.signal.reason;
+      throw new Error('cancelled, not detached');
+    };
+    const controller = new EngineRunController(engine, noCredentials, () => undefined);
+    const logged: { level: string; message: string }[] = [];
+    const record = (level: string) => (message: unknown) => logged.push({ level, message: String(message) });
+    const logger: Logger = { trace() {}, debug() {}, info: record('info'), warn: record('warn'), error: record('error'), show() {} };
+    const launcher = new RunLauncher(controller, logger, settingsOverrides);
+    const evalFile = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'smoke.eval.yaml').fsPath;
+    const outcome = launcher.launch({ specFile: evalFile, title: 'Run Evaluation' });
+    await eventually('the engine to start', () => signals.length === 1);
+    controller.dispose();
+    assert.equal(await outcome, 'cancelled');
+    assert.ok(signals[0]!.reason instanceof RunDetached, `the signal's reason is a RunDetached, not a cancel: ${String(signals[0]!.reason)}`);
+    assert.deepEqual(logged.filter((l) => l.level === 'error'), [], 'no error reported');
+    assert.ok(logged.some((l) => l.level === 'info' && /left interrupted .*Resume Interrupted Run/.test(l.message)), logged.map((l) => l.message).join('\n'));
   });
 
   test('Run Evaluation starts the eval file it is given and returns the run summary', async () => {

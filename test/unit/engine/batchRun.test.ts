@@ -3,12 +3,13 @@
 // recorded in the log when submitted, progress reported as the batch moves.
 import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 import { waitFor } from '../../fixtures/waitFor.js';
+import { RunDetached } from '../../../src/core/detach.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunEvent } from '../../../src/core/engine/events.js';
 import { batchCostOf, costOf } from '../../../src/core/providers/prices.js';
@@ -155,6 +156,43 @@ for (const vendor of VENDORS) {
     const batchId = log.batches[0]?.batchId ?? '';
     await waitFor(() => (vendor.cancelled(batchId) ? true : undefined), 'the remote batch cancelled', 5_000);
     assert.equal(posts(vendor.cancelPath(batchId)), 1);
+  });
+
+  test(`${vendor.name}: a run detached by its host going away (a window reload) leaves the remote batch running and the log interrupted; the resume collects that batch`, async (t) => {
+    const ws = createWorkspace({ rows: rgbRows(3), evalYaml: () => vendor.yaml(true) });
+    t.after(() => ws.cleanup());
+    scriptAnswers(3);
+    server.setBatchProcessingMs(60 * 60_000);
+    const controller = new AbortController();
+    const running = runEvaluation(ws.evalFile, { ...options(), signal: controller.signal });
+    const runsDir = path.join(ws.dir, '.rag-inspector', 'runs');
+    const logFile = await waitFor(() => {
+      const file = existsSync(runsDir) ? readdirSync(runsDir).find((f) => f.endsWith('.jsonl')) : undefined;
+      return file && readFileSync(path.join(runsDir, file), 'utf8').includes('"type":"batch"') ? path.join(runsDir, file) : undefined;
+    }, 'the batch line in the run log');
+    controller.abort(new RunDetached());
+    await assert.rejects(running, RunDetached);
+
+    const left = await readRunLog(logFile);
+    assert.equal(left.status, 'started', 'no summary: the run reads as interrupted');
+    assert.equal(left.summary, undefined);
+    assert.equal(left.batches.length, 1);
+    const batchId = left.batches[0]?.batchId ?? '';
+    assert.equal(batchId, vendor.lastBatchId());
+    // Let a cancel that was (wrongly) sent reach the server before looking.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(posts(vendor.cancelPath(batchId)), 0, 'the remote batch was not cancelled');
+    assert.equal(vendor.cancelled(batchId), false);
+
+    server.setBatchProcessingMs(0);
+    const resumed = await runEvaluation(ws.evalFile, { ...options(), resume: logFile });
+    assert.equal(resumed.status, 'success');
+    assert.equal(resumed.totals.cases, 3);
+    assert.equal(posts(vendor.batchPath), 1, 'the resume collected the batch, never sent a second');
+    assert.equal(posts(vendor.interactivePath), 0);
+    const log = await readRunLog(logFile);
+    assert.equal(log.cases.length, 3);
+    assert.equal(log.batches.length, 1);
   });
 
   test(`${vendor.name}: an expired item is answered by one interactive call and scored; a refused item is its case's error with the vendor's reason`, async (t) => {
