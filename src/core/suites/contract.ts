@@ -92,6 +92,17 @@ export interface ParamsWhere {
   judge?: boolean;
 }
 
+/**
+ * A suite's report built one finished case at a time. `addCase` sees each case of the suite once (with or without
+ * results); `add` each result with its case, or with undefined when its case is unknown (counted as left out).
+ * The order is the log's (a case before or after its results, as the array `report` would see them).
+ */
+export interface SuiteAggregator {
+  addCase(evalCase: ReportCase): void;
+  add(evalCase: ReportCase | undefined, result: ReportResult): void;
+  finish(): SuiteReport;
+}
+
 export interface SuiteBuildContext {
   suiteId: string;
   /** The run's seed; suites derive per-case seeds from it and the case id. */
@@ -147,6 +158,13 @@ export interface Suite<Params = Record<string, unknown>, Prepared = unknown> {
    * no prompts, documents or response text, so a run's memory does not grow with what each case held.
    */
   report(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: Params, suiteId: string): SuiteReport;
+  /**
+   * The same tables, built case by case (aggregator.ts): the end of a run feeds it each line of the log as it is read,
+   * so it holds only what its statistics need (counts, a mean's numbers, a correlation's pairs), never the case views.
+   * A method that has one makes `report` a thin wrapper over it (`reportThrough`), so the two cannot differ. Optional:
+   * without it the end of a run keeps the report view of each of the suite's cases and calls `report`.
+   */
+  createAggregator?(params: Params, suiteId: string): SuiteAggregator;
   /** Human scores a case carries from its row, for the report's agreement table (kept in the report view). */
   humanScoresOf?(evalCase: EvalCase): Readonly<Record<string, number>> | undefined;
   /** The part of a score's `details` the report reads (RGB's answer-part labels); without it no details are kept for the report. */

@@ -1,66 +1,19 @@
 // Aggregates RGB results into the paper's tables (1, 3, 5, 7), one column per model, Wilson intervals throughout.
-import { entriesForModel, joinEntries, modelsOf } from '../reportEntries.js';
-import type { ReportEntry } from '../reportEntries.js';
-import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
+// Built case by case (createRgbAggregator): what it keeps is counts per (model, scope, metric), never the cases.
 import { wilson } from '../../stats.js';
-import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
+import type { ReportCell, ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
+import type { ReportCase, ReportResult } from '../reportView.js';
+import { reportThrough } from '../aggregator.js';
 import { RGB_METHOD, rgbCaseParams } from './cases.js';
-import { NEITHER_VERDICT, failureLabelsFor } from './judge.js';
+import { failureLabelsFor } from './judge.js';
 import type { RgbParams } from './params.js';
 import { wilsonCell } from '../reportCells.js';
-
-/** A result with the case it answered. */
-type Entry = ReportEntry;
-
-/** A proportion over entries: hits / determined, with model errors and judge errors kept apart. */
-export interface Tally {
-  hits: number;
-  n: number;
-  undetermined: number;
-  /** Whether any entry carried the metric at all (false: e.g. no judge configured). */
-  present: boolean;
-  /** Judge answers that matched neither verdict, counted in n as the reference counts them (judge.ts, NEITHER_VERDICT). */
-  unmatched?: number;
-}
-
-function scoreOf(result: ReportResult, metric: string): ReportScore | undefined {
-  return result.scores.find((score) => score.metric === metric);
-}
-
-export function tallyMetric(entries: readonly Entry[], metric: string, within: (entry: Entry) => boolean = () => true): Tally {
-  const tally: Tally = { hits: 0, n: 0, undetermined: 0, present: false };
-  for (const entry of entries) {
-    if (!within(entry)) continue;
-    if (entry.result.status !== 'success') {
-      tally.undetermined++;
-      continue;
-    }
-    const score = scoreOf(entry.result, metric);
-    if (!score) continue;
-    tally.present = true;
-    if (score.value === null) tally.undetermined++;
-    else {
-      tally.n++;
-      if (score.value === 1) tally.hits++;
-      if (score.label === NEITHER_VERDICT) tally.unmatched = (tally.unmatched ?? 0) + 1;
-    }
-  }
-  return tally;
-}
+import { TallyBook, scoreOf } from './tallies.js';
+import type { Tally } from './tallies.js';
 
 function proportionCell(tally: Tally): ReportCell {
   const cell = wilsonCell(tally.hits, tally.n, tally.undetermined);
   return tally.unmatched ? { ...cell, unmatched: tally.unmatched } : cell;
-}
-
-/**
- * CR-style rates: among cases flagged by `flag`, the share that `good` accepts; 0 when nothing was flagged, as the
- * reference returns (`correct_tt / fact_tt if fact_tt > 0 else 0`).
- */
-function conditionalTally(entries: readonly Entry[], flag: string, good: (result: ReportResult) => boolean): Tally {
-  const flagged = entries.filter((e) => e.result.status === 'success' && scoreOf(e.result, flag)?.value === 1);
-  const flagTally = tallyMetric(entries, flag);
-  return { hits: flagged.filter((e) => good(e.result)).length, n: flagged.length, undetermined: flagTally.undetermined, present: flagTally.present };
 }
 
 /** Nothing flagged: no rate to show ("—"); the metric a threshold reads stays 0, as the reference returns. */
@@ -78,14 +31,27 @@ function isCorrect(result: ReportResult): boolean {
   return scoreOf(result, 'correct')?.value === 1;
 }
 
-// ——— grouping ———
+function noLabelZero(result: ReportResult): boolean {
+  return !labelsOf(result).includes(0);
+}
 
+// ——— scopes: the subsets of a model's results a table reads ———
 
+const METRICS = ['correct', 'rejected', 'rej_star', 'factual_error_detected', 'ed_star'] as const;
+/** CR: error detected and no answer part missing; CR*: detected by the judge and correct. */
+const CONDITIONALS = [{ flag: 'factual_error_detected', good: noLabelZero }, { flag: 'ed_star', good: isCorrect }];
 
-const forModel = entriesForModel;
-const atRate = (rate: number) => (e: Entry) => rgbCaseParams(e.evalCase).noiseRate === rate;
-const withDocuments = (e: Entry) => !rgbCaseParams(e.evalCase).noDocuments;
-const withoutDocuments = (e: Entry) => rgbCaseParams(e.evalCase).noDocuments;
+const ALL = 'all';
+const atRate = (rate: number | null | undefined) => `rate=${String(rate)}`;
+const DOCS = 'documents';
+const NO_DOCS = 'no documents';
+const docsAtRate = (rate: number | null | undefined) => `documents@${String(rate)}`;
+
+/** Every scope a case's results count in: all of them, its noise ratio, with or without documents (and ratio). */
+function scopesOf(evalCase: ReportCase): string[] {
+  const { noiseRate, noDocuments } = rgbCaseParams(evalCase);
+  return noDocuments ? [ALL, atRate(noiseRate), NO_DOCS] : [ALL, atRate(noiseRate), DOCS, docsAtRate(noiseRate)];
+}
 
 // ——— notes ———
 
@@ -100,25 +66,36 @@ function format(rate: number): string {
   return String(Math.round(rate * 1000) / 1000);
 }
 
-/** One note per requested ratio whose cases ran at other effective ratios (rows short of positives or negatives). */
-function effectiveRateNotes(cases: ReadonlyMap<string, ReportCase>, suiteId: string, params: RgbParams): string[] {
-  const notes: string[] = [];
-  const suiteCases = [...cases.values()].filter((c) => c.suiteId === suiteId && !rgbCaseParams(c).noDocuments);
-  for (const rate of params.noiseRates) {
-    const atThisRate = suiteCases.filter((c) => rgbCaseParams(c).noiseRate === rate);
-    const differing = new Map<string, number>();
-    for (const evalCase of atThisRate) {
-      const effective = rgbCaseParams(evalCase).effectiveNoiseRate;
-      if (effective === rate) continue;
-      const key = effective === null ? 'no documents' : format(effective);
-      differing.set(key, (differing.get(key) ?? 0) + 1);
-    }
-    if (differing.size === 0) continue;
-    const total = [...differing.values()].reduce((a, b) => a + b, 0);
-    const detail = [...differing.entries()].map(([key, count]) => `${count} at ${key}`).join(', ');
-    notes.push(`Noise ratio ${format(rate)}: ${total} of ${atThisRate.length} cases ran at another effective ratio (${detail}) because their rows had too few positive or negative passages.`);
+/**
+ * Per requested ratio, how many of the suite's cases ran at it and at which other effective ratios (rows short of
+ * positives or negatives), counted case by case; each case once, whatever number of models ran it.
+ */
+class EffectiveRates {
+  private readonly byRate: { rate: number; cases: number; differing: Map<string, number> }[];
+
+  constructor(private readonly suiteId: string, params: RgbParams) {
+    this.byRate = params.noiseRates.map((rate) => ({ rate, cases: 0, differing: new Map() }));
   }
-  return notes;
+
+  addCase(evalCase: ReportCase): void {
+    const { noDocuments, noiseRate, effectiveNoiseRate } = rgbCaseParams(evalCase);
+    if (evalCase.suiteId !== this.suiteId || noDocuments) return;
+    for (const at of this.byRate) {
+      if (noiseRate !== at.rate) continue;
+      at.cases++;
+      if (effectiveNoiseRate === at.rate) continue;
+      const key = effectiveNoiseRate === null ? 'no documents' : format(effectiveNoiseRate);
+      at.differing.set(key, (at.differing.get(key) ?? 0) + 1);
+    }
+  }
+
+  notes(): string[] {
+    return this.byRate.filter((at) => at.differing.size > 0).map(({ rate, cases, differing }) => {
+      const total = [...differing.values()].reduce((a, b) => a + b, 0);
+      const detail = [...differing.entries()].map(([key, count]) => `${count} at ${key}`).join(', ');
+      return `Noise ratio ${format(rate)}: ${total} of ${cases} cases ran at another effective ratio (${detail}) because their rows had too few positive or negative passages.`;
+    });
+  }
 }
 
 function judgeNote(tally: Tally[], name: string): string | undefined {
@@ -140,25 +117,22 @@ function metric(suiteId: string, modelKey: string, name: string, tally: Tally, c
 }
 
 /** Tables 1 and 5: accuracy by noise ratio, rows = ratios, one column per model. */
-function accuracyByRatio(entries: Entry[], models: string[], params: RgbParams, suiteId: string, title: string, id: string): Built {
+function accuracyByRatio(book: TallyBook, models: string[], params: RgbParams, suiteId: string, title: string, id: string): Built {
   const rows = params.noiseRates.map((rate) => ({
     label: format(rate),
-    cells: models.map((model) => proportionCell(tallyMetric(forModel(entries, model), 'correct', atRate(rate)))),
+    cells: models.map((model) => proportionCell(book.tally(model, atRate(rate), 'correct'))),
   }));
-  const metrics = models.flatMap((model) => {
-    const mine = forModel(entries, model);
-    return [
-      metric(suiteId, model, 'accuracy', tallyMetric(mine, 'correct')),
-      ...params.noiseRates.map((rate) => metric(suiteId, model, `accuracy@${format(rate)}`, tallyMetric(mine, 'correct', atRate(rate)))),
-    ];
-  });
+  const metrics = models.flatMap((model) => [
+    metric(suiteId, model, 'accuracy', book.tally(model, ALL, 'correct')),
+    ...params.noiseRates.map((rate) => metric(suiteId, model, `accuracy@${format(rate)}`, book.tally(model, atRate(rate), 'correct'))),
+  ]);
   return { tables: [{ id, title, columns: models, rows }], metrics, notes: [] };
 }
 
 /** Table 3: Rej beside Rej*. */
-function rejectionTable(entries: Entry[], models: string[], suiteId: string): Built {
-  const rej = models.map((model) => tallyMetric(forModel(entries, model), 'rejected'));
-  const rejStar = models.map((model) => tallyMetric(forModel(entries, model), 'rej_star'));
+function rejectionTable(book: TallyBook, models: string[], suiteId: string): Built {
+  const rej = models.map((model) => book.tally(model, ALL, 'rejected'));
+  const rejStar = models.map((model) => book.tally(model, ALL, 'rej_star'));
   const table: ReportTable = {
     id: 'rgb-rejection',
     title: 'Negative rejection: rejection rate, exact match (Rej) and judge (Rej*) (RGB Table 3)',
@@ -179,39 +153,28 @@ function rejectionTable(entries: Entry[], models: string[], suiteId: string): Bu
   return { tables: [table], metrics, notes: [judgeNote(rejStar, 'Rej*')].filter((n): n is string => n !== undefined) };
 }
 
-function noLabelZero(result: ReportResult): boolean {
-  return !labelsOf(result).includes(0);
-}
-
 /** Table 7: Acc (no documents), Acc_doc, ED, ED*, CR, CR*. */
-function counterfactualTables(entries: Entry[], models: string[], params: RgbParams, suiteId: string): Built {
-  const withDocs = entries.filter(withDocuments);
-  const perModel = models.map((model) => {
-    const mine = forModel(withDocs, model);
-    return {
-      acc: tallyMetric(forModel(entries, model), 'correct', withoutDocuments),
-      accDoc: tallyMetric(mine, 'correct'),
-      ed: tallyMetric(mine, 'factual_error_detected'),
-      edStar: tallyMetric(mine, 'ed_star'),
-      cr: conditionalTally(mine, 'factual_error_detected', noLabelZero),
-      crStar: conditionalTally(mine, 'ed_star', isCorrect),
-    };
-  });
+function counterfactualTables(book: TallyBook, models: string[], params: RgbParams, suiteId: string): Built {
+  const perModel = models.map((model) => ({
+    acc: book.tally(model, NO_DOCS, 'correct'),
+    accDoc: book.tally(model, DOCS, 'correct'),
+    ed: book.tally(model, DOCS, 'factual_error_detected'),
+    edStar: book.tally(model, DOCS, 'ed_star'),
+    cr: book.conditional(model, DOCS, 'factual_error_detected'),
+    crStar: book.conditional(model, DOCS, 'ed_star'),
+  }));
   const tables: ReportTable[] = [];
   const ratios = params.noiseRates.length > 1 ? params.noiseRates : [undefined];
   for (const rate of ratios) {
-    const scoped = rate === undefined ? withDocs : withDocs.filter(atRate(rate));
-    const cells = models.map((model, i) => {
-      const mine = forModel(scoped, model);
-      return {
-        acc: proportionCell((perModel[i] as (typeof perModel)[number]).acc),
-        accDoc: proportionCell(tallyMetric(mine, 'correct')),
-        ed: proportionCell(tallyMetric(mine, 'factual_error_detected')),
-        edStar: proportionCell(tallyMetric(mine, 'ed_star')),
-        cr: conditionalCell(conditionalTally(mine, 'factual_error_detected', noLabelZero)),
-        crStar: conditionalCell(conditionalTally(mine, 'ed_star', isCorrect)),
-      };
-    });
+    const scope = rate === undefined ? DOCS : docsAtRate(rate);
+    const cells = models.map((model, i) => ({
+      acc: proportionCell((perModel[i] as (typeof perModel)[number]).acc),
+      accDoc: proportionCell(book.tally(model, scope, 'correct')),
+      ed: proportionCell(book.tally(model, scope, 'factual_error_detected')),
+      edStar: proportionCell(book.tally(model, scope, 'ed_star')),
+      cr: conditionalCell(book.conditional(model, scope, 'factual_error_detected')),
+      crStar: conditionalCell(book.conditional(model, scope, 'ed_star')),
+    }));
     tables.push({
       id: rate === undefined ? 'rgb-counterfactual' : `rgb-counterfactual@${format(rate)}`,
       title: `Counterfactual robustness (RGB Table 7)${rate === undefined ? '' : `, noise ratio ${format(rate)}`}`,
@@ -246,52 +209,92 @@ function counterfactualTables(entries: Entry[], models: string[], params: RgbPar
   return { tables, metrics, notes };
 }
 
-/** Share of each failure label among the labelled failures, when the failure-label pass ran. */
-function failureLabelTable(entries: Entry[], models: string[], params: RgbParams): ReportTable | undefined {
-  const labelled = entries.filter((e) => e.result.status === 'success' && scoreOf(e.result, 'failure_label'));
-  if (labelled.length === 0) return undefined;
-  const labels = failureLabelsFor(params.testbed);
-  const rows = labels.map((label) => ({
-    label,
-    cells: models.map((model) => {
-      const scores = forModel(labelled, model).map((e) => scoreOf(e.result, 'failure_label') as ReportScore);
-      const determined = scores.filter((s) => s.judgeError === undefined);
-      const interval = wilson(determined.filter((s) => s.label === label).length, determined.length);
-      return { value: interval.value, low: interval.low, high: interval.high, n: determined.length, undetermined: scores.length - determined.length };
-    }),
-  }));
-  return {
-    id: 'rgb-failure-labels',
-    title: 'Failure kinds among wrong answers (judge-assigned, the paper\'s error taxonomy)',
-    columns: models,
-    rows,
-    notes: ['Labels come from a judge model and explain failures; they are not part of the paper\'s metrics.'],
-  };
-}
+/** The judge's failure labels per model: results labelled, of them determined (no judge error), and each label's count. */
+class FailureLabels {
+  private readonly byModel = new Map<string, { labelled: number; determined: number; labels: Map<string, number> }>();
 
-function buildForTestbed(entries: Entry[], models: string[], params: RgbParams, suiteId: string): Built {
-  switch (params.testbed) {
-    case 'noise_robustness':
-      return accuracyByRatio(entries, models, params, suiteId, 'Noise robustness: accuracy by noise ratio (RGB Table 1)', 'rgb-noise-accuracy');
-    case 'information_integration':
-      return accuracyByRatio(entries, models, params, suiteId, 'Information integration: accuracy by noise ratio (RGB Table 5)', 'rgb-integration-accuracy');
-    case 'negative_rejection':
-      return rejectionTable(entries, models, suiteId);
-    case 'counterfactual_robustness':
-      return counterfactualTables(entries, models, params, suiteId);
+  add(result: ReportResult): void {
+    const score = result.status === 'success' ? scoreOf(result, 'failure_label') : undefined;
+    if (!score) return;
+    let counts = this.byModel.get(result.modelKey);
+    if (!counts) {
+      counts = { labelled: 0, determined: 0, labels: new Map() };
+      this.byModel.set(result.modelKey, counts);
+    }
+    counts.labelled++;
+    if (score.judgeError !== undefined) return;
+    counts.determined++;
+    if (score.label !== undefined) counts.labels.set(score.label, (counts.labels.get(score.label) ?? 0) + 1);
+  }
+
+  /** Share of each failure label among the labelled failures; undefined when the failure-label pass never ran. */
+  table(models: string[], params: RgbParams): ReportTable | undefined {
+    if (this.byModel.size === 0) return undefined;
+    const rows = failureLabelsFor(params.testbed).map((label) => ({
+      label,
+      cells: models.map((model) => {
+        const counts = this.byModel.get(model) ?? { labelled: 0, determined: 0, labels: new Map<string, number>() };
+        const interval = wilson(counts.labels.get(label) ?? 0, counts.determined);
+        return { value: interval.value, low: interval.low, high: interval.high, n: counts.determined, undetermined: counts.labelled - counts.determined };
+      }),
+    }));
+    return {
+      id: 'rgb-failure-labels',
+      title: 'Failure kinds among wrong answers (judge-assigned, the paper\'s error taxonomy)',
+      columns: models,
+      rows,
+      notes: ['Labels come from a judge model and explain failures; they are not part of the paper\'s metrics.'],
+    };
   }
 }
 
-/** Suite.report for RGB. */
+function buildForTestbed(book: TallyBook, models: string[], params: RgbParams, suiteId: string): Built {
+  switch (params.testbed) {
+    case 'noise_robustness':
+      return accuracyByRatio(book, models, params, suiteId, 'Noise robustness: accuracy by noise ratio (RGB Table 1)', 'rgb-noise-accuracy');
+    case 'information_integration':
+      return accuracyByRatio(book, models, params, suiteId, 'Information integration: accuracy by noise ratio (RGB Table 5)', 'rgb-integration-accuracy');
+    case 'negative_rejection':
+      return rejectionTable(book, models, suiteId);
+    case 'counterfactual_robustness':
+      return counterfactualTables(book, models, params, suiteId);
+  }
+}
+
+/** Suite.createAggregator for RGB: counts per (model, scope, metric), the failure labels, the effective ratios. */
+export function createRgbAggregator(params: RgbParams, suiteId: string): SuiteAggregator {
+  const book = new TallyBook(METRICS, CONDITIONALS);
+  const labels = new FailureLabels();
+  const rates = new EffectiveRates(suiteId, params);
+  const models = new Set<string>();
+  let errors = 0;
+  let orphans = 0;
+  return {
+    addCase: (evalCase) => rates.addCase(evalCase),
+    add(evalCase, result) {
+      if (!evalCase) {
+        orphans++;
+        return;
+      }
+      models.add(result.modelKey);
+      book.add(result.modelKey, scopesOf(evalCase), result);
+      labels.add(result);
+      if (result.status !== 'success') errors++;
+    },
+    finish() {
+      const columns = [...models].sort();
+      const built = buildForTestbed(book, columns, params, suiteId);
+      const labelTable = labels.table(columns, params);
+      const notes = [modeNote(params), ...rates.notes(), ...built.notes];
+      if (params.judge.failureLabels && !labelTable) notes.push('No failure labels: they need a judge model (set judge in the eval file) and at least one wrong answer.');
+      if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined, not as wrong.`);
+      if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
+      return { suiteId, method: RGB_METHOD, tables: labelTable ? [...built.tables, labelTable] : built.tables, metrics: built.metrics, notes };
+    },
+  };
+}
+
+/** Suite.report for RGB: the aggregator fed from arrays. */
 export function rgbReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: RgbParams, suiteId: string): SuiteReport {
-  const { entries, orphans } = joinEntries(cases, results);
-  const models = modelsOf(entries);
-  const built = buildForTestbed(entries, models, params, suiteId);
-  const labels = failureLabelTable(entries, models, params);
-  const notes = [modeNote(params), ...effectiveRateNotes(cases, suiteId, params), ...built.notes];
-  if (params.judge.failureLabels && !labels) notes.push('No failure labels: they need a judge model (set judge in the eval file) and at least one wrong answer.');
-  const errors = entries.filter((e) => e.result.status !== 'success').length;
-  if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined, not as wrong.`);
-  if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
-  return { suiteId, method: RGB_METHOD, tables: labels ? [...built.tables, labels] : built.tables, metrics: built.metrics, notes };
+  return reportThrough(createRgbAggregator(params, suiteId), cases, results);
 }

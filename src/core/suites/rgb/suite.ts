@@ -4,7 +4,7 @@ import type { Suite } from '../contract.js';
 import { RGB_METHOD, expandRgbRow } from './cases.js';
 import { parseRgbParams } from './params.js';
 import type { RgbParams } from './params.js';
-import { rgbReport } from './report.js';
+import { createRgbAggregator, rgbReport } from './report.js';
 import { scoreRgbCase } from './score.js';
 
 export const rgbSuite: Suite<RgbParams> = {
@@ -13,6 +13,7 @@ export const rgbSuite: Suite<RgbParams> = {
   expandRow: (row, params, context) => expandRgbRow(row, params, context),
   score: (evalCase, responseText, params, context) => scoreRgbCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => rgbReport(cases, results, params, suiteId),
+  createAggregator: (params, suiteId) => createRgbAggregator(params, suiteId),
   // The answer-part labels behind the counterfactual and integration tables; the response spans stay in the log.
   reportDetails: (score) => (score.metric === 'correct' ? { labels: (score.details as { labels?: number[] }).labels } : undefined),
   defaultTemplate: (params) => builtinPrompt(params.language === 'zh' ? 'rgb/zh.prompt' : 'rgb/en.prompt'),

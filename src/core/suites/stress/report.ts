@@ -1,63 +1,78 @@
 // The stress report: RGB's tables (rgbReport, Wilson intervals) computed on the user's data, and for the position
 // testbed the accuracy-by-position curve ("lost in the middle"), one column per model.
 import type { ReportCase, ReportResult } from '../reportView.js';
-import type { ReportMetric, ReportTable, SuiteReport } from '../contract.js';
-import { entriesForModel, joinEntries, modelsOf } from '../reportEntries.js';
-import type { ReportEntry } from '../reportEntries.js';
+import type { ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
+import { reportThrough } from '../aggregator.js';
 import { wilsonCell } from '../reportCells.js';
-import { rgbReport, tallyMetric } from '../rgb/report.js';
+import { createRgbAggregator } from '../rgb/report.js';
+import { TallyBook } from '../rgb/tallies.js';
 import { STRESS_METHOD, stressCaseParams } from './cases.js';
 import type { StressParams } from './params.js';
 import { rgbParamsFor } from './score.js';
-
-function positionsOf(cases: ReadonlyMap<string, ReportCase>, suiteId: string): number[] {
-  const positions = new Set<number>();
-  for (const c of cases.values()) {
-    const position = c.suiteId === suiteId ? stressCaseParams(c).position : null;
-    if (position !== null && position !== undefined) positions.add(position);
-  }
-  return [...positions].sort((a, b) => a - b);
-}
 
 function positionLabel(position: number, last: number): string {
   const where = position === 0 ? ' (first)' : position === last ? ' (last)' : '';
   return `${position + 1}${where}`;
 }
 
-/** Accuracy with the answer-bearing passage at each position (1 = first), the same tally RGB's accuracy uses. */
-function positionReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], suiteId: string): { tables: ReportTable[]; metrics: ReportMetric[]; notes: string[] } {
-  const { entries } = joinEntries(cases, results);
-  const models = modelsOf(entries);
-  const positions = positionsOf(cases, suiteId);
-  const last = positions[positions.length - 1] ?? 0;
-  const at = (position: number) => (e: ReportEntry) => stressCaseParams(e.evalCase).position === position;
-  const table: ReportTable = {
-    id: 'stress-position',
-    title: 'Position: accuracy with the answer-bearing passage at each position among the distractors',
-    columns: models,
-    rows: positions.map((position) => ({
-      label: positionLabel(position, last),
-      cells: models.map((model) => {
-        const tally = tallyMetric(entriesForModel(entries, model), 'correct', at(position));
-        return wilsonCell(tally.hits, tally.n, tally.undetermined);
-      }),
-    })),
-    notes: ['Each row\'s distractors keep one drawn order; only the answer-bearing passage moves, so a dip in the middle is the position\'s effect.'],
-  };
-  const metrics = models.flatMap((model) => {
-    const mine = entriesForModel(entries, model);
-    const overall = tallyMetric(mine, 'correct');
-    return [
-      { suiteId, modelKey: model, name: 'accuracy', value: overall.n === 0 ? null : overall.hits / overall.n, n: overall.n },
-      ...positions.map((position) => {
-        const tally = tallyMetric(mine, 'correct', at(position));
-        return { suiteId, modelKey: model, name: `accuracy@position=${position + 1}`, value: tally.n === 0 ? null : tally.hits / tally.n, n: tally.n };
-      }),
-    ];
-  });
-  const shortRows = [...cases.values()].filter((c) => c.suiteId === suiteId && stressCaseParams(c).position === 0 && stressCaseParams(c).distractorsDrawn < stressCaseParams(c).distractorsRequested).length;
-  const notes = shortRows > 0 ? [`${shortRows} row(s) had fewer distractors than k: their cases have fewer positions, so the last rows of the table have a smaller n.`] : [];
-  return { tables: [table], metrics, notes };
+const ALL = 'all';
+const atPosition = (position: number | null | undefined) => `position=${String(position)}`;
+
+/**
+ * Accuracy with the answer-bearing passage at each position (1 = first), the same tally RGB's accuracy uses, counted
+ * case by case: the positions and short rows from the suite's cases, the tallies from the results.
+ */
+class PositionTables {
+  private readonly book = new TallyBook(['correct']);
+  private readonly positions = new Set<number>();
+  private readonly models = new Set<string>();
+  private shortRows = 0;
+
+  constructor(private readonly suiteId: string) {}
+
+  addCase(evalCase: ReportCase): void {
+    if (evalCase.suiteId !== this.suiteId) return;
+    const { position, distractorsDrawn, distractorsRequested } = stressCaseParams(evalCase);
+    if (position !== null && position !== undefined) this.positions.add(position);
+    if (position === 0 && distractorsDrawn < distractorsRequested) this.shortRows++;
+  }
+
+  add(evalCase: ReportCase, result: ReportResult): void {
+    this.models.add(result.modelKey);
+    this.book.add(result.modelKey, [ALL, atPosition(stressCaseParams(evalCase).position)], result);
+  }
+
+  finish(): { tables: ReportTable[]; metrics: ReportMetric[]; notes: string[] } {
+    const { book, suiteId } = this;
+    const models = [...this.models].sort();
+    const positions = [...this.positions].sort((a, b) => a - b);
+    const last = positions[positions.length - 1] ?? 0;
+    const table: ReportTable = {
+      id: 'stress-position',
+      title: 'Position: accuracy with the answer-bearing passage at each position among the distractors',
+      columns: models,
+      rows: positions.map((position) => ({
+        label: positionLabel(position, last),
+        cells: models.map((model) => {
+          const tally = book.tally(model, atPosition(position), 'correct');
+          return wilsonCell(tally.hits, tally.n, tally.undetermined);
+        }),
+      })),
+      notes: ['Each row\'s distractors keep one drawn order; only the answer-bearing passage moves, so a dip in the middle is the position\'s effect.'],
+    };
+    const metrics = models.flatMap((model) => {
+      const overall = book.tally(model, ALL, 'correct');
+      return [
+        { suiteId, modelKey: model, name: 'accuracy', value: overall.n === 0 ? null : overall.hits / overall.n, n: overall.n },
+        ...positions.map((position) => {
+          const tally = book.tally(model, atPosition(position), 'correct');
+          return { suiteId, modelKey: model, name: `accuracy@position=${position + 1}`, value: tally.n === 0 ? null : tally.hits / tally.n, n: tally.n };
+        }),
+      ];
+    });
+    const notes = this.shortRows > 0 ? [`${this.shortRows} row(s) had fewer distractors than k: their cases have fewer positions, so the last rows of the table have a smaller n.`] : [];
+    return { tables: [table], metrics, notes };
+  }
 }
 
 function stressNotes(params: StressParams): string[] {
@@ -73,12 +88,31 @@ function stressNotes(params: StressParams): string[] {
   return notes;
 }
 
-/** Suite.report for stress. */
+/** Suite.createAggregator for stress: RGB's aggregator on the user's data, and the position tables for that testbed. */
+export function createStressAggregator(params: StressParams, suiteId: string): SuiteAggregator {
+  const rgb = createRgbAggregator(rgbParamsFor(params), suiteId);
+  const position = params.testbed === 'position' ? new PositionTables(suiteId) : undefined;
+  return {
+    addCase(evalCase) {
+      rgb.addCase(evalCase);
+      position?.addCase(evalCase);
+    },
+    add(evalCase, result) {
+      rgb.add(evalCase, result);
+      if (evalCase) position?.add(evalCase, result);
+    },
+    finish() {
+      const report = rgb.finish();
+      if (!position) return { ...report, method: STRESS_METHOD, notes: [...stressNotes(params), ...report.notes] };
+      const built = position.finish();
+      // RGB's notes minus its ratio notes: the position testbed has no requested ratio to differ from.
+      const rgbNotes = report.notes.filter((note) => !note.startsWith('Noise ratio'));
+      return { suiteId, method: STRESS_METHOD, tables: [...built.tables, ...report.tables.filter((t) => t.id === 'rgb-failure-labels')], metrics: built.metrics, notes: [...stressNotes(params), ...built.notes, ...rgbNotes] };
+    },
+  };
+}
+
+/** Suite.report for stress: the aggregator fed from arrays. */
 export function stressReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: StressParams, suiteId: string): SuiteReport {
-  const rgb = rgbReport(cases, results, rgbParamsFor(params), suiteId);
-  if (params.testbed !== 'position') return { ...rgb, method: STRESS_METHOD, notes: [...stressNotes(params), ...rgb.notes] };
-  const position = positionReport(cases, results, suiteId);
-  // RGB's notes minus its ratio notes: the position testbed has no requested ratio to differ from.
-  const rgbNotes = rgb.notes.filter((note) => !note.startsWith('Noise ratio'));
-  return { suiteId, method: STRESS_METHOD, tables: [...position.tables, ...rgb.tables.filter((t) => t.id === 'rgb-failure-labels')], metrics: position.metrics, notes: [...stressNotes(params), ...position.notes, ...rgbNotes] };
+  return reportThrough(createStressAggregator(params, suiteId), cases, results);
 }

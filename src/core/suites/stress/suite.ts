@@ -7,7 +7,7 @@ import type { StressPrepared } from './judgedBearing.js';
 import { parseStressParams } from './params.js';
 import type { StressParams } from './params.js';
 import { distractorPoolFor } from './pool.js';
-import { stressReport } from './report.js';
+import { createStressAggregator, stressReport } from './report.js';
 import { scoreStressCase } from './score.js';
 
 export const stressSuite: Suite<StressParams, StressPrepared | undefined> = {
@@ -18,6 +18,7 @@ export const stressSuite: Suite<StressParams, StressPrepared | undefined> = {
   expandRow: (row, params, context, prepared) => expandStressRow(row, params, context, distractorPoolFor(params.distractors, row), prepared),
   score: (evalCase, responseText, params, context) => scoreStressCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => stressReport(cases, results, params, suiteId),
+  createAggregator: (params, suiteId) => createStressAggregator(params, suiteId),
   // RGB's answer-part labels, for the counterfactual and integration tables (the same tables read them).
   reportDetails: (score) => (score.metric === 'correct' ? { labels: (score.details as { labels?: number[] }).labels } : undefined),
   defaultTemplate: () => builtinPrompt('stress/en.prompt'),

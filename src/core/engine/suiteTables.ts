@@ -1,0 +1,20 @@
+// One suite's tables at the end of a run, fed line by line: through the method's aggregator when it has one (nothing
+// kept per case), else the report view of every case and result, handed to its array `report` at the end.
+import type { SuiteAggregator } from '../suites/contract.js';
+import type { ReportCase, ReportResult } from '../suites/reportView.js';
+import type { SuitePlan } from './plan.js';
+
+export function suiteTables(plan: SuitePlan): SuiteAggregator {
+  return plan.suite.createAggregator?.(plan.params, plan.spec.id) ?? heldViews(plan);
+}
+
+/** A method without an aggregator: the slim view of every case (~1–2 KB each) until its report is computed. */
+function heldViews(plan: SuitePlan): SuiteAggregator {
+  const cases = new Map<string, ReportCase>();
+  const results: ReportResult[] = [];
+  return {
+    addCase: (evalCase) => cases.set(evalCase.id, evalCase),
+    add: (_evalCase, result) => results.push(result),
+    finish: () => plan.suite.report(cases, results, plan.params, plan.spec.id),
+  };
+}

@@ -1,0 +1,35 @@
+// A method's array `report` as a thin wrapper over its aggregator (contract.ts, SuiteAggregator): one implementation
+// of the tables, fed either from arrays (tests, a caller with a few cases in memory) or line by line from a run log.
+import type { SuiteAggregator, SuiteReport } from './contract.js';
+import type { ReportCase, ReportResult } from './reportView.js';
+
+/** What `report(cases, results)` returns, computed by feeding `aggregator` every case, then every result in order. */
+export function reportThrough(aggregator: SuiteAggregator, cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[]): SuiteReport {
+  for (const evalCase of cases.values()) aggregator.addCase(evalCase);
+  for (const result of results) aggregator.add(cases.get(result.caseId), result);
+  return aggregator.finish();
+}
+
+/** A growable column of numbers (8 bytes each): what a mean with its interval or a correlation keeps per value. */
+export class NumberColumn {
+  private values = new Float64Array(64);
+  private size = 0;
+
+  get length(): number {
+    return this.size;
+  }
+
+  push(value: number): void {
+    if (this.size === this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.size++] = value;
+  }
+
+  /** A copy as a plain array, in the order pushed (for the statistics in stats.ts and metaEval.ts). */
+  toArray(): number[] {
+    return Array.from(this.values.subarray(0, this.size));
+  }
+}
