@@ -47,14 +47,16 @@ function main(): void {
   })));
 
   console.log('\nThe run and the reports:');
-  console.log(table(['tree', 'run s', 'cases/s', 'peak heap MB (run)', 'peak RSS MB (run)', 'tables s', 'peak heap MB (tables)', 'heap after run MB', 'reports s', 'peak heap MB (reports)', 'peak RSS MB (reports)', 'log MB', 'report files MB'], results.map(([label, r]) => [
+  console.log(table(['tree', 'run s', 'cases/s', 'peak RSS MB (to last case)', 'peak heap MB (run)', 'peak RSS MB (run)', 'tables s', 'peak heap MB (tables)', 'peak RSS MB (tables)', 'heap after run MB', 'reports s', 'peak heap MB (reports)', 'peak RSS MB (reports)', 'log MB', 'report files MB'], results.map(([label, r]) => [
     label,
     (r.runMs / 1000).toFixed(1),
     (r.cases / (r.runMs / 1000)).toFixed(0),
+    mb(r.casesPeakRss),
     mb(r.runPeakHeap),
     mb(r.runPeakRss),
     (r.tables.ms / 1000).toFixed(1),
     mb(r.tables.peakHeap),
+    mb(r.tables.peakRss),
     mb(r.heapAfterRun),
     r.reports.error ? `failed: ${r.reports.error.slice(0, 80)}` : (r.reports.ms / 1000).toFixed(1),
     mb(r.reports.peakHeap),

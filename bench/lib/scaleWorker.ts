@@ -35,6 +35,9 @@ export interface ScaleResult {
   heapAfterRun: number;
   runPeakRss: number;
   runPeakHeap: number;
+  /** Peaks from the start to the last case finished: planning and calls, before the tables. */
+  casesPeakRss: number;
+  casesPeakHeap: number;
   /** From the last case finished to the run's return: the suites' tables (computed from the log since a664315) and the summary. */
   tables: { ms: number; peakRss: number; peakHeap: number };
   reports: { ms: number; peakRss: number; peakHeap: number; files: Record<string, number>; error?: string };
@@ -74,6 +77,7 @@ async function main(): Promise<void> {
     let logFile = '';
     let tablesStart = 0;
     let tablesPeaks: MemoryPeaks | undefined;
+    let casesPeak = { rss: NaN, heapUsed: NaN };
     gc();
     const peaks = new MemoryPeaks();
     const started = performance.now();
@@ -84,6 +88,8 @@ async function main(): Promise<void> {
       onEvent: (event: { type: string; done?: number; logFile?: string }) => {
         if (event.type === 'run-started') logFile = event.logFile ?? '';
         if (event.type === 'case-finished' && event.done === job.cases) {
+          peaks.sample();
+          casesPeak = { rss: peaks.rss, heapUsed: peaks.heapUsed };
           tablesStart = performance.now();
           tablesPeaks = new MemoryPeaks();
         }
@@ -124,6 +130,8 @@ async function main(): Promise<void> {
       heapAfterRun,
       runPeakRss: peaks.rss,
       runPeakHeap: peaks.heapUsed,
+      casesPeakRss: casesPeak.rss,
+      casesPeakHeap: casesPeak.heapUsed,
       tables: { ms: tablesMs, peakRss: tablesPeaks?.rss ?? NaN, peakHeap: tablesPeaks?.heapUsed ?? NaN },
       reports: { ms: reportMs, peakRss: reportPeaks.rss, peakHeap: reportPeaks.heapUsed, files, ...(error ? { error } : {}) },
       logBytes: statSync(outcome.logFile).size,
