@@ -11,9 +11,9 @@ export interface RgbRow {
   negative: string[];
 }
 
-/** Row i asks about city i; its answer "Answer<i>" sits in the positive passages only. */
-export function rgbRows(count: number): RgbRow[] {
-  return Array.from({ length: count }, (_, i) => ({
+/** Row i asks about city i; its answer "Answer<i>" sits in the positive passages only. `from`: the first i. */
+export function rgbRows(count: number, from = 0): RgbRow[] {
+  return Array.from({ length: count }, (_, n) => from + n).map((i) => ({
     id: i,
     query: `Where is landmark number ${i}?`,
     answer: [`Answer${i}`],
