@@ -33,3 +33,32 @@ export class NumberColumn {
     return Array.from(this.values.subarray(0, this.size));
   }
 }
+
+/**
+ * The values a mean reads, with the undetermined ones (null) only counted: a mean and its interval filter them out,
+ * so they need no place in the order, which matters only to the sum of the numbers (NaN kept: the mean drops it).
+ */
+export class MeanValues {
+  private readonly numbers = new NumberColumn();
+  private nulls = 0;
+
+  add(value: number | null): void {
+    if (value === null) this.nulls++;
+    else this.numbers.push(value);
+  }
+
+  /** What meanCell / meanWithInterval take: the numbers in order, then a null per undetermined value. */
+  values(): (number | null)[] {
+    const values: (number | null)[] = this.numbers.toArray();
+    for (let i = 0; i < this.nulls; i++) values.push(null);
+    return values;
+  }
+}
+
+/**
+ * The models a report has columns for, in one fixed order (sorted), so a table's columns do not move between runs of
+ * the same eval file: results are logged as they finish, and whichever model answered first must not decide.
+ */
+export function modelColumns(modelKeys: Iterable<string>): string[] {
+  return [...new Set(modelKeys)].sort();
+}

@@ -1,5 +1,6 @@
 // Meta-evaluation shared by the judge-based methods (RAGAS, LLM-Eval): how well a metric agrees with human scores.
 import type { ReportCase, ReportResult } from './reportView.js';
+import { NumberColumn } from './aggregator.js';
 import type { ReportCell, ReportTable } from './contract.js';
 
 /** Pearson's r; null when fewer than two pairs or when either side has no variance (r is undefined there). */
@@ -72,30 +73,41 @@ export function readHumanScores(data: Record<string, unknown>): { scores: Record
   return { scores, problems };
 }
 
+/**
+ * Paired (metric value, human score) per metric and model, over cases where both are determined: collected one result
+ * at a time, two numbers per pair (what Pearson and Spearman need), in the order the results come.
+ */
+export class AgreementPairs {
+  private readonly pairs = new Map<string, { xs: NumberColumn; ys: NumberColumn }>();
+
+  /** The case's human scores (from its row, in the report view) against the result's scores of the same names. */
+  add(evalCase: ReportCase, result: ReportResult): void {
+    if (result.status !== 'success' || !evalCase.humanScores) return;
+    for (const [metric, human] of Object.entries(evalCase.humanScores)) {
+      const value = result.scores.find((s) => s.metric === metric)?.value;
+      if (typeof value !== 'number' || Number.isNaN(value)) continue;
+      const key = `${metric}\u0000${result.modelKey}`;
+      let pair = this.pairs.get(key);
+      if (!pair) {
+        pair = { xs: new NumberColumn(), ys: new NumberColumn() };
+        this.pairs.set(key, pair);
+      }
+      pair.xs.push(value);
+      pair.ys.push(human);
+    }
+  }
+
+  of(metric: string, model: string): { xs: number[]; ys: number[] } {
+    const pair = this.pairs.get(`${metric}\u0000${model}`);
+    return { xs: pair?.xs.toArray() ?? [], ys: pair?.ys.toArray() ?? [] };
+  }
+}
+
 export interface AgreementInput {
   /** Metric names to correlate, in table order. */
   metrics: readonly string[];
   models: readonly string[];
-  cases: ReadonlyMap<string, ReportCase>;
-  results: readonly ReportResult[];
-  /** The human scores a case carries (from its row). */
-  humanScoresOf: (evalCase: ReportCase) => Readonly<Record<string, number>> | undefined;
-}
-
-/** Paired (metric value, human score) per model and metric, over cases where both are determined. */
-export function agreementPairs(input: AgreementInput, metric: string, model: string): { xs: number[]; ys: number[] } {
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (const result of input.results) {
-    if (result.modelKey !== model || result.status !== 'success') continue;
-    const evalCase = input.cases.get(result.caseId);
-    const human = evalCase ? input.humanScoresOf(evalCase)?.[metric] : undefined;
-    const value = result.scores.find((s) => s.metric === metric)?.value;
-    if (human === undefined || typeof value !== 'number' || Number.isNaN(value)) continue;
-    xs.push(value);
-    ys.push(human);
-  }
-  return { xs, ys };
+  pairs: AgreementPairs;
 }
 
 /**
@@ -105,7 +117,7 @@ export function agreementPairs(input: AgreementInput, metric: string, model: str
 export function agreementTable(id: string, title: string, input: AgreementInput): ReportTable | undefined {
   const rows: ReportTable['rows'] = [];
   for (const metric of input.metrics) {
-    const pairs = input.models.map((model) => agreementPairs(input, metric, model));
+    const pairs = input.models.map((model) => input.pairs.of(metric, model));
     if (pairs.every((p) => p.xs.length === 0)) continue;
     const cell = (value: number | null, n: number): ReportCell => ({ value, n });
     rows.push({ label: `${metric} · Pearson r`, cells: pairs.map((p) => cell(pearson(p.xs, p.ys), p.xs.length)) });

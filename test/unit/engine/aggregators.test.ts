@@ -1,9 +1,9 @@
 // The end of a run builds each method's tables case by case (Suite.createAggregator, fed by tablesFromLog) and the
 // array `report` is a thin wrapper over the same aggregator: on real data, with two models, judge scores, judge errors
-// and model errors, the tables from the log must equal the array path's to the last digit. Methods without an
-// aggregator still go through the array path.
+// and model errors, the tables from the log must equal the array path's (every case, then every result) to the last
+// digit, whatever the order the log gives them in.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
@@ -16,7 +16,8 @@ import { RunLogWriter, readRunLog } from '../../../src/core/run/runLog.js';
 import type { CaseResult, Score } from '../../../src/core/model.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { loadEvalSpec } from '../../../src/core/spec/load.js';
-import { NEITHER_VERDICT, failureLabelsFor } from '../../../src/core/suites/rgb/judge.js';
+import { NEITHER_VERDICT } from '../../../src/core/suites/judging.js';
+import { failureLabelsFor } from '../../../src/core/suites/rgb/judge.js';
 import { combinedReports } from '../../../src/core/suites/combinedReports.js';
 import { withSampleStability } from '../../../src/core/suites/samplesReport.js';
 import { toReportCase, toReportResult } from '../../../src/core/suites/reportView.js';
@@ -61,13 +62,23 @@ function judgeScores(caseId: string, testbed: string): Score[] {
   return [verdict('rej_star', 3), verdict('ed_star', 5), ...(y < 0.6 ? [failure] : [])];
 }
 
-/** A second model beside the logged one: the same cases, judge scores added, some results turned into model errors. */
+/** A score left undetermined for want of a judge (RAGAS, LLM-Eval) given a value most of the time, as a judge would. */
+function filled(score: Score, evalCase: CaseLine['case']): Score {
+  if (score.value !== null) return score;
+  const x = draw(`${evalCase.id}/${score.metric}`, 13);
+  if (x < 0.2) return score;
+  const value = evalCase.method === 'llm-eval' ? 1 + Math.floor(x * 5) : Math.round(x * 1000) / 1000;
+  return { metric: score.metric, value, ...(x > 0.9 ? { label: NEITHER_VERDICT } : {}) };
+}
+
+/** A second model beside the logged one: the same cases, judge scores added or filled in, some results turned into model errors. */
 function secondModel(line: CaseLine): CaseLine {
   const result: CaseResult = { ...line.result, modelKey: 'simulated:judged' };
   if (draw(line.case.id, 11) < 0.08) {
     return { ...line, result: { ...result, status: 'error', scores: [], pass: undefined, error: { stage: 'model', kind: 'server', message: 'HTTP 500' } } };
   }
-  return { ...line, result: { ...result, scores: [...result.scores, ...judgeScores(line.case.id, line.case.testbed ?? '')] } };
+  const judged = line.case.method === 'rgb' || line.case.method === 'stress' ? judgeScores(line.case.id, line.case.testbed ?? '') : [];
+  return { ...line, result: { ...result, scores: [...result.scores.map((score) => filled(score, line.case)), ...judged] } };
 }
 
 /** Runs an eval file offline, then writes a second log with a judged second model interleaved and logged twice here and there. */
@@ -105,10 +116,25 @@ suites:
   return file;
 }
 
+/** LLM-Eval has no bundled example: thirty given responses with human scores (no judge: the second model's are simulated). */
+function llmEvalEval(): string {
+  const folder = path.join(dir, 'llm-eval');
+  mkdirSync(folder, { recursive: true });
+  const rows = Array.from({ length: 30 }, (_, i) => ({ context: `Question ${i}: what is ${i} plus one?`, response: `It is ${i + 1}.`, human_scores: { content: 1 + (i % 5), grammar: 5 - (i % 3) } }));
+  writeFileSync(path.join(folder, 'data.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n'));
+  const file = path.join(folder, 'llm-eval.eval.yaml');
+  writeFileSync(file, 'version: 1\nname: llm-eval\nmodels: [extractive:bm25]\nsuites:\n  - { id: le, method: llm-eval, dataset: data.jsonl, params: { dimensions: [content, grammar] } }\n');
+  return file;
+}
+
 for (const [name, evalFile] of [
   ['RGB on the real RGB files (counterfactual at three ratios, noise, rejection)', realDataEval],
   ['RGB: the bundled example (five testbeds, English and Chinese)', () => copyExample('rgb', 'rgb-example.eval.yaml')],
   ['stress: the bundled example (noise, rejection, counterfactual, position, integration)', () => copyExample('stress', 'stress-example.eval.yaml')],
+  ['IF-RAG: the bundled example (instructions A, B, C and the combined table)', () => copyExample('ifrag', 'ifrag-example.eval.yaml')],
+  ['needle: the bundled example (three prompts over one grid)', () => copyExample('needle', 'needle-example.eval.yaml')],
+  ['RAGAS: the bundled example (given responses, human scores)', () => copyExample('ragas', 'ragas-example.eval.yaml')],
+  ['LLM-Eval: given responses with human scores', llmEvalEval],
 ] as const) {
   test(`${name}: the tables from the log, case by case, equal the array path's`, async () => {
     const { logFile, suites } = await judgedLog(evalFile());
@@ -116,7 +142,7 @@ for (const [name, evalFile] of [
     const { reports } = await tablesFromLog(logFile, suites);
     const expected = await arrayReports(logFile, suites);
     assert.deepEqual(reports, expected);
-    // The synthetic judge reached the tables: ED*/Rej* cells, failure labels, model errors.
+    // The simulated model reached the tables, with its model errors.
     const text = JSON.stringify(reports);
     assert.match(text, /simulated:judged/);
     assert.match(text, /ended in a model error/);

@@ -1,9 +1,8 @@
 // IF-RAG's tables: accuracy per data kind (one instruction per suite), over-refusal (Figure 3), and the 9-column Table 1 from three suites.
-import { entriesForModel, joinEntries, modelsOf } from '../reportEntries.js';
-import type { ReportEntry } from '../reportEntries.js';
 import * as path from 'node:path';
+import { modelColumns, reportThrough } from '../aggregator.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
-import type { ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
+import type { ReportCell, ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
 import { CITATION_RULE } from './citations.js';
 import { IFRAG_METHOD, ifragCaseParams } from './cases.js';
 import { NORMALISATION_RULES } from './normalise.js';
@@ -38,152 +37,209 @@ const INSTRUCTION_NAMES: Readonly<Record<Instruction, string>> = {
   C: 'C (all answers)',
 };
 
-type Entry = ReportEntry;
-
 interface Tally {
   hits: number;
   n: number;
   undetermined: number;
 }
 
+const emptyTally = (): Tally => ({ hits: 0, n: 0, undetermined: 0 });
+
 function scoreOf(result: ReportResult, metric: string): ReportScore | undefined {
   return result.scores.find((score) => score.metric === metric);
 }
 
-/** hits / determined; model errors and missing scores are undetermined, never wrong. */
-function tally(entries: readonly Entry[], metric: string): Tally {
-  const t: Tally = { hits: 0, n: 0, undetermined: 0 };
-  for (const { result } of entries) {
-    const score = result.status === 'success' ? scoreOf(result, metric) : undefined;
-    if (!score || score.value === null) t.undetermined++;
-    else {
-      t.n++;
-      if (score.value === 1) t.hits++;
-    }
+/** One result into a metric's tally: hits / determined; model errors and missing scores are undetermined, never wrong. */
+function countInto(t: Tally, result: ReportResult, metric: string): void {
+  const score = result.status === 'success' ? scoreOf(result, metric) : undefined;
+  if (!score || score.value === null) t.undetermined++;
+  else {
+    t.n++;
+    if (score.value === 1) t.hits++;
   }
-  return t;
 }
 
 function cell(t: Tally): ReportCell {
   return wilsonCell(t.hits, t.n, t.undetermined);
 }
 
-function labelTally(entries: readonly Entry[], label: string): Tally {
-  const scored = entries.filter((e) => e.result.status === 'success' && scoreOf(e.result, 'correct'));
-  return { hits: scored.filter((e) => scoreOf(e.result, 'correct')?.label === label).length, n: scored.length, undetermined: entries.length - scored.length };
+const METRICS = ['correct', 'over_refusal'] as const;
+const CITATION_OUTCOMES = ['correct', 'wrong-citation', 'missing-citation'] as const;
+/** Tallies of a model's results over all kinds (ALL) or one data kind. */
+const ALL = 'all';
+const columnName = (kind: DataKind, instruction: Instruction) => `${KIND_NAMES[kind]}-${instruction}`;
+
+/** A model's counts: per scope and metric, and instruction B's citation outcomes (among results scored "correct"). */
+interface ModelCounts {
+  tallies: Map<string, Tally>;
+  results: number;
+  scored: number;
+  labels: Map<string, number>;
 }
 
+class IfRagCounts {
+  private readonly byModel = new Map<string, ModelCounts>();
 
-const forModel = entriesForModel;
-const ofKind = (entries: readonly Entry[], kind: DataKind) => entries.filter((e) => ifragCaseParams(e.evalCase).kind === kind);
-const columnName = (kind: DataKind, instruction: Instruction) => `${KIND_NAMES[kind]}-${instruction}`;
+  add(evalCase: ReportCase, result: ReportResult): void {
+    let counts = this.byModel.get(result.modelKey);
+    if (!counts) {
+      counts = { tallies: new Map(), results: 0, scored: 0, labels: new Map() };
+      this.byModel.set(result.modelKey, counts);
+    }
+    for (const scope of [ALL, ifragCaseParams(evalCase).kind]) {
+      for (const metric of METRICS) {
+        const key = `${scope}\u0000${metric}`;
+        const tally = counts.tallies.get(key) ?? emptyTally();
+        counts.tallies.set(key, tally);
+        countInto(tally, result, metric);
+      }
+    }
+    counts.results++;
+    const correct = result.status === 'success' ? scoreOf(result, 'correct') : undefined;
+    if (!correct) return;
+    counts.scored++;
+    if (correct.label !== undefined) counts.labels.set(correct.label, (counts.labels.get(correct.label) ?? 0) + 1);
+  }
+
+  models(): string[] {
+    return modelColumns(this.byModel.keys());
+  }
+
+  tally(model: string, scope: string, metric: string): Tally {
+    return { ...(this.byModel.get(model)?.tallies.get(`${scope}\u0000${metric}`) ?? emptyTally()) };
+  }
+
+  /** Among the model's results scored "correct", the share with this citation outcome; the rest are undetermined. */
+  labelTally(model: string, label: string): Tally {
+    const counts = this.byModel.get(model);
+    if (!counts) return emptyTally();
+    return { hits: counts.labels.get(label) ?? 0, n: counts.scored, undetermined: counts.results - counts.scored };
+  }
+}
 
 // ——— tables ———
 
 /** Table 1 for one instruction: rows = models (as in the paper), columns = the data kinds. */
-function accuracyTable(entries: Entry[], models: string[], params: IfRagParams): ReportTable {
+function accuracyTable(counts: IfRagCounts, models: string[], params: IfRagParams): ReportTable {
   return {
     id: `ifrag-accuracy-${params.instruction}`,
     title: `IF-RAG accuracy, instruction ${INSTRUCTION_NAMES[params.instruction]}, by data kind (IF-RAG Table 1)`,
     columns: params.kinds.map((kind) => columnName(kind, params.instruction)),
-    rows: models.map((model) => ({ label: model, cells: params.kinds.map((kind) => cell(tally(ofKind(forModel(entries, model), kind), 'correct'))) })),
+    rows: models.map((model) => ({ label: model, cells: params.kinds.map((kind) => cell(counts.tally(model, kind, 'correct'))) })),
     notes: ['Rows are models and columns data kinds, as in the paper. Three suites (A, B, C) over one dataset make the 9-column table.'],
   };
 }
 
-function overRefusalTable(entries: Entry[], models: string[], params: IfRagParams): ReportTable {
+function overRefusalTable(counts: IfRagCounts, models: string[], params: IfRagParams): ReportTable {
   return {
     id: `ifrag-over-refusal-${params.instruction}`,
     title: `IF-RAG over-refusal: answerable cases answered with the refusal sentence, instruction ${params.instruction} (IF-RAG Figure 3)`,
     columns: params.kinds.map((kind) => columnName(kind, params.instruction)),
-    rows: models.map((model) => ({ label: model, cells: params.kinds.map((kind) => cell(tally(ofKind(forModel(entries, model), kind), 'over_refusal'))) })),
+    rows: models.map((model) => ({ label: model, cells: params.kinds.map((kind) => cell(counts.tally(model, kind, 'over_refusal'))) })),
     notes: ['The paper\'s Figure 3 is the factual column under instruction A.'],
   };
 }
 
 /** Instruction B only: how responses fell short — the answer without an ID, or with the wrong one. */
-function citationTable(entries: Entry[], models: string[]): ReportTable {
-  const outcomes = ['correct', 'wrong-citation', 'missing-citation'] as const;
+function citationTable(counts: IfRagCounts, models: string[]): ReportTable {
   return {
     id: 'ifrag-citations-B',
     title: 'IF-RAG instruction B: answer with a helpful document ID (correct), with only other IDs (wrong-citation), with no ID (missing-citation)',
-    columns: [...outcomes],
-    rows: models.map((model) => ({ label: model, cells: outcomes.map((o) => cell(labelTally(forModel(entries, model), o))) })),
+    columns: [...CITATION_OUTCOMES],
+    rows: models.map((model) => ({ label: model, cells: CITATION_OUTCOMES.map((o) => cell(counts.labelTally(model, o))) })),
   };
 }
 
 // ——— metrics and notes ———
 
-function metricsFor(entries: Entry[], models: string[], params: IfRagParams, suiteId: string): ReportMetric[] {
+function metricsFor(counts: IfRagCounts, models: string[], params: IfRagParams, suiteId: string): ReportMetric[] {
   const metric = (model: string, name: string, t: Tally): ReportMetric => ({ suiteId, modelKey: model, name, value: t.n === 0 ? null : t.hits / t.n, n: t.n });
-  return models.flatMap((model) => {
-    const mine = forModel(entries, model);
-    return [
-      metric(model, 'accuracy', tally(mine, 'correct')),
-      ...params.kinds.map((kind) => metric(model, `accuracy@${kind}`, tally(ofKind(mine, kind), 'correct'))),
-      metric(model, 'over_refusal', tally(mine, 'over_refusal')),
-      ...params.kinds.map((kind) => metric(model, `over_refusal@${kind}`, tally(ofKind(mine, kind), 'over_refusal'))),
-    ];
-  });
+  return models.flatMap((model) => [
+    metric(model, 'accuracy', counts.tally(model, ALL, 'correct')),
+    ...params.kinds.map((kind) => metric(model, `accuracy@${kind}`, counts.tally(model, kind, 'correct'))),
+    metric(model, 'over_refusal', counts.tally(model, ALL, 'over_refusal')),
+    ...params.kinds.map((kind) => metric(model, `over_refusal@${kind}`, counts.tally(model, kind, 'over_refusal'))),
+  ]);
 }
 
-function suiteCases(cases: ReadonlyMap<string, ReportCase>, suiteId: string): ReportCase[] {
-  return [...cases.values()].filter((c) => c.suiteId === suiteId && c.method === IFRAG_METHOD);
-}
+/**
+ * What the notes read of the suite's own cases, case by case: the rows that gave no counterfactual or multi-answer
+ * case (each row once, with its last case's reason: kept per such row only), the cases short of irrelevant
+ * passages, and the dataset files.
+ */
+class OwnCases {
+  private readonly skippedRows = new Map<string, string>();
+  private short = 0;
+  private readonly files = new Set<string>();
 
-/** Rows that gave no counterfactual or multi-answer case, counted once per row (each of their cases carries the reason). */
-function skippedNote(own: readonly ReportCase[]): string | undefined {
-  const rows = new Map<string, string>();
-  for (const evalCase of own) {
-    const skipped = ifragCaseParams(evalCase).skippedKinds;
-    if (skipped.length > 0) rows.set(`${evalCase.row.file}#${evalCase.row.index}`, skipped[0]?.reason ?? '');
+  constructor(private readonly suiteId: string) {}
+
+  addCase(evalCase: ReportCase): void {
+    if (evalCase.suiteId !== this.suiteId || evalCase.method !== IFRAG_METHOD) return;
+    const p = ifragCaseParams(evalCase);
+    if (p.skippedKinds.length > 0) this.skippedRows.set(`${evalCase.row.file}#${evalCase.row.index}`, p.skippedKinds[0]?.reason ?? '');
+    if (p.irrelevant < p.requestedIrrelevant) this.short++;
+    this.files.add(evalCase.row.file);
   }
-  if (rows.size === 0) return undefined;
-  const failed = [...rows.values()].filter((reason) => reason.startsWith('counterfactual generation failed')).length;
-  const detail = failed > 0 ? ` (${failed} of them because counterfactual generation failed)` : '';
-  return `${rows.size} row(s) have no counterfactual data${detail}: they appear in the factual column only. Rows that gave no case at all are not counted here.`;
+
+  datasets(): string[] {
+    return [...this.files].sort();
+  }
+
+  notes(params: IfRagParams): string[] {
+    const notes = [
+      `Answers and the refusal sentence matched by ${NORMALISATION_RULES[params.normalise]}. Refusal: ${params.refusal.map((r) => `'${r}'`).join(', ')}.`,
+      `Documents labelled ${params.idFormat.replace('{n}', 'N')}, N = 1..${params.k} in the order shown.${params.instruction === 'B' ? ` Citations: ${CITATION_RULE}` : ''}`,
+      `k = ${params.k}: the evidence plus irrelevant passages drawn from other rows (passages mentioning one of the row's answers are passed over), one seeded draw per row shared by the data kinds and by suites A, B and C, so the instruction is the only difference between them.`,
+    ];
+    if (this.skippedRows.size > 0) {
+      const failed = [...this.skippedRows.values()].filter((reason) => reason.startsWith('counterfactual generation failed')).length;
+      const detail = failed > 0 ? ` (${failed} of them because counterfactual generation failed)` : '';
+      notes.push(`${this.skippedRows.size} row(s) have no counterfactual data${detail}: they appear in the factual column only. Rows that gave no case at all are not counted here.`);
+    }
+    if (this.short > 0) notes.push(`${this.short} case(s) show fewer than k passages: the other rows had too few passages that do not mention the row's answers.`);
+    return notes;
+  }
 }
 
-function shortPoolNote(own: readonly ReportCase[]): string | undefined {
-  const short = own.filter((c) => ifragCaseParams(c).irrelevant < ifragCaseParams(c).requestedIrrelevant);
-  if (short.length === 0) return undefined;
-  return `${short.length} case(s) show fewer than k passages: the other rows had too few passages that do not mention the row's answers.`;
-}
-
-function notesFor(own: readonly ReportCase[], params: IfRagParams): string[] {
-  const notes = [
-    `Answers and the refusal sentence matched by ${NORMALISATION_RULES[params.normalise]}. Refusal: ${params.refusal.map((r) => `'${r}'`).join(', ')}.`,
-    `Documents labelled ${params.idFormat.replace('{n}', 'N')}, N = 1..${params.k} in the order shown.${params.instruction === 'B' ? ` Citations: ${CITATION_RULE}` : ''}`,
-    `k = ${params.k}: the evidence plus irrelevant passages drawn from other rows (passages mentioning one of the row's answers are passed over), one seeded draw per row shared by the data kinds and by suites A, B and C, so the instruction is the only difference between them.`,
-  ];
-  const skipped = skippedNote(own);
-  if (skipped) notes.push(skipped);
-  const short = shortPoolNote(own);
-  if (short) notes.push(short);
-  return notes;
-}
-
-/** Suite.report for IF-RAG. */
-export function ifragReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: IfRagParams, suiteId: string): IfRagSuiteReport {
-  const { entries, orphans } = joinEntries(cases, results);
-  // Sorted, so a table's rows do not depend on which model finished first.
-  const models = modelsOf(entries);
-  const own = suiteCases(cases, suiteId);
-  const tables = [accuracyTable(entries, models, params), overRefusalTable(entries, models, params)];
-  if (params.instruction === 'B') tables.push(citationTable(entries, models));
-  const notes = notesFor(own, params);
-  const errors = entries.filter((e) => e.result.status !== 'success').length;
-  if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined, not as wrong.`);
-  if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
-  const datasets = [...new Set(own.map((c) => c.row.file))].sort();
+/** Suite.createAggregator for IF-RAG: counts per model, data kind and metric; the notes' few facts about the cases. */
+export function createIfRagAggregator(params: IfRagParams, suiteId: string): SuiteAggregator {
+  const counts = new IfRagCounts();
+  const own = new OwnCases(suiteId);
+  let errors = 0;
+  let orphans = 0;
   return {
-    suiteId,
-    method: IFRAG_METHOD,
-    tables,
-    metrics: metricsFor(entries, models, params, suiteId),
-    notes,
-    ifrag: { instruction: params.instruction, datasets, kinds: params.kinds, normalise: params.normalise, idFormat: params.idFormat },
+    addCase: (evalCase) => own.addCase(evalCase),
+    add(evalCase, result) {
+      if (!evalCase) {
+        orphans++;
+        return;
+      }
+      counts.add(evalCase, result);
+      if (result.status !== 'success') errors++;
+    },
+    finish(): IfRagSuiteReport {
+      const models = counts.models();
+      const tables = [accuracyTable(counts, models, params), overRefusalTable(counts, models, params)];
+      if (params.instruction === 'B') tables.push(citationTable(counts, models));
+      const notes = own.notes(params);
+      if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined, not as wrong.`);
+      if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
+      return {
+        suiteId,
+        method: IFRAG_METHOD,
+        tables,
+        metrics: metricsFor(counts, models, params, suiteId),
+        notes,
+        ifrag: { instruction: params.instruction, datasets: own.datasets(), kinds: params.kinds, normalise: params.normalise, idFormat: params.idFormat },
+      };
+    },
   };
+}
+
+/** Suite.report for IF-RAG: the aggregator fed from arrays. */
+export function ifragReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: IfRagParams, suiteId: string): IfRagSuiteReport {
+  return reportThrough(createIfRagAggregator(params, suiteId), cases, results) as IfRagSuiteReport;
 }
 
 // ——— the 9-column table ———
@@ -244,7 +300,7 @@ export function combineIfRagTables(reports: readonly SuiteReport[]): ReportTable
   return [...groups.values()].filter((group) => group.length > 1).map((group) => {
     const columns = columnsOf(group);
     const cells = new Map(group.map((r) => [r, accuracyCells(r)]));
-    const models = [...new Set(group.flatMap((r) => [...(cells.get(r)?.keys() ?? [])]))].sort();
+    const models = modelColumns(group.flatMap((r) => [...(cells.get(r)?.keys() ?? [])]));
     const datasets = group[0]?.ifrag.datasets ?? [];
     return {
       id: `ifrag-table1:${datasets.map((d) => path.basename(d)).join('+')}`,

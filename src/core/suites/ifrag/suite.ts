@@ -5,7 +5,7 @@ import { IFRAG_METHOD, expandIfRagRow } from './cases.js';
 import { parseIfRagParams } from './params.js';
 import type { IfRagParams } from './params.js';
 import { passagePoolOf } from './pool.js';
-import { ifragReport } from './report.js';
+import { createIfRagAggregator, ifragReport } from './report.js';
 import { scoreIfRagCase } from './score.js';
 
 export const ifragSuite: Suite<IfRagParams> = {
@@ -14,5 +14,6 @@ export const ifragSuite: Suite<IfRagParams> = {
   expandRow: (row, params, context) => expandIfRagRow(row, params, context, passagePoolOf(row.ref.file)),
   score: async (evalCase, responseText, params) => scoreIfRagCase(evalCase, responseText, params),
   report: (cases, results, params, suiteId) => ifragReport(cases, results, params, suiteId),
+  createAggregator: (params, suiteId) => createIfRagAggregator(params, suiteId),
   defaultTemplate: (params) => builtinPrompt(`ifrag/instruction-${params.instruction.toLowerCase()}.prompt`),
 };

@@ -4,7 +4,7 @@ import type { Suite } from '../contract.js';
 import { LLM_EVAL_METHOD, expandLlmEvalRow, llmEvalExpected } from './cases.js';
 import { parseLlmEvalParams } from './params.js';
 import type { LlmEvalParams } from './params.js';
-import { llmEvalReport } from './report.js';
+import { createLlmEvalAggregator, llmEvalReport } from './report.js';
 import { scoreLlmEvalCase } from './score.js';
 
 export const llmEvalSuite: Suite<LlmEvalParams> = {
@@ -13,6 +13,7 @@ export const llmEvalSuite: Suite<LlmEvalParams> = {
   expandRow: (row, params, context) => expandLlmEvalRow(row, params, context),
   score: (evalCase, responseText, params, context) => scoreLlmEvalCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => llmEvalReport(cases, results, params, suiteId),
+  createAggregator: (params, suiteId) => createLlmEvalAggregator(params, suiteId),
   // The report counts the results read only by tolerating something (referenceParser.ts); the list itself stays in the case.
   reportDetails: (score) => (Array.isArray((score.details as { tolerated?: unknown } | undefined)?.tolerated) ? { tolerated: true } : undefined),
   humanScoresOf: (evalCase) => llmEvalExpected(evalCase).humanScores,

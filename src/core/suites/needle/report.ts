@@ -1,9 +1,9 @@
 // Aggregates needle results into the reference's heatmap (depth × context length, one per model) and a summary.
-import { joinEntries, modelsOf } from '../reportEntries.js';
-import type { ReportEntry } from '../reportEntries.js';
+import { NumberColumn, modelColumns, reportThrough } from '../aggregator.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
-import type { ChartSpec, ReportCell, ReportMetric, ReportTable, SuiteReport } from '../contract.js';
+import type { ChartSpec, ReportCell, ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
 import { NEEDLE_METHOD, needleCaseParams } from './cases.js';
+import type { NeedleCaseParams } from './cases.js';
 import type { NeedleParams } from './params.js';
 import { JUDGE_PASS, METRIC_OF } from './score.js';
 import type { ScoringMode } from './score.js';
@@ -13,8 +13,6 @@ import { meanCell, wilsonCell } from '../reportCells.js';
 export const HEATMAP_COLORS = ['#F0496E', '#EBB839', '#0CD79F'] as const;
 export const X_TITLE = 'Token Limit';
 export const Y_TITLE = 'Depth Percent';
-
-type Entry = ReportEntry;
 
 const MODES = Object.keys(METRIC_OF) as ScoringMode[];
 
@@ -34,75 +32,93 @@ function scoreOf(result: ReportResult): { mode: ScoringMode; score: ReportScore 
 }
 
 
-const isNegative = (entry: Entry) => needleCaseParams(entry.evalCase).negative;
-
-/** The mode most of a model's scored results used (a resumed run may mix modes if the judge was added). */
-function modesOf(entries: readonly Entry[]): ScoringMode[] {
-  const counts = new Map<ScoringMode, number>();
-  for (const entry of entries) {
-    const found = scoreOf(entry.result);
-    if (found) counts.set(found.mode, (counts.get(found.mode) ?? 0) + 1);
-  }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([mode]) => mode);
-}
-
-/** The value a result contributes in `mode`: null when it errored or the judge could not score it. */
-function valueIn(entry: Entry, mode: ScoringMode): number | null | undefined {
-  if (entry.result.status !== 'success') return null;
-  const found = scoreOf(entry.result);
-  if (!found) return undefined;
-  if (found.mode !== mode) return undefined;
-  return found.score.value;
-}
-
-function passIn(entry: Entry, mode: ScoringMode): boolean | null | undefined {
-  const value = valueIn(entry, mode);
-  if (value === null || value === undefined) return value;
-  return scoreOf(entry.result)?.score.pass === true;
-}
-
-function modeMeanCell(entries: readonly Entry[], mode: ScoringMode): ReportCell {
-  return meanCell(entries.map((e) => valueIn(e, mode)).filter((v): v is number | null => v !== undefined));
-}
-
 interface PassTally {
   passes: number;
   n: number;
   undetermined: number;
 }
 
-function passTally(entries: readonly Entry[], mode: ScoringMode): PassTally {
-  const tally: PassTally = { passes: 0, n: 0, undetermined: 0 };
-  for (const entry of entries) {
-    const pass = passIn(entry, mode);
-    if (pass === undefined) continue;
-    if (pass === null) tally.undetermined++;
-    else {
-      tally.n++;
-      if (pass) tally.passes++;
+/** A mode's results in a group: the values scored in it (in order: a mean's sum depends on it), nulls, passes, labels. */
+interface ModeCounts {
+  values: NumberColumn;
+  nulls: number;
+  passes: number;
+  labels: Map<string, number>;
+}
+
+/**
+ * One group of a model's results (its positive cases, a heatmap cell, its negative tests), counted one result at a
+ * time: a model error is undetermined in every mode; a scored result counts in its own mode only.
+ */
+class ModeGroup {
+  results = 0;
+  private errors = 0;
+  /** Results per scoring mode, in the order modes first appeared (ties keep it). */
+  private readonly modeCounts = new Map<ScoringMode, number>();
+  private readonly byMode = new Map<ScoringMode, ModeCounts>();
+
+  add(result: ReportResult): void {
+    this.results++;
+    const found = scoreOf(result);
+    if (found) this.modeCounts.set(found.mode, (this.modeCounts.get(found.mode) ?? 0) + 1);
+    if (result.status !== 'success') {
+      this.errors++;
+      return;
     }
+    if (!found) return;
+    let counts = this.byMode.get(found.mode);
+    if (!counts) {
+      counts = { values: new NumberColumn(), nulls: 0, passes: 0, labels: new Map() };
+      this.byMode.set(found.mode, counts);
+    }
+    const { score } = found;
+    if (score.value === null) counts.nulls++;
+    else {
+      counts.values.push(score.value);
+      if (score.pass === true) counts.passes++;
+    }
+    if (score.label !== undefined) counts.labels.set(score.label, (counts.labels.get(score.label) ?? 0) + 1);
   }
-  return tally;
+
+  /** The modes used, most results first (a resumed run may mix modes if the judge was added). */
+  modes(): ScoringMode[] {
+    return [...this.modeCounts.entries()].sort((a, b) => b[1] - a[1]).map(([mode]) => mode);
+  }
+
+  /** The mean of the mode's values; model errors and judge errors (null, NaN) undetermined. */
+  meanCell(mode: ScoringMode): ReportCell {
+    const counts = this.byMode.get(mode);
+    const values: (number | null)[] = counts ? counts.values.toArray() : [];
+    for (let i = 0; i < this.errors + (counts?.nulls ?? 0); i++) values.push(null);
+    return meanCell(values);
+  }
+
+  passTally(mode: ScoringMode): PassTally {
+    const counts = this.byMode.get(mode);
+    return { passes: counts?.passes ?? 0, n: counts?.values.length ?? 0, undetermined: this.errors + (counts?.nulls ?? 0) };
+  }
+
+  labels(mode: ScoringMode): Map<string, number> {
+    return new Map(this.byMode.get(mode)?.labels ?? []);
+  }
 }
 
 function tableId(model: string, mode: ScoringMode, modes: readonly ScoringMode[]): string {
   return modes.length > 1 ? `needle-heatmap:${model}:${mode}` : `needle-heatmap:${model}`;
 }
 
+const cellKey = (length: number | null, depth: number | null) => `${String(length)}\u0000${String(depth)}`;
+
 /** The reference heatmap as a table: rows = depth (0 at the top), columns = context length, cell = mean score. */
-function heatmapTable(entries: readonly Entry[], model: string, mode: ScoringMode, modes: readonly ScoringMode[], params: NeedleParams): ReportTable {
+function heatmapTable(cells: ReadonlyMap<string, ModeGroup>, model: string, mode: ScoringMode, modes: readonly ScoringMode[], params: NeedleParams): ReportTable {
   const lengths = [...params.contextLengths].sort((a, b) => a - b);
   const depths = [...params.depths].sort((a, b) => a - b);
-  const at = (length: number, depth: number) => entries.filter((e) => {
-    const cell = needleCaseParams(e.evalCase);
-    return cell.contextLength === length && cell.requestedDepth === depth;
-  });
   const scale = SCALES[mode];
   return {
     id: tableId(model, mode, modes),
     title: `Needle retrieval by depth and context length — ${model} (${scale.describe})`,
     columns: lengths.map(String),
-    rows: depths.map((depth) => ({ label: String(depth), cells: lengths.map((length) => modeMeanCell(at(length, depth), mode)) })),
+    rows: depths.map((depth) => ({ label: String(depth), cells: lengths.map((length) => (cells.get(cellKey(length, depth)) ?? new ModeGroup()).meanCell(mode)) })),
     notes: [
       `Rows: ${Y_TITLE} (requested; the needle backs up to a sentence end, see each case's actualDepthPercent). Columns: ${X_TITLE} (context length in tokens).`,
       `Cell: mean over the cell's results with n; colour scale ${HEATMAP_COLORS.join(' → ')} from ${scale.min} to ${scale.max}.`,
@@ -123,28 +139,25 @@ interface ModelSummary {
   negative: PassTally;
 }
 
-function labelCounts(entries: readonly Entry[], mode: ScoringMode): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const entry of entries) {
-    const found = scoreOf(entry.result);
-    if (entry.result.status !== 'success' || !found || found.mode !== mode || found.score.label === undefined) continue;
-    counts.set(found.score.label, (counts.get(found.score.label) ?? 0) + 1);
-  }
-  return counts;
+/** A model's results: its positive cases (overall and per heatmap cell) and its negative tests. */
+interface ModelGroups {
+  positive: ModeGroup;
+  cells: Map<string, ModeGroup>;
+  negative: ModeGroup;
 }
 
-function summarise(entries: readonly Entry[], model: string): ModelSummary {
-  const mine = entries.filter((e) => e.result.modelKey === model);
-  const positive = mine.filter((e) => !isNegative(e));
-  const mode = modesOf(positive)[0] ?? modesOf(mine)[0];
-  const empty: PassTally = { passes: 0, n: 0, undetermined: positive.length };
+function summarise(groups: ModelGroups, model: string): ModelSummary {
+  const { positive, negative } = groups;
+  // Without a scored positive case, the modes of all its results are its negative tests'.
+  const mode = positive.modes()[0] ?? negative.modes()[0];
+  const empty: PassTally = { passes: 0, n: 0, undetermined: positive.results };
   return {
     model,
     mode,
-    mean: mode ? modeMeanCell(positive, mode) : { value: null, n: 0, undetermined: positive.length },
-    pass: mode ? passTally(positive, mode) : empty,
-    labels: mode ? labelCounts(positive, mode) : new Map(),
-    negative: passTally(mine.filter(isNegative), 'rail'),
+    mean: mode ? positive.meanCell(mode) : { value: null, n: 0, undetermined: positive.results },
+    pass: mode ? positive.passTally(mode) : empty,
+    labels: mode ? positive.labels(mode) : new Map(),
+    negative: negative.passTally('rail'),
   };
 }
 
@@ -190,22 +203,43 @@ function format(value: number): string {
   return String(Math.round(value * 10) / 10);
 }
 
-/** How far the back-up moved needles from the requested depth, the deviation the reference never reported. */
-function placementNote(cases: readonly ReportCase[]): string | undefined {
-  const shifts = cases.map((c) => needleCaseParams(c)).filter((p) => p.requestedDepth !== null && p.actualDepthPercent !== null).map((p) => ({ p, shift: (p.requestedDepth as number) - (p.actualDepthPercent as number) }));
-  if (shifts.length === 0) return undefined;
-  const mean = shifts.reduce((sum, s) => sum + s.shift, 0) / shifts.length;
-  const largest = shifts.reduce((a, b) => (Math.abs(b.shift) > Math.abs(a.shift) ? b : a));
-  const rule = largest.p.boundary === 'sentence' ? 'the nearest sentence end before it' : 'the nearest "." token before it (the reference rule)';
-  return `Each needle backs up from the requested depth to ${rule}: on average ${format(mean)} points earlier, at most ${format(largest.shift)} (L=${largest.p.contextLength}, depth ${largest.p.requestedDepth}). Heatmap rows are the requested depths.`;
-}
+/**
+ * What the notes read of the suite's cases, case by case: how far the back-up moved needles from the requested depth
+ * (the deviation the reference never reported: a running sum and the largest), and the first case's tokenizer.
+ */
+class Placement {
+  private shifts = 0;
+  private sum = 0;
+  private largest: { p: NeedleCaseParams; shift: number } | undefined;
+  private first: NeedleCaseParams | undefined;
 
-function tokenizerNote(cases: readonly ReportCase[], params: NeedleParams): string | undefined {
-  const first = cases[0];
-  if (!first) return undefined;
-  const p = needleCaseParams(first);
-  const approximate = p.approximateTokenizer ? ' — an approximation: that model\'s own tokenizer is not available, so lengths are estimates' : '';
-  return `Contexts were cut with the ${p.tokenizer} tokenizer of ${p.tokenizerModel ?? params.tokenizerModel}${approximate}. All models under test saw the same contexts (one tokenizer per suite; set params.tokenizerModel to match the model).`;
+  constructor(private readonly suiteId: string) {}
+
+  addCase(evalCase: ReportCase): void {
+    if (evalCase.suiteId !== this.suiteId) return;
+    const p = needleCaseParams(evalCase);
+    this.first ??= p;
+    if (p.requestedDepth === null || p.actualDepthPercent === null) return;
+    const shift = p.requestedDepth - p.actualDepthPercent;
+    this.shifts++;
+    this.sum += shift;
+    if (!this.largest || Math.abs(shift) > Math.abs(this.largest.shift)) this.largest = { p, shift };
+  }
+
+  placementNote(): string | undefined {
+    const largest = this.largest;
+    if (!largest) return undefined;
+    const mean = this.sum / this.shifts;
+    const rule = largest.p.boundary === 'sentence' ? 'the nearest sentence end before it' : 'the nearest "." token before it (the reference rule)';
+    return `Each needle backs up from the requested depth to ${rule}: on average ${format(mean)} points earlier, at most ${format(largest.shift)} (L=${largest.p.contextLength}, depth ${largest.p.requestedDepth}). Heatmap rows are the requested depths.`;
+  }
+
+  tokenizerNote(params: NeedleParams): string | undefined {
+    const p = this.first;
+    if (!p) return undefined;
+    const approximate = p.approximateTokenizer ? ' — an approximation: that model\'s own tokenizer is not available, so lengths are estimates' : '';
+    return `Contexts were cut with the ${p.tokenizer} tokenizer of ${p.tokenizerModel ?? params.tokenizerModel}${approximate}. All models under test saw the same contexts (one tokenizer per suite; set params.tokenizerModel to match the model).`;
+  }
 }
 
 function scoringNote(modes: readonly ScoringMode[], params: NeedleParams): string {
@@ -244,31 +278,63 @@ export function scoringSummary(modes: readonly ScoringMode[], params: NeedlePara
   return `${used} (default without judge: in the eval file; with one, classic needle suites are judge-scored unless params.scoring is set)`;
 }
 
-/** Suite.report for Needle in a Haystack. */
+/** Suite.createAggregator for Needle in a Haystack: per model, its positive cases (overall and per cell) and negative tests. */
+export function createNeedleAggregator(params: NeedleParams, suiteId: string): SuiteAggregator {
+  const byModel = new Map<string, ModelGroups>();
+  const placement = new Placement(suiteId);
+  let errors = 0;
+  let orphans = 0;
+  return {
+    addCase: (evalCase) => placement.addCase(evalCase),
+    add(evalCase, result) {
+      if (!evalCase) {
+        orphans++;
+        return;
+      }
+      let groups = byModel.get(result.modelKey);
+      if (!groups) {
+        groups = { positive: new ModeGroup(), cells: new Map(), negative: new ModeGroup() };
+        byModel.set(result.modelKey, groups);
+      }
+      const p = needleCaseParams(evalCase);
+      if (p.negative) groups.negative.add(result);
+      else {
+        groups.positive.add(result);
+        const key = cellKey(p.contextLength, p.requestedDepth);
+        const cell = groups.cells.get(key) ?? new ModeGroup();
+        groups.cells.set(key, cell);
+        cell.add(result);
+      }
+      if (result.status !== 'success') errors++;
+    },
+    finish() {
+      const models = modelColumns(byModel.keys());
+      const tables: ReportTable[] = [];
+      const charts: ChartSpec[] = [];
+      const allModes = new Set<ScoringMode>();
+      for (const model of models) {
+        const groups = byModel.get(model)!;
+        const modes = groups.positive.modes();
+        for (const mode of modes) {
+          allModes.add(mode);
+          const table = heatmapTable(groups.cells, model, mode, modes, params);
+          tables.push(table);
+          charts.push(heatmapChart(table, mode));
+        }
+      }
+      const summaries = models.map((model) => summarise(byModel.get(model)!, model));
+      tables.push(summaryTable(summaries, params));
+      const notes = [scoringNote([...allModes], params), placement.placementNote(), placement.tokenizerNote(params)].filter((n): n is string => n !== undefined && n !== '');
+      if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined, not as misses.`);
+      if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
+      const scoring = scoringSummary([...allModes], params);
+      notes.unshift(`Scoring: ${scoring}.`);
+      return { suiteId, method: NEEDLE_METHOD, tables, metrics: summaries.flatMap((s) => metricsOf(s, params, suiteId)), notes, charts, scoring };
+    },
+  };
+}
+
+/** Suite.report for Needle in a Haystack: the aggregator fed from arrays. */
 export function needleReport(cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[], params: NeedleParams, suiteId: string): SuiteReport {
-  const { entries, orphans } = joinEntries(cases, results);
-  const models = modelsOf(entries);
-  const tables: ReportTable[] = [];
-  const charts: ChartSpec[] = [];
-  const allModes = new Set<ScoringMode>();
-  for (const model of models) {
-    const positive = entries.filter((e) => e.result.modelKey === model && !isNegative(e));
-    const modes = modesOf(positive);
-    for (const mode of modes) {
-      allModes.add(mode);
-      const table = heatmapTable(positive, model, mode, modes, params);
-      tables.push(table);
-      charts.push(heatmapChart(table, mode));
-    }
-  }
-  const summaries = models.map((model) => summarise(entries, model));
-  tables.push(summaryTable(summaries, params));
-  const suiteCases = [...cases.values()].filter((c) => c.suiteId === suiteId);
-  const notes = [scoringNote([...allModes], params), placementNote(suiteCases), tokenizerNote(suiteCases, params)].filter((n): n is string => n !== undefined && n !== '');
-  const errors = entries.filter((e) => e.result.status !== 'success').length;
-  if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined, not as misses.`);
-  if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
-  const scoring = scoringSummary([...allModes], params);
-  notes.unshift(`Scoring: ${scoring}.`);
-  return { suiteId, method: NEEDLE_METHOD, tables, metrics: summaries.flatMap((s) => metricsOf(s, params, suiteId)), notes, charts, scoring };
+  return reportThrough(createNeedleAggregator(params, suiteId), cases, results);
 }

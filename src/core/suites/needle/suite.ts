@@ -5,7 +5,7 @@ import type { Suite } from '../contract.js';
 import { NEEDLE_METHOD, generateNeedleCases } from './cases.js';
 import { parseNeedleParams } from './params.js';
 import type { NeedleParams } from './params.js';
-import { needleReport } from './report.js';
+import { createNeedleAggregator, needleReport } from './report.js';
 import { scoreNeedleCase } from './score.js';
 
 export const needleSuite: Suite<NeedleParams> = {
@@ -22,5 +22,6 @@ export const needleSuite: Suite<NeedleParams> = {
   ),
   score: (evalCase, responseText, params, context) => scoreNeedleCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => needleReport(cases, results, params, suiteId),
+  createAggregator: (params, suiteId) => createNeedleAggregator(params, suiteId),
   defaultTemplate: (params) => builtinPrompt(`needle/${params.prompt}.prompt`),
 };

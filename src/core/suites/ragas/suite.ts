@@ -4,7 +4,7 @@ import type { Suite } from '../contract.js';
 import { RAGAS_METHOD, expandRagasRow, ragasExpected } from './cases.js';
 import { parseRagasParams } from './params.js';
 import type { RagasParams } from './params.js';
-import { ragasReport } from './report.js';
+import { createRagasAggregator, ragasReport } from './report.js';
 import { scoreRagasCase } from './score.js';
 
 export const ragasSuite: Suite<RagasParams> = {
@@ -13,6 +13,7 @@ export const ragasSuite: Suite<RagasParams> = {
   expandRow: (row, params, context) => expandRagasRow(row, params, context),
   score: (evalCase, responseText, params, context) => scoreRagasCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => ragasReport(cases, results, params, suiteId),
+  createAggregator: (params, suiteId) => createRagasAggregator(params, suiteId),
   humanScoresOf: (evalCase) => ragasExpected(evalCase).humanScores,
   // Used only for rows without a response: the model under test answers from the retrieved contexts.
   defaultTemplate: () => builtinPrompt('ragas/answer.prompt'),

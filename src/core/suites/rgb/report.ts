@@ -3,7 +3,7 @@
 import { wilson } from '../../stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
 import type { ReportCase, ReportResult } from '../reportView.js';
-import { reportThrough } from '../aggregator.js';
+import { modelColumns, reportThrough } from '../aggregator.js';
 import { RGB_METHOD, rgbCaseParams } from './cases.js';
 import { failureLabelsFor } from './judge.js';
 import type { RgbParams } from './params.js';
@@ -282,7 +282,7 @@ export function createRgbAggregator(params: RgbParams, suiteId: string): SuiteAg
       if (result.status !== 'success') errors++;
     },
     finish() {
-      const columns = [...models].sort();
+      const columns = modelColumns(models);
       const built = buildForTestbed(book, columns, params, suiteId);
       const labelTable = labels.table(columns, params);
       const notes = [modeNote(params), ...rates.notes(), ...built.notes];

@@ -2,7 +2,7 @@
 // testbed the accuracy-by-position curve ("lost in the middle"), one column per model.
 import type { ReportCase, ReportResult } from '../reportView.js';
 import type { ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
-import { reportThrough } from '../aggregator.js';
+import { modelColumns, reportThrough } from '../aggregator.js';
 import { wilsonCell } from '../reportCells.js';
 import { createRgbAggregator } from '../rgb/report.js';
 import { TallyBook } from '../rgb/tallies.js';
@@ -44,7 +44,7 @@ class PositionTables {
 
   finish(): { tables: ReportTable[]; metrics: ReportMetric[]; notes: string[] } {
     const { book, suiteId } = this;
-    const models = [...this.models].sort();
+    const models = modelColumns(this.models);
     const positions = [...this.positions].sort((a, b) => a - b);
     const last = positions[positions.length - 1] ?? 0;
     const table: ReportTable = {
