@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { createWorkspace, rgbRows } from '../test/unit/engine/workspace.js';
 import { startFixtureProcess } from './lib/fixtureProcess.js';
 import { machineLine, median, numberArg, table } from './lib/report.js';
+import { rgbNoiseEval } from './lib/rgbNoiseEval.js';
 
 function stringArg(name: string): string | undefined {
   const args = process.argv.slice(2);
@@ -32,20 +33,7 @@ function timed(command: string[], cwd: string): Timing {
   return { wallMs, cpuMs: ((user ?? NaN) + (system ?? NaN)) * 1000 };
 }
 
-function evalYaml(model: string, concurrency: number): string {
-  return `version: 1
-name: small run benchmark
-models:
-  - ${model}
-concurrency: ${concurrency}
-maxRetries: 0
-suites:
-  - id: noise
-    method: rgb
-    dataset: data.jsonl
-    params: { testbed: noise_robustness, noiseRates: [0], passageNum: 3 }
-`;
-}
+const evalYaml = (model: string, concurrency: number) => rgbNoiseEval({ name: 'small run benchmark', model, concurrency, maxRetries: 0 });
 
 async function main(): Promise<void> {
   const repeats = numberArg('repeats', 5);

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { createWorkspace, rgbRows } from '../../test/unit/engine/workspace.js';
 import type { Workspace } from '../../test/unit/engine/workspace.js';
 import { MemoryPeaks } from './memoryPeaks.js';
+import { rgbNoiseEval } from './rgbNoiseEval.js';
 
 export interface ScaleJob {
   /** The source tree whose engine runs (its src/ is imported); the current one by default. */
@@ -47,19 +48,7 @@ export interface ScaleResult {
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-function evalYaml(concurrency: number): string {
-  return `version: 1
-name: scale benchmark
-models:
-  - extractive:bm25
-concurrency: ${concurrency}
-suites:
-  - id: noise
-    method: rgb
-    dataset: data.jsonl
-    params: { testbed: noise_robustness, noiseRates: [0], passageNum: 3 }
-`;
-}
+const evalYaml = (concurrency: number) => rgbNoiseEval({ name: 'scale benchmark', model: 'extractive:bm25', concurrency });
 
 /**
  * The dataset written a slice of rows at a time. Built in one piece (and inside the async main, whose suspended frame

@@ -17,39 +17,33 @@ export interface CallCounts {
  * the order the results come, as the array form below takes them.
  */
 export class TotalsCounter {
-  private cases = 0;
-  private success = 0;
-  private error = 0;
-  private passed = 0;
-  private failed = 0;
-  private inputTokens = 0;
-  private outputTokens = 0;
-  /** undefined once any fresh call's price is unknown (a partial sum would read as the whole cost). */
-  private costUsd: number | undefined = 0;
-  private readonly calls: CallCounts = { modelCalls: 0, cacheHits: 0, judgeCalls: 0 };
+  /** The totals so far in RunTotals' key order (the summary line and report.json keep it); costUsd undefined once any fresh call's price is unknown. */
+  private readonly sums: RunTotals = { cases: 0, success: 0, error: 0, passed: 0, failed: 0, modelCalls: 0, cacheHits: 0, judgeCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
   add(r: TotalsInput): void {
-    this.cases++;
-    if (r.status === 'success') this.success++;
-    if (r.status === 'error') this.error++;
-    if (r.pass === true) this.passed++;
-    if (r.pass === false) this.failed++;
-    if (r.response && !r.response.cached && !r.response.given) this.calls.modelCalls++;
-    if (r.response?.cached) this.calls.cacheHits++;
-    this.calls.judgeCalls += r.judgeUsage?.calls ?? 0;
-    this.inputTokens += freshUsage(r, 'inputTokens');
-    this.outputTokens += freshUsage(r, 'outputTokens');
-    this.costUsd = addCost(this.costUsd, r);
+    const t = this.sums;
+    t.cases++;
+    if (r.status === 'success') t.success++;
+    if (r.status === 'error') t.error++;
+    if (r.pass === true) t.passed++;
+    if (r.pass === false) t.failed++;
+    if (r.response && !r.response.cached && !r.response.given) t.modelCalls++;
+    if (r.response?.cached) t.cacheHits++;
+    t.judgeCalls += r.judgeUsage?.calls ?? 0;
+    t.inputTokens += freshUsage(r, 'inputTokens');
+    t.outputTokens += freshUsage(r, 'outputTokens');
+    t.costUsd = addCost(t.costUsd, r);
   }
 
   /** The calls the results show: one per fresh response (retries unseen), one hit per cached one, the judge calls recorded per case. */
   get estimatedCalls(): CallCounts {
-    return { ...this.calls };
+    const { modelCalls, cacheHits, judgeCalls } = this.sums;
+    return { modelCalls, cacheHits, judgeCalls };
   }
 
+  /** The totals, with the live clients' call counters when given (retries and cache hits the results cannot show). */
   totals(calls: CallCounts = this.estimatedCalls): RunTotals {
-    const { cases, success, error, passed, failed, inputTokens, outputTokens, costUsd } = this;
-    return { cases, success, error, passed, failed, ...calls, inputTokens, outputTokens, costUsd };
+    return { ...this.sums, ...calls };
   }
 }
 

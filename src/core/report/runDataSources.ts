@@ -1,10 +1,10 @@
 // Builds a RunData from a run log on disk: the summary read once, the cases streamed on demand.
 import type { RunOutcome } from '../engine/runEvaluation.js';
 import { readCaseLines, scanRunLog } from '../run/runLog.js';
-import { toReportResult } from '../suites/reportView.js';
 import type { RunData } from './runData.js';
 import { outcomeStatus } from '../model.js';
-import { resultTotals } from '../engine/totals.js';
+import type { CaseResult, RunTotals } from '../model.js';
+import { TotalsCounter } from '../engine/totals.js';
 
 /** The report view of a run that just finished in this process: its log, which holds every case. */
 export function runDataFromOutcome(outcome: RunOutcome): Promise<RunData> {
@@ -31,7 +31,7 @@ export async function runDataFromLog(file: string): Promise<RunData> {
     createdAt: scan.header.createdAt,
     status: outcomeStatus(scan.status, summary?.totals),
     models: scan.header.models,
-    totals: summary?.totals ?? resultTotals(await slimResults(entries())),
+    totals: summary?.totals ?? await countedTotals(entries()),
     reports: summary?.reports ?? [],
     thresholds: summary?.thresholds ?? [],
     problems: [...(summary?.problems ?? []), ...logProblems, ...interrupted],
@@ -41,8 +41,9 @@ export async function runDataFromLog(file: string): Promise<RunData> {
   };
 }
 
-async function slimResults(entries: AsyncIterable<{ result: Parameters<typeof toReportResult>[0] }>) {
-  const results = [];
-  for await (const { result } of entries) results.push(toReportResult(result));
-  return results;
+/** Totals of an interrupted run, counted one logged result at a time (none kept). */
+async function countedTotals(entries: AsyncIterable<{ result: CaseResult }>): Promise<RunTotals> {
+  const counter = new TotalsCounter();
+  for await (const { result } of entries) counter.add(result);
+  return counter.totals();
 }

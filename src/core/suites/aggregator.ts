@@ -10,6 +10,31 @@ export function reportThrough(aggregator: SuiteAggregator, cases: ReadonlyMap<st
   return aggregator.finish();
 }
 
+/** A method's aggregator over results that have their case; `finish` learns how many results had none. */
+export interface JoinedAggregator {
+  addCase(evalCase: ReportCase): void;
+  add(evalCase: ReportCase, result: ReportResult): void;
+  finish(orphans: number): SuiteReport;
+}
+
+/** A result whose case is unknown (a log line without its case) is left out of every table and counted. */
+export function joined(inner: JoinedAggregator): SuiteAggregator {
+  let orphans = 0;
+  return {
+    addCase: (evalCase) => inner.addCase(evalCase),
+    add(evalCase, result) {
+      if (evalCase) inner.add(evalCase, result);
+      else orphans++;
+    },
+    finish: () => inner.finish(orphans),
+  };
+}
+
+/** The note a report adds when some results had no case. */
+export function orphansNote(orphans: number): string[] {
+  return orphans > 0 ? [`${orphans} result(s) had no matching case and were left out.`] : [];
+}
+
 /** A growable column of numbers (8 bytes each): what a mean with its interval or a correlation keeps per value. */
 export class NumberColumn {
   private values = new Float64Array(64);

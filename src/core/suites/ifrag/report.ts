@@ -1,6 +1,6 @@
 // IF-RAG's tables: accuracy per data kind (one instruction per suite), over-refusal (Figure 3), and the 9-column Table 1 from three suites.
 import * as path from 'node:path';
-import { modelColumns, reportThrough } from '../aggregator.js';
+import { joined, modelColumns, orphansNote, reportThrough } from '../aggregator.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
 import { CITATION_RULE } from './citations.js';
@@ -207,24 +207,19 @@ export function createIfRagAggregator(params: IfRagParams, suiteId: string): Sui
   const counts = new IfRagCounts();
   const own = new OwnCases(suiteId);
   let errors = 0;
-  let orphans = 0;
-  return {
+  return joined({
     addCase: (evalCase) => own.addCase(evalCase),
     add(evalCase, result) {
-      if (!evalCase) {
-        orphans++;
-        return;
-      }
       counts.add(evalCase, result);
       if (result.status !== 'success') errors++;
     },
-    finish(): IfRagSuiteReport {
+    finish(orphans): IfRagSuiteReport {
       const models = counts.models();
       const tables = [accuracyTable(counts, models, params), overRefusalTable(counts, models, params)];
       if (params.instruction === 'B') tables.push(citationTable(counts, models));
       const notes = own.notes(params);
       if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined, not as wrong.`);
-      if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
+      notes.push(...orphansNote(orphans));
       return {
         suiteId,
         method: IFRAG_METHOD,
@@ -234,7 +229,7 @@ export function createIfRagAggregator(params: IfRagParams, suiteId: string): Sui
         ifrag: { instruction: params.instruction, datasets: own.datasets(), kinds: params.kinds, normalise: params.normalise, idFormat: params.idFormat },
       };
     },
-  };
+  });
 }
 
 /** Suite.report for IF-RAG: the aggregator fed from arrays. */

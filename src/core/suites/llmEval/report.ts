@@ -1,5 +1,5 @@
 // Aggregates LLM-Eval results: mean per dimension per model, the score distribution per dimension, and agreement with human scores.
-import { MeanValues, modelColumns, reportThrough } from '../aggregator.js';
+import { MeanValues, joined, modelColumns, orphansNote, reportThrough } from '../aggregator.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { meanWithInterval } from '../../stats.js';
 import type { ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
@@ -92,7 +92,6 @@ export function createLlmEvalAggregator(params: LlmEvalParams, suiteId: string):
   const models = new Set<string>();
   const pairs = new AgreementPairs();
   const counts: NoteCounts = { tolerated: 0, needJudge: 0, given: 0, errors: 0 };
-  let orphans = 0;
   const valuesFor = (model: string, dimension: string) => {
     const key = `${model}\u0000${dimension}`;
     let column = values.get(key);
@@ -102,19 +101,15 @@ export function createLlmEvalAggregator(params: LlmEvalParams, suiteId: string):
     }
     return column;
   };
-  return {
+  return joined({
     addCase: () => undefined,
     add(evalCase, result) {
-      if (!evalCase) {
-        orphans++;
-        return;
-      }
       models.add(result.modelKey);
       for (const dimension of dimensions) valuesFor(result.modelKey, dimension).add(valueOf(result, dimension));
       pairs.add(evalCase, result);
       countNotes(counts, result);
     },
-    finish() {
+    finish(orphans) {
       const columns = modelColumns(models);
       const means: ReportTable = {
         id: 'llm-eval-means',
@@ -130,11 +125,11 @@ export function createLlmEvalAggregator(params: LlmEvalParams, suiteId: string):
       const histograms = dimensions.map((dimension) => histogramTable(dimension, (model) => valuesFor(model, dimension), columns, scale));
       const agreement = agreementTable('llm-eval-human-agreement', 'Agreement with human scores (the paper\'s validation: Pearson and Spearman per dimension)', { metrics: dimensions, models: columns, pairs });
       const notes = notesFor(params, counts);
-      if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
+      notes.push(...orphansNote(orphans));
       const scoring = `judge ${SCALE_CONFIG[params.scale].minText}–${SCALE_CONFIG[params.scale].maxText}, ${params.parser === 'strict' ? 'strict schema parser (params.parser: strict)' : 'reference parser (default)'}`;
       return { suiteId, method: LLM_EVAL_METHOD, tables: [means, ...histograms, ...(agreement ? [agreement] : [])], metrics, notes, scoring };
     },
-  };
+  });
 }
 
 /** Suite.report for LLM-Eval: the aggregator fed from arrays. */

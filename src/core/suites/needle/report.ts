@@ -1,5 +1,5 @@
 // Aggregates needle results into the reference's heatmap (depth × context length, one per model) and a summary.
-import { NumberColumn, modelColumns, reportThrough } from '../aggregator.js';
+import { NumberColumn, joined, modelColumns, orphansNote, reportThrough } from '../aggregator.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import type { ChartSpec, ReportCell, ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
 import { NEEDLE_METHOD, needleCaseParams } from './cases.js';
@@ -283,14 +283,9 @@ export function createNeedleAggregator(params: NeedleParams, suiteId: string): S
   const byModel = new Map<string, ModelGroups>();
   const placement = new Placement(suiteId);
   let errors = 0;
-  let orphans = 0;
-  return {
+  return joined({
     addCase: (evalCase) => placement.addCase(evalCase),
     add(evalCase, result) {
-      if (!evalCase) {
-        orphans++;
-        return;
-      }
       let groups = byModel.get(result.modelKey);
       if (!groups) {
         groups = { positive: new ModeGroup(), cells: new Map(), negative: new ModeGroup() };
@@ -307,7 +302,7 @@ export function createNeedleAggregator(params: NeedleParams, suiteId: string): S
       }
       if (result.status !== 'success') errors++;
     },
-    finish() {
+    finish(orphans) {
       const models = modelColumns(byModel.keys());
       const tables: ReportTable[] = [];
       const charts: ChartSpec[] = [];
@@ -326,12 +321,12 @@ export function createNeedleAggregator(params: NeedleParams, suiteId: string): S
       tables.push(summaryTable(summaries, params));
       const notes = [scoringNote([...allModes], params), placement.placementNote(), placement.tokenizerNote(params)].filter((n): n is string => n !== undefined && n !== '');
       if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined, not as misses.`);
-      if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
+      notes.push(...orphansNote(orphans));
       const scoring = scoringSummary([...allModes], params);
       notes.unshift(`Scoring: ${scoring}.`);
       return { suiteId, method: NEEDLE_METHOD, tables, metrics: summaries.flatMap((s) => metricsOf(s, params, suiteId)), notes, charts, scoring };
     },
-  };
+  });
 }
 
 /** Suite.report for Needle in a Haystack: the aggregator fed from arrays. */

@@ -1,5 +1,5 @@
 // Aggregates RAGAS results: the mean of each metric per model with its interval and undetermined count, plus agreement with human scores.
-import { MeanValues, modelColumns, reportThrough } from '../aggregator.js';
+import { MeanValues, joined, modelColumns, orphansNote, reportThrough } from '../aggregator.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
 import { meanWithInterval } from '../../stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
@@ -95,15 +95,10 @@ export function createRagasAggregator(params: RagasParams, suiteId: string): Sui
   const pairs = new AgreementPairs();
   const counts: InputCounts = { needJudge: 0, needEmbeddings: 0, given: 0, skipped: 0, hinted: false };
   let errors = 0;
-  let orphans = 0;
   const key = (model: string, metric: string) => `${model}\u0000${metric}`;
-  return {
+  return joined({
     addCase: () => undefined,
     add(evalCase, result) {
-      if (!evalCase) {
-        orphans++;
-        return;
-      }
       models.add(result.modelKey);
       for (const metric of RAGAS_METRICS) {
         const value = valueFor(evalCase, result, metric);
@@ -120,7 +115,7 @@ export function createRagasAggregator(params: RagasParams, suiteId: string): Sui
       countInputs(counts, evalCase, result);
       if (result.status !== 'success') errors++;
     },
-    finish() {
+    finish(orphans) {
       const columns = modelColumns(models);
       // In the order the report names them.
       const metrics = RAGAS_METRICS.filter((metric) => present.has(metric));
@@ -142,10 +137,10 @@ export function createRagasAggregator(params: RagasParams, suiteId: string): Sui
       const blocking = needs.filter((n) => n.includes('need a judge model') || n.includes('needs an embeddings model'));
       const notes = [...blocking, ...modeNotes(params, metrics), ...needs.filter((n) => !blocking.includes(n))];
       if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined.`);
-      if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
+      notes.push(...orphansNote(orphans));
       return { suiteId, method: RAGAS_METHOD, tables: agreement ? [table, agreement] : [table], metrics: reportMetrics, notes };
     },
-  };
+  });
 }
 
 /** Suite.report for RAGAS: the aggregator fed from arrays. */

@@ -3,7 +3,7 @@
 import { wilson } from '../../stats.js';
 import type { ReportCell, ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
 import type { ReportCase, ReportResult } from '../reportView.js';
-import { modelColumns, reportThrough } from '../aggregator.js';
+import { joined, modelColumns, orphansNote, reportThrough } from '../aggregator.js';
 import { RGB_METHOD, rgbCaseParams } from './cases.js';
 import { failureLabelsFor } from './judge.js';
 import type { RgbParams } from './params.js';
@@ -268,30 +268,25 @@ export function createRgbAggregator(params: RgbParams, suiteId: string): SuiteAg
   const rates = new EffectiveRates(suiteId, params);
   const models = new Set<string>();
   let errors = 0;
-  let orphans = 0;
-  return {
+  return joined({
     addCase: (evalCase) => rates.addCase(evalCase),
     add(evalCase, result) {
-      if (!evalCase) {
-        orphans++;
-        return;
-      }
       models.add(result.modelKey);
       book.add(result.modelKey, scopesOf(evalCase), result);
       labels.add(result);
       if (result.status !== 'success') errors++;
     },
-    finish() {
+    finish(orphans) {
       const columns = modelColumns(models);
       const built = buildForTestbed(book, columns, params, suiteId);
       const labelTable = labels.table(columns, params);
       const notes = [modeNote(params), ...rates.notes(), ...built.notes];
       if (params.judge.failureLabels && !labelTable) notes.push('No failure labels: they need a judge model (set judge in the eval file) and at least one wrong answer.');
       if (errors > 0) notes.push(`${errors} result(s) ended in a model error: shown as undetermined, not as wrong.`);
-      if (orphans > 0) notes.push(`${orphans} result(s) had no matching case and were left out.`);
+      notes.push(...orphansNote(orphans));
       return { suiteId, method: RGB_METHOD, tables: labelTable ? [...built.tables, labelTable] : built.tables, metrics: built.metrics, notes };
     },
-  };
+  });
 }
 
 /** Suite.report for RGB: the aggregator fed from arrays. */
