@@ -7,7 +7,8 @@ import { errorCausesOfRun, runDetailOf } from './inspectorRun.js';
 import type { RunData } from './runData.js';
 import type { TextSink } from './textSink.js';
 import type { InputProblem } from '../model.js';
-import { caseKey, isFailure } from '../model.js';
+import { isFailure } from '../model.js';
+import { NumberColumn } from '../suites/aggregator.js';
 import { describeError } from '../errors.js';
 import { explanationFileOfRunLog, readExplanation } from '../explain/explainRun.js';
 import type { RunExplanation } from '../explain/model.js';
@@ -47,8 +48,12 @@ export async function writeHtmlReport(run: RunData, sink: TextSink, webviewBundl
   }
   await sink.write(']},"cases":[');
   first = true;
+  // The n-th listed case of this pass is the n-th of the sizing pass: the log is read in the same order each time.
+  let index = -1;
   for await (const { evalCase, result } of run.entries()) {
-    if (!evalCase || !embedded.has(caseKey(evalCase.id, result.modelKey))) continue;
+    if (!evalCase) continue;
+    index += 1;
+    if (!embedded.has(index)) continue;
     const caseDetail: CaseDetail = { runId: run.runId, evalCase, result };
     await sink.write(`${first ? '' : ','}${escapeJsonForHtml(JSON.stringify(caseDetail))}`);
     first = false;
@@ -70,23 +75,30 @@ async function explanationOf(run: RunData): Promise<{ explanation?: RunExplanati
   }
 }
 
-/** Failures first (what a reader opens the report for), then the others in log order, while they fit the budget. */
-async function chooseEmbedded(run: RunData, budget: number): Promise<{ embedded: Set<string>; listed: number }> {
-  const failures: [string, number][] = [];
-  const others: [string, number][] = [];
+/**
+ * Failures first (what a reader opens the report for), then the others in log order, while they fit the budget. Kept
+ * per listed case: its size, negative for a failure (8 bytes), not its key; the chosen ones are their positions in
+ * the list, at most as many as the budget holds.
+ */
+async function chooseEmbedded(run: RunData, budget: number): Promise<{ embedded: Set<number>; listed: number }> {
+  const sizes = new NumberColumn();
   for await (const { evalCase, result } of run.entries()) {
     if (!evalCase) continue;
     const size = JSON.stringify({ runId: run.runId, evalCase, result }).length;
-    (isFailure(result) ? failures : others).push([caseKey(evalCase.id, result.modelKey), size]);
+    sizes.push(isFailure(result) ? -size : size);
   }
-  const embedded = new Set<string>();
+  const all = sizes.toArray();
+  const embedded = new Set<number>();
   let used = 0;
-  for (const [key, size] of [...failures, ...others]) {
-    if (used + size > budget) continue;
-    used += size;
-    embedded.add(key);
+  for (const failures of [true, false]) {
+    all.forEach((signed, index) => {
+      const size = Math.abs(signed);
+      if (signed < 0 !== failures || used + size > budget) return;
+      used += size;
+      embedded.add(index);
+    });
   }
-  return { embedded, listed: failures.length + others.length };
+  return { embedded, listed: all.length };
 }
 
 function embeddingNote(run: RunData, embedded: number, listed: number, budget: number): InputProblem {
