@@ -233,7 +233,7 @@ describe('BatchingProvider', () => {
     await assert.rejects(client.complete(ask('cut short'), new AbortController().signal), (error: Error & { kind?: string }) => error.kind === 'cancelled');
     assert.equal(submitted.length, 1, 'the batch the vendor created is recorded');
     const batchId = submitted[0]?.batchId ?? '';
-    await waitFor(() => (posts(`/v1/messages/batches/${batchId}/cancel`) > 0 ? true : undefined), 'the cancel of the recorded batch', 5_000);
+    await waitFor(() => (posts(`/v1/messages/batches/${batchId}/cancel`) > 0 ? true : undefined), 'the cancel of the recorded batch');
   });
 
   it('anthropic: a wave over the (lowered) batch limit goes out as several batches, each recorded and collected', async () => {
