@@ -106,6 +106,11 @@ export const ExportImage = new Command<{ fileName: string; dataUrl: string }>('e
 export const RunStarted = new Notification<{ runId: string; total: number; listing: RunListing }>('run/started');
 export const CaseFinished = new Notification<{ runId: string; item: CaseListItem; done: number; total: number }>('run/caseFinished');
 export const RunFinished = new Notification<{ runId: string; detail: RunDetail }>('run/finished');
+/**
+ * Batch mode: where the run's vendor batches stand together (engine/batchProgress.ts BatchTally) — sent as each is
+ * submitted and polled, since no case finishes until a batch's results come back.
+ */
+export const BatchProgress = new Notification<{ runId: string; open: number; batches: number; done: number; total: number }>('run/batchProgress');
 /** Ask the view to show a run and optionally one case (from a CodeLens, a diagnostic, Test Explorer). */
 export const Reveal = new Notification<{ runId: string; key?: string }>('view/reveal');
 /** Open the compare view on two runs (the Compare Runs command). */

@@ -5,7 +5,7 @@ import type { RunEvent } from '../core/engine/events.js';
 import {
   CancelExplain, ExplainCase, ExplainFailed, GetExplanation,
   CancelRun, CaseFinished, CompareRuns, GetCase, GetRun, GetVerdicts, ListRuns, SetVerdicts, OpenDatasetRow, OpenTemplate,
-  ExportImage, PROTOCOL_VERSION, Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare,
+  BatchProgress, ExportImage, PROTOCOL_VERSION, Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare,
 } from '../protocol.js';
 import type { Envelope, Notification } from '../protocol.js';
 import type { RunExplanation } from '../core/explain/model.js';
@@ -17,6 +17,7 @@ import { caseKey } from '../core/model.js';
 import { WebviewDispatcher, onCommand, onRequest } from './webviewDispatch.js';
 import type { Handler } from './webviewDispatch.js';
 import { VerdictService } from './verdicts.js';
+import { BatchTally } from '../core/engine/batchProgress.js';
 
 export const INSPECTOR_VIEW_TYPE = 'ragInspector.inspector';
 const TITLE = 'RAG Inspector';
@@ -96,6 +97,8 @@ export class InspectorPanel implements vscode.Disposable {
   private readonly closeEmitter = new vscode.EventEmitter<void>();
   readonly onDidClose = this.closeEmitter.event;
   private readonly verdicts: VerdictService;
+  /** The running run's vendor batches (batch mode), summed for BatchProgress. */
+  private batches = new BatchTally();
 
   constructor(readonly panel: vscode.WebviewPanel, private readonly deps: InspectorDeps) {
     this.verdicts = new VerdictService(() => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath, deps.data);
@@ -137,8 +140,11 @@ export class InspectorPanel implements vscode.Disposable {
   /** Turns a recorded engine event into the notification the UI renders incrementally. */
   onRunEvent(event: RunEvent, runId: string, sessions: SessionRuns): void {
     if (event.type === 'run-started') {
+      this.batches = new BatchTally();
       const listing = sessions.listing(runId);
       if (listing) this.notify(RunStarted, { runId, total: event.total, listing });
+    } else if (event.type === 'batch') {
+      this.notify(BatchProgress, { runId, ...this.batches.add(event) });
     } else if (event.type === 'case-finished') {
       const item = sessions.item(runId, caseKey(event.evalCase.id, event.result.modelKey));
       if (item) this.notify(CaseFinished, { runId, item, done: event.done, total: event.total });

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import {
   CancelRun, CaseFinished, CompareRuns, ExportImage, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
-  Ready, RerunCase, Reveal, RunFinished, RunStarted, ShowCompare, isEnvelope,
+  BatchProgress, Ready, RerunCase, Reveal, RunFinished, RunStarted, ShowCompare, isEnvelope,
 } from '../../src/protocol.js';
 import type { CompareRow } from '../../src/protocol.js';
 import { JUDGE_ERROR_CASE, MODELS, listItem, rgbRun } from './builders.js';
 import { NEEDLE_SUITES, needleGridRun } from './methodBuilders.js';
 import type { FixtureRun } from './builders.js';
-import { collectPageErrors, cspViolations, waitFor, useBrowser } from './harness.js';
+import { collectPageErrors, cspViolations, screenshotPath, waitFor, useBrowser } from './harness.js';
 import { flippedCases, responseTextOf } from '../../webview/api/compareRuns.js';
 
 const session = useBrowser();
@@ -161,6 +161,38 @@ test('live run: RunStarted, CaseFinished rows appear, Cancel, RunFinished, Revea
   assert.equal(state.view, 'cases');
   assert.equal(state.caseKey, `${JUDGE_ERROR_CASE}\u0000${MODELS[1]}`);
   assert.ok(JSON.stringify(host.states).length < 20_000, 'no run data in setState');
+  assert.deepEqual(await cspViolations(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('batch mode: the header shows the vendor batches\' requests done while no case finishes, then the cases, then nothing', async () => {
+  const { page, host, errors } = await openWithHost([first]);
+  await page.locator('ri-run-summary').waitFor();
+  const live = rgbRun({ runId: 'run-batch', name: 'batched run', createdAt: '2025-06-02T10:00:00.000Z' });
+  const listing = { ...live.detail.listing, status: 'started' as const, totals: undefined };
+  host.runs.push({ detail: { ...live.detail, listing, cases: [] }, cases: live.cases });
+  await host.send(RunStarted.create({ runId: 'run-batch', total: live.cases.length, listing }));
+  await page.locator('vscode-single-select.run').evaluate((el) => {
+    (el as unknown as { value: string }).value = 'run-batch';
+    el.dispatchEvent(new Event('change'));
+  });
+  const batches = page.locator('header.bar .progress.batches');
+  await host.send(BatchProgress.create({ runId: 'run-batch', open: 1, batches: 1, done: 0, total: 30 }));
+  await waitFor('batch progress shown', async () => (await batches.count()) === 1 && (await batches.innerText()) === 'vendor batch: 0 / 30 requests done');
+  await host.send(BatchProgress.create({ runId: 'run-batch', open: 2, batches: 2, done: 12, total: 30 }));
+  await waitFor('two batches', async () => (await batches.innerText()) === '2 of 2 vendor batches open: 12 / 30 requests done');
+  assert.equal(await batches.getAttribute('role'), 'status', 'read out by screen readers as it changes');
+  await page.screenshot({ path: screenshotPath('batch-progress') });
+  // Another run's batches are not this run's.
+  await host.send(BatchProgress.create({ runId: 'run-other', open: 1, batches: 1, done: 1, total: 2 }));
+  assert.equal(await batches.innerText(), '2 of 2 vendor batches open: 12 / 30 requests done');
+  await host.send(BatchProgress.create({ runId: 'run-batch', open: 0, batches: 2, done: 30, total: 30 }));
+  await waitFor('batches ended: nothing about them', async () => (await batches.count()) === 0);
+  await host.send(CaseFinished.create({ runId: 'run-batch', item: listItem(live.cases[0]!), done: 1, total: live.cases.length }));
+  await waitFor('cases count', async () => /1 \/ 30 cases/.test(await page.locator('header.bar .progress').first().innerText()));
+  await host.send(RunFinished.create({ runId: 'run-batch', detail: live.detail }));
+  await waitFor('finished: no progress', async () => (await page.locator('header.bar .progress').count()) === 0);
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(errors, []);
   await page.close();

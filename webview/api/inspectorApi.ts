@@ -1,7 +1,7 @@
 // What the inspector UI needs from wherever runs live: the VS Code host (vscodeApi) or data embedded in the page (staticApi).
 import type { CaseDetail, CompareRow, ProtocolError, RunDetail, RunExplanation, RunListing, VerdictChange, VerdictsView } from '../../src/protocol.js';
 import type {
-  CaseExplained, CaseFinished, ExplainFinished, ExplainProgress, ExplainStarted, Notification, Reveal, RunFinished, RunStarted, ShowCompare,
+  BatchProgress, CaseExplained, CaseFinished, ExplainFinished, ExplainProgress, ExplainStarted, Notification, Reveal, RunFinished, RunStarted, ShowCompare,
 } from '../../src/protocol.js';
 
 type ParamsOf<N> = N extends Notification<infer P> ? P : never;
@@ -11,6 +11,7 @@ export type InspectorNotification =
   | { type: 'runStarted'; params: ParamsOf<typeof RunStarted> }
   | { type: 'caseFinished'; params: ParamsOf<typeof CaseFinished> }
   | { type: 'runFinished'; params: ParamsOf<typeof RunFinished> }
+  | { type: 'batchProgress'; params: ParamsOf<typeof BatchProgress> }
   | { type: 'reveal'; params: ParamsOf<typeof Reveal> }
   | { type: 'showCompare'; params: ParamsOf<typeof ShowCompare> }
   | { type: 'explainStarted'; params: ParamsOf<typeof ExplainStarted> }

@@ -2,7 +2,7 @@
 import {
   CancelExplain, CaseExplained, ExplainCase, ExplainFailed, ExplainFinished, ExplainProgress, ExplainStarted, GetExplanation,
   CancelRun, CaseFinished, CompareRuns, GetVerdicts, SetVerdicts, ExportImage, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
-  Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare, isEnvelope, isResponse,
+  BatchProgress, Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare, isEnvelope, isResponse,
 } from '../../src/protocol.js';
 import type { ProtocolError, Request, VerdictChange } from '../../src/protocol.js';
 import { InspectorError } from './inspectorApi.js';
@@ -109,6 +109,7 @@ function toNotification(message: unknown): InspectorNotification | undefined {
   if (RunStarted.is(message)) return { type: 'runStarted', params: message.params };
   if (CaseFinished.is(message)) return { type: 'caseFinished', params: message.params };
   if (RunFinished.is(message)) return { type: 'runFinished', params: message.params };
+  if (BatchProgress.is(message)) return { type: 'batchProgress', params: message.params };
   if (Reveal.is(message)) return { type: 'reveal', params: message.params };
   if (ShowCompare.is(message)) return { type: 'showCompare', params: message.params };
   if (ExplainStarted.is(message)) return { type: 'explainStarted', params: message.params };

@@ -52,6 +52,7 @@ export class InspectorApp extends LitElement {
     compareLoading: { state: true },
     compareError: { state: true },
     progress: { state: true },
+    batches: { state: true },
     resumeAsked: { state: true },
     explanations: { state: true },
     explainRuns: { state: true },
@@ -76,6 +77,8 @@ export class InspectorApp extends LitElement {
   compareLoading = false;
   compareError = '';
   progress: { done: number; total: number } | undefined;
+  /** Batch mode: the running run's vendor batches, while one is open (no case finishes until its results come). */
+  batches: { open: number; batches: number; done: number; total: number } | undefined;
   /** The run whose Resume run was just clicked, until it starts again (see askResume). */
   resumeAsked: string | undefined;
   error = '';
@@ -213,6 +216,8 @@ export class InspectorApp extends LitElement {
           : listing ? html`<span class="badge ${listing.status}" title="Run status">${runStatusLabel(listing.status)}</span>` : nothing}
         ${this.causesNote()}
         ${this.progress && listing?.status === 'started' && !listing.interrupted ? html`<span class="progress muted" role="status">${formatCount(this.progress.done)} / ${formatCount(this.progress.total)} cases</span>` : nothing}
+        ${this.batches && this.batches.open > 0 && listing?.status === 'started' ? html`<span class="progress muted batches" role="status"
+          title="Batch mode: the vendor answers within its window (up to 24 hours); closing VS Code keeps the batches, Resume Interrupted Run collects them">${batchWords(this.batches)}</span>` : nothing}
         ${listing?.status === 'started' && this.api?.canRunCommands ? this.runAction(listing) : nothing}
         ${listing && this.api?.canRunCommands ? this.explainAction(listing, failed + errors) : nothing}
         <div role="tablist" aria-label="Views">
@@ -438,9 +443,14 @@ export class InspectorApp extends LitElement {
         if (!this.state.runId) void this.selectRun(n.params.runId, false);
         if (this.state.runId === n.params.runId) {
           this.progress = { done: 0, total: n.params.total };
+          this.batches = undefined;
           // A resumed run starts again under its own id: it is no longer interrupted.
           if (this.detail?.listing.runId === n.params.runId) this.detail = { ...this.detail, listing: n.params.listing };
         }
+        break;
+      }
+      case 'batchProgress': {
+        if (n.params.runId === this.state.runId) this.batches = n.params;
         break;
       }
       case 'caseFinished': {
@@ -459,6 +469,7 @@ export class InspectorApp extends LitElement {
           this.detail = n.params.detail;
           this.items = n.params.detail.cases;
           this.progress = undefined;
+          this.batches = undefined;
         }
         // A rerun may have changed the case on screen: fetch it again.
         if (n.params.runId === this.state.runId && this.state.caseKey) void this.openCase(this.state.caseKey);
@@ -685,4 +696,10 @@ customElements.define('rag-inspector-app', InspectorApp);
 
 declare global {
   interface HTMLElementTagNameMap { 'rag-inspector-app': InspectorApp }
+}
+
+/** "vendor batch: 120 / 400 requests done" — several: "2 of 3 vendor batches open: …". */
+export function batchWords(b: { open: number; batches: number; done: number; total: number }): string {
+  const which = b.batches === 1 ? 'vendor batch' : `${b.open} of ${b.batches} vendor batches open`;
+  return `${which}: ${formatCount(b.done)} / ${formatCount(b.total)} requests done`;
 }

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../../../src/core/engine/events.js';
-import { GetCase, GetRun, ListRuns, PROTOCOL_VERSION, Ready, Reveal, RunStarted } from '../../../src/protocol.js';
+import { BatchProgress, GetCase, GetRun, ListRuns, PROTOCOL_VERSION, Ready, Reveal, RunStarted } from '../../../src/protocol.js';
 import { InspectorPanel, INSPECTOR_VIEW_TYPE } from '../../../src/extension/panel.js';
 import type { InspectorDeps } from '../../../src/extension/panel.js';
 import { SessionRuns } from '../../../src/extension/sessionRuns.js';
@@ -158,6 +158,28 @@ suite('inspector protocol (host side)', () => {
     await webview.send({ kind: 'command', method: 'run/cancel', params: { runId: 'run-2' } });
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.deepEqual(cancelled, [1]);
+    inspector.dispose();
+  });
+  test('batch mode: each batch event becomes a BatchProgress with the run\'s batches summed; a new run starts from none', async () => {
+    const { webview, inspector, sessions } = setUp();
+    await webview.send(Ready.create({ protocolVersion: PROTOCOL_VERSION }));
+    const started: RunEvent = { type: 'run-started', runId: 'run-b', logFile: '/ws/.rag-inspector/runs/run-b.jsonl', total: 6, models: ['openai:gpt-4o-mini'], suites: ['rgb-noise'], resumed: 0 };
+    sessions.record(started, '/ws/smoke.eval.yaml');
+    inspector.onRunEvent(started, 'run-b', sessions);
+    const batch = (batchId: string, state: 'submitted' | 'pending' | 'completed', done: number): RunEvent => ({ type: 'batch', modelKey: 'openai:gpt-4o-mini', batchId, state, done, total: 3 });
+    const progress = () => {
+      const last = webview.posted.at(-1);
+      assert.ok(BatchProgress.is(last), `expected run/batchProgress, got ${JSON.stringify(last)}`);
+      return last.params;
+    };
+    inspector.onRunEvent(batch('b1', 'submitted', 0), 'run-b', sessions);
+    inspector.onRunEvent(batch('b2', 'pending', 2), 'run-b', sessions);
+    assert.deepEqual(progress(), { runId: 'run-b', open: 2, batches: 2, done: 2, total: 6 });
+    inspector.onRunEvent(batch('b1', 'completed', 3), 'run-b', sessions);
+    assert.deepEqual(progress(), { runId: 'run-b', open: 1, batches: 2, done: 5, total: 6 });
+    inspector.onRunEvent({ ...started, runId: 'run-c' }, 'run-c', sessions);
+    inspector.onRunEvent(batch('c1', 'submitted', 0), 'run-c', sessions);
+    assert.deepEqual(progress(), { runId: 'run-c', open: 1, batches: 1, done: 0, total: 3 });
     inspector.dispose();
   });
 });
