@@ -32,7 +32,8 @@ async function main(): Promise<void> {
     for (const batch of modes) {
       const result = runJob({ cases, baseUrl: server.openaiBaseUrl, batch, checkpoints });
       results.push(result);
-      console.log(`${batch ? 'batch' : 'interactive'}: ${result.cases} cases in ${(result.runMs / 1000).toFixed(1)} s, ${result.failed} failed, ${result.batches} batches`);
+      console.log(`${batch ? 'batch' : 'interactive'}: ${result.cases} cases in ${(result.runMs / 1000).toFixed(1)} s, ${result.failed} failed${batch ? `, ${result.batches} batches of ${result.batchSizes.join(', ')} requests` : ''}`);
+      for (const [message, count] of Object.entries(result.errors)) console.log(`  ${count} × ${message}`);
     }
     const label = (r: BatchScaleResult) => (r.batch ? 'batch' : 'interactive');
     console.log('\nLive heap / RSS after a forced GC as cases finish:');

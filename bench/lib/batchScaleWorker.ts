@@ -29,8 +29,11 @@ export interface BatchScaleResult {
   checkpoints: { done: number; heapUsed: number; rss: number }[];
   logBytes: number;
   costUsd: number | undefined;
-  /** Vendor batches submitted (0 interactively). */
+  /** Vendor batches submitted (0 interactively), and each one's size: a wave split by a gap shows as small ones. */
   batches: number;
+  batchSizes: number[];
+  /** The distinct error messages of failed cases, with their counts (none expected). */
+  errors: Record<string, number>;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -56,7 +59,8 @@ async function main(): Promise<void> {
   try {
     const wanted = new Set(job.checkpoints);
     const checkpoints: BatchScaleResult['checkpoints'] = [];
-    let batches = 0;
+    const batchSizes: number[] = [];
+    const errors: Record<string, number> = {};
     gc();
     const peaks = new MemoryPeaks();
     const cpu = process.cpuUsage();
@@ -66,7 +70,11 @@ async function main(): Promise<void> {
       credentials: envCredentials({ OPENAI_API_KEY: 'sk-bench-batch-scale' }),
       noCache: true,
       onEvent: (event: RunEvent) => {
-        if (event.type === 'batch' && event.state === 'submitted') batches += 1;
+        if (event.type === 'batch' && event.state === 'submitted') batchSizes.push(event.total);
+        if (event.type === 'case-finished' && event.result.error) {
+          const message = event.result.error.message.slice(0, 160);
+          errors[message] = (errors[message] ?? 0) + 1;
+        }
         if (event.type !== 'case-finished' || !wanted.has(event.done)) return;
         peaks.sample();
         gc();
@@ -88,7 +96,9 @@ async function main(): Promise<void> {
       checkpoints,
       logBytes: statSync(outcome.logFile).size,
       costUsd: outcome.totals.costUsd,
-      batches,
+      batches: batchSizes.length,
+      batchSizes,
+      errors,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
