@@ -100,9 +100,10 @@ for (const vendor of VENDORS) {
     }
   });
 
-  test(`${vendor.name}: a batched explanation cancelled while its batch runs cancels the remote batch; run again, it finishes what is missing`, async (t) => {
+  test(`${vendor.name}: a run made with --batch explains in batch mode; cancelled while its batch runs, the remote batch is cancelled; run again, it finishes what is missing`, async (t) => {
     scriptModel();
-    const run = await runEvaluation(workspace(vendor, true, t), { signal: new AbortController().signal, credentials });
+    // Batch mode from the command line, not the eval file: the run log's batch lines say how the model was called.
+    const run = await runEvaluation(workspace(vendor, false, t), { signal: new AbortController().signal, credentials, overrides: { batch: true } });
     server.setBatchProcessingMs(60 * 60_000);
     server.requests.length = 0;
     const controller = new AbortController();
