@@ -101,6 +101,28 @@ describe('BatchingProvider', () => {
     assert.equal(server.requests.length, 0);
   });
 
+  it('calls that stream in over a while are one wave even across a pause longer than idleMs; a short burst goes after idleMs', async () => {
+    server.setBatchProcessingMs(0);
+    server.addRule({ reply: (request) => `answer to ${request.lastUserMessage}` });
+    const streamed = batchingClient({ runSignal: new AbortController().signal });
+    const signal = new AbortController().signal;
+    const answers: Promise<unknown>[] = [];
+    // 30 calls at least 10 ms apart (300 ms of arrivals), a 40 ms pause (twice idleMs, well under half the stream's age), 5 more.
+    for (let i = 0; i < 35; i++) {
+      answers.push(streamed.client.complete(ask(`s${i}`), signal));
+      await new Promise((resolve) => setTimeout(resolve, i === 29 ? 40 : 10));
+    }
+    await Promise.all(answers);
+    assert.deepEqual(streamed.submitted.map((batch) => batch.customIds.length), [35]);
+
+    // A burst, a pause of three times idleMs, another burst: two waves, the first not held back.
+    const burst = batchingClient({ runSignal: new AbortController().signal });
+    const first = Promise.all(['b0', 'b1'].map((question) => burst.client.complete(ask(question), signal)));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await Promise.all([first, burst.client.complete(ask('b2'), signal)]);
+    assert.deepEqual(burst.submitted.map((batch) => batch.customIds.length), [2, 1]);
+  });
+
   it('a process that dies after submitting leaves a batch the next one collects without submitting again', async () => {
     server.setBatchProcessingMs(60 * 60_000);
     server.addRule({ reply: (request) => `late answer to ${request.lastUserMessage}` });
