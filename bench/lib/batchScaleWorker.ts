@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { runEvaluation } from '../../src/core/engine/runEvaluation.js';
 import type { RunEvent } from '../../src/core/engine/events.js';
 import { envCredentials } from '../../src/core/providers/registry.js';
-import { createWorkspace, rgbRows } from '../../test/unit/engine/workspace.js';
+import { createWorkspace, fixtureEvalYaml, rgbRows } from '../../test/unit/engine/workspace.js';
 import { MemoryPeaks } from './memoryPeaks.js';
 
 export interface BatchScaleJob {
@@ -38,18 +38,12 @@ export interface BatchScaleResult {
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
+/** The engine tests' RGB eval file, its model made `openai:gpt-4o-mini` (a known price) and given room for a busy machine. */
 function evalYaml(baseUrl: string, batch: boolean): string {
-  return `version: 1
-name: batch scale benchmark
-models:
-  - { provider: openai, model: gpt-4o-mini, baseUrl: ${baseUrl}${batch ? ', batch: true' : ''} }
-concurrency: 16
-suites:
-  - id: noise
-    method: rgb
-    dataset: data.jsonl
-    params: { testbed: noise_robustness, noiseRates: [0], passageNum: 3 }
-`;
+  return fixtureEvalYaml(baseUrl)
+    .replace('provider: openai-compatible\n    model: fixture-model', `provider: openai\n    model: gpt-4o-mini${batch ? '\n    batch: true' : ''}`)
+    .replace('concurrency: 4', 'concurrency: 16')
+    .replace('timeoutMs: 5000', 'timeoutMs: 60000');
 }
 
 async function main(): Promise<void> {
