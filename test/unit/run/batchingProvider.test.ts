@@ -123,6 +123,29 @@ describe('BatchingProvider', () => {
     assert.deepEqual(burst.submitted.map((batch) => batch.customIds.length), [2, 1]);
   });
 
+  it('a batch API call that may be repeated (upload, poll) is tried again after a server fault; a failed create is not repeated', async () => {
+    server.setBatchProcessingMs(0);
+    server.addRule({ reply: (request) => `answer to ${request.lastUserMessage}` });
+    const signal = new AbortController().signal;
+    // The create fails: its wave's calls get the error, and it is not sent again (it might have created a batch).
+    server.batches.faultNextRequests(1, 500, '/v1/batches');
+    const refused = batchingClient({ runSignal: new AbortController().signal });
+    await assert.rejects(refused.client.complete(ask('f1'), signal), /500/);
+    assert.equal(posts('/v1/batches'), 1, 'the create was sent once');
+    assert.equal(refused.submitted.length, 0);
+
+    // The upload fails once, then each of the batch's first two polls: each is asked again, and the call is answered.
+    server.requests.length = 0;
+    server.batches.faultNextRequests(1, 503, '/v1/files');
+    server.batches.faultNextRequests(2, 502, '/v1/batches/');
+    const retried = batchingClient({ runSignal: new AbortController().signal });
+    const first = await retried.client.complete(ask('f2'), signal);
+    assert.equal(first.text, 'answer to f2');
+    assert.equal(posts('/v1/files'), 2, 'the upload was sent again after its 503');
+    assert.equal(posts('/v1/batches'), 1);
+    assert.ok(server.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/batches/')).length >= 3, 'the polls that met a 502 were asked again');
+  });
+
   it('a process that dies after submitting leaves a batch the next one collects without submitting again', async () => {
     server.setBatchProcessingMs(60 * 60_000);
     server.addRule({ reply: (request) => `late answer to ${request.lastUserMessage}` });
