@@ -1,6 +1,7 @@
 // `rag-inspector explain`: the cost plan first, then the variants run with progress on stderr, then the summaries on
 // stdout and the explanation reports beside the run's.
 import * as path from 'node:path';
+import { BatchProgressLines } from '../core/engine/batchProgress.js';
 import { explainRun, planExplanation } from '../core/explain/explainRun.js';
 import type { ExplainOptions, RunExplanation } from '../core/explain/model.js';
 import { envCredentials } from '../core/providers/registry.js';
@@ -32,8 +33,14 @@ export async function explainFromCli(invocation: ExplainInvocation): Promise<Run
     return undefined;
   }
   const progress = createProgress(process.stderr, invocation.quiet);
+  const batchLines = new BatchProgressLines();
   const outcome = await explainRun(invocation.runLog, {
     ...options,
+    // Variants of a batched run go as vendor batches: the same plain lines as the run's.
+    onBatch: (event) => {
+      const line = batchLines.lineFor(event);
+      if (line) progress.note(line);
+    },
     onEvent: (event) => {
       if (event.type === 'explain-started') progress.note(`${formatPlan(event.plan)}\nvariant log: ${event.variantLog}`);
       if (event.type === 'variant-finished') progress.update(event.done, event.total, 0);

@@ -64,8 +64,8 @@ export async function createRunClients(
   /** Fresh answers that still go into the cache (--refresh); --no-cache is `cacheDir` undefined. */
   refreshCache = false,
   /**
-   * Given by a run, which has a log to record its batches in; without it (explanations) every model is called
-   * interactively, `batch: true` or not.
+   * Given by a run or an explanation, which have a log to record their batches in (BatchLog); without it every model
+   * is called interactively, `batch: true` or not.
    */
   batch?: RunBatchOptions,
 ): Promise<RunClients> {

@@ -14,8 +14,7 @@ import type { EvalSpec } from '../spec/types.js';
 import type { SuiteReport } from '../suites/contract.js';
 import { createJudge } from '../suites/judging.js';
 import { createRunClients, modelKeyOf } from './clients.js';
-import type { RunBatchOptions } from './clients.js';
-import type { SubmittedBatch } from '../providers/batch.js';
+import { BatchLog } from './batchLog.js';
 import type { RunEvent } from './events.js';
 import { countingJudge, executeCase } from './executeCase.js';
 import type { JudgeUsage } from './executeCase.js';
@@ -97,16 +96,8 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
 
   const previous = options.resume ? await readPrevious(options.resume, spec, options.retryErrors === true) : undefined;
   // Batches are submitted only once cases run, after the log exists; the line is written before the first poll.
-  let recordBatch: (modelKey: string, batch: SubmittedBatch) => void = () => {
-    throw new Error('a batch was submitted before the run log was opened');
-  };
-  const batchOptions: RunBatchOptions = {
-    runSignal: options.signal,
-    onSubmitted: (modelKey, batch) => recordBatch(modelKey, batch),
-    resumed: (previous?.batches ?? []).map((line) => ({ modelKey: line.modelKey, batch: { batchId: line.batchId, inputFileId: line.inputFileId, customIds: line.requests } })),
-    onProgress: (modelKey, progress) => emit({ type: 'batch', modelKey, ...progress }),
-  };
-  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache, batchOptions);
+  const batchLog = new BatchLog(options.signal, previous?.batches ?? [], emit);
+  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache, batchLog.options);
   const modelKeys = clients.models.map((m) => m.key);
 
   const finished = previous?.finished ?? new Set<string>();
@@ -132,10 +123,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
     ? await RunLogWriter.reopen(options.resume!)
     : await RunLogWriter.create(path.join(stateDir, 'runs'), await headerFor(runId, spec, plan, modelKeys));
   const logFile = writer.file;
-  recordBatch = (modelKey, batch) => {
-    writer.appendBatch({ modelKey, batchId: batch.batchId, ...(batch.inputFileId !== undefined ? { inputFileId: batch.inputFileId } : {}), submittedAt: new Date().toISOString(), requests: batch.customIds });
-    emit({ type: 'batch', modelKey, batchId: batch.batchId, state: 'submitted', done: 0, total: batch.customIds.length });
-  };
+  batchLog.writeTo(writer);
   const createdAt = previous?.header.createdAt ?? new Date().toISOString();
 
   emit({ type: 'run-started', runId, logFile, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size, concurrency: spec.concurrency });

@@ -56,6 +56,7 @@ export async function explainRun(runLog: string, options: ExplainRunOptions): Pr
   const writer = existsSync(session.variantLog)
     ? await RunLogWriter.reopen(session.variantLog)
     : await RunLogWriter.create(explanationsDir(session.workspaceDir), { ...session.header, createdAt: new Date().toISOString() });
+  session.batchLog.writeTo(writer);
   emit({ type: 'explain-started', plan, variantLog: writer.file });
 
   const work = session.targets.flatMap((t) => t.pending);

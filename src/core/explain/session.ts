@@ -3,6 +3,8 @@
 // them the variant log already holds. Shared by the cost plan and the run, so what is priced is what runs.
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { BatchLog } from '../engine/batchLog.js';
+import type { BatchEvent } from '../engine/batchProgress.js';
 import { createRunClients, modelKeyOf } from '../engine/clients.js';
 import type { RunClients } from '../engine/clients.js';
 import { planSuites, renderCase } from '../engine/plan.js';
@@ -15,7 +17,7 @@ import type { CaseResult, EvalCase } from '../model.js';
 import type { ModelSpec } from '../providers/contract.js';
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
 import { readCaseLines, scanRunLog } from '../run/runLog.js';
-import type { RunHeader } from '../run/runLog.js';
+import type { RunLogScan, RunHeader } from '../run/runLog.js';
 import type { Containment } from '../spec/containment.js';
 import { loadEvalSpec } from '../spec/load.js';
 import type { EvalSpec } from '../spec/types.js';
@@ -62,6 +64,8 @@ export interface SessionOptions extends ExplainOptions {
   workspaceDir?: string;
   noCache?: boolean;
   providers?: Readonly<Record<string, ProviderFactory>>;
+  /** Batch mode: each vendor batch of variants submitted, and each poll of it (the CLI prints them as a run's). */
+  onBatch?: (event: BatchEvent) => void;
 }
 
 /** One variant to run: its case (rendered), the model, and the variant ids it stands for. */
@@ -93,6 +97,11 @@ export interface Session {
   variantLog: string;
   spec: EvalSpec;
   clients: RunClients;
+  /**
+   * Where the variants' vendor batches are recorded (models in batch mode): the variant log, once it is open; the
+   * batches it already holds are collected, not submitted again.
+   */
+  batchLog: BatchLog;
   /** False with noCache: then every variant that needs the model calls it, identical ones included. */
   cacheOn: boolean;
   targets: Target[];
@@ -104,12 +113,14 @@ export async function openSession(runLog: string, options: SessionOptions): Prom
   const variantLog = path.join(explanationsDir(workspaceDir), `${scan.header.runId}.jsonl`);
   const read = await loadEvalSpec(scan.header.spec.file, { hostProviders: Object.keys(options.providers ?? {}), ...(options.contain ? { contain: options.contain } : {}) });
   const loaded = applyOverrides(read, options.overridesOf?.(read));
-  const spec: EvalSpec = { ...loaded, models: modelsOf(scan.header, loaded) };
+  const spec = batchedAsRun({ ...loaded, models: modelsOf(scan.header, loaded) }, scan);
   const plan = await planSuites(spec, options.signal);
   const suites = new Map(plan.suites.map((s) => [s.spec.id, s]));
-  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(workspaceDir, '.rag-inspector', 'cache'), options.providers);
+  const variantScan = existsSync(variantLog) ? await scanRunLog(variantLog) : undefined;
+  const batchLog = new BatchLog(options.signal, variantScan?.batches ?? [], options.onBatch);
+  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(workspaceDir, '.rag-inspector', 'cache'), options.providers, false, batchLog.options);
   const models = new Map(clients.models.map((m) => [m.key, m]));
-  const done = existsSync(variantLog) ? await loggedOutcomes(variantLog) : new Map<string, Map<string, VariantOutcome>>();
+  const done = variantScan ? await loggedOutcomes(variantScan) : new Map<string, Map<string, VariantOutcome>>();
 
   const wanted = new Set(options.caseIds ?? []);
   const targets: Target[] = [];
@@ -133,7 +144,17 @@ export async function openSession(runLog: string, options: SessionOptions): Prom
     if (unanswered.has(id)) throw new InputError({ file: runLog }, `case '${id}' ended in an error before the model answered: there is no answer to explain`, 'rerun the case (rag-inspector run … --resume, or Rerun Case) and explain it once it has an answer');
     throw new InputError({ file: runLog }, `no case '${id}' to explain in this run${options.failed ? ' among its failed cases' : ''}`, 'rag-inspector report <run-log> lists the cases; ids look like suite/row/variant');
   }
-  return { header: scan.header, runLog, workspaceDir, variantLog, spec, clients, cacheOn: !options.noCache, targets };
+  return { header: scan.header, runLog, workspaceDir, variantLog, spec, clients, batchLog, cacheOn: !options.noCache, targets };
+}
+
+/**
+ * The variants go the way the run went: a model (or judge) the run sent through a vendor batch — the eval file's
+ * `batch: true`, or --batch / the VS Code setting at the time — is in batch mode for its explanation too.
+ */
+function batchedAsRun(spec: EvalSpec, scan: RunLogScan): EvalSpec {
+  const batched = new Set(scan.batches.map((line) => line.modelKey));
+  const asRun = (model: ModelSpec): ModelSpec => (batched.has(modelKeyOf(model)) ? { ...model, batch: true } : model);
+  return { ...spec, models: spec.models.map(asRun), ...(spec.judge ? { judge: asRun(spec.judge) } : {}) };
 }
 
 /** The run's models as its header lists them (a run started with --model overrides the eval file's). */
@@ -186,9 +207,9 @@ function withoutSection(suitePlan: SuitePlan, index: number): SuitePlan {
 }
 
 /** What the variant log already holds: outcomes by (case, model) and variant id, every id a logged run stands for. */
-async function loggedOutcomes(file: string): Promise<Map<string, Map<string, VariantOutcome>>> {
+async function loggedOutcomes(scan: RunLogScan): Promise<Map<string, Map<string, VariantOutcome>>> {
   const byCase = new Map<string, Map<string, VariantOutcome>>();
-  for await (const line of readCaseLines(await scanRunLog(file))) {
+  for await (const line of readCaseLines(scan)) {
     const mark = line.case.params.explainVariant as VariantMark | undefined;
     if (!mark) continue;
     const key = caseKey(mark.of, line.result.modelKey);

@@ -68,10 +68,11 @@ export class AnthropicBatchClient implements BatchClient {
   }
 
   async *results(batchId: string, signal: AbortSignal): AsyncGenerator<BatchItemResult> {
-    const decoder = await this.call(signal, (callSignal) => this.client().messages.batches.results(batchId, {}, { signal: callSignal }));
+    const decoder = await this.call(signal, (callSignal) => this.client().messages.batches.results(batchId, {}, { signal: callSignal }), true);
     // The results stream is read under the caller's signal too; a failure mid-stream is a ProviderError like any other.
     const lines = decoder[Symbol.asyncIterator]();
     for (;;) {
+      // A stream broken halfway is not read again from here: the items already yielded were handed out.
       const next = await this.call(signal, () => lines.next());
       if (next.done) return;
       const result = this.itemResult(next.value);
@@ -80,11 +81,11 @@ export class AnthropicBatchClient implements BatchClient {
   }
 
   async cancel(batchId: string, signal: AbortSignal): Promise<BatchState> {
-    return batchStateOf(await this.call(signal, (callSignal) => this.client().messages.batches.cancel(batchId, {}, { signal: callSignal })));
+    return batchStateOf(await this.call(signal, (callSignal) => this.client().messages.batches.cancel(batchId, {}, { signal: callSignal }), true));
   }
 
   private async progress(batchId: string, signal: AbortSignal): Promise<BatchProgress> {
-    const batch = await this.call(signal, (callSignal) => this.client().messages.batches.retrieve(batchId, {}, { signal: callSignal }));
+    const batch = await this.call(signal, (callSignal) => this.client().messages.batches.retrieve(batchId, {}, { signal: callSignal }), true);
     const { processing, succeeded, errored, canceled, expired } = batch.request_counts;
     const done = succeeded + errored + canceled + expired;
     return { batchId, state: batchStateOf(batch), done, total: done + processing };
@@ -112,8 +113,8 @@ export class AnthropicBatchClient implements BatchClient {
     }
   }
 
-  private call<T>(signal: AbortSignal, run: (callSignal: AbortSignal) => Promise<T>): Promise<T> {
-    return batchCall({ vendor: this.label, secret: this.apiKey }, signal, run);
+  private call<T>(signal: AbortSignal, run: (callSignal: AbortSignal) => Promise<T>, repeatable = false): Promise<T> {
+    return batchCall({ vendor: this.label, secret: this.apiKey }, signal, run, repeatable);
   }
 }
 

@@ -107,16 +107,28 @@ export async function pollUntilSettled(batchId: string, progressOf: (signal: Abo
   }
 }
 
+/** Waits before the 2nd, 3rd and 4th attempt of a batch API call that may be repeated. */
+const REPEAT_DELAYS_MS = [500, 1_000, 2_000];
+
 /**
  * One SDK request with a signal of its own that follows the caller's (the SDK leaves a listener on the signal it is
  * given, and a run's signal lives through hours of polls); whatever it throws becomes a ProviderError without the key.
+ * A `repeatable` call (an upload, a poll, a download, a cancel: doing it twice changes nothing at the vendor) is tried
+ * again after a transient failure — a dropped connection, a 5xx, a 429 — since one lost poll must not end a batch that
+ * runs for hours, nor one reset upload a wave of thousands of cases. Creating a batch is never repeated: a create that
+ * reached the vendor and lost its answer would run, and be billed, twice.
  */
-export async function batchCall<T>(context: { vendor: string; secret: string | undefined }, signal: AbortSignal, run: (callSignal: AbortSignal) => Promise<T>): Promise<T> {
-  try {
-    if (signal.aborted) throw abortError(context.vendor, signal);
-    return await run(AbortSignal.any([signal]));
-  } catch (error) {
-    throw toProviderError(error, { vendor: context.vendor, signal, secrets: [context.secret] });
+export async function batchCall<T>(context: { vendor: string; secret: string | undefined }, signal: AbortSignal, run: (callSignal: AbortSignal) => Promise<T>, repeatable = false): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if (signal.aborted) throw abortError(context.vendor, signal);
+      return await run(AbortSignal.any([signal]));
+    } catch (error) {
+      const failure = toProviderError(error, { vendor: context.vendor, signal, secrets: [context.secret] });
+      const delay = REPEAT_DELAYS_MS[attempt];
+      if (!repeatable || delay === undefined || signal.aborted || !isRetryableKind(failure.kind)) throw failure;
+      await pause(delay, signal, context.vendor);
+    }
   }
 }
 

@@ -55,11 +55,10 @@ export class OpenAIBatchClient implements BatchClient {
     const lines = items.map((item) => ({ id: item.customId, line: batchInputLine(item) }));
     const byLine = new Map(lines.map((entry) => [entry.line, entry.id]));
     for (const file of splitIntoFiles(lines.map((entry) => entry.line), this.limits)) {
-      yield await this.call(signal, async (callSignal) => {
-        const uploaded = await this.client().files.create({ file: await loadVendor('openai').toFile(Buffer.from(`${file.join('\n')}\n`), 'rag-inspector-batch.jsonl'), purpose: 'batch' }, { signal: callSignal });
-        const batch = await this.client().batches.create({ input_file_id: uploaded.id, endpoint: '/v1/chat/completions', completion_window: '24h' }, { signal: callSignal });
-        return { batchId: batch.id, inputFileId: uploaded.id, customIds: file.map((line) => byLine.get(line) ?? '') };
-      });
+      // The upload may be repeated (a second file is only an unused file); the create may not (see batchCall).
+      const uploaded = await this.call(signal, async (callSignal) => this.client().files.create({ file: await loadVendor('openai').toFile(Buffer.from(`${file.join('\n')}\n`), 'rag-inspector-batch.jsonl'), purpose: 'batch' }, { signal: callSignal }), true);
+      const batch = await this.call(signal, (callSignal) => this.client().batches.create({ input_file_id: uploaded.id, endpoint: '/v1/chat/completions', completion_window: '24h' }, { signal: callSignal }));
+      yield { batchId: batch.id, inputFileId: uploaded.id, customIds: file.map((line) => byLine.get(line) ?? '') };
     }
   }
 
@@ -82,7 +81,7 @@ export class OpenAIBatchClient implements BatchClient {
     const batch = await this.retrieve(batchId, signal);
     for (const fileId of [batch.output_file_id, batch.error_file_id]) {
       if (!fileId) continue;
-      const text = await this.call(signal, async (callSignal) => (await this.client().files.content(fileId, { signal: callSignal })).text());
+      const text = await this.call(signal, async (callSignal) => (await this.client().files.content(fileId, { signal: callSignal })).text(), true);
       for (const line of text.split('\n')) {
         const result = line.trim() === '' ? undefined : this.itemResult(line);
         if (result) yield result;
@@ -91,11 +90,11 @@ export class OpenAIBatchClient implements BatchClient {
   }
 
   async cancel(batchId: string, signal: AbortSignal): Promise<BatchState> {
-    return batchStateOf((await this.call(signal, (callSignal) => this.client().batches.cancel(batchId, { signal: callSignal }))).status);
+    return batchStateOf((await this.call(signal, (callSignal) => this.client().batches.cancel(batchId, { signal: callSignal }), true)).status);
   }
 
   private retrieve(batchId: string, signal: AbortSignal): Promise<Batch> {
-    return this.call(signal, (callSignal) => this.client().batches.retrieve(batchId, { signal: callSignal }));
+    return this.call(signal, (callSignal) => this.client().batches.retrieve(batchId, { signal: callSignal }), true);
   }
 
   /** undefined for an item the batch's cancellation left unprocessed: the engine sends it again in a later batch. */
@@ -118,7 +117,7 @@ export class OpenAIBatchClient implements BatchClient {
     return { customId: item.custom_id, error: `${this.label} batch item ${item.error?.code === 'batch_expired' ? 'expired' : 'failed'}: ${reason}`, ...(retry ? { retry } : {}) };
   }
 
-  private call<T>(signal: AbortSignal, run: (callSignal: AbortSignal) => Promise<T>): Promise<T> {
-    return batchCall({ vendor: this.label, secret: this.apiKey }, signal, run);
+  private call<T>(signal: AbortSignal, run: (callSignal: AbortSignal) => Promise<T>, repeatable = false): Promise<T> {
+    return batchCall({ vendor: this.label, secret: this.apiKey }, signal, run, repeatable);
   }
 }

@@ -19,7 +19,8 @@ export interface BatchingProviderOptions {
   runSignal: AbortSignal;
   /**
    * A wave is sent when no new call has arrived for this long: by then every case the run could start is waiting
-   * on its answer. Not a timing the results depend on, only when the batch goes out.
+   * on its answer. Not a timing the results depend on, only when the batch goes out. A wave that has been gathering
+   * for a while waits longer (half its age, up to MAX_IDLE_MS): see `schedule`.
    */
   idleMs?: number;
   /** A wave is sent at once when it reaches this many requests (the engine's pool width bounds it too). */
@@ -37,6 +38,12 @@ export interface BatchingProviderOptions {
   /** Batches an earlier process of this run submitted: their requests are collected from them. */
   resumed?: readonly SubmittedBatch[];
 }
+
+/**
+ * The longest pause a wave waits out. A vendor batch takes minutes to hours, so seconds spent gathering cost nothing;
+ * a wave cut by a pause costs a second batch (and, for a multi-step method, splits every later step's wave too).
+ */
+const MAX_IDLE_MS = 5_000;
 
 /** How long creating one batch may take (an upload of up to 256 MB included) before the run gives up on it. */
 const SUBMIT_TIMEOUT_MS = 10 * 60_000;
@@ -74,6 +81,8 @@ export class BatchingProvider implements Provider {
    */
   private readonly collected = new Map<string, BatchItemResult>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the first call of the wave being gathered arrived. */
+  private waveStartedAt = 0;
   /** Answers that came from the interactive retry, not a batch: billed at the interactive price. */
   private readonly interactiveAnswers = new WeakSet<ResponseRecord>();
 
@@ -132,10 +141,16 @@ export class BatchingProvider implements Provider {
       void this.flush();
       return;
     }
+    const now = Date.now();
+    if (this.queue.size === 1) this.waveStartedAt = now;
+    // Calls that have streamed in for a while (a large wave's cases rendered and started one by one) are likely to
+    // resume after a pause (a GC, a busy machine): the longer the stream, the longer the pause it is given. A wave
+    // gathered in an instant — a small run, the judge calls freed by one batch — still goes after `idleMs`.
+    const idle = Math.min(MAX_IDLE_MS, Math.max(this.options.idleMs ?? 200, (now - this.waveStartedAt) / 2));
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush();
-    }, this.options.idleMs ?? 200);
+    }, idle);
   }
 
   private async flush(): Promise<void> {

@@ -110,3 +110,36 @@ test('Anthropic: run --batch prints the batch as plain lines, is killed after su
   assert.equal(posts('/v1/messages'), 0);
   assert.equal(log.batches.length, 1);
 });
+
+test('explain of a batched run killed after submitting its variants, then explain again: the batch is collected from the variant log, never submitted again', async (t) => {
+  const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => fixtureEvalYaml(server.openaiBaseUrl) });
+  t.after(() => ws.cleanup());
+  server.setBatchProcessingMs(0);
+  const run = await (await cli(['run', ws.evalFile, '--batch', '--no-preflight', '--format', 'json'])).done;
+  assert.equal(run.code, 0, run.stderr);
+  const runsDir = path.join(ws.dir, '.rag-inspector', 'runs');
+  const runLog = path.join(runsDir, readdirSync(runsDir).find((f) => f.endsWith('.jsonl')) ?? '');
+  const caseId = (await readRunLog(runLog)).cases[0]?.case.id ?? '';
+  const batchesOfRun = posts('/v1/batches');
+
+  // The variants' batch stays in progress until the first explain is gone.
+  server.setBatchProcessingMs(60 * 60_000);
+  const variantLog = path.join(ws.dir, '.rag-inspector', 'explanations', path.basename(runLog));
+  const { child, done } = await cli(['explain', runLog, '--case', caseId]);
+  const stderr = liveStderr(child);
+  await waitFor(() => (existsSync(variantLog) && readFileSync(variantLog, 'utf8').includes('"type":"batch"') ? true : undefined), 'the batch line in the variant log');
+  await waitFor(() => (/batch batch-fixture-\d+ \(openai-compatible:fixture-model\): submitted/.test(stderr.text) ? true : undefined), 'the batch printed');
+  child.kill('SIGKILL');
+  await done;
+  assert.equal(posts('/v1/batches'), batchesOfRun + 1);
+
+  server.setBatchProcessingMs(0);
+  const again = await (await cli(['explain', runLog, '--case', caseId])).done;
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(posts('/v1/batches'), batchesOfRun + 1, 'the second explain submitted nothing');
+  assert.equal(posts('/v1/chat/completions'), 0);
+  const logged = await readRunLog(variantLog);
+  assert.equal(logged.batches.length, 1);
+  // The variant in the original order is the run's own request, from the cache; every other one came from the batch.
+  assert.equal(logged.cases.filter((line) => line.result.response?.cached !== true).length, logged.batches[0]?.requests.length, 'each variant answered from the one batch');
+});

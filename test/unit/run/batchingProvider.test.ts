@@ -101,6 +101,51 @@ describe('BatchingProvider', () => {
     assert.equal(server.requests.length, 0);
   });
 
+  it('calls that stream in over a while are one wave even across a pause longer than idleMs; a short burst goes after idleMs', async () => {
+    server.setBatchProcessingMs(0);
+    server.addRule({ reply: (request) => `answer to ${request.lastUserMessage}` });
+    const streamed = batchingClient({ runSignal: new AbortController().signal });
+    const signal = new AbortController().signal;
+    const answers: Promise<unknown>[] = [];
+    // 30 calls at least 10 ms apart (300 ms of arrivals), a 40 ms pause (twice idleMs, well under half the stream's age), 5 more.
+    for (let i = 0; i < 35; i++) {
+      answers.push(streamed.client.complete(ask(`s${i}`), signal));
+      await new Promise((resolve) => setTimeout(resolve, i === 29 ? 40 : 10));
+    }
+    await Promise.all(answers);
+    assert.deepEqual(streamed.submitted.map((batch) => batch.customIds.length), [35]);
+
+    // A burst, a pause of three times idleMs, another burst: two waves, the first not held back.
+    const burst = batchingClient({ runSignal: new AbortController().signal });
+    const first = Promise.all(['b0', 'b1'].map((question) => burst.client.complete(ask(question), signal)));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await Promise.all([first, burst.client.complete(ask('b2'), signal)]);
+    assert.deepEqual(burst.submitted.map((batch) => batch.customIds.length), [2, 1]);
+  });
+
+  it('a batch API call that may be repeated (upload, poll) is tried again after a server fault; a failed create is not repeated', async () => {
+    server.setBatchProcessingMs(0);
+    server.addRule({ reply: (request) => `answer to ${request.lastUserMessage}` });
+    const signal = new AbortController().signal;
+    // The create fails: its wave's calls get the error, and it is not sent again (it might have created a batch).
+    server.batches.faultNextRequests(1, 500, '/v1/batches');
+    const refused = batchingClient({ runSignal: new AbortController().signal });
+    await assert.rejects(refused.client.complete(ask('f1'), signal), /500/);
+    assert.equal(posts('/v1/batches'), 1, 'the create was sent once');
+    assert.equal(refused.submitted.length, 0);
+
+    // The upload fails once, then each of the batch's first two polls: each is asked again, and the call is answered.
+    server.requests.length = 0;
+    server.batches.faultNextRequests(1, 503, '/v1/files');
+    server.batches.faultNextRequests(2, 502, '/v1/batches/');
+    const retried = batchingClient({ runSignal: new AbortController().signal });
+    const first = await retried.client.complete(ask('f2'), signal);
+    assert.equal(first.text, 'answer to f2');
+    assert.equal(posts('/v1/files'), 2, 'the upload was sent again after its 503');
+    assert.equal(posts('/v1/batches'), 1);
+    assert.ok(server.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/batches/')).length >= 3, 'the polls that met a 502 were asked again');
+  });
+
   it('a process that dies after submitting leaves a batch the next one collects without submitting again', async () => {
     server.setBatchProcessingMs(60 * 60_000);
     server.addRule({ reply: (request) => `late answer to ${request.lastUserMessage}` });
