@@ -495,6 +495,24 @@ export function decodeCaseLine(header: Pick<RunHeader, 'format'>, line: StoredCa
 }
 
 /**
+ * Every line of a log as parsed, in file order, duplicates included, its case lines unpacked to format 2's stored
+ * form (ids and results as they are; long texts still referenced): for tools and tests that count lines. A line that
+ * is not JSON throws.
+ */
+export function parseLogLines(lines: Iterable<string>): (RunLogLine & { type: string })[] {
+  const shared = new SharedTable();
+  const out: (RunLogLine & { type: string })[] = [];
+  for (const text of lines) {
+    if (text === '') continue;
+    let value = JSON.parse(text) as RunLogLine;
+    if (value.type === 'shared') shared.note(value);
+    if (value.type === 'case') value = unpackCaseLine(value, shared);
+    out.push(value);
+  }
+  return out;
+}
+
+/**
  * Second pass: the case lines that count, one at a time, in the order they were written; a (case, model) written
  * twice (a resumed run that reran it) comes once, as its later line. Lines appended after the scan are not read.
  * Each case comes with its texts rebuilt (a bounded cache of texts, the rest read back by byte range).
