@@ -48,12 +48,12 @@ function field(document: StoredDocument, index: number, key: string): unknown {
 function derivation(member: unknown, documents: readonly StoredDocument[]): Derived | undefined {
   if (!Array.isArray(member) || member.length !== documents.length) return undefined;
   const same = (value: unknown, document: StoredDocument, index: number, key: string): boolean =>
-    json(value) === json(field(document, index, key)) || (key === 'text' && json(value) === json(document.text));
+    sameJson(value, field(document, index, key)) || (key === 'text' && sameJson(value, document.text));
   const first = member[0] as unknown;
   if (isPlainObject(first)) {
     const keys = Object.keys(first);
     if (keys.length === 0) return undefined;
-    const fits = member.every((item, i) => isPlainObject(item) && json(Object.keys(item)) === json(keys) && keys.every((key) => same(item[key], documents[i]!, i, key)));
+    const fits = member.every((item, i) => isPlainObject(item) && sameKeys(Object.keys(item), keys) && keys.every((key) => same(item[key], documents[i]!, i, key)));
     return fits ? { $v: keys } : undefined;
   }
   if (typeof first !== 'string' && typeof first !== 'number' && typeof first !== 'boolean') return undefined;
@@ -62,8 +62,15 @@ function derivation(member: unknown, documents: readonly StoredDocument[]): Deri
   return key === undefined ? undefined : { $v: key };
 }
 
-function json(value: unknown): string | undefined {
-  return JSON.stringify(value);
+/** Equal as JSON writes them; primitives (most members) compared without writing them. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((key, i) => key === b[i]);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -68,17 +68,33 @@ export class SharedPacker {
 
   private packValue(value: unknown, defined: SharedLine[]): unknown {
     if (typeof value === 'string') return this.packString(value, defined);
-    if (Array.isArray(value)) return value.map((item) => (item === undefined || typeof item === 'function' ? null : this.packValue(item, defined)));
-    if (value === null || typeof value !== 'object') return value;
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) {
+      const out = new Array<unknown>(value.length);
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i] as unknown;
+        out[i] = item === undefined || typeof item === 'function' ? null : this.packValue(item, defined);
+      }
+      return out;
+    }
     // What JSON.stringify would write (a Date's string).
     if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return this.packValue((value as { toJSON(): unknown }).toJSON(), defined);
-    const keys = Object.keys(value).filter((key) => {
-      const member = (value as Record<string, unknown>)[key];
-      return member !== undefined && typeof member !== 'function';
-    });
-    const values = keys.map((key) => this.packValue((value as Record<string, unknown>)[key], defined));
-    const keyBytes = keys.reduce((sum, key) => sum + key.length + 4, 0);
-    if (keyBytes <= PACK_OVERHEAD && !(keys.length === 1 && REF_KEY.test(keys[0] as string))) return Object.fromEntries(keys.map((key, i) => [key, values[i]]));
+    const object = value as Record<string, unknown>;
+    const keys: string[] = [];
+    const values: unknown[] = [];
+    let keyBytes = 0;
+    for (const key of Object.keys(object)) {
+      const member = object[key];
+      if (member === undefined || typeof member === 'function') continue;
+      keys.push(key);
+      values.push(this.packValue(member, defined));
+      keyBytes += key.length + 4;
+    }
+    if (keyBytes <= PACK_OVERHEAD && !(keys.length === 1 && REF_KEY.test(keys[0]!))) {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < keys.length; i++) setMember(out, keys[i]!, values[i]);
+      return out;
+    }
     const shape = JSON.stringify(keys);
     let id = this.shapes.get(shape);
     if (id === undefined) {
@@ -129,14 +145,26 @@ export class SharedTable {
     return true;
   }
 
-  /** The value as it was before packing. */
+  /**
+   * The value as it was before packing. Works in place: `value` is a line just parsed, owned by the caller (a copy
+   * of every object of every case line would double what a reader of a large log allocates).
+   */
   unpack(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map((item) => this.unpack(item));
-    if (value === null || typeof value !== 'object') return value;
-    const entries = Object.entries(value);
-    const [first] = entries;
-    if (entries.length === 1 && REF_KEY.test(first![0])) return this.resolve(Number(first![0].slice(1)), first![1]);
-    return Object.fromEntries(entries.map(([key, member]) => [key, this.unpack(member)]));
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = this.unpack(value[i]);
+      return value;
+    }
+    const object = value as Record<string, unknown>;
+    let only: string | undefined;
+    let count = 0;
+    for (const key in object) {
+      only = key;
+      if (++count > 1) break;
+    }
+    if (count === 1 && REF_KEY.test(only!)) return this.resolve(Number(only!.slice(1)), object[only!]);
+    for (const key in object) setMember(object, key, this.unpack(object[key]));
+    return object;
   }
 
   private resolve(id: number, member: unknown): unknown {
@@ -144,6 +172,14 @@ export class SharedTable {
     if (definition === undefined) throw new MissingSharedError(`shared value @${id} is not in the run log`);
     if (typeof definition === 'string') return definition;
     if (!Array.isArray(member) || member.length !== definition.length) throw new MissingSharedError(`shared shape @${id} does not fit its values`);
-    return Object.fromEntries(definition.map((key, i) => [key, this.unpack(member[i])]));
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < definition.length; i++) setMember(out, definition[i]!, this.unpack(member[i]));
+    return out;
   }
+}
+
+/** `object[key] = value`, also for a dataset's own "__proto__" key (an assignment would set the prototype). */
+function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  else object[key] = value;
 }
