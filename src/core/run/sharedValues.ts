@@ -28,8 +28,8 @@ export class SharedPacker {
   private readonly strings = new Map<string, number>();
   /**
    * Strings seen, with the last line they were in and in how many lines: shared once seen in SHARE_AFTER earlier
-   * lines. A string repeated within one line only (a case id, also the result's) or in two neighbouring lines only (a
-   * case's finish time, the next one's start) is not worth a shared line.
+   * lines. A string that never comes back costs nothing, and one repeated within its own line only is not worth a
+   * shared line. (Waiting for a second earlier line was measured: fewer wasted definitions, more bytes overall.)
    */
   private readonly seen = new Map<string, { line: number; lines: number }>();
   private lines = 0;
