@@ -4,15 +4,9 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { NeedleLogJob, NeedleLogResult } from './lib/needleLogWorker.js';
 import { startFixtureProcess } from './lib/fixtureProcess.js';
-import { machineLine, mb, numberArg, table } from './lib/report.js';
+import { machineLine, mb, numberArg, stringArg, table } from './lib/report.js';
 
 const WORKER = path.join(__dirname, 'lib', 'needleLogWorker.ts');
-
-function stringArg(name: string): string | undefined {
-  const args = process.argv.slice(2);
-  const index = args.indexOf(`--${name}`);
-  return index < 0 ? undefined : args[index + 1];
-}
 
 function runJob(job: NeedleLogJob): NeedleLogResult {
   const child = spawnSync(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(job)], { cwd: job.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });

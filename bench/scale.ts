@@ -3,15 +3,9 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { ScaleJob, ScaleResult } from './lib/scaleWorker.js';
-import { machineLine, mb, numberArg, table } from './lib/report.js';
+import { machineLine, mb, numberArg, stringArg, table } from './lib/report.js';
 
 const WORKER = path.join(__dirname, 'lib', 'scaleWorker.ts');
-
-function stringArg(name: string): string | undefined {
-  const args = process.argv.slice(2);
-  const index = args.indexOf(`--${name}`);
-  return index < 0 ? undefined : args[index + 1];
-}
 
 /** One run in a fresh process (its own heap, nothing left from the other tree's run). */
 function runJob(job: ScaleJob): ScaleResult {

@@ -8,14 +8,8 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createWorkspace, rgbRows } from '../test/unit/engine/workspace.js';
 import { startFixtureProcess } from './lib/fixtureProcess.js';
-import { machineLine, median, numberArg, table } from './lib/report.js';
+import { machineLine, median, numberArg, stringArg, table } from './lib/report.js';
 import { rgbNoiseEval } from './lib/rgbNoiseEval.js';
-
-function stringArg(name: string): string | undefined {
-  const args = process.argv.slice(2);
-  const index = args.indexOf(`--${name}`);
-  return index < 0 ? undefined : args[index + 1];
-}
 
 interface Timing {
   wallMs: number;

@@ -32,3 +32,10 @@ export function numberArg(name: string, fallback: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number, got ${args[index + 1]}`);
   return value;
 }
+
+/** `--name value` as a string, or undefined when the option is not given. */
+export function stringArg(name: string): string | undefined {
+  const args = process.argv.slice(2);
+  const index = args.indexOf(`--${name}`);
+  return index < 0 ? undefined : args[index + 1];
+}

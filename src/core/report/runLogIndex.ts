@@ -12,6 +12,8 @@ import { RunLogReader, decodeCaseLine, isCaseLine, parseHeader } from '../run/ru
 import type { RunHeader, RunLogProblem, StoredCaseLine, SummaryLine } from '../run/runLog.js';
 import { LogTexts } from '../run/logTexts.js';
 import { MissingTextError } from '../run/caseText.js';
+import { unpackCaseLine } from '../run/packedCase.js';
+import type { SharedTable } from '../run/sharedValues.js';
 import type { StoredCase } from '../run/caseText.js';
 import { caseKey, outcomeStatus } from '../model.js';
 
@@ -112,7 +114,7 @@ export class RunLogIndex {
     if (!entry) return undefined;
     const handle = await open(this.file, 'r');
     try {
-      return await readIndexedLine(this.file, handle, entry, key, this.header, this.texts);
+      return await readIndexedLine(this.file, handle, entry, key, this.header, this.texts, this.lines.shared);
     } finally {
       await handle.close();
     }
@@ -125,7 +127,7 @@ export class RunLogIndex {
     try {
       for (const key of keys) {
         const entry = this.entries.get(key);
-        if (entry) out.set(key, await readIndexedLine(this.file, handle, entry, key, this.header, this.texts));
+        if (entry) out.set(key, await readIndexedLine(this.file, handle, entry, key, this.header, this.texts, this.lines.shared));
       }
     } finally {
       await handle.close();
@@ -273,12 +275,13 @@ export function digestOf(entry: IndexedCase): CaseDigest {
   };
 }
 
-async function readIndexedLine(file: string, handle: FileHandle, entry: IndexedCase, key: string, header: RunHeader, texts: LogTexts): Promise<CaseEntry> {
+async function readIndexedLine(file: string, handle: FileHandle, entry: IndexedCase, key: string, header: RunHeader, texts: LogTexts, shared: SharedTable): Promise<CaseEntry> {
   const buffer = Buffer.alloc(entry.length);
   const { bytesRead } = await handle.read(buffer, 0, entry.length, entry.offset);
   let value: Partial<StoredCaseLine> | null = null;
   try {
-    if (bytesRead === entry.length) value = JSON.parse(buffer.toString('utf8')) as Partial<StoredCaseLine> | null;
+    // Shared values are defined before the line that uses them, so the index has read them all.
+    if (bytesRead === entry.length) value = unpackCaseLine(JSON.parse(buffer.toString('utf8')) as Partial<StoredCaseLine>, shared);
   } catch {
     value = null;
   }

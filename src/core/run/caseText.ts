@@ -42,7 +42,8 @@ export interface TextLine {
  */
 const TEXT_MIN = 64;
 const DOC_MIN = 12;
-const MARKERS = ['$t', '$d', '$p', '$o'];
+/** `$v` is format 3's (caseDerived.ts): escaped in every format, so a dataset's own `$v` object never reads as one. */
+const MARKERS = ['$t', '$d', '$p', '$o', '$v'];
 
 /** 96 bits of SHA-256, base64url: collisions are out of reach for any log (2^-48 at 10^12 texts). */
 export function textId(text: string): string {

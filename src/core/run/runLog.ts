@@ -1,6 +1,8 @@
 // The run log `.rag-inspector/runs/<run-id>.jsonl`: a versioned header, one line per finished (case, model), a summary; written so a crash loses nothing finished.
 // Format 2 stores each long text once (a text line before the first case line that refers to it; caseText.ts), and
 // every reader here rebuilds the case as it was sent; format 1 (every text in full in every case line) reads as before.
+// Format 3 adds shared lines (key lists and repeated strings written once, sharedValues.ts) and leaves out variables
+// derived from the documents (caseDerived.ts): a case line unpacks to format 2's (packedCase.ts).
 import { randomBytes } from 'node:crypto';
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { mkdir, open, readdir } from 'node:fs/promises';
@@ -11,18 +13,21 @@ import { caseKey } from '../model.js';
 import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { SuiteReport } from '../suites/contract.js';
 import { findLastByte, readFirstLine, readLastCompleteLine, readLines, scanLines } from './jsonLines.js';
+import { packCaseLine, unpackCaseLine } from './packedCase.js';
+import { MissingSharedError, SharedPacker, SharedTable } from './sharedValues.js';
+import type { SharedLine } from './sharedValues.js';
 import { CaseTextEncoder, MissingTextError, decodeCase } from './caseText.js';
 import type { StoredCase, TextLine } from './caseText.js';
 import { LogTexts } from './logTexts.js';
 import { stringifyRedacted } from '../redact.js';
 
-export const RUN_LOG_FORMAT = 2;
+export const RUN_LOG_FORMAT = 3;
 /** Formats this version reads; it writes RUN_LOG_FORMAT, and a resumed log in the format it was started in. */
-const READABLE_FORMATS: readonly number[] = [1, 2];
+const READABLE_FORMATS: readonly number[] = [1, 2, 3];
 
 export interface RunHeader {
   type: 'header';
-  format: 1 | 2;
+  format: 1 | 2 | 3;
   runId: string;
   createdAt: string;
   status: 'started';
@@ -49,6 +54,7 @@ export interface StoredCaseLine {
 }
 
 export type { TextLine } from './caseText.js';
+export type { SharedLine } from './sharedValues.js';
 
 /** Appended by --resume: what follows was run by a later process. */
 export interface ResumeLine {
@@ -84,7 +90,7 @@ export interface SummaryLine {
   problems: InputProblem[];
 }
 
-export type RunLogLine = RunHeader | CaseLine | StoredCaseLine | TextLine | ResumeLine | BatchLine | SummaryLine;
+export type RunLogLine = RunHeader | CaseLine | StoredCaseLine | TextLine | SharedLine | ResumeLine | BatchLine | SummaryLine;
 
 export interface RunLogProblem {
   /** A warning leaves the log usable (a line cut short by a crash); an error means a line was lost. */
@@ -166,11 +172,14 @@ export class RunLogWriter {
   private size: number;
   /** Format 2's texts-once encoder; none when appending to a format-1 log (a resumed run keeps its log's format). */
   private readonly texts: CaseTextEncoder | undefined;
+  /** Format 3's shared lines; none in a format-1 or format-2 log. */
+  private readonly shared: SharedPacker | undefined;
 
-  private constructor(readonly file: string, fd: number, private readonly options: RunLogWriterOptions, format: number) {
+  private constructor(readonly file: string, fd: number, private readonly options: RunLogWriterOptions, format: number, shared?: SharedPacker) {
     this.fd = fd;
     this.size = fstatSync(fd).size;
     this.texts = format >= 2 ? new CaseTextEncoder() : undefined;
+    this.shared = format >= 3 ? (shared ?? new SharedPacker()) : undefined;
   }
 
   /** Starts a new log `<dir>/<runId>.jsonl`; refuses to overwrite an existing one. */
@@ -197,7 +206,9 @@ export class RunLogWriter {
       await handle.close();
     }
     // Texts written before the resume are not looked up: the first one a case needs is written again (bytes, once).
-    const writer = new RunLogWriter(file, openSync(file, 'a'), options, header.format);
+    // Shared ids are short and numbered, so they are: a new id must not be one the log already defines.
+    const shared = header.format >= 3 ? await sharedOf(file) : undefined;
+    const writer = new RunLogWriter(file, openSync(file, 'a'), options, header.format, shared);
     writer.appendLine({ type: 'resume', at: new Date().toISOString() } satisfies ResumeLine);
     return writer;
   }
@@ -213,7 +224,18 @@ export class RunLogWriter {
       this.appendLine(text);
       this.texts.markWritten([text]);
     }
-    this.appendLine({ type: 'case', case: stored, result: line.result } satisfies StoredCaseLine);
+    if (!this.shared) {
+      this.appendLine({ type: 'case', case: stored, result: line.result } satisfies StoredCaseLine);
+      return;
+    }
+    const packed = packCaseLine(this.shared, stored, line.result);
+    try {
+      for (const shared of packed.defined) this.appendLine(shared);
+    } catch (error) {
+      this.shared.forget(packed.defined);
+      throw error;
+    }
+    this.appendLine(packed.line as unknown as RunLogLine);
   }
 
   /** Synced to disk before it returns: the batch exists at the vendor, and a crash must not lose where it is. */
@@ -260,6 +282,23 @@ export class RunLogWriter {
     if (this.fd === undefined) throw new Error(`run log ${this.file} is closed`);
     return this.fd;
   }
+}
+
+/** The shared lines a log defines (complete lines only: reopen cut a partial last line away first). */
+async function sharedOf(file: string): Promise<SharedPacker> {
+  const packer = new SharedPacker();
+  const table = new SharedTable();
+  for await (const line of readLines(file)) {
+    if (!line.complete || !line.text.startsWith('{"type":"shared"')) continue;
+    let value: Partial<SharedLine>;
+    try {
+      value = JSON.parse(line.text) as Partial<SharedLine>;
+    } catch {
+      continue;
+    }
+    if (table.note(value)) packer.learn(value as SharedLine);
+  }
+  return packer;
 }
 
 function writeFully(fd: number, bytes: Buffer): void {
@@ -317,6 +356,8 @@ export class RunLogReader {
   readonly resumes: ResumeLine[] = [];
   readonly batches: BatchLine[] = [];
   readonly problems: RunLogProblem[] = [];
+  /** Format 3's shared lines read so far: a case line refers only to earlier ones. */
+  readonly shared = new SharedTable();
   summary?: SummaryLine;
 
   constructor(
@@ -335,6 +376,12 @@ export class RunLogReader {
     }
     switch (value?.type) {
       case 'case':
+        try {
+          value = unpackCaseLine(value, this.shared);
+        } catch (error) {
+          if (!(error instanceof MissingSharedError)) throw error;
+          return this.problem('error', number, `${error.message}; the case was skipped`);
+        }
         if (!isCaseLine<StoredCaseLine>(value)) return this.problem('error', number, 'a case line without case.id, result.caseId and result.modelKey; skipped');
         this.onCase(caseKey(value.result.caseId, value.result.modelKey), number, value);
         return;
@@ -344,6 +391,9 @@ export class RunLogReader {
         this.onText(line.id, number, line.text);
         return;
       }
+      case 'shared':
+        if (!this.shared.note(value as Partial<SharedLine>)) this.problem('error', number, 'a shared line without id and keys or text; skipped');
+        return;
       case 'resume':
         this.resumes.push(value as ResumeLine);
         // A summary before a resume described the earlier process; the resumed run has not finished yet.
@@ -445,6 +495,24 @@ export function decodeCaseLine(header: Pick<RunHeader, 'format'>, line: StoredCa
 }
 
 /**
+ * Every line of a log as parsed, in file order, duplicates included, its case lines unpacked to format 2's stored
+ * form (ids and results as they are; long texts still referenced): for tools and tests that count lines. A line that
+ * is not JSON throws.
+ */
+export function parseLogLines(lines: Iterable<string>): (RunLogLine & { type: string })[] {
+  const shared = new SharedTable();
+  const out: (RunLogLine & { type: string })[] = [];
+  for (const text of lines) {
+    if (text === '') continue;
+    let value = JSON.parse(text) as RunLogLine;
+    if (value.type === 'shared') shared.note(value);
+    if (value.type === 'case') value = unpackCaseLine(value, shared);
+    out.push(value);
+  }
+  return out;
+}
+
+/**
  * Second pass: the case lines that count, one at a time, in the order they were written; a (case, model) written
  * twice (a resumed run that reran it) comes once, as its later line. Lines appended after the scan are not read.
  * Each case comes with its texts rebuilt (a bounded cache of texts, the rest read back by byte range).
@@ -453,6 +521,7 @@ export async function* readCaseLines(scan: RunLogScan): AsyncGenerator<CaseLine>
   let last = 0;
   for (const number of scan.winners.values()) last = Math.max(last, number);
   const texts = new LogTexts();
+  const shared = new SharedTable();
   const handle = await open(scan.file, 'r');
   try {
     const { size } = await handle.stat();
@@ -472,7 +541,18 @@ export async function* readCaseLines(scan: RunLogScan): AsyncGenerator<CaseLine>
         texts.keep(text.id, text.text);
         continue;
       }
-      if (value?.type !== 'case' || !isCaseLine<StoredCaseLine>(value)) continue;
+      if (value?.type === 'shared') {
+        shared.note(value);
+        continue;
+      }
+      if (value?.type !== 'case') continue;
+      try {
+        value = unpackCaseLine(value, shared);
+      } catch (error) {
+        if (error instanceof MissingSharedError) continue; // reported by the scan
+        throw error;
+      }
+      if (!isCaseLine<StoredCaseLine>(value)) continue;
       if (scan.winners.get(caseKey(value.result.caseId, value.result.modelKey)) !== line.number) continue;
       if (scan.header.format < 2) {
         yield value as CaseLine;

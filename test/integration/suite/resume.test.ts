@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { parseLogLines } from '../../../src/core/run/runLog.js';
 import { QUIET_MS } from '../../../src/extension/interruptedRuns.js';
 import type { Logger } from '../../../src/extension/outputChannel.js';
 import { InspectorPanel } from '../../../src/extension/panel.js';
@@ -18,9 +19,9 @@ import { eventually } from './eventually.js';
 
 const runsDir = () => path.join(workspaceFolder().fsPath, '.rag-inspector', 'runs');
 const logOf = (runId: string) => path.join(runsDir(), `${runId}.jsonl`);
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; case?: { id: string } });
-/** The lines that say how a run went (header, resume, summary), in order: not its cases or their stored texts. */
-const runLines = (file: string) => lines(file).map((l) => l.type).filter((t) => t !== 'case' && t !== 'text');
+const lines = (file: string) => parseLogLines(readFileSync(file, 'utf8').split('\n')) as { type: string; case?: { id: string } }[];
+/** The lines that say how a run went (header, resume, summary), in order: not its cases or the texts and shared values they use. */
+const runLines = (file: string) => lines(file).map((l) => l.type).filter((t) => t !== 'case' && t !== 'text' && t !== 'shared');
 
 /**
  * What a crash leaves: the header, the first `keep` case lines (with the text lines before them: a log stores each long

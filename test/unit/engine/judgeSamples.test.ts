@@ -1,18 +1,19 @@
 // judgeSamples: k — the reference aggregation of k sample scores (majority for verdicts, mean for scales), and a run
 // through the fixture server whose judge answers differently per sample seed.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
-import type { CaseResult, Score } from '../../../src/core/model.js';
+import type { Score } from '../../../src/core/model.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { aggregateMetric } from '../../../src/core/suites/judgeSamples.js';
 import { withUndeterminedCounts } from '../../../src/core/suites/samplesReport.js';
 import { evaluateThresholds } from '../../../src/core/engine/thresholds.js';
 import type { ReportResult } from '../../../src/core/suites/reportView.js';
 import { caseListItem } from '../../../src/core/report/caseItems.js';
+import { readRunLog } from '../../../src/core/run/runLog.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
@@ -95,12 +96,11 @@ suites:
     const bodies = server.requests.filter((r) => r.api === 'openai-chat').map((r) => r.body as { seed?: number; temperature?: number });
     assert.deepEqual(bodies.map((b) => [b.seed, b.temperature]), [[undefined, 0], [1, 0.7], [2, 0.7]]);
 
-    const line = readFileSync(outcome.logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; result?: CaseResult }).find((l) => l.type === 'case')!;
-    const [content, grammar] = line.result!.scores;
+    const line = (await readRunLog(outcome.logFile)).cases[0]!;
+    const [content, grammar] = line.result.scores;
     assert.deepEqual([content!.value, content!.samples?.values, content!.samples?.unstable], [3, [4, 2, 3], true]);
     assert.deepEqual([grammar!.value, grammar!.samples?.unstable], [5, false]);
-    const logged = readFileSync(outcome.logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; case?: never; result?: CaseResult }).find((l) => l.type === 'case') as unknown as { case: Parameters<typeof caseListItem>[0]; result: CaseResult };
-    assert.match(caseListItem(logged.case, logged.result).summary, / · unstable judge: content$/, 'the case list shows (and searches) unstable cases');
+    assert.match(caseListItem(line.case, line.result).summary, / · unstable judge: content$/, 'the case list shows (and searches) unstable cases');
 
     const report = outcome.reports[0]!;
     assert.deepEqual(report.metrics.map((m) => [m.name, m.value, m.n]), [['content', 3, 1], ['grammar', 5, 1]]);

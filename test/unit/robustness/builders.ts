@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import type { RecordedRequest, Rule } from '../../fixtures/llmServer.js';
 import { mulberry32 } from '../../../src/core/random.js';
+import { parseLogLines } from '../../../src/core/run/runLog.js';
 
 export { createWorkspace, rgbRows } from '../engine/workspace.js';
 export type { RgbRow, Workspace } from '../engine/workspace.js';
@@ -82,5 +83,5 @@ export function countBy<T>(items: Iterable<T>, key: (item: T) => string | undefi
 export function rawLogLines(file: string): { type: string; [field: string]: unknown }[] {
   const text = readFileSync(file, 'utf8');
   const complete = text.slice(0, text.lastIndexOf('\n') + 1);
-  return complete.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { type: string });
+  return parseLogLines(complete.split('\n')) as unknown as { type: string; [field: string]: unknown }[];
 }

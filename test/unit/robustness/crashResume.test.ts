@@ -8,6 +8,7 @@ import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { caseIdOf, correctAnswers, countBy, createWorkspace, evalYaml, fixtureModel, rawLogLines, rgbRows, rowOf, seededRandom } from './builders.js';
+import { parseLogLines } from '../../../src/core/run/runLog.js';
 import type { Workspace } from './builders.js';
 import { waitFor } from '../../fixtures/waitFor.js';
 import { runCli, startCli } from './cliProcess.js';
@@ -112,7 +113,7 @@ test('killed while writing a case line (log cut at a random byte of its last lin
   t.after(() => ws.cleanup());
   server.setLatency(150);
   const file = await killWhen(['run', ws.evalFile, '--no-cache'], ws, 5);
-  const cutCase = (JSON.parse(completeLines(file).at(-1)!) as { case: { id: string } }).case.id;
+  const cutCase = (parseLogLines(completeLines(file)).at(-1) as { case: { id: string } }).case.id;
   const kept = cutLastLine(file, (length) => 1 + Math.floor(random() * length));
   const finished = await finishedCases(file);
   assert.ok(!finished.has(cutCase), `the case whose line was cut after ${kept} bytes is not finished`);

@@ -93,7 +93,9 @@ describe('RunLogWriter and readRunLog', () => {
     assert.deepEqual(log.summary, { ...summary(), type: 'summary' });
     assert.deepEqual(log.problems, []);
     const text = await readFile(writer.file, 'utf8');
-    assert.equal(text.split('\n').length, 5, 'header + 2 cases + summary + final newline');
+    // Shared lines (format 3: key lists and repeated strings written once) come before the case lines using them.
+    const own = text.split('\n').filter((line) => !line.startsWith('{"type":"shared"'));
+    assert.equal(own.length, 5, 'header + 2 cases + summary + final newline');
   });
 
   it('refuses to overwrite an existing run and to append after close', async () => {
@@ -126,12 +128,13 @@ describe('RunLogWriter and readRunLog', () => {
     writer.appendCase({ case: evalCase('c1'), result: result('c1') });
     writer.appendCase({ case: evalCase('c2'), result: result('c2') });
     writer.close();
+    const complete = (await readFile(writer.file, 'utf8')).split('\n').length - 1;
     await appendFile(writer.file, '{"type":"case","case":{"id":"c3","suiteId":"rgb-no');
 
     const interrupted = await readRunLog(writer.file);
     assert.equal(interrupted.status, 'started');
     assert.equal(interrupted.cases.length, 2);
-    assert.deepEqual(interrupted.problems, [{ severity: 'warning', line: 4, message: 'the last line was cut short (the run was interrupted while writing it); ignored' }]);
+    assert.deepEqual(interrupted.problems, [{ severity: 'warning', line: complete + 1, message: 'the last line was cut short (the run was interrupted while writing it); ignored' }]);
 
     const resumed = await RunLogWriter.reopen(writer.file);
     resumed.appendCase({ case: evalCase('c3'), result: result('c3') });
@@ -189,8 +192,8 @@ describe('RunLogWriter and readRunLog', () => {
 
   it('refuses a log from a newer format, a foreign file and an empty file, naming the file and line 1', async () => {
     const newer = path.join(root, 'newer.jsonl');
-    await writeFile(newer, `${JSON.stringify({ ...header('n'), type: 'header', format: 3, status: 'started' })}\n`);
-    await rejectsWithInputError(readRunLog(newer), newer, /format 3, written by a newer RAG Inspector/);
+    await writeFile(newer, `${JSON.stringify({ ...header('n'), type: 'header', format: 4, status: 'started' })}\n`);
+    await rejectsWithInputError(readRunLog(newer), newer, /format 4, written by a newer RAG Inspector/);
     await rejectsWithInputError(RunLogWriter.reopen(newer), newer, /newer RAG Inspector/);
 
     const foreign = path.join(root, 'foreign.jsonl');

@@ -1,5 +1,5 @@
-// Both run log formats through every reader: logs written by the format-1 and format-2 writers (committed fixtures,
-// the same RGB and needle run) read to the same cases by readRunLog, the streamed reader and the index.
+// Every run log format through every reader: logs written by the format-1, format-2 and format-3 writers (committed
+// fixtures, the same RGB and needle run) read to the same cases by readRunLog, the streamed reader and the index.
 import assert from 'node:assert/strict';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import type { CaseLine } from '../../../src/core/run/runLog.js';
 const FIXTURES = path.join(__dirname, 'fixtures');
 const FORMAT_1 = path.join(FIXTURES, 'format1.jsonl');
 const FORMAT_2 = path.join(FIXTURES, 'format2.jsonl');
+const FORMAT_3 = path.join(FIXTURES, 'format3.jsonl');
 
 let root: string;
 before(async () => {
@@ -36,7 +37,7 @@ async function indexed(file: string): Promise<CaseLine[]> {
 }
 
 describe('run log formats', () => {
-  for (const [name, file] of [['format 1', FORMAT_1], ['format 2', FORMAT_2]] as const) {
+  for (const [name, file] of [['format 1', FORMAT_1], ['format 2', FORMAT_2], ['format 3', FORMAT_3]] as const) {
     it(`${name}: readRunLog, the streamed reader and the index read the same cases, without problems`, async () => {
       const whole = await readRunLog(file);
       assert.deepEqual(whole.problems, []);
@@ -56,6 +57,16 @@ describe('run log formats', () => {
     assert.ok((await readFile(FORMAT_2)).length < (await readFile(FORMAT_1)).length);
   });
 
+  it('format 3 holds the same cases as formats 1 and 2, and the results and summary of the run it was written from, in fewer bytes', async () => {
+    // format3.jsonl is format2.jsonl's run written again by the format-3 writer; format1.jsonl is another run of it.
+    const [one, two, three] = await Promise.all([readRunLog(FORMAT_1), readRunLog(FORMAT_2), readRunLog(FORMAT_3)]);
+    assert.equal(three.header.format, 3);
+    assert.deepEqual(three.cases.map((c) => c.case), one.cases.map((c) => c.case));
+    assert.deepEqual(three.cases, two.cases);
+    assert.deepEqual(three.summary, two.summary);
+    assert.ok((await readFile(FORMAT_3)).length < (await readFile(FORMAT_2)).length);
+  });
+
   it('a format-1 log resumed by this version stays format 1: the new lines are plain and every reader reads them', async () => {
     const file = path.join(root, 'resumed.jsonl');
     await copyFile(FORMAT_1, file);
@@ -65,7 +76,7 @@ describe('run log formats', () => {
     writer.appendCase({ case: again, result: { ...first.result, caseId: again.id } });
     writer.close();
     const text = await readFile(file, 'utf8');
-    assert.ok(!text.includes('"type":"text"') && !text.includes('"$t"'), 'no format-2 lines in a format-1 log');
+    assert.ok(!text.includes('"type":"text"') && !text.includes('"$t"') && !text.includes('"type":"shared"'), 'no format-2 or format-3 lines in a format-1 log');
     const log = await readRunLog(file);
     const key = caseKey(again.id, first.result.modelKey);
     assert.deepEqual(log.cases.find((c) => caseKey(c.case.id, c.result.modelKey) === key)?.case, again);
@@ -81,6 +92,7 @@ describe('run log formats', () => {
     const again = { ...needle.case, id: 'needle/again' };
     writer.appendCase({ case: again, result: { ...needle.result, caseId: again.id } });
     writer.close();
+    assert.ok(!(await readFile(file, 'utf8')).includes('"type":"shared"'), 'a format-2 log stays format 2');
     const log = await readRunLog(file);
     assert.deepEqual(log.cases.find((c) => c.case.id === 'needle/again')?.case, again);
     assert.deepEqual(await streamed(file), log.cases);

@@ -1,14 +1,14 @@
 // humanLabels: <column> on a suite — the dataset's own labels reach each case (for agreement), an unreadable cell is
 // reported at its row and gives no label.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
-import type { EvalCase } from '../../../src/core/model.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { parseHumanLabel } from '../../../src/core/suites/humanLabels.js';
+import { readRunLog } from '../../../src/core/run/runLog.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 
@@ -42,7 +42,7 @@ suites:
     params: { dimensions: [content] }
 `);
     const outcome = await runEvaluation(path.join(dir, 'x.eval.yaml'), { signal: new AbortController().signal, credentials: envCredentials({}) });
-    const cases = readFileSync(outcome.logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; case?: EvalCase }).filter((l) => l.type === 'case').map((l) => l.case!);
+    const cases = (await readRunLog(outcome.logFile)).cases.map((l) => l.case);
     // Cases are logged as they finish, several at a time: compared in row order.
     const byRow = cases.map((c) => [c.givenResponse, c.humanLabel]).sort(([a], [b]) => String(a).localeCompare(String(b)));
     assert.deepEqual(byRow, [['A', true], ['B', false], ['C', undefined], ['D', undefined]]);

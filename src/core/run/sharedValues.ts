@@ -1,0 +1,185 @@
+// Format 3 of the run log: what every case line of a run repeats is written once, as a shared line, and referred to
+// by a short id. Two kinds: an object's key list (a "shape": the object is written as its values, in key order) and
+// a string seen before (a question asked at several noise rates, a dataset path, a text id). Key names were a third
+// of an RGB case line. Packing is lossless JSON to JSON (key order kept), so the case and result read back exactly;
+// it knows nothing of cases, texts or documents.
+//
+// A packed object is `{"@<id>": [values]}`, a shared string `{"@<id>": 1}`: a one-member object whose key is `@`
+// and digits. Any other object is left as it is (packing it would not save bytes), except one that itself looks
+// like a reference, which is always packed, so a reference is never ambiguous.
+
+/** A shared line: defined once, before the first line that refers to it; ids are unique within a log. */
+export type SharedLine = { type: 'shared'; id: number; keys: string[] } | { type: 'shared'; id: number; text: string };
+
+const REF_KEY = /^@\d+$/;
+/** `{"@12":[` and `]}`: an object is packed when its keys (quoted, with colon and comma) cost more than this. */
+const PACK_OVERHEAD = 9;
+/** A string is shared from this length: a reference costs ~10 bytes. */
+const SHARE_MIN = 12;
+/** ... and once it was in this many earlier lines (see `seen`). */
+const SHARE_AFTER = 1;
+/** Bounds of the packer's memory; what it forgets is written inline or defined again, never misread. */
+const MAX_SHARED = 100_000;
+const MAX_SEEN = 50_000;
+
+/** Packs case lines for one log, remembering what it has defined. */
+export class SharedPacker {
+  private readonly shapes = new Map<string, number>();
+  private readonly strings = new Map<string, number>();
+  /**
+   * Strings seen, with the last line they were in and in how many lines: shared once seen in SHARE_AFTER earlier
+   * lines. A string that never comes back costs nothing, and one repeated within its own line only is not worth a
+   * shared line. (Waiting for a second earlier line was measured: fewer wasted definitions, more bytes overall.)
+   */
+  private readonly seen = new Map<string, { line: number; lines: number }>();
+  private lines = 0;
+  private nextId = 0;
+
+  /** Rebuilds what a log already defines (a resumed log), so ids stay unique and nothing is defined twice. */
+  learn(line: SharedLine): void {
+    if ('keys' in line) this.shapes.set(JSON.stringify(line.keys), line.id);
+    else this.strings.set(line.text, line.id);
+    this.nextId = Math.max(this.nextId, line.id + 1);
+  }
+
+  /**
+   * The members of one line packed (the line's own keys stay as they are, so its type is read as always), and the
+   * shared lines to write before it (each defined here once).
+   */
+  pack<K extends string>(members: Record<K, unknown>): { packed: Record<K, unknown>; defined: SharedLine[] } {
+    const defined: SharedLine[] = [];
+    this.lines++;
+    const packed = Object.fromEntries(Object.entries(members).map(([key, member]) => [key, this.packValue(member, defined)])) as Record<K, unknown>;
+    if (this.shapes.size + this.strings.size > MAX_SHARED) {
+      // Forget all at once (ids are never reused, so older lines still read); a long run redefines what it uses.
+      this.shapes.clear();
+      this.strings.clear();
+    }
+    return { packed, defined };
+  }
+
+  /** Definitions whose lines could not be written (a failed write): defined again when next needed. */
+  forget(defined: readonly SharedLine[]): void {
+    for (const line of defined) {
+      if ('keys' in line) this.shapes.delete(JSON.stringify(line.keys));
+      else this.strings.delete(line.text);
+    }
+  }
+
+  private packValue(value: unknown, defined: SharedLine[]): unknown {
+    if (typeof value === 'string') return this.packString(value, defined);
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) {
+      const out = new Array<unknown>(value.length);
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i] as unknown;
+        out[i] = item === undefined || typeof item === 'function' ? null : this.packValue(item, defined);
+      }
+      return out;
+    }
+    // What JSON.stringify would write (a Date's string).
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return this.packValue((value as { toJSON(): unknown }).toJSON(), defined);
+    const object = value as Record<string, unknown>;
+    const keys: string[] = [];
+    const values: unknown[] = [];
+    let keyBytes = 0;
+    for (const key of Object.keys(object)) {
+      const member = object[key];
+      if (member === undefined || typeof member === 'function') continue;
+      keys.push(key);
+      values.push(this.packValue(member, defined));
+      keyBytes += key.length + 4;
+    }
+    if (keyBytes <= PACK_OVERHEAD && !(keys.length === 1 && REF_KEY.test(keys[0]!))) {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < keys.length; i++) setMember(out, keys[i]!, values[i]);
+      return out;
+    }
+    const shape = JSON.stringify(keys);
+    let id = this.shapes.get(shape);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.shapes.set(shape, id);
+      defined.push({ type: 'shared', id, keys });
+    }
+    return { [`@${id}`]: values };
+  }
+
+  private packString(text: string, defined: SharedLine[]): unknown {
+    if (text.length < SHARE_MIN) return text;
+    let id = this.strings.get(text);
+    if (id === undefined) {
+      const seen = this.seen.get(text) ?? { line: 0, lines: 0 };
+      if (seen.line !== this.lines) {
+        seen.line = this.lines;
+        seen.lines++;
+      }
+      if (seen.lines <= SHARE_AFTER) {
+        // Most recently seen last, so what is forgotten is what has not come back for longest.
+        this.seen.delete(text);
+        this.seen.set(text, seen);
+        if (this.seen.size > MAX_SEEN) this.seen.delete(this.seen.keys().next().value as string);
+        return text;
+      }
+      this.seen.delete(text);
+      id = this.nextId++;
+      this.strings.set(text, id);
+      defined.push({ type: 'shared', id, text });
+    }
+    return { [`@${id}`]: 1 };
+  }
+}
+
+/** Thrown when a line refers to a shared id the log does not define (a log cut or edited by hand). */
+export class MissingSharedError extends Error {}
+
+/** What a log defines, for its readers: the first definition of an id is the one read. */
+export class SharedTable {
+  private readonly byId = new Map<number, string[] | string>();
+
+  note(line: Partial<SharedLine>): boolean {
+    if (typeof line.id !== 'number') return false;
+    const definition = 'keys' in line ? line.keys : 'text' in line ? line.text : undefined;
+    if (!(typeof definition === 'string' || (Array.isArray(definition) && definition.every((key) => typeof key === 'string')))) return false;
+    if (!this.byId.has(line.id)) this.byId.set(line.id, definition);
+    return true;
+  }
+
+  /**
+   * The value as it was before packing. Works in place: `value` is a line just parsed, owned by the caller (a copy
+   * of every object of every case line would double what a reader of a large log allocates).
+   */
+  unpack(value: unknown): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = this.unpack(value[i]);
+      return value;
+    }
+    const object = value as Record<string, unknown>;
+    let only: string | undefined;
+    let count = 0;
+    for (const key in object) {
+      only = key;
+      if (++count > 1) break;
+    }
+    if (count === 1 && REF_KEY.test(only!)) return this.resolve(Number(only!.slice(1)), object[only!]);
+    for (const key in object) setMember(object, key, this.unpack(object[key]));
+    return object;
+  }
+
+  private resolve(id: number, member: unknown): unknown {
+    const definition = this.byId.get(id);
+    if (definition === undefined) throw new MissingSharedError(`shared value @${id} is not in the run log`);
+    if (typeof definition === 'string') return definition;
+    if (!Array.isArray(member) || member.length !== definition.length) throw new MissingSharedError(`shared shape @${id} does not fit its values`);
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < definition.length; i++) setMember(out, definition[i]!, this.unpack(member[i]));
+    return out;
+  }
+}
+
+/** `object[key] = value`, also for a dataset's own "__proto__" key (an assignment would set the prototype). */
+function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  else object[key] = value;
+}
