@@ -11,11 +11,12 @@
 // cancelled, no case asked interactively; from the run log: one batch line, every case once, a success summary; the
 // output channel shows the batch's progress lines. Screenshots in .e2e/screenshots/batch-reload-*.png.
 // Env: E2E_TIMEOUT_MS (default 4 min), E2E_KEEP=1.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
 import { channelLog, runCommand, runCommandAndPick, shot, SHOTS, waitFor, waitForLog } from './lib/workbench.mjs';
+import { readLogLines } from './lib/runLogLines.mjs';
 import { askServerMessage, startLlmServerProcess } from './lib/llmServerProcess.mjs';
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 4 * 60_000);
@@ -80,24 +81,11 @@ function writeWorkspace(dir, baseUrl) {
 
 const caseIdOf = (row) => `noise/${row}/noise=0`;
 
-// ---- the run log, read raw: every complete line ----
+// ---- the run logs (lib/runLogLines.mjs reads one) ----
 
 function runLogs() {
   const dir = path.join(server.workspace, '.rag-inspector/runs');
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(dir, f)) : [];
-}
-
-function rawLog(file) {
-  const text = readFileSync(file, 'utf8');
-  const end = text.lastIndexOf('\n') + 1;
-  const lines = text.slice(0, end).split('\n').filter(Boolean).map((line, i) => {
-    try {
-      return JSON.parse(line);
-    } catch {
-      return { type: 'unparsable', line: i + 1 };
-    }
-  });
-  return { lines, cases: lines.filter((l) => l.type === 'case'), batches: lines.filter((l) => l.type === 'batch'), partial: text.length - end };
 }
 
 /** The status bar item of RAG Inspector while its run waits on a vendor batch: "RAG batch n/m". */
@@ -124,12 +112,12 @@ async function main() {
   // 1. Run Evaluation from the palette: the cases go out as one vendor batch, recorded in the run log when submitted.
   await runCommand(page, 'RAG Inspector: Run Evaluation');
   const logFile = await waitFor(page, () => runLogs()[0], 'the run log to appear', 60_000);
-  const batchLine = await waitFor(page, () => rawLog(logFile).batches[0], 'the batch line in the run log (the batch submitted)', 60_000);
+  const batchLine = await waitFor(page, () => readLogLines(logFile).batches[0], 'the batch line in the run log (the batch submitted)', 60_000);
   await batchStatus(page).waitFor({ timeout: 30_000 }).catch(() => undefined);
   const statusText = ((await batchStatus(page).textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ').trim();
   expect(new RegExp(`^RAG batch \\d+/${CASES}$`).test(statusText), `the status bar shows the batch's progress: "${statusText}"`);
   await shot(page, 'batch-reload-submitted');
-  const atReload = rawLog(logFile);
+  const atReload = readLogLines(logFile);
   const before = await trafficOf(llm);
   must(atReload.batches.length === 1 && batchLine.requests?.length === CASES && batchLine.modelKey === MODEL_KEY,
     `the run log holds one batch line: ${batchLine.batchId}, ${batchLine.requests?.length} requests of ${batchLine.modelKey}`);
@@ -148,7 +136,7 @@ async function main() {
   // Whether the first window's output channel still took the run's last line ("left interrupted") is up to VS Code's
   // shutdown: said, not checked.
   log(channelLog(server).includes('left interrupted') ? 'the first window logged the run as left interrupted' : 'the first window\'s log closed before the run\'s last line');
-  const afterReload = rawLog(logFile);
+  const afterReload = readLogLines(logFile);
   expect(!afterReload.lines.some((l) => l.type === 'summary'), 'the reload left the run interrupted: no summary line');
   // The notice reaches the screen-reader alert at once; this headless build shows no toast, so the notification
   // center is opened to see it with its buttons.
@@ -181,7 +169,7 @@ async function main() {
   const stillOpen = (await trafficOf(llm)).batches.find((b) => b.id === batchLine.batchId);
   log(`resumed with the batch ${stillOpen?.status} at the server (${stillOpen?.completed} of ${stillOpen?.total} done at its last poll)`);
   await batchStatus(page).waitFor({ timeout: 15_000 }).then(() => shot(page, 'batch-reload-collecting'), () => log('the status bar showed no batch progress after the resume (the batch may have ended)'));
-  await waitFor(page, () => rawLog(logFile).lines.at(-1)?.type === 'summary', 'the summary line of the resumed run', 90_000);
+  await waitFor(page, () => readLogLines(logFile).lines.at(-1)?.type === 'summary', 'the summary line of the resumed run', 90_000);
   await waitFor(page, () => channelLog(server).includes(`run ${runId} success`), 'the resumed run to be reported', 15_000);
   must(true, 'the resumed run wrote its summary line');
 
@@ -196,7 +184,7 @@ async function main() {
   expect(end.batchRetrieves > before.batchRetrieves, `the resumed run polled the batch (${end.batchRetrieves - before.batchRetrieves} retrieves after the reload)`);
 
   // 5. The log: the one batch line, every case once, a success summary counting each once.
-  const final = rawLog(logFile);
+  const final = readLogLines(logFile);
   const perCase = new Map();
   for (const line of final.cases) perCase.set(line.case.id, (perCase.get(line.case.id) ?? 0) + 1);
   const missing = Array.from({ length: CASES }, (_, i) => caseIdOf(i)).filter((id) => !perCase.has(id));

@@ -9,11 +9,12 @@
 // most twice; the others once, after the kill. Screenshots in .e2e/screenshots/crash-*.png.
 // Env: E2E_TIMEOUT_MS (default 5 min), E2E_KEEP=1.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
 import { channelLog, runCommand, runCommandAndPick, shot, SHOTS, waitFor, waitForLog } from './lib/workbench.mjs';
+import { readLogLines } from './lib/runLogLines.mjs';
 import { askServer, startLlmServerProcess } from './lib/llmServerProcess.mjs';
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60_000);
@@ -81,24 +82,11 @@ function writeWorkspace(dir, baseUrl) {
 
 const caseIdOf = (row) => `noise/${row}/noise=0`;
 
-// ---- the run log, read raw: every complete line, and whether a last line was cut short ----
+// ---- the run logs (lib/runLogLines.mjs reads one) ----
 
 function runLogs() {
   const dir = path.join(server.workspace, '.rag-inspector/runs');
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(dir, f)) : [];
-}
-
-function rawLog(file) {
-  const text = readFileSync(file, 'utf8');
-  const end = text.lastIndexOf('\n') + 1;
-  const lines = text.slice(0, end).split('\n').filter(Boolean).map((line, i) => {
-    try {
-      return JSON.parse(line);
-    } catch {
-      return { type: 'unparsable', line: i + 1 };
-    }
-  });
-  return { lines, cases: lines.filter((l) => l.type === 'case'), partial: text.length - end };
 }
 
 // ---- the workbench ----
@@ -147,7 +135,7 @@ async function main() {
   // 1. Run Evaluation from the palette, as a user would; the workspace's only eval file runs.
   await runCommand(page, 'RAG Inspector: Run Evaluation');
   const logFile = await waitFor(page, () => runLogs()[0], 'the run log to appear');
-  await waitFor(page, () => rawLog(logFile).cases.length >= KILL_AFTER, `${KILL_AFTER} case lines in the run log`, 60_000);
+  await waitFor(page, () => readLogLines(logFile).cases.length >= KILL_AFTER, `${KILL_AFTER} case lines in the run log`, 60_000);
 
   // 2. SIGKILL the extension host: the process of the server's group that holds the run log open.
   const { hosts, writing } = extensionHostWriting(logFile);
@@ -155,7 +143,7 @@ async function main() {
   const hostPid = writing[0];
   process.kill(hostPid, 'SIGKILL');
   await waitFor(page, () => !alive(hostPid), 'the extension host to die', 10_000);
-  const atKill = rawLog(logFile);
+  const atKill = readLogLines(logFile);
   // Requests still open die with the host's sockets; give the server a moment to see them close.
   await page.waitForTimeout(500);
   const beforeKill = await requestsOf(llm);
@@ -206,12 +194,12 @@ async function main() {
       log(`the resume did not begin after the pick (attempt ${attempt}); running the command again`);
     }
   }
-  await waitFor(page, () => rawLog(logFile).lines.at(-1)?.type === 'summary', 'the summary line of the resumed run', 90_000);
+  await waitFor(page, () => readLogLines(logFile).lines.at(-1)?.type === 'summary', 'the summary line of the resumed run', 90_000);
   await waitFor(page, () => channelLog(server).includes(`run ${runId} success`), 'the resumed run to be reported', 15_000);
   must(true, 'the resumed run wrote its summary line');
 
   // 5. The log: one case line per case, nothing lost, nothing twice; the summary counts each once.
-  const end = rawLog(logFile);
+  const end = readLogLines(logFile);
   const perCase = new Map();
   for (const line of end.cases) perCase.set(line.case.id, (perCase.get(line.case.id) ?? 0) + 1);
   const missing = Array.from({ length: CASES }, (_, i) => caseIdOf(i)).filter((id) => !perCase.has(id));
