@@ -11,15 +11,15 @@
 // cancelled, no case asked interactively; from the run log: one batch line, every case once, a success summary; the
 // output channel shows the batch's progress lines. Screenshots in .e2e/screenshots/batch-reload-*.png.
 // Env: E2E_TIMEOUT_MS (default 4 min), E2E_KEEP=1.
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
+import { driverCleanUp, landmarkRows } from './lib/driver.mjs';
 import { channelLog, runCommand, runCommandAndPick, shot, SHOTS, waitFor, waitForLog } from './lib/workbench.mjs';
-import { readLogLines } from './lib/runLogLines.mjs';
+import { readLogLines, runLogsIn } from './lib/runLogLines.mjs';
 import { askServerMessage, startLlmServerProcess } from './lib/llmServerProcess.mjs';
 
-const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 4 * 60_000);
 const CASES = 10;
 /** Long enough that the batch is still in progress when the window has reloaded (and the resume begins). */
 const BATCH_MS = 15_000;
@@ -30,17 +30,7 @@ const checks = new Checks();
 let server;
 let browser;
 let llm;
-async function cleanUp() {
-  await browser?.close();
-  server?.stop({ keepFiles: process.env.E2E_KEEP === '1' });
-  if (llm?.connected) llm.disconnect();
-}
-const hardStop = setTimeout(async () => {
-  console.error(`batch reload test: timeout of ${TIMEOUT_MS / 1000}s reached`);
-  await cleanUp();
-  process.exit(124);
-}, TIMEOUT_MS);
-hardStop.unref();
+const cleanUp = driverCleanUp('batch reload test', 4 * 60_000, () => ({ browser, server, llm }));
 
 const must = (ok, what, detail) => checks.must(ok, what, detail);
 const expect = (ok, what, detail) => checks.expect(ok, what, detail);
@@ -52,13 +42,7 @@ const trafficOf = async (child) => (await askServerMessage(child, 'batchTraffic'
 
 function writeWorkspace(dir, baseUrl) {
   for (const name of readdirSync(dir)) rmSync(path.join(dir, name), { recursive: true, force: true });
-  const rows = Array.from({ length: CASES }, (_, i) => JSON.stringify({
-    id: i,
-    query: `Where is landmark number ${i}?`,
-    answer: [`Answer${i}`],
-    positive: [`Landmark number ${i} is in Answer${i}.`, `Visitors reach landmark ${i} via Answer${i} station.`],
-    negative: [`Landmark number ${i + 1000} is famous.`, 'Many landmarks exist.', 'Landmarks are numbered.'],
-  }));
+  const rows = landmarkRows(CASES);
   writeFileSync(path.join(dir, 'landmarks.jsonl'), `${rows.join('\n')}\n`);
   writeFileSync(path.join(dir, `${EVAL_NAME}.eval.yaml`), [
     '# 10 cases in batch mode on the fixture LLM server; a local endpoint without a key, so none is configured.',
@@ -81,12 +65,7 @@ function writeWorkspace(dir, baseUrl) {
 
 const caseIdOf = (row) => `noise/${row}/noise=0`;
 
-// ---- the run logs (lib/runLogLines.mjs reads one) ----
-
-function runLogs() {
-  const dir = path.join(server.workspace, '.rag-inspector/runs');
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(dir, f)) : [];
-}
+const runLogs = () => runLogsIn(server.workspace);
 
 /** The status bar item of RAG Inspector while its run waits on a vendor batch: "RAG batch n/m". */
 const batchStatus = (page) => page.locator('.statusbar-item', { hasText: /RAG batch \d+\/\d+/ }).first();

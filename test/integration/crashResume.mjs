@@ -9,15 +9,15 @@
 // most twice; the others once, after the kill. Screenshots in .e2e/screenshots/crash-*.png.
 // Env: E2E_TIMEOUT_MS (default 5 min), E2E_KEEP=1.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
+import { driverCleanUp, landmarkRows } from './lib/driver.mjs';
 import { channelLog, runCommand, runCommandAndPick, shot, SHOTS, waitFor, waitForLog } from './lib/workbench.mjs';
-import { readLogLines } from './lib/runLogLines.mjs';
+import { readLogLines, runLogsIn } from './lib/runLogLines.mjs';
 import { askServer, startLlmServerProcess } from './lib/llmServerProcess.mjs';
 
-const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60_000);
 const CASES = 120;
 const CONCURRENCY = 4;
 const LATENCY_MS = 150;
@@ -28,17 +28,7 @@ const checks = new Checks();
 let server;
 let browser;
 let llm;
-async function cleanUp() {
-  await browser?.close();
-  server?.stop({ keepFiles: process.env.E2E_KEEP === '1' });
-  if (llm?.connected) llm.disconnect();
-}
-const hardStop = setTimeout(async () => {
-  console.error(`crash/resume test: timeout of ${TIMEOUT_MS / 1000}s reached`);
-  await cleanUp();
-  process.exit(124);
-}, TIMEOUT_MS);
-hardStop.unref();
+const cleanUp = driverCleanUp('crash/resume test', 5 * 60_000, () => ({ browser, server, llm }));
 
 const must = (ok, what, detail) => checks.must(ok, what, detail);
 const expect = (ok, what, detail) => checks.expect(ok, what, detail);
@@ -53,13 +43,7 @@ const requestsOf = (child) => askServer(child, 'requests');
 
 function writeWorkspace(dir, baseUrl) {
   for (const name of readdirSync(dir)) rmSync(path.join(dir, name), { recursive: true, force: true });
-  const rows = Array.from({ length: CASES }, (_, i) => JSON.stringify({
-    id: i,
-    query: `Where is landmark number ${i}?`,
-    answer: [`Answer${i}`],
-    positive: [`Landmark number ${i} is in Answer${i}.`, `Visitors reach landmark ${i} via Answer${i} station.`],
-    negative: [`Landmark number ${i + 1000} is famous.`, 'Many landmarks exist.', 'Landmarks are numbered.'],
-  }));
+  const rows = landmarkRows(CASES);
   writeFileSync(path.join(dir, 'landmarks.jsonl'), `${rows.join('\n')}\n`);
   writeFileSync(path.join(dir, `${EVAL_NAME}.eval.yaml`), [
     '# 120 cases on the fixture LLM server; a local endpoint without a key, so none is configured.',
@@ -82,12 +66,7 @@ function writeWorkspace(dir, baseUrl) {
 
 const caseIdOf = (row) => `noise/${row}/noise=0`;
 
-// ---- the run logs (lib/runLogLines.mjs reads one) ----
-
-function runLogs() {
-  const dir = path.join(server.workspace, '.rag-inspector/runs');
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(dir, f)) : [];
-}
+const runLogs = () => runLogsIn(server.workspace);
 
 // ---- the workbench ----
 

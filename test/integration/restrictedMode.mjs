@@ -17,10 +17,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, sym
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
+import { driverCleanUp } from './lib/driver.mjs';
 import { channelLog, runCommand, runCommandAndPick, shot, SHOTS, waitFor, waitForLog } from './lib/workbench.mjs';
 import { askServer, startLlmServerProcess } from './lib/llmServerProcess.mjs';
 
-const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60_000);
 /** In every file outside the workspace; in Restricted Mode it must reach no request, log or run file. */
 const MARKER = 'OUTSIDE-THE-WORKSPACE-7f3a';
 /** An access time no read leaves in place. */
@@ -30,17 +30,7 @@ const checks = new Checks();
 let server;
 let browser;
 let llm;
-async function cleanUp() {
-  await browser?.close();
-  server?.stop({ keepFiles: process.env.E2E_KEEP === '1' });
-  if (llm?.connected) llm.disconnect();
-}
-const hardStop = setTimeout(async () => {
-  console.error(`Restricted Mode test: timeout of ${TIMEOUT_MS / 1000}s reached`);
-  await cleanUp();
-  process.exit(124);
-}, TIMEOUT_MS);
-hardStop.unref();
+const cleanUp = driverCleanUp('Restricted Mode test', 5 * 60_000, () => ({ browser, server, llm }));
 
 const must = (ok, what, detail) => checks.must(ok, what, detail);
 const expect = (ok, what, detail) => checks.expect(ok, what, detail);

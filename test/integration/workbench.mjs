@@ -6,22 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
+import { driverCleanUp } from './lib/driver.mjs';
 import { channelLog, runCommand, shot, SHOTS, waitForLog } from './lib/workbench.mjs';
 
-const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 4 * 60_000);
 
 let server;
 let browser;
-async function cleanUp() {
-  await browser?.close();
-  server?.stop({ keepFiles: process.env.E2E_KEEP === '1' });
-}
-const hardStop = setTimeout(async () => {
-  console.error(`workbench test: timeout of ${TIMEOUT_MS / 1000}s reached`);
-  await cleanUp();
-  process.exit(124);
-}, TIMEOUT_MS);
-hardStop.unref();
+const cleanUp = driverCleanUp('workbench test', 4 * 60_000, () => ({ browser, server }));
 
 const checks = [];
 function pass(name) {

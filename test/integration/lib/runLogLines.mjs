@@ -1,7 +1,8 @@
 // A run log as the UI drivers check it: every complete line parsed, case lines unpacked to their stored form by the
 // product's own reader (runLog.ts parseLogLines, through tsx: the drivers are plain Node), and how many bytes of a
 // last line were cut short (a kill mid-write leaves one).
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 
 const { parseLogLines } = await tsImport('../../../src/core/run/runLog.ts', import.meta.url);
@@ -28,4 +29,10 @@ export function readLogLines(file) {
     batches: lines.filter((l) => l.type === 'batch'),
     partial: text.length - end,
   };
+}
+
+/** The run logs a workspace holds. */
+export function runLogsIn(workspace) {
+  const dir = path.join(workspace, '.rag-inspector/runs');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(dir, f)) : [];
 }
