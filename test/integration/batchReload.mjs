@@ -11,11 +11,11 @@
 // cancelled, no case asked interactively; from the run log: one batch line, every case once, a success summary; the
 // output channel shows the batch's progress lines. Screenshots in .e2e/screenshots/batch-reload-*.png.
 // Env: E2E_TIMEOUT_MS (default 4 min), E2E_KEEP=1.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
-import { driverCleanUp, landmarkRows } from './lib/driver.mjs';
+import { driverCleanUp, landmarkCaseId, writeLandmarkWorkspace } from './lib/driver.mjs';
 import { channelLog, runCommand, runCommandAndPick, shot, SHOTS, waitFor, waitForLog } from './lib/workbench.mjs';
 import { readLogLines, runLogsIn } from './lib/runLogLines.mjs';
 import { askServerMessage, startLlmServerProcess } from './lib/llmServerProcess.mjs';
@@ -38,32 +38,8 @@ const expect = (ok, what, detail) => checks.expect(ok, what, detail);
 /** What the server received of the batch API, and the chat completions asked interactively (llmServerMain.ts BatchTraffic). */
 const trafficOf = async (child) => (await askServerMessage(child, 'batchTraffic')).traffic;
 
-// ---- the workspace: an eval file in batch mode and 10 RGB rows whose correct answer the server gives ----
-
-function writeWorkspace(dir, baseUrl) {
-  for (const name of readdirSync(dir)) rmSync(path.join(dir, name), { recursive: true, force: true });
-  const rows = landmarkRows(CASES);
-  writeFileSync(path.join(dir, 'landmarks.jsonl'), `${rows.join('\n')}\n`);
-  writeFileSync(path.join(dir, `${EVAL_NAME}.eval.yaml`), [
-    '# 10 cases in batch mode on the fixture LLM server; a local endpoint without a key, so none is configured.',
-    'version: 1',
-    `name: ${EVAL_NAME}`,
-    'models:',
-    '  - provider: openai-compatible',
-    '    model: fixture-model',
-    '    batch: true',
-    `    baseUrl: ${baseUrl}`,
-    'timeoutMs: 30000',
-    'suites:',
-    '  - id: noise',
-    '    method: rgb',
-    '    dataset: landmarks.jsonl',
-    '    params: { testbed: noise_robustness, noiseRates: [0], passageNum: 3 }',
-    '',
-  ].join('\n'));
-}
-
-const caseIdOf = (row) => `noise/${row}/noise=0`;
+// The workspace: lib/driver.mjs writeLandmarkWorkspace (the server gives each row's correct answer).
+const caseIdOf = landmarkCaseId;
 
 const runLogs = () => runLogsIn(server.workspace);
 
@@ -77,7 +53,7 @@ async function main() {
   llm = fixture.child;
   log(`fixture LLM server at ${fixture.openaiBaseUrl} (a batch stays in progress ${BATCH_MS / 1000} s)`);
   server = await startCodeServer('batch-reload');
-  writeWorkspace(server.workspace, fixture.openaiBaseUrl);
+  writeLandmarkWorkspace(server.workspace, { name: EVAL_NAME, cases: CASES, baseUrl: fixture.openaiBaseUrl, modelLines: ['batch: true'] });
   log(`code-server on ${server.host}, workspace ${server.workspace}`);
   browser = await launchBrowser();
   const { page } = browser;

@@ -9,11 +9,11 @@
 // most twice; the others once, after the kill. Screenshots in .e2e/screenshots/crash-*.png.
 // Env: E2E_TIMEOUT_MS (default 5 min), E2E_KEEP=1.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, launchBrowser, log, remoteUri, ROOT, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
-import { driverCleanUp, landmarkRows } from './lib/driver.mjs';
+import { driverCleanUp, landmarkCaseId, writeLandmarkWorkspace } from './lib/driver.mjs';
 import { channelLog, runCommand, runCommandAndPick, shot, SHOTS, waitFor, waitForLog } from './lib/workbench.mjs';
 import { readLogLines, runLogsIn } from './lib/runLogLines.mjs';
 import { askServer, startLlmServerProcess } from './lib/llmServerProcess.mjs';
@@ -39,32 +39,8 @@ const startLlmServer = () => startLlmServerProcess(ROOT, { latencyMs: LATENCY_MS
 
 const requestsOf = (child) => askServer(child, 'requests');
 
-// ---- the workspace: an eval file and 120 RGB rows whose correct answer the server gives ----
-
-function writeWorkspace(dir, baseUrl) {
-  for (const name of readdirSync(dir)) rmSync(path.join(dir, name), { recursive: true, force: true });
-  const rows = landmarkRows(CASES);
-  writeFileSync(path.join(dir, 'landmarks.jsonl'), `${rows.join('\n')}\n`);
-  writeFileSync(path.join(dir, `${EVAL_NAME}.eval.yaml`), [
-    '# 120 cases on the fixture LLM server; a local endpoint without a key, so none is configured.',
-    'version: 1',
-    `name: ${EVAL_NAME}`,
-    'models:',
-    '  - provider: openai-compatible',
-    '    model: fixture-model',
-    `    baseUrl: ${baseUrl}`,
-    `concurrency: ${CONCURRENCY}`,
-    'timeoutMs: 30000',
-    'suites:',
-    '  - id: noise',
-    '    method: rgb',
-    '    dataset: landmarks.jsonl',
-    '    params: { testbed: noise_robustness, noiseRates: [0], passageNum: 3 }',
-    '',
-  ].join('\n'));
-}
-
-const caseIdOf = (row) => `noise/${row}/noise=0`;
+// The workspace: lib/driver.mjs writeLandmarkWorkspace (the server gives each row's correct answer).
+const caseIdOf = landmarkCaseId;
 
 const runLogs = () => runLogsIn(server.workspace);
 
@@ -101,7 +77,7 @@ async function main() {
   llm = fixture.child;
   log(`fixture LLM server at ${fixture.openaiBaseUrl} (${LATENCY_MS} ms per answer)`);
   server = await startCodeServer('crash');
-  writeWorkspace(server.workspace, fixture.openaiBaseUrl);
+  writeLandmarkWorkspace(server.workspace, { name: EVAL_NAME, cases: CASES, baseUrl: fixture.openaiBaseUrl, topLines: [`concurrency: ${CONCURRENCY}`] });
   log(`code-server on ${server.host}, workspace ${server.workspace}`);
   browser = await launchBrowser();
   const { page } = browser;
