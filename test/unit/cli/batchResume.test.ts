@@ -9,14 +9,14 @@ import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { waitFor } from '../../fixtures/waitFor.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
-import { createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
+import { answerLandmarks, createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
 import { startCli } from '../robustness/cliProcess.js';
 
 let server: FixtureServer;
 
 before(async () => {
   server = await startFixtureServer();
-  for (let i = 0; i < 4; i++) server.addRule({ match: { contains: `landmark number ${i}?` }, reply: `Answer${i}.` });
+  answerLandmarks(server, 4);
 });
 after(async () => {
   await server.close();

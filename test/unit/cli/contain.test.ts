@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
-import { rgbRows } from '../engine/workspace.js';
+import { answerLandmarks, rgbRows } from '../engine/workspace.js';
 import { runCli } from '../robustness/cliProcess.js';
 
 /** Written into every file outside the workspace: it must reach no request, no output, no log. */
@@ -16,7 +16,7 @@ let server: FixtureServer;
 
 before(async () => {
   server = await startFixtureServer();
-  for (let i = 0; i < 4; i++) server.addRule({ match: { contains: `landmark number ${i}?` }, reply: `Answer${i}.` });
+  answerLandmarks(server, 4);
 });
 after(async () => {
   await server.close();

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureOptions, FixtureServer, Rule } from '../../fixtures/llmServer.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
-import { createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
+import { answerLandmarks, createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
 import { runCli } from '../robustness/cliProcess.js';
 
 const servers: FixtureServer[] = [];
@@ -19,7 +19,7 @@ after(async () => {
 /** `first`: rules tried before the answers (a rule is taken by the first match, in order). */
 async function server(options: FixtureOptions = {}, first: Rule[] = []): Promise<FixtureServer> {
   const started = await startFixtureServer({ ...options, rules: first });
-  for (let i = 0; i < 40; i++) started.addRule({ match: { contains: `landmark number ${i}?` }, reply: `Answer${i}.` });
+  answerLandmarks(started, 40);
   servers.push(started);
   return started;
 }

@@ -10,7 +10,7 @@ import type { RunEvent } from '../../../src/core/engine/events.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureOptions, FixtureServer } from '../../fixtures/llmServer.js';
-import { createWorkspace, fixtureEvalYaml, rgbRows } from './workspace.js';
+import { answerLandmarks, createWorkspace, fixtureEvalYaml, rgbRows } from './workspace.js';
 
 const servers: FixtureServer[] = [];
 after(async () => {
@@ -35,7 +35,7 @@ test('an embeddings model on a llama.cpp started without --embeddings stops the 
 
 test('a server still loading its model is a warning; the run goes on and its 503s are retried', async (t) => {
   const loading = await server({ flavour: 'llama.cpp', listedModels: ['/models/qwen.gguf'], rules: [{ fault: { kind: 'loading' }, times: 1 }] });
-  for (let i = 0; i < 2; i++) loading.addRule({ match: { contains: `landmark number ${i}?` }, reply: `Answer${i}.` });
+  answerLandmarks(loading, 2);
   const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => fixtureEvalYaml(loading.openaiBaseUrl) });
   t.after(() => ws.cleanup());
   const events: RunEvent[] = [];

@@ -22,6 +22,11 @@ export function rgbRows(count: number, from = 0): RgbRow[] {
   }));
 }
 
+/** Scripts `server` to answer rgbRows' first `count` questions correctly ("Answer<i>."). */
+export function answerLandmarks(server: { addRule(rule: { match: { contains: string }; reply: string }): unknown }, count: number): void {
+  for (let i = 0; i < count; i++) server.addRule({ match: { contains: `landmark number ${i}?` }, reply: `Answer${i}.` });
+}
+
 export interface Workspace {
   dir: string;
   evalFile: string;
