@@ -10,6 +10,8 @@ export const USAGE = `Usage:
   rag-inspector run <file.eval.yaml> [options]    run an evaluation and write its reports
   rag-inspector report <run-log.jsonl> [options]  write reports again from a finished run log
   rag-inspector runs [folder]                     list the runs under <folder>/.rag-inspector/runs
+  rag-inspector compare <run-a> <run-b> [--level p]
+                                                  whether the change from run-a to run-b helped: the paired verdict
   rag-inspector explain <run-log|run-id|latest> [--case ID]… [--failed] [--variants loo,subsets,position,instruction]
                         [--max-calls N] [--plan]  say which document, position or instruction made each case come out as it did
   rag-inspector generate-counterfactual <dataset> --model <provider:model> --out <file> [--seed n]
@@ -38,6 +40,9 @@ Options for run:
   --allow-endpoint <url>     with --contain: a baseUrl the eval file may use (repeatable, exact URL)
   --export-otlp <url>        also send each case as an OpenInference trace to this OTLP/HTTP endpoint (run, report);
                              the eval file's export.otlp does the same with headers from environment variables
+  --baseline <run>           compare the run with an earlier one, pair by pair (as rag-inspector compare does)
+  --fail-on regression       with --baseline: exit 1 when a suite's case verdicts got significantly worse
+  --level <p>                significance level of --baseline's verdicts (default 0.05)
 
 Options for explain:
   --case <id>                explain this case (repeatable); with --failed, only its failed models
@@ -76,6 +81,12 @@ export interface RunCommand {
   /** --contain: paths inside the eval file's folder tree, and only the listed endpoints. */
   contain?: { allowEndpoints: string[] };
   exportOtlp?: string;
+  /** --baseline: a run log path, a run id, or "latest", compared with this run pair by pair. */
+  baseline?: string;
+  /** --fail-on regression: exit 1 on a significant regression against the baseline. */
+  failOnRegression: boolean;
+  /** --level: the significance level of the baseline verdicts. */
+  level: number;
 }
 
 export interface ReportCommand {
@@ -147,6 +158,9 @@ export function parseCommandLine(argv: string[]): CliCommand {
       'max-calls': { type: 'string' },
       plan: { type: 'boolean', default: false },
       'export-otlp': { type: 'string' },
+      baseline: { type: 'string' },
+      'fail-on': { type: 'string' },
+      level: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -165,6 +179,9 @@ export function parseCommandLine(argv: string[]): CliCommand {
       if (values['no-cache'] && values.refresh) throw new UsageError('--no-cache and --refresh contradict each other: --no-cache neither reads nor writes the cache, --refresh skips reads but writes fresh answers');
       if (values['retry-errors'] && values.resume === undefined) throw new UsageError('--retry-errors goes with --resume <run>: it runs again the errored cases of that run (or use --rerun-failed [run] for a new run of failed and errored cases)');
       if (rerunFailed !== undefined && values.resume !== undefined) throw new UsageError('--rerun-failed starts a new run; --resume continues one: use one of them');
+      if (values['fail-on'] !== undefined && values['fail-on'] !== 'regression') throw new UsageError(`--fail-on: unknown condition '${values['fail-on']}': use --fail-on regression`);
+      if (values['fail-on'] !== undefined && values.baseline === undefined) throw new UsageError('--fail-on regression needs --baseline <run>: the run to compare with (a run log path, a run id)');
+      if (values.level !== undefined && values.baseline === undefined) throw new UsageError('--level goes with --baseline <run>: it is the significance level of the comparison');
       return {
         command: 'run',
         specFile: target,
@@ -182,6 +199,9 @@ export function parseCommandLine(argv: string[]): CliCommand {
         quiet: values.quiet ?? false,
         ...(values.contain ? { contain: { allowEndpoints: values['allow-endpoint'] ?? [] } } : {}),
         exportOtlp: values['export-otlp'],
+        baseline: values.baseline,
+        failOnRegression: values['fail-on'] === 'regression',
+        level: levelOf(values.level),
       };
     }
     case 'report':
@@ -246,6 +266,14 @@ export function parseModel(text: string, provider: string | undefined): ModelSpe
   if (colon > 0) return { provider: text.slice(0, colon), model: text.slice(colon + 1), parameters: {} };
   if (provider) return { provider, model: text, parameters: {} };
   throw new UsageError(`--model ${text}: say which provider, as "openai:${text}", or add --provider <name>`);
+}
+
+/** --level: a probability strictly between 0 and 1; 0.05 when not given. */
+export function levelOf(text: string | undefined): number {
+  if (text === undefined) return 0.05;
+  const level = Number(text);
+  if (!(level > 0 && level < 1)) throw new UsageError(`--level must be a probability between 0 and 1, e.g. 0.05; got '${text}'`);
+  return level;
 }
 
 function wholeNumber(flag: string, text: string): number {

@@ -22,6 +22,8 @@ import { writeExplanationReports } from '../core/report/explanationReport.js';
 import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
+import { formatComparison, hasRegression, runCompare } from './compare.js';
+import { comparePaired } from '../core/report/pairedComparison.js';
 import { createProgress } from './progress.js';
 import { BatchProgressLines } from '../core/engine/batchProgress.js';
 import { formatCauses, formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
@@ -34,6 +36,7 @@ const EXIT_CANCELLED = 130;
 export async function main(argv: string[]): Promise<number> {
   try {
     if (argv[0] === 'import-traces') return await runImportTraces(argv.slice(1));
+    if (argv[0] === 'compare') return await runCompare(argv.slice(1), (run) => resolveRun(run, process.cwd(), 'compare'));
     const command = parseCommandLine(argv);
     switch (command.command) {
       case 'help':
@@ -152,9 +155,14 @@ async function runCommand(command: RunCommand): Promise<number> {
     });
     progress.finish();
     // Reports are written from the run log, one case at a time: the engine keeps no case in full.
-    const run = await runDataFromLog(outcome.logFile);
+    const logged = await runDataFromLog(outcome.logFile);
+    // --baseline: the paired verdict against an earlier run, compared before the reports so JUnit can name broken cases.
+    const run = command.baseline ? { ...logged, baseline: await baselineOf(command.baseline, logged, workspaceDir, command.level) } : logged;
     const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
     printRun(run, await writeReports(run, out, command.formats), await causesOf(run, outcome.spec.concurrency));
+    if (run.baseline) process.stdout.write(`\nCompared with ${run.baseline.runId}:\n${formatComparison(run.baseline.comparison)}\n`);
+    const regression = command.failOnRegression && run.baseline !== undefined && hasRegression(run.baseline.comparison);
+    if (regression) process.stderr.write(`regression: the case verdicts got significantly worse than in ${run.baseline?.runId} (--fail-on regression)\n`);
     await exportRunTraces(run, command.exportOtlp, command.contain);
     // A finished run resumed without --retry-errors runs nothing new: say how to run its errored cases again.
     if (command.resume && !command.retryErrors && run.totals.error > 0) {
@@ -172,10 +180,17 @@ async function runCommand(command: RunCommand): Promise<number> {
         maxCalls: explain.maxCalls, noCache: command.noCache, planOnly: false, quiet: command.quiet, out, formats: command.formats, signal: controller.signal,
       });
     }
-    return exitCodeFor(run);
+    return Math.max(exitCodeFor(run), regression ? EXIT_THRESHOLD_FAILED : EXIT_OK);
   } finally {
     process.off('SIGINT', onSigint);
   }
+}
+
+/** The run compared with --baseline's run, pair by pair. */
+async function baselineOf(baseline: string, run: RunData, workspaceDir: string, level: number): Promise<NonNullable<RunData['baseline']>> {
+  const file = await resolveRun(baseline, workspaceDir, '--baseline');
+  const before = await runDataFromLog(file);
+  return { runId: before.runId, comparison: await comparePaired(before, run, { level }) };
 }
 
 /** --contain: the eval file's folder tree is all it may read, and only the endpoints its runner listed receive anything. */

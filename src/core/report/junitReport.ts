@@ -1,5 +1,6 @@
 // The JUnit XML report, so CI systems show each case as a test: failures carry what failed and the response; streamed.
 import { failureMessage } from './runData.js';
+import { OUTCOME_METRIC } from './pairedComparison.js';
 import type { RunData, RunEntry } from './runData.js';
 import { renderToString } from './textSink.js';
 import type { TextSink } from './textSink.js';
@@ -47,7 +48,24 @@ export async function writeJunitReport(run: RunData, sink: TextSink): Promise<vo
       ? `    <testcase name="${xml(name)}" classname="${xml(run.name)}.thresholds"/>`
       : `    <testcase name="${xml(name)}" classname="${xml(run.name)}.thresholds">\n      <failure message="${xml(`${t.metric} = ${t.value ?? 'undetermined'}, required ${bounds}`)}"/>\n    </testcase>`;
   }).join('\n')}\n  </testsuite>`;
-  await sink.write(`${thresholdSuite}\n</testsuites>\n`);
+  await sink.write(`${thresholdSuite}${baselineSuite(run)}\n</testsuites>\n`);
+}
+
+/** `run --baseline`: one test per suite and model, failed when its case verdicts got significantly worse, naming the broken cases. */
+function baselineSuite(run: RunData): string {
+  if (!run.baseline) return '';
+  const { runId, comparison } = run.baseline;
+  const rows = comparison.rows.filter((row) => row.metric === OUTCOME_METRIC);
+  const testcases = rows.map((row) => {
+    const name = `${row.suiteId} [${row.modelKey}] against ${runId}`;
+    const open = `    <testcase name="${xml(name)}" classname="${xml(run.name)}.baseline">`;
+    if (row.verdict !== 'worse') return `${open}\n      <system-out>${xml(row.sentence)}</system-out>\n    </testcase>`;
+    const broken = comparison.brokenCases.filter((c) => c.suiteId === row.suiteId && c.modelKey === row.modelKey).map((c) => c.caseId);
+    const message = `${row.sentence}: ${row.broken} case(s) went from pass to fail: ${broken.join(', ')}`;
+    return `${open}\n      <failure message="${xml(message)}" type="regression">${xml(message)}</failure>\n    </testcase>`;
+  });
+  const failures = rows.filter((row) => row.verdict === 'worse').length;
+  return `\n  <testsuite name="baseline" tests="${rows.length}" failures="${failures}" errors="0">\n${testcases.join('\n')}\n  </testsuite>`;
 }
 
 function testcase(run: RunData, suiteId: string, evalCase: RunEntry['evalCase'], result: RunEntry['result']): string {

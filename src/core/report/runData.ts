@@ -1,6 +1,7 @@
 // Everything a report needs about one run: its summary in memory, its cases streamed (from the run log).
 import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { SuiteReport } from '../suites/contract.js';
+import type { PairedComparison } from './pairedComparison.js';
 
 export interface RunData {
   runId: string;
@@ -22,6 +23,8 @@ export interface RunData {
   entries(): AsyncIterable<RunEntry>;
   /** The run log the entries come from, when there is one (the HTML report points readers to it). */
   logFile?: string;
+  /** The run compared with an earlier one pair by pair (`run --baseline`): the JUnit report names the broken cases. */
+  baseline?: { runId: string; comparison: PairedComparison };
 }
 
 /** One finished (case, model); the case is missing only for a result held in memory without it. */

@@ -171,4 +171,6 @@ export interface Suite<Params = Record<string, unknown>, Prepared = unknown> {
   reportDetails?(score: Score): unknown;
   /** The built-in template used when the eval file names none (a path under prompts/). */
   defaultTemplate(params: Params): string;
+  /** Metrics whose lower value is the better one (RAGAS noise sensitivity), so a comparison of two runs words them right. */
+  readonly lowerIsBetter?: readonly string[];
 }

@@ -17,4 +17,5 @@ export const ragasSuite: Suite<RagasParams> = {
   humanScoresOf: (evalCase) => ragasExpected(evalCase).humanScores,
   // Used only for rows without a response: the model under test answers from the retrieved contexts.
   defaultTemplate: () => builtinPrompt('ragas/answer.prompt'),
+  lowerIsBetter: ['noise_sensitivity_relevant', 'noise_sensitivity_irrelevant'],
 };
