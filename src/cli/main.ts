@@ -122,6 +122,8 @@ async function runCommand(command: RunCommand): Promise<number> {
     // Each cause of an error is printed once, when it first happens: the user can stop a run that cannot work.
     let causes = new ErrorCauseTally();
     const rerun = command.rerunFailed ? await rerunSelection(command.rerunFailed, workspaceDir) : undefined;
+    // Found before the run, so "latest" is the run before this one and a wrong name costs no model call.
+    const baselineLog = command.baseline ? await resolveRun(command.baseline, workspaceDir, '--baseline') : undefined;
     const batchLines = new BatchProgressLines();
     const outcome = await runEvaluation(specFile, {
       signal: controller.signal,
@@ -157,7 +159,7 @@ async function runCommand(command: RunCommand): Promise<number> {
     // Reports are written from the run log, one case at a time: the engine keeps no case in full.
     const logged = await runDataFromLog(outcome.logFile);
     // --baseline: the paired verdict against an earlier run, compared before the reports so JUnit can name broken cases.
-    const run = command.baseline ? { ...logged, baseline: await baselineOf(command.baseline, logged, workspaceDir, command.level) } : logged;
+    const run = baselineLog ? { ...logged, baseline: await baselineOf(baselineLog, logged, command.level) } : logged;
     const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
     printRun(run, await writeReports(run, out, command.formats), await causesOf(run, outcome.spec.concurrency));
     if (run.baseline) process.stdout.write(`\nCompared with ${run.baseline.runId}:\n${formatComparison(run.baseline.comparison)}\n`);
@@ -187,9 +189,8 @@ async function runCommand(command: RunCommand): Promise<number> {
 }
 
 /** The run compared with --baseline's run, pair by pair. */
-async function baselineOf(baseline: string, run: RunData, workspaceDir: string, level: number): Promise<NonNullable<RunData['baseline']>> {
-  const file = await resolveRun(baseline, workspaceDir, '--baseline');
-  const before = await runDataFromLog(file);
+async function baselineOf(baselineLog: string, run: RunData, level: number): Promise<NonNullable<RunData['baseline']>> {
+  const before = await runDataFromLog(baselineLog);
   return { runId: before.runId, comparison: await comparePaired(before, run, { level }) };
 }
 
