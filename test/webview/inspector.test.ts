@@ -218,6 +218,21 @@ test('compare view lists the flipped cases side by side with a word diff', async
   assert.ok(expected.length > 0);
   assert.equal(await view.locator('article').count(), expected.length);
   assert.match(await view.locator('p.summary').innerText(), new RegExp(`^${expected.length} cases? changed outcome`));
+  // The paired verdict per suite and model counts every paired case: fixed + broken + same + undetermined = paired.
+  const pairedRows = view.locator('table.paired tbody tr');
+  await pairedRows.first().waitFor();
+  const groups = new Set(afterRun.detail.cases.map((item) => `${item.suiteId}\u0000${item.modelKey}`));
+  assert.equal(await pairedRows.count(), groups.size);
+  const outcomeOf = (i: (typeof afterRun.detail.cases)[number]) => (i.status === 'error' ? 'error' : i.pass === true ? 'pass' : i.pass === false ? 'fail' : 'none');
+  for (const row of await pairedRows.all()) {
+    const [suite, model] = [await row.getAttribute('data-suite'), await row.getAttribute('data-model')];
+    const pairs = afterRun.detail.cases.filter((item) => item.suiteId === suite && item.modelKey === model).map((item) => [beforeRun.detail.cases.find((b) => b.key === item.key)!, item] as const);
+    const fixed = pairs.filter(([b, a]) => outcomeOf(b) === 'fail' && outcomeOf(a) === 'pass').length;
+    const broken = pairs.filter(([b, a]) => outcomeOf(b) === 'pass' && outcomeOf(a) === 'fail').length;
+    const cells = await row.locator('td').allInnerTexts();
+    assert.deepEqual([cells[3], cells[4]], [String(fixed), String(broken)], `${suite} ${model}`);
+    assert.match(cells[2] ?? '', /better|worse|no detectable change/);
+  }
   const article = view.locator('article').first();
   assert.ok((await article.locator('.before del').count()) + (await article.locator('.after ins').count()) > 0, 'words that changed are marked');
   assert.equal(await article.locator('.before ins').count(), 0);

@@ -6,6 +6,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { CompareRow, RunListing } from '../../src/protocol.js';
 import { outcomeOf } from '../../src/core/model.js';
 import type { Outcome } from '../../src/core/model.js';
+import type { PairedVerdict, PairedVerdicts } from '../../src/core/report/pairedRows.js';
 import { diffWords, sideParts } from '../text/diff.js';
 import type { DiffPart } from '../text/diff.js';
 import { baseStyles, outcomeStyles } from './sharedStyles.js';
@@ -15,6 +16,8 @@ export interface CompareSelection { before: string; after: string }
 /** Diffs are computed as rows are shown; a few hundred at a time keeps a run with thousands of flips responsive. */
 const PAGE = 100;
 
+const VERDICT_MARK: Record<PairedVerdict, string> = { better: '▲', worse: '▼', 'no-change': '=' };
+
 const OUTCOME_LABEL: Record<Outcome, string> = { pass: '✓ passed', fail: '✗ failed', error: '⚠ error', none: '– no verdict' };
 
 export class CompareView extends LitElement {
@@ -22,6 +25,7 @@ export class CompareView extends LitElement {
     runs: { attribute: false },
     selection: { attribute: false },
     rows: { attribute: false },
+    paired: { attribute: false },
     loading: { type: Boolean },
     error: { type: String },
     shown: { state: true },
@@ -30,6 +34,8 @@ export class CompareView extends LitElement {
   runs: RunListing[] = [];
   selection: CompareSelection | undefined;
   rows: CompareRow[] | undefined;
+  /** The paired verdict per suite and model (McNemar on every paired case), shown above the flipped cases. */
+  paired: PairedVerdicts | undefined;
   loading = false;
   error = '';
   shown = PAGE;
@@ -62,6 +68,13 @@ export class CompareView extends LitElement {
       outline: var(--ri-hc-border) solid var(--vscode-diffEditor-insertedTextBorder, transparent);
     }
     .arrow { color: var(--vscode-descriptionForeground); }
+    table.paired { border-collapse: collapse; margin-bottom: 0.5em; }
+    table.paired th, table.paired td { text-align: start; padding: 0.25em 0.75em 0.25em 0; vertical-align: baseline; }
+    table.paired thead th { border-bottom: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); }
+    .verdict { font-weight: 600; }
+    .verdict.better { color: var(--vscode-testing-iconPassed); }
+    .verdict.worse { color: var(--vscode-testing-iconFailed); }
+    .note { margin-bottom: 1em; }
   `];
 
   override render() {
@@ -74,6 +87,7 @@ export class CompareView extends LitElement {
       ${this.runs.length < 2 ? html`<p class="muted">Comparing needs two runs; this view has ${this.runs.length}.</p>` : nothing}
       ${this.error ? html`<p class="error-text" role="alert">${this.error}</p>` : nothing}
       ${this.loading ? html`<p class="muted">Comparing…</p>` : nothing}
+      ${this.paired && !this.loading ? this.renderPaired(this.paired) : nothing}
       ${this.rows && !this.loading ? this.renderRows(this.rows) : nothing}
     `;
   }
@@ -85,6 +99,24 @@ export class CompareView extends LitElement {
         @change=${(e: Event) => this.choose(side, (e.target as HTMLSelectElement).value)}>
         ${this.runs.map((run) => html`<vscode-option value=${run.runId} ?selected=${run.runId === value}>${run.name} · ${new Date(run.createdAt).toLocaleString()}</vscode-option>`)}
       </vscode-single-select>`;
+  }
+
+  /** Per suite and model: the verdict in words, the counts, and the change with its interval. */
+  private renderPaired(paired: PairedVerdicts) {
+    if (paired.rows.length === 0) return html`<p class="muted">No case is in both runs: nothing to pair.</p>`;
+    const points = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}`);
+    const unpaired = paired.onlyBefore + paired.onlyAfter;
+    return html`<table class="paired" aria-label="Paired verdict per suite and model">
+      <thead><tr><th scope="col">Suite</th><th scope="col">Model</th><th scope="col">Verdict</th><th scope="col">Fixed</th><th scope="col">Broken</th><th scope="col">Same</th><th scope="col">Change (points, 95%)</th><th scope="col">p</th></tr></thead>
+      <tbody>${paired.rows.map((row) => html`<tr data-suite=${row.suiteId} data-model=${row.modelKey} data-verdict=${row.verdict}>
+        <td>${row.suiteId}</td><td class="mono">${row.modelKey}</td>
+        <td><span class="verdict ${row.verdict}"><span aria-hidden="true">${VERDICT_MARK[row.verdict]}</span> ${row.sentence}</span></td>
+        <td>${row.fixed}</td><td>${row.broken}</td><td>${row.unchanged}${row.undetermined ? html` <span class="muted">(+${row.undetermined} undetermined)</span>` : nothing}</td>
+        <td>${points(row.difference)} [${points(row.low)}, ${points(row.high)}]</td>
+        <td>${row.pValue === undefined ? '—' : row.pValue < 0.001 ? '< 0.001' : row.pValue.toFixed(3)}</td>
+      </tr>`)}</tbody>
+    </table>
+    <p class="muted note">Paired: the exact McNemar test on the cases that changed, Newcombe's interval for the change in pass rate; one test per suite and model.${unpaired ? ` ${unpaired} case run(s) are in only one of the runs and are not paired.` : ''}</p>`;
   }
 
   private renderRows(rows: CompareRow[]) {

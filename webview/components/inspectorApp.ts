@@ -10,6 +10,8 @@ import { aggregateSuites } from '../../src/core/explain/aggregate.js';
 import type { InspectorApi, InspectorNotification } from '../api/inspectorApi.js';
 import { describeError } from '../api/inspectorApi.js';
 import { flippedOnly } from '../api/compareRuns.js';
+import { pairedVerdicts } from '../../src/core/report/pairedRows.js';
+import type { PairedVerdicts } from '../../src/core/report/pairedRows.js';
 import { outcomeOf, runStatusLabel } from '../../src/core/model.js';
 import { causeLine } from '../../src/core/errorCauses.js';
 import { INITIAL_VIEW_STATE, VIEW_STATE_VERSION, restoreViewState } from '../state/viewState.js';
@@ -49,6 +51,7 @@ export class InspectorApp extends LitElement {
     caseLoading: { state: true },
     caseError: { state: true },
     compareRows: { state: true },
+    comparePaired: { state: true },
     compareLoading: { state: true },
     compareError: { state: true },
     progress: { state: true },
@@ -74,6 +77,8 @@ export class InspectorApp extends LitElement {
   caseLoading = false;
   caseError = '';
   compareRows: CompareRow[] | undefined;
+  /** The paired verdict of the two runs' case verdicts, per suite and model. */
+  comparePaired: PairedVerdicts | undefined;
   compareLoading = false;
   compareError = '';
   progress: { done: number; total: number } | undefined;
@@ -281,7 +286,7 @@ export class InspectorApp extends LitElement {
             <h3 id="explained-heading">Explained cases</h3><ri-explanation-summary .suites=${aggregateSuites([...this.explanations.values()])}></ri-explanation-summary></section>` : nothing}${this.api.getVerdicts ? html`<section slot="after" class="agreement" aria-label="Judge agreement with your verdicts">
             <h3>Judge vs. your verdicts</h3><ri-agreement-view .verdicts=${this.verdicts}></ri-agreement-view></section>` : nothing}</ri-run-summary>`;
       case 'compare':
-        return html`<ri-compare-view .runs=${this.runs} .selection=${this.compareSelection()} .rows=${this.compareRows}
+        return html`<ri-compare-view .runs=${this.runs} .selection=${this.compareSelection()} .rows=${this.compareRows} .paired=${this.comparePaired}
           ?loading=${this.compareLoading} .error=${this.compareError}></ri-compare-view>`;
       default:
         return html`<div class="cases">
@@ -419,13 +424,18 @@ export class InspectorApp extends LitElement {
     if (key === this.compareKey) return;
     this.compareKey = key;
     this.compareRows = undefined;
+    this.comparePaired = undefined;
     this.compareError = '';
     if (!selection) return;
     if (selection.before === selection.after) { this.compareError = 'Choose two different runs.'; return; }
     this.compareLoading = true;
     try {
-      const rows = await this.api.compareRuns(selection.before, selection.after);
-      if (this.compareKey === key) this.compareRows = flippedOnly(rows);
+      // Both runs' case lists give the paired verdict (every paired case counts, not only the flipped ones).
+      const [rows, earlier, later] = await Promise.all([this.api.compareRuns(selection.before, selection.after), this.api.getRun(selection.before), this.api.getRun(selection.after)]);
+      if (this.compareKey === key) {
+        this.compareRows = flippedOnly(rows);
+        this.comparePaired = pairedVerdicts(earlier.cases, later.cases);
+      }
     } catch (error) {
       if (this.compareKey === key) this.compareError = `Could not compare: ${describeError(error)}`;
     } finally {

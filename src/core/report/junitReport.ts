@@ -1,6 +1,6 @@
 // The JUnit XML report, so CI systems show each case as a test: failures carry what failed and the response; streamed.
 import { failureMessage } from './runData.js';
-import { OUTCOME_METRIC } from './pairedComparison.js';
+import { OUTCOME_METRIC } from './pairedRows.js';
 import type { RunData, RunEntry } from './runData.js';
 import { renderToString } from './textSink.js';
 import type { TextSink } from './textSink.js';
