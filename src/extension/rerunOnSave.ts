@@ -8,13 +8,17 @@ import type { Logger } from './outputChannel.js';
 import type { ResultsIndex } from './resultsIndex.js';
 import type { RunController } from './runController.js';
 import type { RunStore } from './runStore.js';
+import { COMMAND_IDS } from './commands.js';
+import { describeError } from '../core/errors.js';
+import { caseVerdictLines, comparePaired } from '../core/report/pairedComparison.js';
+import { runDataFromLog } from '../core/report/runDataSources.js';
 
 export const RERUN_ON_SAVE_SETTING = 'rerunOnSave';
 
 export interface RerunOnSaveDeps {
   launcher: RunLauncher;
   controller: Pick<RunController, 'active' | 'cancel'>;
-  store: Pick<RunStore, 'latestResults'>;
+  store: Pick<RunStore, 'latestResults' | 'logFileOf'>;
   /** The eval files with results, known in memory: a save of any file must not read every run log. */
   index: Pick<ResultsIndex, 'all'>;
   evalFiles: EvalFiles;
@@ -33,6 +37,8 @@ export interface RerunOnSaveResult {
   suiteIds: string[];
   previousRunId: string;
   outcome: LaunchOutcome;
+  /** The paired verdict against the previous run, one line per rerun suite and model (empty when nothing paired). */
+  verdict?: string[];
 }
 
 /**
@@ -130,11 +136,33 @@ export class RerunOnSave implements vscode.Disposable {
       } finally {
         this.inFlight = undefined;
       }
+      let verdict: string[] | undefined;
       if (typeof outcome === 'object' && outcome.status !== 'cancelled') {
         this.deps.logger.info(`Rerun on save: run ${outcome.runId} after ${previousRunId}; the inspector's Compare view shows what changed.`);
         this.deps.reveal(outcome.runId);
+        verdict = await this.pairedVerdict(previousRunId, outcome.runId, ids);
       }
-      this.rerun.fire({ specFile, suiteIds: ids, previousRunId, outcome });
+      this.rerun.fire({ specFile, suiteIds: ids, previousRunId, outcome, ...(verdict ? { verdict } : {}) });
+    }
+  }
+
+  /**
+   * Whether the edit helped: the rerun suites' case verdicts paired with the previous run's, logged and shown in a
+   * notification whose button opens the Compare view. A comparison that fails is logged; the rerun still counts.
+   */
+  private async pairedVerdict(previousRunId: string, runId: string, suiteIds: string[]): Promise<string[] | undefined> {
+    try {
+      const [before, after] = await Promise.all([this.deps.store.logFileOf(previousRunId), this.deps.store.logFileOf(runId)]);
+      const lines = caseVerdictLines(await comparePaired(await runDataFromLog(before), await runDataFromLog(after)), suiteIds);
+      if (lines.length === 0) return lines;
+      this.deps.logger.info(`Rerun on save, paired with ${previousRunId}: ${lines.join('; ')}`);
+      void vscode.window.showInformationMessage(`RAG Inspector: after your edit — ${lines.join('; ')}`, 'Compare').then((choice) => {
+        if (choice === 'Compare') void vscode.commands.executeCommand(COMMAND_IDS.compareRuns, { before: previousRunId, after: runId });
+      });
+      return lines;
+    } catch (error) {
+      this.deps.logger.error(`Rerun on save: could not pair ${runId} with ${previousRunId}: ${describeError(error)}`);
+      return undefined;
     }
   }
 

@@ -4,7 +4,7 @@
 import { caseKey } from '../model.js';
 import type { CaseResult } from '../model.js';
 import { suiteFor } from '../suites/registry.js';
-import { PairedTally } from './pairedRows.js';
+import { OUTCOME_METRIC, PairedTally } from './pairedRows.js';
 import type { PairedRow, PairSide } from './pairedRows.js';
 import type { RunData } from './runData.js';
 
@@ -72,4 +72,11 @@ export async function comparePaired(before: RunData, after: RunData, options: Co
   const onlyBefore = [...beforeSides].filter(([key]) => !afterSides.has(key)).map(([, side]) => `${side.caseId} (${side.modelKey})`);
   const { rows, brokenCases } = tally.finish(level, (suiteId, metric) => lowerIsBetter.get(suiteId)?.has(metric) ?? false);
   return { level, rows, onlyBefore, onlyAfter, brokenCases };
+}
+
+/** The case verdicts in one line per suite and model ("noise on openai:gpt-4o: better (p = 0.002, n = 30)"), of `suiteIds` when given. */
+export function caseVerdictLines(comparison: PairedComparison, suiteIds?: readonly string[]): string[] {
+  return comparison.rows
+    .filter((row) => row.metric === OUTCOME_METRIC && (!suiteIds || suiteIds.includes(row.suiteId)))
+    .map((row) => `${row.suiteId} on ${row.modelKey}: ${row.sentence}`);
 }

@@ -127,6 +127,8 @@ suite('reruns', () => {
     const summary = asSummary(result.outcome);
     assert.equal(result.previousRunId, first.runId);
     assert.deepEqual(result.suiteIds, ['noise'], 'only the suite whose template was saved');
+    // The paired verdict against the previous run: 2 of 6 cases fixed, none broken — too few pairs to be significant.
+    assert.deepEqual(result.verdict, ['noise on openai-compatible:fixture-on-save: no detectable change at this size (n = 6: too few pairs for any change to be significant)']);
     assert.equal(summary.totals.cases, 6);
     assert.equal(summary.totals.cacheHits, 4, 'Jupiter and sodium render the same prompt as before');
     assert.deepEqual(askedSince(server, from), [QUESTIONS.australia.text, QUESTIONS.australia.text]);

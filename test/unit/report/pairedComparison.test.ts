@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CaseResult, EvalCase, Score } from '../../../src/core/model.js';
-import { comparePaired, OUTCOME_METRIC } from '../../../src/core/report/pairedComparison.js';
+import { caseVerdictLines, comparePaired, OUTCOME_METRIC } from '../../../src/core/report/pairedComparison.js';
 import type { PairedRow } from '../../../src/core/report/pairedComparison.js';
 import { runDataInMemory } from '../../../src/core/report/runData.js';
 import type { RunData } from '../../../src/core/report/runData.js';
@@ -61,6 +61,8 @@ test('20 fixed and 2 broken of 120 is better, with the exact p-value; the revers
   assert.ok(row.low! > 0 && row.high! > row.difference!);
   assert.match(row.sentence, /^better \(p < 0\.001, n = 120\)$/);
   assert.equal(better.brokenCases.length, 2);
+  assert.deepEqual(caseVerdictLines(better), ['s on m:a: better (p < 0.001, n = 120)']);
+  assert.deepEqual(caseVerdictLines(better, ['other']), [], 'only the suites asked for');
 
   const worse = await comparePaired(run('b', planted.after), run('a', planted.before));
   const worseRow = outcomeRow(worse.rows);
