@@ -98,7 +98,7 @@ export function formatComparison(comparison: PairedComparison): string {
     return formatTable(table);
   });
   const notes = [
-    `Verdicts are paired: the exact McNemar test on the cases that changed, Newcombe's interval for the change in pass rate; continuous scores: a paired bootstrap interval of the mean change. p-values are per metric (not corrected for the ${comparison.rows.length} rows); level ${comparison.level}.`,
+    `Verdicts are paired: the exact McNemar test on the cases that changed, the exact interval for the change in pass rate that agrees with it; continuous scores: a paired bootstrap interval of the mean change. p-values are per metric (not corrected for the ${comparison.rows.length} rows); level ${comparison.level}.`,
   ];
   const unpaired = (label: string, keys: string[]) => (keys.length ? [`${keys.length} case run(s) only in ${label}, not paired: ${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', …' : ''}`] : []);
   return [...parts, ...notes, ...unpaired('the earlier run', comparison.onlyBefore), ...unpaired('the later run', comparison.onlyAfter)].join('\n\n');

@@ -1,13 +1,10 @@
 // Paired statistics for "did the change help?": the same cases run twice (two templates, two models, before and after
 // a fix) are paired data, so the question is answered on the pairs that disagree, not on two independent pass rates.
 //
-// - Verdicts (pass / fail): the exact McNemar test (a two-sided binomial test on the discordant pairs) and Newcombe's
-//   interval for a difference of paired proportions (Newcombe 1998, "Improved confidence intervals for the difference
-//   between binomial proportions based on paired data", Statistics in Medicine 17:2635, method 10: the hybrid score
-//   interval built from the two Wilson intervals and the phi correlation, without continuity correction).
+// - Verdicts (pass / fail): the exact McNemar test (a two-sided binomial test on the discordant pairs) and the exact
+//   conditional interval for the change in pass rate that inverts the same binomial tails, so the two always agree.
 // - Continuous scores: a seeded paired bootstrap percentile interval of the mean difference.
 import { mulberry32 } from './random.js';
-import { wilson } from './stats.js';
 
 /** The four cells of a paired 2×2 table: both pass, pass → fail (broken), fail → pass (fixed), both fail. */
 export interface PairedCounts {
@@ -38,25 +35,6 @@ export function mcnemarExact(broken: number, fixed: number): number {
   return Math.min(1, 2 * tail);
 }
 
-/** The standard normal quantile (Acklam's rational approximation, relative error below 1.2e-9). */
-export function normalQuantile(p: number): number {
-  if (!(p > 0 && p < 1)) throw new RangeError(`normalQuantile needs 0 < p < 1, got ${p}`);
-  const a = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239];
-  const b = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
-  const c = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
-  const d = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
-  const low = 0.02425;
-  const poly = (coefficients: number[], x: number) => coefficients.reduce((sum, k) => sum * x + k, 0);
-  if (p < low) {
-    const q = Math.sqrt(-2 * Math.log(p));
-    return poly(c, q) / (poly(d, q) * q + 1);
-  }
-  if (p > 1 - low) return -normalQuantile(1 - p);
-  const q = p - 0.5;
-  const r = q * q;
-  return (poly(a, r) * q) / (poly(b, r) * r + 1);
-}
-
 export interface DifferenceInterval {
   /** after − before, as a share of the pairs (for verdicts: the change in pass rate). */
   difference: number;
@@ -64,26 +42,58 @@ export interface DifferenceInterval {
   high: number;
 }
 
+/** P(X ≤ k) for X ~ Binomial(n, p), summed in log space. */
+function binomialAtMost(k: number, n: number, p: number): number {
+  if (k < 0) return 0;
+  if (k >= n) return 1;
+  if (p <= 0) return 1;
+  if (p >= 1) return 0;
+  const logP = Math.log(p);
+  const logQ = Math.log1p(-p);
+  let logChoose = 0;
+  let sum = 0;
+  for (let i = 0; i <= k; i++) {
+    if (i > 0) logChoose += Math.log(n - i + 1) - Math.log(i);
+    sum += Math.exp(logChoose + i * logP + (n - i) * logQ);
+  }
+  return Math.min(1, sum);
+}
+
+/** The p at which `tail(p)` crosses `target`, by bisection (tail must be monotone in p). */
+function solve(tail: (p: number) => number, target: number, increasing: boolean): number {
+  let low = 0;
+  let high = 1;
+  for (let step = 0; step < 60; step++) {
+    const middle = (low + high) / 2;
+    if ((tail(middle) < target) === increasing) low = middle;
+    else high = middle;
+  }
+  return (low + high) / 2;
+}
+
 /**
- * Newcombe's method 10 interval for the change in pass rate from `before` to `after` over n pairs, at confidence
- * 1 − `level`. Stays inside [−1, 1] and behaves at 0 and n discordant pairs, where the Wald interval collapses.
+ * The interval for the change in pass rate from `before` to `after` over n pairs that agrees with the exact McNemar
+ * test: the Clopper–Pearson interval of the share of fixes among the d discordant pairs, scaled to the pass rate
+ * (change = d/n · (2θ − 1)), the "exact conditional" interval. It excludes 0 exactly when the exact test's p-value is
+ * at most `level` (both invert the same binomial tails), so a verdict and its interval never disagree, as they can
+ * with Wald or Newcombe intervals. With no discordant pair it is ±(the exact upper bound of the discordance rate).
  */
-export function newcombePaired(counts: PairedCounts, level = 0.05): DifferenceInterval | undefined {
-  const { bothPass: a, broken: b, fixed: c, bothFail: d } = counts;
-  const n = a + b + c + d;
+export function exactPairedInterval(counts: PairedCounts, level = 0.05): DifferenceInterval | undefined {
+  const { bothPass, broken, fixed, bothFail } = counts;
+  const n = bothPass + broken + fixed + bothFail;
   if (n === 0) return undefined;
-  const z = normalQuantile(1 - level / 2);
-  const before = wilson(a + b, n, z);
-  const after = wilson(a + c, n, z);
-  const pBefore = (a + b) / n;
-  const pAfter = (a + c) / n;
-  const denominator = Math.sqrt((a + b) * (c + d) * (a + c) * (b + d));
-  const phi = denominator === 0 ? 0 : (a * d - b * c) / denominator;
-  const difference = pAfter - pBefore;
-  // Newcombe writes θ = p1 − p2; here p1 is the after rate, so his (l1, u1) are `after`'s bounds.
-  const lowerGap = Math.sqrt(Math.max(0, (pAfter - after.low) ** 2 - 2 * phi * (pAfter - after.low) * (before.high - pBefore) + (before.high - pBefore) ** 2));
-  const upperGap = Math.sqrt(Math.max(0, (pBefore - before.low) ** 2 - 2 * phi * (pBefore - before.low) * (after.high - pAfter) + (after.high - pAfter) ** 2));
-  return { difference, low: Math.max(-1, difference - lowerGap), high: Math.min(1, difference + upperGap) };
+  const d = broken + fixed;
+  const difference = (fixed - broken) / n;
+  if (d === 0) {
+    const bound = 1 - (level / 2) ** (1 / n);
+    return { difference, low: -bound, high: bound };
+  }
+  const half = level / 2;
+  // Clopper–Pearson for θ = fixed / d: P(X ≥ fixed | θ_low) = α/2 and P(X ≤ fixed | θ_high) = α/2.
+  const thetaLow = fixed === 0 ? 0 : solve((p) => 1 - binomialAtMost(fixed - 1, d, p), half, true);
+  const thetaHigh = fixed === d ? 1 : solve((p) => binomialAtMost(fixed, d, p), half, false);
+  const scale = d / n;
+  return { difference, low: scale * (2 * thetaLow - 1), high: scale * (2 * thetaHigh - 1) };
 }
 
 /**

@@ -1,8 +1,8 @@
 // Paired statistics against values computed by hand (Python's exact integer arithmetic: math.comb for the binomial
-// tails, and Newcombe's method 10 written out from the paper), including the small-n and n = 0 edge cases.
+// tails, and the Clopper–Pearson bounds by bisection on them), including the small-n and n = 0 edge cases.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { detectableChange, mcnemarExact, newcombePaired, normalQuantile, pairedBootstrap } from '../../src/core/pairedStats.js';
+import { detectableChange, exactPairedInterval, mcnemarExact, pairedBootstrap } from '../../src/core/pairedStats.js';
 
 const close = (actual: number | undefined, expected: number, digits = 12) => {
   assert.ok(actual !== undefined && Math.abs(actual - expected) < 10 ** -digits, `${actual} ≉ ${expected}`);
@@ -26,28 +26,37 @@ test('exact McNemar stays finite for hundreds of thousands of pairs', () => {
   assert.ok(even > 0.99 && even <= 1, String(even));
 });
 
-test('normal quantile: the familiar values', () => {
-  close(normalQuantile(0.975), 1.959963984540054, 8);
-  close(normalQuantile(0.5), 0, 12);
-  close(normalQuantile(0.005), -2.5758293035489, 8);
-  assert.throws(() => normalQuantile(1), RangeError);
+test('the exact conditional interval, hand-computed (Clopper–Pearson on the discordant split, by bisection in Python)', () => {
+  // 100 both pass, 4 broken, 7 fixed, 9 both fail: +3 of 120 = +2.5 points.
+  const a = exactPairedInterval({ bothPass: 100, broken: 4, fixed: 7, bothFail: 9 });
+  close(a?.difference, 0.025, 12);
+  close(a?.low, -0.03521746891452587, 9);
+  close(a?.high, 0.07163503529983202, 9);
+  // No pair disagreed: ± the exact upper bound of the discordance rate, 1 − 0.025^(1/50).
+  const b = exactPairedInterval({ bothPass: 50, broken: 0, fixed: 0, bothFail: 0 });
+  close(b?.low, -0.07112173646419762, 9);
+  close(b?.high, 0.07112173646419762, 9);
+  const c = exactPairedInterval({ bothPass: 8, broken: 5, fixed: 4, bothFail: 9 });
+  close(c?.low, -0.2513106953548848, 9);
+  close(c?.high, 0.19937872607616833, 9);
+  // 4 broken, none fixed: p = 0.125, and the interval reaches past 0 — the verdict and the interval agree.
+  const d = exactPairedInterval({ bothPass: 10, broken: 4, fixed: 0, bothFail: 0 });
+  close(d?.low, -4 / 14, 12);
+  close(d?.high, 0.05849407749512839, 9);
+  const e = exactPairedInterval({ bothPass: 60, broken: 2, fixed: 20, bothFail: 38 });
+  close(e?.low, 0.07640866143022434, 9);
+  close(e?.high, 0.17922461845781132, 9);
+  assert.equal(exactPairedInterval({ bothPass: 0, broken: 0, fixed: 0, bothFail: 0 }), undefined);
 });
 
-test("Newcombe's paired interval, hand-computed; none for no pairs", () => {
-  // 100 both pass, 4 broken, 7 fixed, 9 both fail: +3 of 120 = +2.5 points.
-  const a = newcombePaired({ bothPass: 100, broken: 4, fixed: 7, bothFail: 9 });
-  close(a?.difference, 0.025, 12);
-  close(a?.low, -0.031873920934608335, 9);
-  close(a?.high, 0.08430935155021238, 9);
-  // All pass on both sides: the interval is symmetric around 0 and not degenerate.
-  const b = newcombePaired({ bothPass: 50, broken: 0, fixed: 0, bothFail: 0 });
-  close(b?.low, -0.07134759913335864, 9);
-  close(b?.high, 0.07134759913335864, 9);
-  const c = newcombePaired({ bothPass: 8, broken: 5, fixed: 4, bothFail: 9 });
-  close(c?.difference, -0.038461538461538436, 12);
-  close(c?.low, -0.24627736718229595, 9);
-  close(c?.high, 0.17516109912390967, 9);
-  assert.equal(newcombePaired({ bothPass: 0, broken: 0, fixed: 0, bothFail: 0 }), undefined);
+test('the interval excludes 0 exactly when the exact test is significant', () => {
+  for (let broken = 0; broken <= 12; broken++) {
+    for (let fixed = 0; fixed <= 12; fixed++) {
+      const interval = exactPairedInterval({ bothPass: 20, broken, fixed, bothFail: 20 })!;
+      const excludesZero = interval.low > 0 || interval.high < 0;
+      assert.equal(excludesZero, mcnemarExact(broken, fixed) <= 0.05, `${broken} broken, ${fixed} fixed`);
+    }
+  }
 });
 
 test('the detectable change: the smallest split of the discordant pairs McNemar calls significant', () => {

@@ -116,7 +116,7 @@ export class CompareView extends LitElement {
         <td>${row.pValue === undefined ? '—' : row.pValue < 0.001 ? '< 0.001' : row.pValue.toFixed(3)}</td>
       </tr>`)}</tbody>
     </table>
-    <p class="muted note">Paired: the exact McNemar test on the cases that changed, Newcombe's interval for the change in pass rate; one test per suite and model.${unpaired ? ` ${unpaired} case run(s) are in only one of the runs and are not paired.` : ''}</p>`;
+    <p class="muted note">Paired: the exact McNemar test on the cases that changed, the exact interval for the change in pass rate that agrees with it; one test per suite and model.${unpaired ? ` ${unpaired} case run(s) are in only one of the runs and are not paired.` : ''}</p>`;
   }
 
   private renderRows(rows: CompareRow[]) {

@@ -2,7 +2,7 @@
 // the reports and the inspector (from its case lists) count and word them the same way.
 import { caseKey, outcomeOf } from '../model.js';
 import type { Outcome } from '../model.js';
-import { detectableChange, mcnemarExact, newcombePaired, pairedBootstrap } from '../pairedStats.js';
+import { detectableChange, exactPairedInterval, mcnemarExact, pairedBootstrap } from '../pairedStats.js';
 import type { PairedCounts } from '../pairedStats.js';
 import { fnv1a } from '../random.js';
 
@@ -157,7 +157,7 @@ function rowOf(tally: Tally, level: number, lowerIsBetter: boolean): PairedRow {
   if (tally.hasVerdicts) {
     const { bothPass, broken, fixed, bothFail } = tally.counts;
     const n = bothPass + broken + fixed + bothFail;
-    const interval = newcombePaired(tally.counts, level);
+    const interval = exactPairedInterval(tally.counts, level);
     const pValue = mcnemarExact(broken, fixed);
     const detectable = detectableChange(n, broken + fixed, level);
     const verdict: PairedVerdict = pValue <= level && fixed !== broken ? (fixed > broken ? 'better' : 'worse') : 'no-change';
