@@ -35,7 +35,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         patterns: [{
-          group: ['openai', 'openai/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', '@opentelemetry/*', '@arizeai/openinference-core'],
+          group: ['openai', 'openai/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', '@opentelemetry/*', '@arizeai/openinference-core', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod'],
           allowTypeImports: true,
           message: 'Loaded on first use: get it from loadVendor() in src/core/vendor/load.ts (import type is fine).',
         }],

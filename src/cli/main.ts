@@ -23,6 +23,7 @@ import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
 import { formatComparison, hasRegression, runCompare } from './compare.js';
+import { runMcpServer } from './mcp.js';
 import { comparePaired } from '../core/report/pairedComparison.js';
 import { createProgress } from './progress.js';
 import { BatchProgressLines } from '../core/engine/batchProgress.js';
@@ -37,6 +38,11 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (argv[0] === 'import-traces') return await runImportTraces(argv.slice(1));
     if (argv[0] === 'compare') return await runCompare(argv.slice(1), (run) => resolveRun(run, process.cwd(), 'compare'));
+    if (argv[0] === 'mcp') return await runMcpServer(argv.slice(1), {
+      // A run id or "latest" is looked up in the folder's runs; a path (it has a separator) is relative to the folder.
+      resolveRun: (run, folder) => resolveRun(/[\\/]/.test(run) ? path.resolve(folder, run) : run, folder, 'run'),
+      containOptions,
+    });
     const command = parseCommandLine(argv);
     switch (command.command) {
       case 'help':

@@ -10,7 +10,8 @@ import type { Credentials, ProviderFactory } from '../core/providers/registry.js
 import type { EvalSpec } from '../core/spec/types.js';
 import { CaseExplained, ExplainFinished, ExplainProgress, ExplainStarted } from '../protocol.js';
 import type { Notification } from '../protocol.js';
-import { confirmExplanationCost, describePlan, formatUsd } from './costGuard.js';
+import { confirmExplanationCost, describePlan } from './costGuard.js';
+import { formatUsd } from '../core/engine/costEstimate.js';
 import { reportRunError } from './launch.js';
 import type { OverridesOf } from './launch.js';
 import type { Logger } from './outputChannel.js';

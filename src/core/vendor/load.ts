@@ -10,11 +10,13 @@ import * as path from 'node:path';
 import type * as AnthropicVendor from './anthropic.js';
 import type * as OpenAIVendor from './openai.js';
 import type * as OtelVendor from './otel.js';
+import type * as McpVendor from './mcp.js';
 
 interface Vendors {
   openai: typeof OpenAIVendor;
   anthropic: typeof AnthropicVendor;
   otel: typeof OtelVendor;
+  mcp: typeof McpVendor;
 }
 
 export type VendorName = keyof Vendors;

@@ -10,7 +10,8 @@ import type { FixtureEval } from './fixtureEval.js';
 import { asSummary } from './inlineFixtures.js';
 import { activatedExtension, outputChannelLog } from './extensionHost.js';
 import { RunStatusBar } from '../../../src/extension/statusBar.js';
-import { batchSaving, estimateCost } from '../../../src/extension/costGuard.js';
+import { batchSaving } from '../../../src/extension/costGuard.js';
+import { estimateCost } from '../../../src/core/engine/costEstimate.js';
 import { loadEvalSpec } from '../../../src/core/spec/load.js';
 
 suite('batch mode setting', () => {
