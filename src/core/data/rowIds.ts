@@ -41,12 +41,22 @@ export interface AssignedKey {
 const DENSE_SLACK = 4;
 const DENSE_FLOOR = 1 << 16;
 
+/** How a row came by its key: its id, its position (it has no id), or its line (its id or position was taken). */
+type How = 'id' | 'position' | 'renamed';
+const HOWS: readonly How[] = ['id', 'position', 'renamed'];
+
+/** The row that holds a key. */
+interface Holder {
+  line: number;
+  how: How;
+}
+
 /**
  * Assigns each row of one file, in file order, a key no earlier row has: its natural key when free, else that key
  * suffixed by its line (`7@line12`, then `7@line12#2`… in the unlikely case that is taken too). The first row keeps
  * its name, so a row's key depends only on the rows before it: it is the same on every run of an unchanged file, and
- * adding a row at the end renames nothing. Memory is one slot per row: integer keys (the usual ids and every
- * position) live in a typed array of the line that took them, other keys in a map.
+ * adding a row at the end renames nothing. Memory is one number per row: integer keys (the usual ids and every
+ * position) live in a typed array of the line that took them (negative when by position), other keys in a map.
  */
 export class RowKeys {
   private dense = new Int32Array(1024);
@@ -63,50 +73,69 @@ export class RowKeys {
       id = undefined;
     }
     const natural = String(id ?? row.ref.index);
-    const earlier = this.lineOf(natural);
+    const how: How = id === undefined ? 'position' : 'id';
+    const earlier = this.holder(natural);
     if (earlier === undefined) {
-      this.take(natural, row.ref.line);
+      this.take(natural, { line: row.ref.line, how });
       return { key: natural, problems: [] };
     }
     let key = `${natural}@line${row.ref.line}`;
-    for (let n = 2; this.lineOf(key) !== undefined; n++) key = `${natural}@line${row.ref.line}#${n}`;
-    this.take(key, row.ref.line);
-    return { key, problems: collisionProblems(row, id, natural, earlier, key) };
+    for (let n = 2; this.holder(key) !== undefined; n++) key = `${natural}@line${row.ref.line}#${n}`;
+    this.take(key, { line: row.ref.line, how: 'renamed' });
+    return { key, problems: collisionProblems(row, { line: row.ref.line, how }, natural, earlier, key) };
   }
 
-  private lineOf(key: string): number | undefined {
+  private holder(key: string): Holder | undefined {
     const n = denseIndex(key);
-    if (n !== undefined && n < this.dense.length && this.dense[n] !== 0) return this.dense[n];
-    return this.named.get(key);
+    const slot = n !== undefined && n < this.dense.length ? this.dense[n]! : 0;
+    if (slot !== 0) return { line: Math.abs(slot), how: slot > 0 ? 'id' : 'position' };
+    const packed = this.named.get(key);
+    if (packed === undefined) return undefined;
+    return { line: Math.floor(packed / HOWS.length), how: HOWS[packed % HOWS.length]! };
   }
 
-  private take(key: string, line: number): void {
+  private take(key: string, holder: Holder): void {
     const n = denseIndex(key);
-    if (n !== undefined && n < Math.max(DENSE_FLOOR, this.rows * DENSE_SLACK)) {
+    // Lines start at 1, so 0 means free. A renamed key is never an integer, so the sign tells id from position.
+    if (n !== undefined && n < Math.max(DENSE_FLOOR, this.rows * DENSE_SLACK) && holder.line >= 1) {
       if (n >= this.dense.length) {
         const grown = new Int32Array(Math.max(n + 1, this.dense.length * 2));
         grown.set(this.dense);
         this.dense = grown;
       }
-      // Lines start at 1, so 0 means free.
-      this.dense[n] = Math.max(1, line);
+      this.dense[n] = holder.how === 'position' ? -holder.line : holder.line;
       return;
     }
-    this.named.set(key, line);
+    this.named.set(key, holder.line * HOWS.length + HOWS.indexOf(holder.how));
   }
 }
 
 /** A key that is a non-negative integer written canonically ("7", not "07" or "7.0"), as an array index. */
 function denseIndex(key: string): number | undefined {
-  if (!/^(0|[1-9]\d{0,8})$/.test(key)) return undefined;
-  return Number(key);
+  // Digit by digit rather than a regular expression: this runs for every row of every dataset read.
+  const length = key.length;
+  if (length === 0 || length > 9 || (length > 1 && key.charCodeAt(0) === 48)) return undefined;
+  let n = 0;
+  for (let i = 0; i < length; i++) {
+    const digit = key.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    n = n * 10 + digit;
+  }
+  return n;
 }
 
-function collisionProblems(row: DatasetRow, id: string | number | undefined, natural: string, earlierLine: number, key: string): InputError[] {
-  const { file, line } = row.ref;
-  const named = id === undefined ? `has no id, so it is named by its position ${natural},` : `has id ${JSON.stringify(id)},`;
+/** What a row's name is, in words. */
+function nameOf(holder: Holder, name: string): string {
+  if (holder.how === 'id') return `id ${JSON.stringify(name)}`;
+  if (holder.how === 'position') return `no id, so it is named by its position ${name}`;
+  return `the name ${JSON.stringify(name)} (its own id was taken)`;
+}
+
+/** One problem at each of the two rows: each names the other row's line, what clashed, and the later row's new name. */
+function collisionProblems(row: DatasetRow, later: Holder, name: string, earlier: Holder, key: string): InputError[] {
+  const { file } = row.ref;
   return [
-    new InputError({ file, line: earlierLine }, `row id ${JSON.stringify(natural)} is used again by the row at line ${line}; that row's cases are named "${key}"`, UNIQUE_HINT),
-    new InputError({ file, line }, `this row ${named} which the row at line ${earlierLine} already uses; its cases are named "${key}" instead`, UNIQUE_HINT),
+    new InputError({ file, line: earlier.line }, `this row has ${nameOf(earlier, name)}; the row at line ${later.line} has the same name (${nameOf(later, name)}), so that row's cases are named "${key}"`, UNIQUE_HINT),
+    new InputError({ file, line: later.line }, `this row has ${nameOf(later, name)}, the same name as the row at line ${earlier.line} (${nameOf(earlier, name)}); its cases are named "${key}" instead`, UNIQUE_HINT),
   ];
 }

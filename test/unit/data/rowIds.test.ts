@@ -38,8 +38,8 @@ test('JSONL: three rows with id 7 keep three names, the later ones suffixed by t
   assertNamedApart(r, 3);
   assert.deepEqual(r.keys, ['7', '7@line2', '7@line3']);
   assert.deepEqual(problemLines(r), [1, 2, 1, 3]);
-  assert.match(r.problems[0]!, /^1: row id "7" is used again by the row at line 2; that row's cases are named "7@line2"/);
-  assert.match(r.problems[1]!, /^2: this row has id 7, which the row at line 1 already uses; its cases are named "7@line2" instead/);
+  assert.equal(r.problems[0], '1: this row has id "7"; the row at line 2 has the same name (id "7"), so that row\'s cases are named "7@line2"');
+  assert.equal(r.problems[1], '2: this row has id "7", the same name as the row at line 1 (id "7"); its cases are named "7@line2" instead');
   const again = await read(file);
   assert.deepEqual(again.keys, r.keys, 'the same file names its rows the same way on every read');
 });
@@ -51,7 +51,8 @@ test('a numeric id equal to an earlier id-less row\'s position, and a position e
   assertNamedApart(r, 4);
   assert.deepEqual(r.keys, ['0', '0@line2', '3', '3@line4']);
   assert.deepEqual(problemLines(r), [1, 2, 3, 4]);
-  assert.match(r.problems[3]!, /^4: this row has no id, so it is named by its position 3, which the row at line 3 already uses/);
+  assert.equal(r.problems[0], '1: this row has no id, so it is named by its position 0; the row at line 2 has the same name (id "0"), so that row\'s cases are named "0@line2"');
+  assert.equal(r.problems[3], '4: this row has no id, so it is named by its position 3, the same name as the row at line 3 (id "3"); its cases are named "3@line4" instead');
 });
 
 test('CSV: empty id cells are no id (each row named by its position), and a filled id equal to a position collides', async () => {
@@ -89,10 +90,13 @@ test('a suffixed name a row already took is not given again, and large or odd id
   const file = tempFile('odd.jsonl', [
     '{"id": 7}', '{"id": "7@line3"}', '{"id": 7}',
     '{"id": 9000000000}', '{"id": 9000000000}', '{"id": "07"}', '{"id": 1.5}', '{"id": 1.5}', '{"id": -1}', '{"id": "-1"}',
+    '{"id": "7@line3#2"}',
   ].join('\n'));
   const r = await read(file);
-  assertNamedApart(r, 10);
-  assert.deepEqual(r.keys, ['7', '7@line3', '7@line3#2', '9000000000', '9000000000@line5', '07', '1.5', '1.5@line8', '-1', '-1@line10']);
+  assertNamedApart(r, 11);
+  assert.deepEqual(r.keys, ['7', '7@line3', '7@line3#2', '9000000000', '9000000000@line5', '07', '1.5', '1.5@line8', '-1', '-1@line10', '7@line3#2@line11']);
+  assert.match(r.problems.join('\n'), /3: this row has id "7", the same name as the row at line 1 \(id "7"\); its cases are named "7@line3#2" instead/);
+  assert.match(r.problems.join('\n'), /3: this row has the name "7@line3#2" \(its own id was taken\); the row at line 11 has the same name/);
 });
 
 test('unique ids and id-less rows are named as before, with no problem', async () => {
@@ -100,4 +104,12 @@ test('unique ids and id-less rows are named as before, with no problem', async (
   const r = await read(file);
   assert.deepEqual(r.keys, ['x', '1', '9', '3']);
   assert.deepEqual(r.problems, []);
+});
+
+test('an id seen early, when it was kept apart from the dense positions, still collides once the file has grown past it', async () => {
+  const lines = ['{"id": 100000}', ...Array.from({ length: 30_000 }, () => '{}'), '{"id": 100000}', '{"id": 29000}'];
+  const r = await read(tempFile('long.jsonl', lines.join('\n')));
+  assertNamedApart(r, lines.length);
+  assert.deepEqual(r.keys.slice(-2), ['100000@line30002', '29000@line30003']);
+  assert.deepEqual(problemLines(r), [1, 30002, 29001, 30003]);
 });
