@@ -14,7 +14,13 @@ export function rowId(row: DatasetRow): string | number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string') return value.trim() === '' ? undefined : value;
-  throw new InputError({ file: row.ref.file, line: row.ref.line }, `row id: expected a string or number, got ${JSON.stringify(value)}`, UNIQUE_HINT);
+  throw new InputError({ file: row.ref.file, line: row.ref.line }, `row id: expected a string or number, got ${describe(value)}`, 'write the id as a string or a number, or leave it out (the row is then named by its position)');
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return String(value);
 }
 
 /**
@@ -22,13 +28,8 @@ export function rowId(row: DatasetRow): string | number | undefined {
  * rather than read from a file — its id or position. A row whose id cell is malformed throws, as a bad field does.
  */
 export function rowKey(row: DatasetRow): string {
-  if (row.key !== undefined) return row.key;
-  return naturalKey(row);
-}
-
-/** The row's id as text, else its 0-based position. */
-function naturalKey(row: DatasetRow): string {
-  return String(rowId(row) ?? row.ref.index);
+  const id = rowId(row);
+  return row.key ?? String(id ?? row.ref.index);
 }
 
 /** What assigning a row's key found: its key and, when its natural key was taken, one problem at each of the two rows. */

@@ -113,3 +113,12 @@ test('an id seen early, when it was kept apart from the dense positions, still c
   assert.deepEqual(r.keys.slice(-2), ['100000@line30002', '29000@line30003']);
   assert.deepEqual(problemLines(r), [1, 30002, 29001, 30003]);
 });
+
+test('a malformed id is the row\'s own problem, at its line; the other rows are named as usual', async () => {
+  const file = tempFile('malformed.jsonl', ['{"id": {"a": 1}}', '{"id": 0}', '{"id": [1]}'].join('\n'));
+  const items: DatasetItem[] = await collect(readDataset(file));
+  const rows = items.flatMap((item) => (item.ok ? [item.row] : []));
+  assert.throws(() => rowKey(rows[0]!), (error: Error & { position?: { line?: number } }) => /row id: expected a string or number, got a mapping/.test(error.message) && error.position?.line === 1);
+  assert.throws(() => rowKey(rows[2]!), /got a list/);
+  assert.equal(rowKey(rows[1]!), '0@line2', 'the malformed row holds its position until it is fixed');
+});

@@ -90,6 +90,12 @@ for (const method of METHODS) {
     const later = colliding.cases.filter((c) => c.row.line === 2).map((c) => c.id);
     assert.ok(later.every((id) => id.startsWith('s/7@line2')), later.join(', '));
   });
+
+  test(`${method.method}: a row whose id is neither a string nor a number is told at its line and builds no case`, async () => {
+    const planned3 = await planned(method, ['a', { x: 1 } as unknown as string, 'c', 'd']);
+    assert.deepEqual(planned3.problems.map((p) => [p.line, p.message]), [[2, 'row id: expected a string or number, got a mapping']]);
+    assert.ok(!planned3.cases.some((c) => c.row.line === 2));
+  });
 }
 
 test('needle builds its own grid: its case ids are unique without any dataset ids', async () => {
