@@ -256,7 +256,9 @@ function printRun(run: RunData, written: string[], causes: ReturnType<typeof err
   if (thresholds) out.write(`${thresholds}\n\n`);
   if (run.problems.length) out.write(`Input problems (${run.problems.length}):\n${run.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n\n`);
   if (causes.length) out.write(`${formatCauses(causes)}\n\n`);
-  out.write(`${formatTotals(run.totals)}\nStatus: ${runStatusLabel(run.status)}\nReports: ${written.join(', ')}\n`);
+  // The problems are listed above, but a bare "success" under them would read as if nothing went wrong.
+  const problems = run.problems.length ? `, with ${run.problems.length} input problem${run.problems.length === 1 ? '' : 's'} (listed above)` : '';
+  out.write(`${formatTotals(run.totals)}\nStatus: ${runStatusLabel(run.status)}${problems}\nReports: ${written.join(', ')}\n`);
 }
 
 function exitCodeFor(run: RunData): number {

@@ -226,6 +226,11 @@ export interface RunTotals {
 export interface DatasetRow {
   ref: RowRef;
   data: Record<string, unknown>;
+  /**
+   * The name the row's cases are built from, unique in its file: its id, else its 0-based position, with its line
+   * appended when an earlier row took that name (data/rowIds.ts). Set by readDataset; read it through `rowKey`.
+   */
+  key?: string;
 }
 
 /** A model call that already goes through the run's scheduler, retries and cache. */

@@ -9,9 +9,14 @@ import { readLines } from './lines.js';
 import type { FormatReader, RawItem } from './reader.js';
 import { isRecord } from './reader.js';
 import { readYamlDataset } from './yamlDataset.js';
+import { RowKeys } from './rowIds.js';
 import type { DatasetRow } from '../model.js';
 
-export type DatasetItem = { ok: true; row: DatasetRow } | { ok: false; error: InputError };
+/**
+ * A row, with the problems of its key when its id was taken by an earlier row (the row still runs, under a name of
+ * its own), or a problem that kept a record from being a row.
+ */
+export type DatasetItem = { ok: true; row: DatasetRow; problems?: InputError[] } | { ok: false; error: InputError };
 
 export type DatasetFormat = 'jsonl' | 'json-array' | 'csv' | 'tsv' | 'yaml';
 
@@ -28,7 +33,7 @@ const READERS: Record<DatasetFormat, FormatReader> = {
 /**
  * Every row of `file` in order. Problems come as `{ok: false}` items naming file:line and the reading goes
  * on where the format allows, so one bad line never hides the rest. `index` counts error items too, so a
- * row keeps its index when a line before it is fixed.
+ * row keeps its index when a line before it is fixed. Each row gets its key (`RowKeys`): two rows never share one.
  */
 export async function* readDataset(file: string, options: { signal?: AbortSignal } = {}): AsyncGenerator<DatasetItem> {
   const absolute = path.resolve(file);
@@ -38,16 +43,20 @@ export async function* readDataset(file: string, options: { signal?: AbortSignal
     return;
   }
   let index = 0;
+  const keys = new RowKeys();
   for await (const item of READERS[format](absolute, options.signal)) {
     options.signal?.throwIfAborted();
-    yield toDatasetItem(absolute, item, index);
+    yield toDatasetItem(absolute, item, index, keys);
     index += 1;
   }
 }
 
-function toDatasetItem(file: string, item: RawItem, index: number): DatasetItem {
+function toDatasetItem(file: string, item: RawItem, index: number, keys: RowKeys): DatasetItem {
   if (item instanceof InputError) return { ok: false, error: item };
-  return { ok: true, row: { ref: { file, line: item.line, index }, data: item.data } };
+  const row: DatasetRow = { ref: { file, line: item.line, index }, data: item.data };
+  const { key, problems } = keys.assign(row);
+  row.key = key;
+  return problems.length > 0 ? { ok: true, row, problems } : { ok: true, row };
 }
 
 /** The reader for `file`, or an InputError when it is missing, a folder, or of an unknown kind. */

@@ -168,9 +168,19 @@ export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, 
     suitePlan.reportedRows.add(key);
     options.reporter?.add('row', error);
   };
+  // Two rows with one id: both still run (the later under a name of its own), and each of the two lines is told.
+  const reportKeyProblems = (item: DatasetItem) => {
+    if (!item.ok || !item.problems) return;
+    for (const error of item.problems) {
+      const key = `${error.position.line ?? ''} ${error.message}`;
+      if (suitePlan.reportedRows.has(key)) continue;
+      suitePlan.reportedRows.add(key);
+      options.reporter?.add('row id', error);
+    }
+  };
   const preparing = options.judge !== undefined && suitePlan.suite.prepareRow !== undefined;
   const width = preparing ? options.prepareAhead ?? 1 : 1;
-  for await (const built of mapOrdered(usableRows(suitePlan, signal, options.onItem), width, (item) => buildRow(suitePlan, item, signal, options))) {
+  for await (const built of mapOrdered(usableRows(suitePlan, signal, options.onItem, reportKeyProblems), width, (item) => buildRow(suitePlan, item, signal, options))) {
     if (built.kind === 'skipped') continue;
     if (built.kind === 'problem') {
       report(built.line, built.error);
@@ -188,8 +198,8 @@ export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, 
   }
 }
 
-/** The dataset's items up to the suite's `limit` of good rows; `onItem` sees every item read. */
-async function* usableRows(suitePlan: SuitePlan, signal: AbortSignal, onItem?: () => void): AsyncGenerator<DatasetItem> {
+/** The dataset's items up to the suite's `limit` of good rows; `onItem` sees every item read, `onUsed` every one yielded. */
+async function* usableRows(suitePlan: SuitePlan, signal: AbortSignal, onItem?: () => void, onUsed?: (item: DatasetItem) => void): AsyncGenerator<DatasetItem> {
   const limit = suitePlan.spec.limit;
   let rows = 0;
   for await (const item of readDataset(suitePlan.dataset as string, { signal })) {
@@ -198,6 +208,7 @@ async function* usableRows(suitePlan: SuitePlan, signal: AbortSignal, onItem?: (
       if (limit !== undefined && rows >= limit) return;
       rows += 1;
     }
+    onUsed?.(item);
     yield item;
   }
 }

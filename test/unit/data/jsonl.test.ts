@@ -23,9 +23,9 @@ test('reads each JSONL line as a row with its 1-based line and index, skipping b
   const file = tempFile('rows.jsonl', '{"q": "a"}\n\n{"q": "b", "n": [1, 2]}\r\n   \n{"q": "c"}');
   const items = await collect(readDataset(file));
   assert.deepEqual(rows(items), [
-    { ref: { file, line: 1, index: 0 }, data: { q: 'a' } },
-    { ref: { file, line: 3, index: 1 }, data: { q: 'b', n: [1, 2] } },
-    { ref: { file, line: 5, index: 2 }, data: { q: 'c' } },
+    { ref: { file, line: 1, index: 0 }, data: { q: 'a' }, key: '0' },
+    { ref: { file, line: 3, index: 1 }, data: { q: 'b', n: [1, 2] }, key: '1' },
+    { ref: { file, line: 5, index: 2 }, data: { q: 'c' }, key: '2' },
   ]);
 });
 

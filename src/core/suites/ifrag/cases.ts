@@ -10,7 +10,8 @@ import { emptyAfterNormalising, findAlias } from './normalise.js';
 import type { DataKind, IfRagParams, Instruction, Normalisation } from './params.js';
 import type { PassagePool, PoolPassage } from './pool.js';
 import { randomOrder } from './randomOrder.js';
-import { ROW_FORMAT, readIfRagRow, rowKey } from './rows.js';
+import { ROW_FORMAT, readIfRagRow } from './rows.js';
+import { rowKey } from '../../data/rowIds.js';
 import type { IfRagRow } from './rows.js';
 
 export const IFRAG_METHOD = 'ifrag';
@@ -257,7 +258,7 @@ function buildCase(input: KindInput): EvalCase {
  */
 export function expandIfRagRow(row: DatasetRow, params: IfRagParams, context: SuiteBuildContext, pool: PassagePool): EvalCase[] {
   const ifragRow = readRow(row, params);
-  const key = rowKey(row, ifragRow);
+  const key = rowKey(row);
   const { built, skipped } = splitKinds(ifragRow, params.kinds);
   const sampleSeed = caseSeed(context.seed, `${IFRAG_METHOD}/${key}`);
   const needed = Math.max(0, ...built.map((kind) => params.k - evidenceOf(ifragRow, kind).length));

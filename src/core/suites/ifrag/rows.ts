@@ -1,5 +1,6 @@
 // Reads one IF-RAG dataset row (question, answer aliases, evidence, optional counterfactual) or names the bad field.
 import { InputError } from '../../errors.js';
+import { rowId } from '../../data/rowIds.js';
 import type { DatasetRow } from '../../model.js';
 
 export interface CounterfactualData {
@@ -49,13 +50,6 @@ class RowReader {
     return value.map((passage, i) => this.string(passage, `${field}[${i}]`));
   }
 
-  id(): string | number | undefined {
-    const value = this.row.data.id;
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'string' && typeof value !== 'number') this.fail('id', `expected a string or number, got ${typeof value}`);
-    return value;
-  }
-
   counterfactual(): CounterfactualData | undefined {
     const value = this.row.data.counterfactual;
     if (value === undefined || value === null) return undefined;
@@ -85,7 +79,7 @@ export function readIfRagRow(row: DatasetRow): IfRagRow {
     answer: reader.aliases(row.data.answer, 'answer'),
     passages: reader.passages(row.data.passages, 'passages'),
   };
-  const id = reader.id();
+  const id = rowId(row);
   if (id !== undefined) ifragRow.id = id;
   const counterfactual = reader.counterfactual();
   if (counterfactual) ifragRow.counterfactual = counterfactual;
@@ -94,9 +88,4 @@ export function readIfRagRow(row: DatasetRow): IfRagRow {
   const popularity = reader.popularity();
   if (popularity !== undefined) ifragRow.popularity = popularity;
   return ifragRow;
-}
-
-/** The key a row's cases and seeds are named by: its id, else its 0-based index in the file. */
-export function rowKey(row: DatasetRow, ifragRow: IfRagRow): string {
-  return String(ifragRow.id ?? row.ref.index);
 }

@@ -1,5 +1,6 @@
 // Reads an LLM-Eval dataset row and builds its case: the context, the given response or dialogue, the reference, human scores.
 import { InputError } from '../../errors.js';
+import { rowKey } from '../../data/rowIds.js';
 import type { DatasetRow, EvalCase } from '../../model.js';
 import type { SuiteBuildContext } from '../contract.js';
 import { readHumanScores } from '../metaEval.js';
@@ -50,13 +51,6 @@ class RowReader {
       return typeof speaker === 'string' ? `${speaker}: ${text}` : text;
     }).join('\n');
   }
-
-  id(): string | number | undefined {
-    const value = this.row.data.id;
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'string' && typeof value !== 'number') this.fail('id', `expected a string or number, got ${typeof value}`);
-    return value;
-  }
 }
 
 interface Built {
@@ -94,7 +88,7 @@ export function expandLlmEvalRow(row: DatasetRow, params: LlmEvalParams, context
   const expected: LlmEvalExpected = { context: built.context, humanScores: human.scores, ...(reference === undefined ? {} : { reference }) };
   const caseParams: LlmEvalCaseParams = { level: params.level, withReference: params.withReference, givenResponse: built.given !== undefined };
   const evalCase: EvalCase = {
-    id: `${context.suiteId}/${String(reader.id() ?? row.ref.index)}`,
+    id: `${context.suiteId}/${rowKey(row)}`,
     suiteId: context.suiteId,
     method: LLM_EVAL_METHOD,
     testbed: params.level,

@@ -1,6 +1,7 @@
 // Builds one RAGAS case per dataset row: the retrieved contexts as documents, the metrics the row allows, the given response.
 import type { CaseDocument, DatasetRow, EvalCase } from '../../model.js';
 import type { SuiteBuildContext } from '../contract.js';
+import { rowKey } from '../../data/rowIds.js';
 import { RAGAS_METRICS } from './params.js';
 import type { RagasMetric, RagasParams } from './params.js';
 import { readRagasRow } from './rows.js';
@@ -95,7 +96,7 @@ export function expandRagasRow(row: DatasetRow, params: RagasParams, context: Su
   if (ragasRow.reference !== undefined) expected.reference = ragasRow.reference;
   if (ragasRow.referenceContexts !== undefined) expected.referenceContexts = ragasRow.referenceContexts;
   const evalCase: EvalCase = {
-    id: `${context.suiteId}/${String(ragasRow.id ?? row.ref.index)}`,
+    id: `${context.suiteId}/${rowKey(row)}`,
     suiteId: context.suiteId,
     method: RAGAS_METHOD,
     row: row.ref,

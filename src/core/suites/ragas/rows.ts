@@ -1,5 +1,6 @@
 // Reads a RAGAS dataset row: the ragas column names and their older aliases, checked with messages that name the field.
 import { InputError } from '../../errors.js';
+import { rowId } from '../../data/rowIds.js';
 import { readHumanScores } from '../metaEval.js';
 import type { DatasetRow } from '../../model.js';
 
@@ -72,13 +73,6 @@ class RowReader {
       return item;
     });
   }
-
-  id(): string | number | undefined {
-    const value = this.row.data.id;
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'string' && typeof value !== 'number') this.fail('id', `expected a string or number, got ${typeof value}`);
-    return value;
-  }
 }
 
 export function readRagasRow(row: DatasetRow): RagasRow {
@@ -87,7 +81,7 @@ export function readRagasRow(row: DatasetRow): RagasRow {
   const problem = human.problems[0];
   if (problem) reader.fail(problem.field, problem.message, 'human scores are numbers, e.g. human_scores: { faithfulness: 0.8 }');
   return {
-    id: reader.id(),
+    id: rowId(row),
     userInput: reader.string(FIELDS.userInput, true),
     retrievedContexts: reader.strings(FIELDS.retrievedContexts, true),
     referenceContexts: reader.strings(FIELDS.referenceContexts, false),

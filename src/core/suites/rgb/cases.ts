@@ -1,6 +1,7 @@
 // Expands one RGB dataset row into its cases: one per noise ratio (plus a no-document case when asked).
 import type { CaseDocument, DatasetRow, EvalCase } from '../../model.js';
 import type { SuiteBuildContext } from '../contract.js';
+import { rowKey } from '../../data/rowIds.js';
 import type { RgbParams } from './params.js';
 import { selectPassages } from './processData.js';
 import type { Selection } from './processData.js';
@@ -35,10 +36,6 @@ export interface RgbCaseParams extends Record<string, unknown> {
   noDocuments: boolean;
   /** Document sources in the order shown, e.g. ["negative[0]", "positive_wrong[2]", …]. */
   order: string[];
-}
-
-function rowKey(row: DatasetRow, rgbRow: RgbRow): string {
-  return String(rgbRow.id ?? row.ref.index);
 }
 
 function expectedOf(rgbRow: RgbRow): RgbExpected {
@@ -109,7 +106,7 @@ function buildCase({ id, row, rgbRow, params, context, noiseRate }: CaseInput): 
 /** Validate the row for the testbed, then one case per noise ratio, ids `${suiteId}/${row id}/noise=${rate}`. */
 export function expandRgbRow(row: DatasetRow, params: RgbParams, context: SuiteBuildContext): EvalCase[] {
   const rgbRow = readRgbRow(row, dataKindFor(params.testbed));
-  const base = `${context.suiteId}/${rowKey(row, rgbRow)}`;
+  const base = `${context.suiteId}/${rowKey(row)}`;
   const cases = params.noiseRates.map((noiseRate) => buildCase({ id: `${base}/noise=${noiseRate}`, row, rgbRow, params, context, noiseRate }));
   if (params.withoutDocuments) cases.push(buildCase({ id: `${base}/nodocs`, row, rgbRow, params, context, noiseRate: null }));
   return cases;

@@ -1,5 +1,6 @@
 // Reads one RGB dataset row into a typed record for its data kind, or throws an InputError naming the field.
 import { InputError } from '../../errors.js';
+import { rowId } from '../../data/rowIds.js';
 import type { Testbed } from './params.js';
 import type { DatasetRow } from '../../model.js';
 
@@ -105,20 +106,13 @@ class RowReader {
       return this.fail(`${field}[${i}]`, 'expected a string or a non-empty list of alternative strings');
     });
   }
-
-  id(): string | number | undefined {
-    const value = this.row.data.id;
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'string' && typeof value !== 'number') this.fail('id', `expected a string or number, got ${typeof value}`);
-    return value;
-  }
 }
 
 /** Validate a dataset row for the testbed's data kind. */
 export function readRgbRow(row: DatasetRow, kind: DataKind): RgbRow {
   const reader = new RowReader(row, kind);
   const base: RowBase = {
-    id: reader.id(),
+    id: rowId(row),
     query: reader.string('query'),
     answer: reader.answerParts('answer'),
     negative: reader.strings('negative'),

@@ -1,6 +1,7 @@
 // Reads a user's own RAG row (RAGAS column names) into question, passages, reference answer parts and an optional
 // fake answer, or throws an InputError at the row's file:line naming the accepted column names.
 import { InputError } from '../../errors.js';
+import { rowId, rowKey } from '../../data/rowIds.js';
 import type { DatasetRow } from '../../model.js';
 import type { AnswerParts } from '../rgb/rows.js';
 
@@ -122,13 +123,6 @@ class RowReader {
     if (!ok) this.fail('"answer_bearing"', `expected a non-empty list of passage indexes from 0 to ${contexts - 1}, got ${JSON.stringify(value)}`);
     return [...new Set(value as number[])].sort((a, b) => a - b);
   }
-
-  id(): string | number | undefined {
-    const value = this.row.data.id;
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'string' && typeof value !== 'number') this.fail('"id"', `expected a string or number, got ${typeof value}`);
-    return value;
-  }
 }
 
 export function readStressRow(row: DatasetRow): StressRow {
@@ -136,7 +130,7 @@ export function readStressRow(row: DatasetRow): StressRow {
   const question = reader.required(COLUMNS.question, 'question');
   const { answer, answerColumn } = reader.answer();
   const stressRow: StressRow = { question: reader.text(question.value, question.name), contexts: reader.contexts(), answer, answerColumn };
-  const id = reader.id();
+  const id = rowId(row);
   if (id !== undefined) stressRow.id = id;
   const fakeAnswer = reader.fakeAnswer(answer);
   if (fakeAnswer) stressRow.fakeAnswer = fakeAnswer;
@@ -147,7 +141,10 @@ export function readStressRow(row: DatasetRow): StressRow {
   return stressRow;
 }
 
-/** The key a row's cases and seeds are named by: its id, else its 0-based index in the file. */
-export function stressRowKey(row: DatasetRow, stressRow: StressRow): string {
-  return String(stressRow.id ?? row.ref.index);
+/**
+ * The key a row's cases and seeds are named by: its id, else its 0-based index, unique in the file (`rowKey`, which
+ * reads the id from the row itself; the parsed row is not needed).
+ */
+export function stressRowKey(row: DatasetRow, _stressRow?: StressRow): string {
+  return rowKey(row);
 }
