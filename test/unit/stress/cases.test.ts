@@ -83,6 +83,16 @@ describe('noise robustness', () => {
     assert.equal(stressCaseParams(c!).effectiveNoiseRate, 0.5);
   });
 
+  it('keep_ratio on a row with one answer-bearing passage: effective ratios 0, 0.5, 0.5, 0.67, 0.8 — ratios 0.2 and 0.4 show the same two passages (fill: 0.8 at every ratio)', () => {
+    const one = { ...ROWS[0]!, retrieved_contexts: ['Paris is the capital of France.', 'France borders Spain.'] };
+    const shown = (c: EvalCase) => [stressCaseParams(c).effectiveNoiseRate?.toFixed(2), [...c.documents.map((d) => d.text)].sort()];
+    const pool: DistractorPool = { items: ['Bees dance.', 'Owls hunt at night.', 'Glaciers move.', 'Chess has 64 squares.', 'Rust is iron oxide.'].map((text, i) => ({ text, source: `rows[${i + 1}].contexts[0]`, rowIndex: i + 1 })) };
+    const kept = build(one, { testbed: 'noise_robustness' }, pool).map(shown);
+    assert.deepEqual(kept.map(([rate]) => rate), ['0.00', '0.50', '0.50', '0.67', '0.80']);
+    assert.deepEqual(kept[1]![1], kept[2]![1]);
+    assert.deepEqual(build(one, { testbed: 'noise_robustness', shortRows: 'fill' }, pool).map((c) => stressCaseParams(c).effectiveNoiseRate), [0.8, 0.8, 0.8, 0.8, 0.8]);
+  });
+
   it('distractor budgets by hand (passageNum 5): enough positives → RGB\'s ceil(5r); one positive → ceil(r / (1 − r))', () => {
     const p = { passageNum: 5, shortRows: 'keep_ratio' as const, testbed: 'noise_robustness' as const };
     assert.deepEqual([0, 0.2, 0.4, 0.6, 0.8].map((r) => distractorBudget(5, r, p)), [0, 1, 2, 3, 4]);

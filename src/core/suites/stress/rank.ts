@@ -15,52 +15,68 @@ function mix32(value: number): number {
   return x >>> 0;
 }
 
-/** Each text's hash, computed once per pool (a pool is kept until its files change). */
-const textHashes = new WeakMap<readonly { text: string }[], Uint32Array>();
+/** A pool's distinct texts (the first item of each) and their hashes, computed once per pool (kept until its files change). */
+interface Distinct {
+  indexes: Uint32Array;
+  hashes: Uint32Array;
+}
 
-function hashesOf(items: readonly { text: string }[]): Uint32Array {
-  let hashes = textHashes.get(items);
-  if (!hashes) {
-    hashes = Uint32Array.from(items, (item) => fnv1a(item.text));
-    textHashes.set(items, hashes);
+const distinctOf = new WeakMap<readonly { text: string }[], Distinct>();
+
+function distinct(items: readonly { text: string }[]): Distinct {
+  let found = distinctOf.get(items);
+  if (!found) {
+    const first = new Map<string, number>();
+    items.forEach((item, i) => { if (!first.has(item.text)) first.set(item.text, i); });
+    const indexes = Uint32Array.from(first.values());
+    found = { indexes, hashes: Uint32Array.from(indexes, (i) => fnv1a((items[i] as { text: string }).text)) };
+    distinctOf.set(items, found);
   }
-  return hashes;
+  return found;
 }
 
 /**
- * Indexes of `items` from the lowest rank to the highest for this seed. Ties (equal hashes) are broken by the text,
- * so the order is a function of the texts alone; identical texts keep their pool order. Lazily: a few passes over
- * the pool, each keeping only the next best few, since a row needs a handful of a pool that may hold 50,000.
+ * Indexes of `items` from the lowest rank to the highest for this seed, each distinct text once (its first item).
+ * Ties (equal hashes of different texts) are broken by the text, so the order is a function of the texts alone.
+ * Lazily: a few passes over the pool, each keeping only the next best few, since a row needs a handful of a pool that
+ * may hold 50,000; a pass compares plain numbers for all but those few.
  */
 export function* inRankOrder(items: readonly { text: string }[], seed: number, firstBatch = 8): Generator<number> {
-  const hashes = hashesOf(items);
+  const { indexes, hashes } = distinct(items);
   const salt = mix32(seed ^ 0x9e3779b9);
-  const n = items.length;
-  const ranks = new Uint32Array(n);
-  for (let i = 0; i < n; i++) ranks[i] = mix32((hashes[i] as number) ^ salt);
-  const before = (a: number, b: number): boolean => {
-    const ra = ranks[a] as number;
-    const rb = ranks[b] as number;
+  const n = indexes.length;
+  /** Whether distinct text a (of rank ra) comes before distinct text b (of rank rb). */
+  const before = (a: number, ra: number, b: number, rb: number): boolean => {
     if (ra !== rb) return ra < rb;
-    const ta = (items[a] as { text: string }).text;
-    const tb = (items[b] as { text: string }).text;
-    return ta !== tb ? ta < tb : a < b;
+    return (items[indexes[a] as number] as { text: string }).text < (items[indexes[b] as number] as { text: string }).text;
   };
   let last = -1;
+  let lastRank = -1;
   let size = Math.max(1, firstBatch);
   for (;;) {
-    const next: number[] = []; // the best `size` after `last`, sorted
-    for (let i = 0; i < n; i++) {
-      if (last >= 0 && !before(last, i)) continue;
-      if (next.length === size && !before(i, next[size - 1] as number)) continue;
+    // The best `size` after `last`, sorted; `worst` is the rank of the last kept once the list is full.
+    const next: number[] = [];
+    const nextRanks: number[] = [];
+    let worst = Infinity;
+    for (let j = 0; j < n; j++) {
+      const r = mix32((hashes[j] as number) ^ salt);
+      if (r > worst || r < lastRank) continue;
+      if (last >= 0 && r === lastRank && !before(last, lastRank, j, r)) continue;
+      if (next.length === size && !before(j, r, next[size - 1] as number, worst)) continue;
       let at = next.length;
-      while (at > 0 && before(i, next[at - 1] as number)) at--;
-      next.splice(at, 0, i);
-      if (next.length > size) next.pop();
+      while (at > 0 && before(j, r, next[at - 1] as number, nextRanks[at - 1] as number)) at--;
+      next.splice(at, 0, j);
+      nextRanks.splice(at, 0, r);
+      if (next.length > size) {
+        next.pop();
+        nextRanks.pop();
+      }
+      if (next.length === size) worst = nextRanks[size - 1] as number;
     }
     if (next.length === 0) return;
-    yield* next;
+    for (const j of next) yield indexes[j] as number;
     last = next[next.length - 1] as number;
+    lastRank = nextRanks[nextRanks.length - 1] as number;
     size *= 4;
   }
 }
