@@ -130,6 +130,17 @@ describe('the answer-bearing judge, as a preparation step', () => {
     assert.equal(judgeRequests().length, 3);
   });
 
+  it('an unreadable verdict on a distractor candidate leaves the row reported at its line: an uncleared passage may state the answer', async () => {
+    server.addRule({ match: (req) => isJudge(req) && passageOf(req).includes('Mars'), reply: 'Maybe.' });
+    server.addRule({ match: isJudge, reply: verdict });
+    await assert.rejects(
+      prepareStressRow(datasetRow(SUN, 4), PARAMS, { ...CONTEXT, judge: judgeFor(), signal: new AbortController().signal }, POOL),
+      (e: unknown) => e instanceof InputError && e.position.line === 4
+        && /no readable answer-bearing verdict for distractor rows\[5\]\.contexts\[1\] \(judge output is not valid/.test(e.message)
+        && /a distractor the judge has not cleared may state the answer/.test(e.message),
+    );
+  });
+
   it('a row whose answer_bearing column names its passages asks the judge about its distractors only; without a judge (a plan only counted) every passage is assumed', async () => {
     server.addRule({ match: isJudge, reply: verdict });
     const marked = datasetRow({ ...SUN, answer_bearing: [0] });
@@ -307,5 +318,6 @@ suites:
     // Rows with other answers take both: a passage stating 40 minutes is no answer to how far the Moon is.
     assert.ok(texts('rej/moon/noise=1').includes(FERRY.retrieved_contexts[0]!));
     assert.equal(stressCaseParams(cases.get('rej/moon/noise=1')!).distractorsDrawn, 6);
+    assert.match(outcome.reports[0]!.notes.join('\n'), /never mentioning the row's answer word for word, nor stating it paraphrased by the judge's verdict/);
   });
 });

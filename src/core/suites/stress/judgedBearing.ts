@@ -43,7 +43,7 @@ export interface PassageVerdict {
   reason: string;
 }
 
-/** A distractor candidate the judge found to state the row's answer (or whose verdict it could not give): not drawn. */
+/** A distractor candidate the judge found to state the row's answer: not drawn, the next one is asked instead. */
 export interface PassedOverDistractor {
   /** Where it came from: "rows[7].contexts[2]" or "corpus:facts.txt#3". */
   source: string;
