@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InputError } from '../../../src/core/errors.js';
 import type { DatasetRow, EvalCase } from '../../../src/core/model.js';
-import { distractorBudget, expandStressRow, stressCaseParams } from '../../../src/core/suites/stress/cases.js';
+import { distractorBudget } from '../../../src/core/suites/stress/budget.js';
+import { expandStressRow, stressCaseParams } from '../../../src/core/suites/stress/cases.js';
 import { substituteAnswer } from '../../../src/core/suites/stress/counterfactual.js';
 import { parseStressParams } from '../../../src/core/suites/stress/params.js';
 import { drawDistractors, poolFromRows } from '../../../src/core/suites/stress/pool.js';
 import type { DistractorPool } from '../../../src/core/suites/stress/pool.js';
-import { mulberry32 } from '../../../src/core/random.js';
 
 const FILE = '/data/qa.jsonl';
 const SEED = 2333;
@@ -53,7 +53,7 @@ describe('the distractor pool', () => {
   });
 
   it('never gives a row its own passages nor a passage mentioning its answer ("Paris hosted…" is passed over for the Paris row)', () => {
-    const draw = drawDistractors(POOL, { rowIndex: 0, answer: [['Paris']], own: ROWS[0]!.retrieved_contexts as string[], count: 10 }, mulberry32(1));
+    const draw = drawDistractors(POOL, { seed: 1, rowIndex: 0, answer: [['Paris']], own: ROWS[0]!.retrieved_contexts as string[], count: 10 });
     assert.deepEqual(draw.distractors.map((d) => d.text).sort(), [
       'Canada has ten provinces.', 'Maple syrup comes from Quebec.', 'Mount Fuji is the highest mountain in Japan.',
     ]);
@@ -83,12 +83,32 @@ describe('noise robustness', () => {
     assert.equal(stressCaseParams(c!).effectiveNoiseRate, 0.5);
   });
 
+  it('keep_ratio on a row with one answer-bearing passage: effective ratios 0, 0.5, 0.5, 0.67, 0.8 — ratios 0.2 and 0.4 show the same two passages (fill: 0.8 at every ratio)', () => {
+    const one = { ...ROWS[0]!, retrieved_contexts: ['Paris is the capital of France.', 'France borders Spain.'] };
+    const shown = (c: EvalCase) => [stressCaseParams(c).effectiveNoiseRate?.toFixed(2), [...c.documents.map((d) => d.text)].sort()];
+    const pool: DistractorPool = { items: ['Bees dance.', 'Owls hunt at night.', 'Glaciers move.', 'Chess has 64 squares.', 'Rust is iron oxide.'].map((text, i) => ({ text, source: `rows[${i + 1}].contexts[0]`, rowIndex: i + 1 })) };
+    const kept = build(one, { testbed: 'noise_robustness' }, pool).map(shown);
+    assert.deepEqual(kept.map(([rate]) => rate), ['0.00', '0.50', '0.50', '0.67', '0.80']);
+    assert.deepEqual(kept[1]![1], kept[2]![1]);
+    assert.deepEqual(build(one, { testbed: 'noise_robustness', shortRows: 'fill' }, pool).map((c) => stressCaseParams(c).effectiveNoiseRate), [0.8, 0.8, 0.8, 0.8, 0.8]);
+  });
+
   it('distractor budgets by hand (passageNum 5): enough positives → RGB\'s ceil(5r); one positive → ceil(r / (1 − r))', () => {
     const p = { passageNum: 5, shortRows: 'keep_ratio' as const, testbed: 'noise_robustness' as const };
     assert.deepEqual([0, 0.2, 0.4, 0.6, 0.8].map((r) => distractorBudget(5, r, p)), [0, 1, 2, 3, 4]);
     assert.deepEqual([0, 0.2, 0.4, 0.6, 0.8].map((r) => distractorBudget(1, r, p)), [0, 1, 1, 2, 4]);
     assert.deepEqual([0, 0.2, 0.4, 0.6, 0.8].map((r) => distractorBudget(2, r, p)), [0, 1, 2, 3, 4], "at 0.6 and 0.8 RGB wants only 2 and 1 positives");
     assert.equal(distractorBudget(1, 0.8, { ...p, shortRows: 'fill' }), 5, 'fill leaves RGB its whole list');
+  });
+
+  it('depends on the pool\'s content, not its order: the pool read in reverse gives the same distractors in the same order', () => {
+    const params = { testbed: 'negative_rejection', passageNum: 3 };
+    const reversed: DistractorPool = { items: [...POOL.items].reverse() };
+    const documents = (c: EvalCase) => c.documents.map((d) => [d.text, d.source]);
+    assert.deepEqual(build(ROWS[0]!, params, reversed).map(documents), build(ROWS[0]!, params).map(documents));
+    // A different run seed ranks the pool differently for the row (three passages: some order must differ).
+    const orders = [1, 2, 3, 4, 5, 6].map((seed) => JSON.stringify(build(ROWS[0]!, params, POOL, seed).map(documents)));
+    assert.ok(new Set(orders).size > 1);
   });
 
   it('is a pure function of (row, params, seed): the same case twice, and more noise adds distractors rather than swapping them', () => {

@@ -44,13 +44,19 @@ const TIDES = {
   retrieved_contexts: ['Tides are studied by oceanographers.', 'High tide comes twice a day.'],
 };
 
-/** The passages that state their row's answer (paraphrased): the judge says yes to these, no to every other. */
-const BEARING = ['eight minutes', 'three hundred eighty-four thousand'];
+/** Per reference, the words that state it (paraphrased): the judge says yes to a passage with them, no to any other. */
+const BEARING: Record<string, string[]> = {
+  '8 minutes': ['eight minutes'],
+  '384,400 km': ['three hundred eighty-four thousand'],
+  '40 minutes': ['forty minutes', 'two-thirds of an hour'],
+};
 const isJudge = (req: RecordedRequest) => req.model === 'judge';
-/** The passage asked about: the prompt's last "passage" (its examples come first; a repair request follows it). */
-const passageOf = (req: RecordedRequest) => [...req.text.matchAll(/"passage": ("(?:[^"\\]|\\.)*")/g)].at(-1)?.[1] ?? '';
+/** A field of the input asked about: the prompt's last one (its examples come first; a repair request follows it). */
+const fieldOf = (req: RecordedRequest, name: string) => [...req.text.matchAll(new RegExp(`"${name}": ("(?:[^"\\\\]|\\\\.)*")`, 'g'))].at(-1)?.[1] ?? '';
+const passageOf = (req: RecordedRequest) => fieldOf(req, 'passage');
 const verdict = (req: RecordedRequest) => {
-  const yes = BEARING.some((b) => passageOf(req).includes(b));
+  const words = BEARING[JSON.parse(fieldOf(req, 'reference') || '""') as string];
+  const yes = words !== undefined && words.some((w) => passageOf(req).includes(w));
   return JSON.stringify({ reason: yes ? 'states the answer in words' : 'does not state it', verdict: yes ? 'yes' : 'no' });
 };
 const judgeRequests = () => caseRequests(server.requests).filter(isJudge);
@@ -73,14 +79,16 @@ describe('the answer-bearing judge, as a preparation step', () => {
     const row = datasetRow(SUN);
     assert.throws(() => expandStressRow(row, { ...PARAMS, answerBearing: 'match' }, CONTEXT, POOL), /none of the 2 retrieved passages contains the reference answer "8 minutes"/);
 
-    const prepared = await prepareStressRow(row, PARAMS, { ...CONTEXT, judge: judgeFor(), signal: new AbortController().signal });
+    const prepared = await prepareStressRow(row, PARAMS, { ...CONTEXT, judge: judgeFor(), signal: new AbortController().signal }, POOL);
     const verdicts = [
       { index: 0, verdict: 'yes', reason: 'states the answer in words' },
       { index: 1, verdict: 'no', reason: 'does not state it' },
     ];
-    assert.deepEqual(prepared, { kind: 'judged', judge: 'openai-compatible:judge', verdicts });
-    assert.equal(judgeRequests().length, 2, 'one call per passage');
-    assert.match(judgeRequests()[0]!.lastUserMessage, /"reference": "8 minutes"/);
+    // One answer-bearing passage: at noise 0.5 keep_ratio shows one distractor, so one candidate is asked about.
+    assert.deepEqual(prepared, { kind: 'judged', judge: 'openai-compatible:judge', verdicts, distractors: { drawn: POOL.items, passedOver: [] } });
+    assert.equal(judgeRequests().length, 3, 'one call per passage, one per distractor candidate');
+    assert.ok(judgeRequests().every((r) => /"reference": "8 minutes"/.test(r.lastUserMessage)));
+    assert.deepEqual(judgeRequests().map(passageOf).sort(), [...SUN.retrieved_contexts, 'Mars has two moons.'].map((p) => JSON.stringify(p)).sort());
 
     const cases = expandStressRow(row, PARAMS, CONTEXT, POOL, prepared);
     const shape = (c: EvalCase) => ({
@@ -90,7 +98,7 @@ describe('the answer-bearing judge, as a preparation step', () => {
       rule: stressCaseParams(c).answerBearingRule,
       judged: stressCaseParams(c).answerBearingJudge,
     });
-    const judged = { judge: 'openai-compatible:judge', verdicts };
+    const judged = { judge: 'openai-compatible:judge', verdicts, distractorsPassedOver: [] };
     // noise 0: one answer-bearing passage, and keep_ratio shows it alone; noise 0.5: it and the one distractor.
     assert.deepEqual(cases.map(shape), [
       {
@@ -114,7 +122,7 @@ describe('the answer-bearing judge, as a preparation step', () => {
     server.addRule({ match: isJudge, reply: verdict });
     const row = datasetRow(SUN, 7);
     await assert.rejects(
-      prepareStressRow(row, PARAMS, { ...CONTEXT, judge: judgeFor(), signal: new AbortController().signal }),
+      prepareStressRow(row, PARAMS, { ...CONTEXT, judge: judgeFor(), signal: new AbortController().signal }, POOL),
       (e: unknown) => e instanceof InputError && e.position.file === '/data/mine.jsonl' && e.position.line === 7
         && /no readable answer-bearing verdict for passage 1 \(judge output is not valid \(not JSON/.test(e.message),
     );
@@ -122,10 +130,24 @@ describe('the answer-bearing judge, as a preparation step', () => {
     assert.equal(judgeRequests().length, 3);
   });
 
-  it('a row whose answer_bearing column names its passages asks no judge; without a judge (a plan only counted) every passage is assumed', async () => {
+  it('an unreadable verdict on a distractor candidate leaves the row reported at its line: an uncleared passage may state the answer', async () => {
+    server.addRule({ match: (req) => isJudge(req) && passageOf(req).includes('Mars'), reply: 'Maybe.' });
+    server.addRule({ match: isJudge, reply: verdict });
+    await assert.rejects(
+      prepareStressRow(datasetRow(SUN, 4), PARAMS, { ...CONTEXT, judge: judgeFor(), signal: new AbortController().signal }, POOL),
+      (e: unknown) => e instanceof InputError && e.position.line === 4
+        && /no readable answer-bearing verdict for distractor rows\[5\]\.contexts\[1\] \(judge output is not valid/.test(e.message)
+        && /a distractor the judge has not cleared may state the answer/.test(e.message),
+    );
+  });
+
+  it('a row whose answer_bearing column names its passages asks the judge about its distractors only; without a judge (a plan only counted) every passage is assumed', async () => {
+    server.addRule({ match: isJudge, reply: verdict });
     const marked = datasetRow({ ...SUN, answer_bearing: [0] });
-    assert.equal(await prepareStressRow(marked, PARAMS, { ...CONTEXT, judge: judgeFor(), signal: new AbortController().signal }), undefined);
-    assert.deepEqual(await prepareStressRow(datasetRow(SUN), PARAMS, { ...CONTEXT, signal: new AbortController().signal }), { kind: 'assumed' });
+    assert.deepEqual(await prepareStressRow(marked, PARAMS, { ...CONTEXT, judge: judgeFor(), signal: new AbortController().signal }, POOL), { kind: 'judged', judge: 'openai-compatible:judge', distractors: { drawn: POOL.items, passedOver: [] } });
+    assert.deepEqual(judgeRequests().map(passageOf), [JSON.stringify('Mars has two moons.')]);
+    server.requests.length = 0;
+    assert.deepEqual(await prepareStressRow(datasetRow(SUN), PARAMS, { ...CONTEXT, signal: new AbortController().signal }, POOL), { kind: 'assumed' });
     assert.equal(judgeRequests().length, 0);
   });
 });
@@ -165,7 +187,9 @@ describe('answerBearing: judge in a run', () => {
     const totals: number[] = [];
     const first = await runEvaluation(file, { signal: new AbortController().signal, credentials, onEvent: (e) => { if (e.type === 'case-finished') totals.push(e.total); } });
     assert.equal(first.status, 'success');
-    assert.equal(judgeRequests().length, 6, 'one verdict per passage of the three rows');
+    // One verdict per passage of the three rows, and one per distractor the two built rows need (noise 0.5 with one
+    // answer-bearing passage: one distractor); the rejected row asks for none.
+    assert.equal(judgeRequests().length, 6 + 2);
     const problem = first.problems.find((p) => p.line === 1);
     assert.ok(problem && problem.file.endsWith('mine.jsonl') && /found none of the 2 retrieved passages to contain the reference answer "the Moon's gravity"/.test(problem.message), JSON.stringify(first.problems));
     const log = await readRunLog(first.logFile);
@@ -175,7 +199,7 @@ describe('answerBearing: judge in a run', () => {
     assert.deepEqual(stressCaseParams(sun).answerBearingJudge?.verdicts.map((v) => v.verdict), ['yes', 'no']);
     // The count pass counted the tides row's case; once the judge rejected it the total says 2, as many as ran.
     assert.deepEqual(totals, [2, 2]);
-    assert.equal(first.totals.judgeCalls, 6);
+    assert.equal(first.totals.judgeCalls, 8);
     // The verdicts' tokens belong to no case: the run's totals add them to what the cases used.
     const caseTokens = log.cases.reduce((sum, c) => sum + (c.result.response?.usage.inputTokens ?? 0), 0);
     const judgeTokens = judgeRequests().reduce((sum, r) => sum + fixtureTokenCount(r.text), 0);
@@ -196,10 +220,13 @@ describe('answerBearing: judge in a run', () => {
     const outcome = await runEvaluation(workspace(), { signal: new AbortController().signal, credentials, noCache: true });
     assert.equal(outcome.status, 'success');
     const judged = judgeRequests();
-    assert.equal(judged.length, 6);
-    // Every row's verdicts were asked before the first came back: three rows in flight, not one after another.
+    assert.equal(judged.length, 6 + 2);
+    // Every row's verdicts on its own passages were asked before the first came back: three rows in flight, not one
+    // after another (a row's distractor candidates follow its own verdicts, which say how many it needs).
+    const own = judged.filter((r) => [TIDES, SUN, MOON].some((row) => fieldOf(r, 'reference') === JSON.stringify(row.reference) && row.retrieved_contexts.some((p) => passageOf(r) === JSON.stringify(p))));
+    assert.equal(own.length, 6);
     const firstAnswer = Math.min(...judged.map((r) => r.answeredAt ?? Infinity));
-    assert.ok(judged.every((r) => r.receivedAt <= firstAnswer), JSON.stringify(judged.map((r) => [r.receivedAt, r.answeredAt])));
+    assert.ok(own.every((r) => r.receivedAt <= firstAnswer), JSON.stringify(own.map((r) => [r.receivedAt, r.answeredAt])));
     assert.equal(outcome.totals.cases, 2);
   });
 
@@ -208,7 +235,10 @@ describe('answerBearing: judge in a run', () => {
     server.addRule({ match: { model: 'model-a' }, reply: 'About 384,400 km.' });
     const outcome = await runEvaluation(workspace(), { signal: new AbortController().signal, credentials, noCache: true, caseFilter: (id) => id === 'bearing/moon/noise=0.5' });
     assert.equal(outcome.status, 'success');
-    assert.deepEqual(judgeRequests().map((r) => passageOf(r)).sort(), MOON.retrieved_contexts.map((p) => JSON.stringify(p)).sort());
+    // Its two passages and the one distractor candidate it needs, all against its own answer.
+    assert.equal(judgeRequests().length, 3);
+    assert.ok(judgeRequests().every((r) => fieldOf(r, 'reference') === JSON.stringify(MOON.reference)));
+    assert.deepEqual(judgeRequests().map((r) => passageOf(r)).filter((p) => MOON.retrieved_contexts.includes(JSON.parse(p) as string)).sort(), MOON.retrieved_contexts.map((p) => JSON.stringify(p)).sort());
     assert.deepEqual((await readRunLog(outcome.logFile)).cases.map((c) => c.case.id), ['bearing/moon/noise=0.5']);
   });
 
@@ -245,5 +275,49 @@ describe('answerBearing: judge in a run', () => {
       return error !== undefined && error.position.file === file && error.position.line === 13
         && /judge needs a judge model/.test(error.message) && /add judge: at the top level of the eval file/.test(error.hint ?? '');
     });
+  });
+});
+
+/** Two rows with one answer, each paraphrasing it in its own way: each row's paraphrase is the other's hidden answer. */
+const FERRY = {
+  id: 'ferry', user_input: 'How long is the crossing on the Brisk ferry?', reference: '40 minutes',
+  retrieved_contexts: ['The crossing on the Brisk ferry lasts forty minutes.', 'The Brisk ferry carries two hundred cars.'],
+};
+const BAY = {
+  id: 'bay', user_input: 'How long does the Brisk take to cross the bay?', reference: '40 minutes',
+  retrieved_contexts: ['Crossing the bay on the Brisk takes two-thirds of an hour.', 'Brisk ferries leave every hour.'],
+};
+
+describe('distractors under answerBearing: judge', () => {
+  it('a passage that paraphrases the row\'s answer is never drawn as its distractor: the judge is asked, and says why it passed it over', async () => {
+    server.addRule({ match: isJudge, reply: verdict });
+    server.addRule({ match: { model: 'model-a' }, reply: 'insufficient information' });
+    const ws = mkdtempSync(path.join(dir, 'ws-'));
+    writeFileSync(path.join(ws, 'mine.jsonl'), jsonl([FERRY, SUN, BAY, MOON]));
+    const file = path.join(ws, 'rejection.eval.yaml');
+    const model = (name: string) => `{ provider: openai-compatible, model: ${name}, baseUrl: ${server.openaiBaseUrl} }`;
+    // passageNum 10: more than the pool holds, so every passage not ruled out is drawn.
+    writeFileSync(file, `version: 1
+models:
+  - ${model('model-a')}
+judge: ${model('judge')}
+maxRetries: 0
+suites:
+  - { id: rej, method: stress, dataset: mine.jsonl, params: { testbed: negative_rejection, passageNum: 10, answerBearing: judge } }
+`);
+    const outcome = await runEvaluation(file, { signal: new AbortController().signal, credentials });
+    assert.equal(outcome.status, 'success');
+    const cases = new Map((await readRunLog(outcome.logFile)).cases.map((line) => [line.case.id, line.case]));
+    const texts = (id: string) => cases.get(id)!.documents.map((d) => d.text).sort();
+    const others = (...rows: { retrieved_contexts: string[] }[]) => rows.flatMap((r) => r.retrieved_contexts);
+    // RGB's word-for-word rule finds "40 minutes" in none of these; the judge finds it paraphrased in one of each.
+    assert.deepEqual(texts('rej/ferry/noise=1'), [...others(SUN, MOON), BAY.retrieved_contexts[1]!].sort());
+    assert.deepEqual(texts('rej/bay/noise=1'), [...others(SUN, MOON), FERRY.retrieved_contexts[1]!].sort());
+    assert.deepEqual(stressCaseParams(cases.get('rej/ferry/noise=1')!).answerBearingJudge?.distractorsPassedOver, [{ source: 'rows[2].contexts[0]', reason: 'states the answer in words' }]);
+    assert.deepEqual(stressCaseParams(cases.get('rej/bay/noise=1')!).answerBearingJudge?.distractorsPassedOver, [{ source: 'rows[0].contexts[0]', reason: 'states the answer in words' }]);
+    // Rows with other answers take both: a passage stating 40 minutes is no answer to how far the Moon is.
+    assert.ok(texts('rej/moon/noise=1').includes(FERRY.retrieved_contexts[0]!));
+    assert.equal(stressCaseParams(cases.get('rej/moon/noise=1')!).distractorsDrawn, 6);
+    assert.match(outcome.reports[0]!.notes.join('\n'), /never mentioning the row's answer word for word, nor stating it paraphrased by the judge's verdict/);
   });
 });

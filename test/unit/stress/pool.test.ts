@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { InputError } from '../../../src/core/errors.js';
 import type { DatasetRow } from '../../../src/core/model.js';
 import { distractorPoolFor } from '../../../src/core/suites/stress/pool.js';
+import { inRankOrder } from '../../../src/core/suites/stress/rank.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'stress-pool-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,5 +38,25 @@ describe('distractor pools', () => {
     assert.deepEqual(distractorPoolFor({ kind: 'dataset' }, row(file)).items.map((d) => d.text), ['first other']);
     writeFileSync(file, `${line('q1', ['x-answer here', 'first other'])}\n${line('q2', ['x-answer too', 'second other, longer'])}\n`);
     assert.deepEqual(distractorPoolFor({ kind: 'dataset' }, row(file)).items.map((d) => d.text), ['first other', 'second other, longer']);
+  });
+});
+
+describe('the rank order a row draws in', () => {
+  const items = Array.from({ length: 200 }, (_, i) => ({ text: `passage ${i % 150}` })); // 50 texts twice
+  const order = (list: { text: string }[], seed: number, batch?: number) => [...inRankOrder(list, seed, batch)].map((i) => (list[i] as { text: string }).text);
+
+  it('gives every distinct text once, the same order however many passes it takes', () => {
+    const once = order(items, 7, 1000);
+    assert.equal(once.length, 150);
+    assert.equal(new Set(once).size, 150);
+    assert.deepEqual(order(items, 7, 1), once, 'passes of 1, 4, 16… items: the same sequence');
+    assert.deepEqual(order(items, 7, 3), once);
+  });
+
+  it('depends on the texts, not their place in the pool: reversed, or with passages added, the others keep their order', () => {
+    assert.deepEqual(order([...items].reverse(), 7), order(items, 7));
+    const added = [...items, { text: 'a new passage' }, { text: 'another new one' }];
+    assert.deepEqual(order(added, 7).filter((t) => !t.includes('new')), order(items, 7));
+    assert.notDeepEqual(order(items, 8), order(items, 7), 'another seed, another order');
   });
 });

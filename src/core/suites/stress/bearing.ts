@@ -40,7 +40,7 @@ export type BearingRule = 'match' | 'column' | 'judge';
  */
 export function bearingOf(row: Pick<StressRow, 'contexts' | 'answer' | 'answerBearing'>, prepared?: StressPrepared): { bearing: PassageBearing[]; rule: BearingRule } {
   const marked = row.answerBearing
-    ?? (prepared?.kind === 'judged' ? prepared.verdicts.filter((v) => v.verdict === 'yes').map((v) => v.index) : undefined)
+    ?? (prepared?.kind === 'judged' ? prepared.verdicts?.filter((v) => v.verdict === 'yes').map((v) => v.index) : undefined)
     ?? (prepared?.kind === 'assumed' ? row.contexts.map((_, index) => index) : undefined);
   if (!marked) return { bearing: answerBearing(row.contexts, row.answer), rule: 'match' };
   return { bearing: marked.map((index) => ({ index, parts: partsIn(row.contexts[index] as string, row.answer) })), rule: row.answerBearing ? 'column' : 'judge' };

@@ -14,8 +14,9 @@ import type { RgbRow } from '../rgb/rows.js';
 import { documentSpans } from '../rgb/spans.js';
 import { bearingOf, integrationGroups } from './bearing.js';
 import type { BearingRule, PassageBearing } from './bearing.js';
+import { distractorBudget, distractorsNeeded } from './budget.js';
 import { counterfactualOf } from './counterfactual.js';
-import type { PassageVerdict, StressPrepared } from './judgedBearing.js';
+import type { PassageVerdict, PassedOverDistractor, StressPrepared } from './judgedBearing.js';
 import type { Counterfactual } from './counterfactual.js';
 import type { StressParams, StressTestbed } from './params.js';
 import { drawDistractors } from './pool.js';
@@ -31,8 +32,11 @@ export interface StressCaseParams extends RgbCaseParams {
   /** Row passages found answer-bearing (indexes into contexts) and by which rule. */
   answerBearing: number[];
   answerBearingRule: BearingRule;
-  /** answerBearing: judge — the judge's verdict and reason for every passage of the row: why each was taken or not. */
-  answerBearingJudge?: { judge: string; verdicts: PassageVerdict[] };
+  /**
+   * answerBearing: judge — the judge's verdict and reason for every passage of the row (none when its answer_bearing
+   * column named them): why each was taken or not; and the distractor candidates it found to state the answer.
+   */
+  answerBearingJudge?: { judge: string; verdicts: PassageVerdict[]; distractorsPassedOver: PassedOverDistractor[] };
   /** Position testbed: 0-based position of the answer-bearing passage, and the distractors around it. */
   position: number | null;
   k: number | null;
@@ -62,11 +66,6 @@ function fail(row: DatasetRow, message: string, hint: string = ROW_FORMAT): neve
 }
 
 const quote = (s: string) => `"${s}"`;
-
-/** How many distractors a row's cases can use at most, so every testbed draws one prefix-stable sequence. */
-function distractorsNeeded(params: StressParams): number {
-  return params.testbed === 'position' ? params.k : params.passageNum;
-}
 
 /** The row as RGB's selection reads it: sources are indexes into these lists, mapped back to the row afterwards. */
 function asRgbRow(built: Built): RgbRow {
@@ -133,10 +132,13 @@ function makeCase(built: Built, variant: Variant, seed: number): EvalCase {
     answerBearingRule: built.rule,
     position: variant.position,
     k: params.testbed === 'position' ? built.distractors.length : null,
-    distractorsRequested: distractorsNeeded(params),
+    distractorsRequested: distractorsNeeded(built.bearing.length, params),
     distractorsDrawn: built.distractors.length,
   };
-  if (built.rule === 'judge' && built.prepared?.kind === 'judged') caseParams.answerBearingJudge = { judge: built.prepared.judge, verdicts: built.prepared.verdicts };
+  if (built.prepared?.kind === 'judged') {
+    const { judge, verdicts, distractors } = built.prepared;
+    caseParams.answerBearingJudge = { judge, verdicts: verdicts ?? [], distractorsPassedOver: distractors.passedOver };
+  }
   if (built.counterfactual) {
     caseParams.fakeAnswerOrigin = built.counterfactual.origin;
     if (built.counterfactual.generatedBy !== undefined) caseParams.generatedBy = built.counterfactual.generatedBy;
@@ -155,19 +157,6 @@ function makeCase(built: Built, variant: Variant, seed: number): EvalCase {
     variables: { question: stressRow.question, documents: documents.map(({ id, text, role }) => ({ id, text, role })), refusal: params.refusal[0] },
     messages: [],
   };
-}
-
-/**
- * Distractors RGB's selection may use at a ratio. RGB's own rule (`fill`): all it wants, so a row short of positives
- * gets more noise. keep_ratio: when positives run short, only ceil(P·r / (1 − r)) of them, so the case shrinks and the
- * ratio holds (1 positive at 0.2 → 1 distractor, the nearest whole-passage ratio above it; at 0.8 → 4).
- */
-export function distractorBudget(positives: number, noiseRate: number, params: Pick<StressParams, 'passageNum' | 'shortRows' | 'testbed'>): number {
-  const negNum = Math.ceil(params.passageNum * noiseRate);
-  if (params.testbed !== 'noise_robustness' || params.shortRows === 'fill' || noiseRate >= 1) return params.passageNum;
-  if (positives >= params.passageNum - negNum) return negNum;
-  // The epsilon keeps 0.8 / 0.2 = 4.000000000000001 at 4 distractors.
-  return Math.max(0, Math.min(Math.ceil((positives * noiseRate) / (1 - noiseRate) - 1e-9), params.passageNum - positives));
 }
 
 /** One case per noise ratio, RGB's selection and shuffle with the case's own seed (plus the no-document case). */
@@ -222,25 +211,39 @@ function checkRow(row: DatasetRow, stressRow: StressRow, bearing: PassageBearing
   }
 }
 
+/** What a row's case ids start with: the suite and the row's key. */
+function rowCaseBase(row: DatasetRow, stressRow: StressRow, context: Pick<SuiteBuildContext, 'suiteId'>): string {
+  return `${context.suiteId}/${stressRowKey(row, stressRow)}`;
+}
+
+/** The seed a row ranks the distractor pool with: the run seed and the row's key, never its neighbours. */
+export function rowDrawSeed(row: DatasetRow, stressRow: StressRow, context: Pick<SuiteBuildContext, 'suiteId' | 'seed'>): number {
+  return caseSeed(context.seed, `${rowCaseBase(row, stressRow, context)}/distractors`);
+}
+
 /**
- * Suite.expandRow for stress: a pure function of (row, params, run seed, the pool of distractors, and the judge's
- * verdicts when answerBearing is judge: prepareStressRow).
+ * Suite.expandRow for stress: a pure function of (row, params, run seed, the pool's content, and the judge's verdicts
+ * and cleared distractors when answerBearing is judge: prepareStressRow). The pool's order and the other rows play no
+ * part: distractors are the row's first candidates by rank (rank.ts), so editing one row leaves every row that drew
+ * none of its passages exactly as it was.
  */
 export function expandStressRow(row: DatasetRow, params: StressParams, context: SuiteBuildContext, pool: DistractorPool, prepared?: StressPrepared): EvalCase[] {
   const stressRow = readStressRow(row);
   const { bearing, rule } = bearingOf(stressRow, prepared);
   checkRow(row, stressRow, bearing, params);
-  const base = `${context.suiteId}/${stressRowKey(row, stressRow)}`;
+  const base = rowCaseBase(row, stressRow, context);
   let counterfactual: Counterfactual | undefined;
   if (params.testbed === 'counterfactual_robustness') {
     const found = counterfactualOf(stressRow, bearing.map((b) => stressRow.contexts[b.index] as string));
     if (typeof found === 'string') fail(row, `stress row: ${found}`);
     counterfactual = found;
   }
-  const drawSeed = caseSeed(context.seed, `${base}/distractors`);
-  const draw = drawDistractors(pool, { rowIndex: row.ref.index, answer: stressRow.answer, own: stressRow.contexts, count: distractorsNeeded(params) }, mulberry32(drawSeed));
-  if (params.testbed === 'position' && draw.distractors.length === 0) fail(row, 'stress row: no distractor could be drawn for the position testbed (every other passage mentions this answer, or the pool is empty)', 'add rows, or name a corpus folder: distractors: { corpus: <folder> }');
-  const built: Built = { row, stressRow, bearing, rule, ...(prepared ? { prepared } : {}), distractors: draw.distractors, params, context, base, ...(counterfactual ? { counterfactual } : {}) };
+  // With the judge, the distractors it cleared; else the first candidates that do not mention the answer word for word.
+  const distractors = prepared?.kind === 'judged'
+    ? prepared.distractors.drawn
+    : drawDistractors(pool, { seed: rowDrawSeed(row, stressRow, context), rowIndex: row.ref.index, answer: stressRow.answer, own: stressRow.contexts, count: distractorsNeeded(bearing.length, params) }).distractors;
+  if (params.testbed === 'position' && distractors.length === 0) fail(row, 'stress row: no distractor could be drawn for the position testbed (every other passage mentions this answer, or the pool is empty)', 'add rows, or name a corpus folder: distractors: { corpus: <folder> }');
+  const built: Built = { row, stressRow, bearing, rule, ...(prepared ? { prepared } : {}), distractors, params, context, base, ...(counterfactual ? { counterfactual } : {}) };
   return params.testbed === 'position' ? positionCases(built) : ratioCases(built);
 }
 

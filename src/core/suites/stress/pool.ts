@@ -1,6 +1,7 @@
 // The distractors a stress case draws from: other rows' passages that bear none of their own row's answer, or the
-// paragraphs of a corpus folder. Drawn per row with a seeded generator, as one sequence every testbed takes a prefix
-// of, so more noise adds passages rather than swapping them.
+// paragraphs of a corpus folder. Each row ranks the pool by a seeded hash of (row, passage text) (rank.ts) and takes
+// candidates from the top, as one sequence every testbed takes a prefix of: more noise adds passages rather than
+// swapping them, and editing one row of the dataset changes only the rows its passages rank high for.
 //
 // Why this reads the file itself: Suite.expandRow sees one row, but distractors come from the other rows (after this
 // one too), as IF-RAG's irrelevant passages do; so the file is read once with IF-RAG's reader and kept until it changes.
@@ -8,11 +9,11 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../../errors.js';
 import type { DatasetRow } from '../../model.js';
-import type { Random } from '../../random.js';
 import { rowsOfFile } from '../ifrag/pool.js';
 import type { AnswerParts } from '../rgb/rows.js';
 import { bearingOf, mentionsAnswer } from './bearing.js';
 import type { DistractorSource } from './params.js';
+import { inRankOrder } from './rank.js';
 import { readStressRow } from './rows.js';
 
 export interface Distractor {
@@ -93,6 +94,8 @@ export function distractorPoolFor(source: DistractorSource, row: DatasetRow): Di
 }
 
 export interface DrawRequest {
+  /** The row's draw seed (from the run seed and the row's key): the pool's order for this row. */
+  seed: number;
   /** This row's index: its own passages are never its distractors. */
   rowIndex: number;
   answer: AnswerParts;
@@ -103,34 +106,38 @@ export interface DrawRequest {
 
 export interface Draw {
   distractors: Distractor[];
-  /** Drawn but passed over because they mention this row's answer (they would be hidden answer-bearing passages). */
+  /** Passed over because they mention this row's answer word for word (they would be hidden answer-bearing passages). */
   passedOver: number;
 }
 
 /**
- * `count` distinct distractors, seeded. Random picks first (a pool of 50,000 passages is not shuffled for every
- * row), then, if the pool is nearly exhausted, one pass from a random start so every eligible passage can be found.
+ * The row's candidates in its rank order: each distinct text once, never the row's own passages, and never one that
+ * mentions the row's answer word for word (RGB's rule; with answerBearing: judge the judge then checks the rest).
+ * `onPassedOver` hears of each passage left out for mentioning the answer.
  */
-export function drawDistractors(pool: DistractorPool, request: DrawRequest, random: Random): Draw {
-  const { items } = pool;
+export function* distractorCandidates(pool: DistractorPool, request: Omit<DrawRequest, 'count'>, onPassedOver?: () => void): Generator<Distractor> {
   const own = new Set(request.own);
-  const taken = new Set<number>();
-  const rejected = new Set<number>();
-  const distractors: Distractor[] = [];
-  const consider = (i: number): void => {
-    if (taken.has(i) || rejected.has(i)) return;
-    const item = items[i] as Distractor;
-    if (item.rowIndex === request.rowIndex || own.has(item.text)) return void rejected.add(i);
-    if (mentionsAnswer(item.text, request.answer)) return void rejected.add(i);
-    taken.add(i);
-    distractors.push(item);
-  };
-  const attempts = request.count * 8;
-  for (let a = 0; a < attempts && distractors.length < request.count && items.length > 0; a++) consider(Math.floor(random() * items.length));
-  if (distractors.length < request.count && items.length > 0) {
-    const start = Math.floor(random() * items.length);
-    for (let step = 0; step < items.length && distractors.length < request.count; step++) consider((start + step) % items.length);
+  const seen = new Set<string>();
+  for (const i of inRankOrder(pool.items, request.seed)) {
+    const item = pool.items[i] as Distractor;
+    if (item.rowIndex === request.rowIndex || own.has(item.text) || seen.has(item.text)) continue;
+    seen.add(item.text);
+    if (mentionsAnswer(item.text, request.answer)) {
+      onPassedOver?.();
+      continue;
+    }
+    yield item;
   }
-  const passedOver = [...rejected].filter((i) => (items[i] as Distractor).rowIndex !== request.rowIndex && !own.has((items[i] as Distractor).text)).length;
+}
+
+/** The first `count` candidates in the row's rank order (fewer when the pool runs out). */
+export function drawDistractors(pool: DistractorPool, request: DrawRequest): Draw {
+  let passedOver = 0;
+  const distractors: Distractor[] = [];
+  if (request.count <= 0) return { distractors, passedOver };
+  for (const candidate of distractorCandidates(pool, request, () => passedOver++)) {
+    distractors.push(candidate);
+    if (distractors.length >= request.count) break;
+  }
   return { distractors, passedOver };
 }

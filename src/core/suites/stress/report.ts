@@ -80,8 +80,9 @@ function stressNotes(params: StressParams): string[] {
   const bearing = params.answerBearing === 'judge'
     ? 'those the judge found to contain the reference answer, word for word or paraphrased (each verdict and its reason are in the case\'s params)'
     : 'those containing the reference answer by RGB\'s rule (lowercase substring, any alternative of each part)';
+  const cleared = params.answerBearing === 'judge' ? ' word for word, nor stating it paraphrased by the judge\'s verdict (candidates it passed over are in the case\'s params)' : '';
   const notes = [
-    `Built from your rows: answer-bearing passages are ${bearing}, or those a row names in its answer_bearing column; distractors are ${source}, drawn with the run seed and never mentioning the row's answer.`,
+    `Built from your rows: answer-bearing passages are ${bearing}, or those a row names in its answer_bearing column; distractors are ${source}, drawn with the run seed and never mentioning the row's answer${cleared}.`,
   ];
   if (params.testbed === 'negative_rejection') notes.push(`Rejection phrase${params.refusal.length > 1 ? 's' : ''}: ${params.refusal.map((p) => `'${p}'`).join(', ')} (in place of RGB's markers, matched by RGB's rule).`);
   if (params.testbed === 'counterfactual_robustness') notes.push(`Factual-error phrase${params.factualError.length > 1 ? 's' : ''}: ${params.factualError.map((p) => `'${p}'`).join(', ')} (in place of RGB's markers, matched by RGB's rule).`);

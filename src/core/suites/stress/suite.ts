@@ -13,8 +13,9 @@ import { scoreStressCase } from './score.js';
 export const stressSuite: Suite<StressParams, StressPrepared | undefined> = {
   method: STRESS_METHOD,
   parseParams: (raw, where) => parseStressParams(raw, where),
-  // answerBearing: judge — the judge's verdict on each passage, before the row's cases are built (judgedBearing.ts).
-  prepareRow: (row, params, context) => prepareStressRow(row, params, context),
+  // answerBearing: judge — the judge's verdict on each passage and distractor candidate, before the row's cases are
+  // built (judgedBearing.ts).
+  prepareRow: (row, params, context) => prepareStressRow(row, params, context, distractorPoolFor(params.distractors, row)),
   expandRow: (row, params, context, prepared) => expandStressRow(row, params, context, distractorPoolFor(params.distractors, row), prepared),
   score: (evalCase, responseText, params, context) => scoreStressCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => stressReport(cases, results, params, suiteId),
