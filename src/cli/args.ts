@@ -23,6 +23,7 @@ Options for run:
   --provider <name>          provider for --model values given without one (openai, anthropic, openai-compatible, extractive)
   --concurrency <n>          calls in flight per model
   --batch                    send the calls of every model (and the judge) whose vendor has a batch API (openai, openai-compatible, anthropic) through it
+  --no-batch                 every call interactive, even where the eval file says batch: true or the resumed run was batched
   --no-cache                 no response cache at all: every request goes to the model, nothing is stored
   --refresh                  call the models even when an answer is cached, and store the fresh answers
   --resume <run>             finish an interrupted run: a run log path, a run id, or "latest"
@@ -60,8 +61,8 @@ export interface RunCommand {
   specFile: string;
   models: ModelSpec[];
   concurrency?: number;
-  /** Every model and the judge in batch mode, as `batch: true` in the eval file. */
-  batch: boolean;
+  /** true: every model and the judge in batch mode (--batch); false: none (--no-batch); unset: the eval file's choice, or the resumed run's. */
+  batch?: boolean;
   noCache: boolean;
   /** Fresh answers, still written to the cache. */
   refresh: boolean;
@@ -130,6 +131,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
       concurrency: { type: 'string' },
       'no-cache': { type: 'boolean', default: false },
       batch: { type: 'boolean', default: false },
+      'no-batch': { type: 'boolean', default: false },
       refresh: { type: 'boolean', default: false },
       resume: { type: 'string' },
       'retry-errors': { type: 'boolean', default: false },
@@ -164,13 +166,14 @@ export function parseCommandLine(argv: string[]): CliCommand {
       if (!values['rerun-failed'] && rest.length > 0) throw new UsageError(`unexpected '${rest[0]}': run takes one eval file`);
       if (values['no-cache'] && values.refresh) throw new UsageError('--no-cache and --refresh contradict each other: --no-cache neither reads nor writes the cache, --refresh skips reads but writes fresh answers');
       if (values['retry-errors'] && values.resume === undefined) throw new UsageError('--retry-errors goes with --resume <run>: it runs again the errored cases of that run (or use --rerun-failed [run] for a new run of failed and errored cases)');
+      if (values.batch && values['no-batch']) throw new UsageError('--batch and --no-batch contradict each other: use one of them');
       if (rerunFailed !== undefined && values.resume !== undefined) throw new UsageError('--rerun-failed starts a new run; --resume continues one: use one of them');
       return {
         command: 'run',
         specFile: target,
         models: (values.model ?? []).map((m) => parseModel(m, values.provider)),
         concurrency: values.concurrency === undefined ? undefined : positiveInteger('--concurrency', values.concurrency),
-        batch: values.batch ?? false,
+        ...(values.batch ? { batch: true } : values['no-batch'] ? { batch: false } : {}),
         noCache: values['no-cache'] ?? false,
         refresh: values.refresh ?? false,
         resume: values.resume,

@@ -23,6 +23,7 @@ import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
 import { createProgress } from './progress.js';
+import { BATCH_RESTORED_LINE, invocation, rerunCacheHint, resumeHint, retryErrorsHint } from './hints.js';
 import { BatchProgressLines } from '../core/engine/batchProgress.js';
 import { formatCauses, formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
 
@@ -99,7 +100,7 @@ async function explainCommand(command: ExplainCommand): Promise<number> {
   try {
     const explanation = await explainFromCli(explainInvocation(command, runLog, controller.signal));
     if (explanation?.status === 'cancelled') {
-      process.stderr.write(`cancelled: finish it with  rag-inspector explain ${command.run} (finished variants are kept)\n`);
+      process.stderr.write(`cancelled: finish it with  ${invocation()} explain ${command.run} (finished variants are kept)\n`);
       return EXIT_CANCELLED;
     }
     return EXIT_OK;
@@ -141,6 +142,7 @@ async function runCommand(command: RunCommand): Promise<number> {
         }
         if (event.type === 'run-started') causes = new ErrorCauseTally({ concurrency: event.concurrency });
         if (event.type === 'run-started') progress.note(`run ${event.runId}: ${event.total} case runs on ${event.models.join(', ')}${event.resumed ? ` (${event.resumed} already done)` : ''}\nlog: ${event.logFile}`);
+        if (event.type === 'run-started' && event.batchRestored) progress.note(BATCH_RESTORED_LINE);
         if (event.type === 'case-finished') {
           if (event.result.status === 'error') counts.errors += 1;
           else if (event.result.pass === false) counts.failed += 1;
@@ -156,14 +158,15 @@ async function runCommand(command: RunCommand): Promise<number> {
     const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
     printRun(run, await writeReports(run, out, command.formats), await causesOf(run, outcome.spec.concurrency));
     await exportRunTraces(run, command.exportOtlp, command.contain);
-    // A finished run resumed without --retry-errors runs nothing new: say how to run its errored cases again.
-    if (command.resume && !command.retryErrors && run.totals.error > 0) {
-      process.stderr.write(`${run.totals.error} case(s) of this run ended in an error: run them again with  rag-inspector run ${command.specFile} --resume ${run.runId} --retry-errors\n`);
-    }
+    const hint = { specFile: command.specFile, runId: run.runId, command: invocation() };
     if (outcome.status === 'cancelled') {
-      process.stderr.write(`cancelled: finish it with  rag-inspector run ${command.specFile} --resume ${run.runId}\n`);
+      process.stderr.write(`${resumeHint(hint)}\n`);
       return EXIT_CANCELLED;
     }
+    // Said in the run's own output: the errored cases (a server that went away, a limit) can be run again alone.
+    if (run.totals.error > 0) process.stderr.write(`${retryErrorsHint(hint, run.totals.error)}\n`);
+    const fromCache = command.rerunFailed && !command.refresh ? rerunCacheHint(run.totals.cacheHits) : undefined;
+    if (fromCache) process.stderr.write(`${fromCache}\n`);
     // `explain:` in the eval file: the failures explained right after the run, into the same report folder.
     const explain = outcome.spec.explain;
     if (explain?.failed && run.totals.failed + run.totals.error > 0) {
