@@ -1,6 +1,7 @@
 // Parses the command line into a typed request, with messages that say how to fix a wrong flag.
 import { parseArgs } from 'node:util';
 import { REPORT_FORMATS, parseFormats } from '../core/report/writeReports.js';
+import { EXPLAIN_OPTIONS, IMPORT_TRACES_FILTERS, RUN_OPTIONS } from './commandHelp.js';
 import type { ReportFormat } from '../core/report/writeReports.js';
 import type { ModelSpec } from '../core/providers/contract.js';
 import { VARIANT_KINDS } from '../core/explain/model.js';
@@ -19,38 +20,14 @@ export const USAGE = `Usage:
                                                   turn OTLP JSON, Phoenix or Langfuse trace exports into dataset rows
 
 Options for run:
-  --model <provider:model>   model under test (repeatable); replaces the eval file's models
-  --provider <name>          provider for --model values given without one (openai, anthropic, openai-compatible, extractive)
-  --concurrency <n>          calls in flight per model
-  --batch                    send the calls of every model (and the judge) whose vendor has a batch API (openai, openai-compatible, anthropic) through it
-  --no-batch                 every call interactive, even where the eval file says batch: true or the resumed run was batched
-  --no-cache                 no response cache at all: every request goes to the model, nothing is stored
-  --refresh                  call the models even when an answer is cached, and store the fresh answers
-  --resume <run>             finish an interrupted run: a run log path, a run id, or "latest"
-  --retry-errors             with --resume: also run again the cases that ended in an error
-  --rerun-failed [run]       a new run of the failed and errored cases of a run (default: the latest)
-  --no-preflight             skip the first check of each server and model (one cheap request each)
-  --out <folder>             where reports go (default .rag-inspector/reports/<run-id>)
-  --format <list>            report formats, comma-separated: ${REPORT_FORMATS.join(', ')} (default all)
-  --quiet                    no progress output
-  --contain                  for eval files you did not write (CI on pull requests): refuse, before reading anything,
-                             any dataset, template or haystack outside the eval file's folder tree (symbolic links
-                             followed), and any baseUrl the eval file sets unless allowed with --allow-endpoint
-  --allow-endpoint <url>     with --contain: a baseUrl the eval file may use (repeatable, exact URL)
-  --export-otlp <url>        also send each case as an OpenInference trace to this OTLP/HTTP endpoint (run, report);
-                             the eval file's export.otlp does the same with headers from environment variables
+${RUN_OPTIONS}
 
 Options for explain:
-  --case <id>                explain this case (repeatable); with --failed, only its failed models
-  --failed                   explain every failed case (the default when no --case is given)
-  --variants <list>          leave-one-out, random subsets, position sweep, instruction removal (default all)
-  --max-calls <n>            at most n model calls (cached answers are free); the rest of the variants are left out
-  --plan                     print the cost plan (calls, cached, estimated USD) and stop
-  --no-cache, --out, --format, --quiet as for run; explanations are kept in .rag-inspector/explanations/
+${EXPLAIN_OPTIONS}
 
-Filters for import-traces: --since/--until <ISO time> (trace start), --where <attribute>=<value> (on any span,
-repeatable), --score-below <name>=<x> (a score on the trace; document.score: the best passage's), --sample <n>.
+Filters for import-traces: ${IMPORT_TRACES_FILTERS}
 
+Each command's own help, with an example: rag-inspector <command> --help.
 Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY; OPENAI_BASE_URL points the openai provider at any
 OpenAI-compatible server. Exit codes: 0 thresholds pass, 1 a threshold failed, 2 an error.
 generate-counterfactual exits 0 when every row got counterfactual data, 1 when some rows failed (listed, file

@@ -24,6 +24,8 @@ import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
 import { createProgress } from './progress.js';
 import { BATCH_RESTORED_LINE, invocation, rerunCacheHint, resumeHint, retryErrorsHint } from './hints.js';
+import { commandHelp, helpLine, wantsHelp } from './commandHelp.js';
+import { latestRunUnder, NoRunsError } from './latestRun.js';
 import { BatchProgressLines } from '../core/engine/batchProgress.js';
 import { formatCauses, formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
 
@@ -34,6 +36,11 @@ const EXIT_CANCELLED = 130;
 
 export async function main(argv: string[]): Promise<number> {
   try {
+    // `<command> --help` (or -h, or `help <command>`): that command's own help, before anything else is checked.
+    if (wantsHelp(argv) || argv[0] === 'help') {
+      process.stdout.write(`${commandHelp(argv[0] === 'help' ? (argv[1] ?? '') : (argv[0] ?? '')) ?? USAGE}\n`);
+      return EXIT_OK;
+    }
     if (argv[0] === 'import-traces') return await runImportTraces(argv.slice(1));
     const command = parseCommandLine(argv);
     switch (command.command) {
@@ -67,8 +74,11 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`rag-inspector: ${error.message}\n\n${USAGE}\n`);
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      // One line naming the help, not the whole usage: the message above it says what to fix.
+      process.stderr.write(`rag-inspector: ${(error as Error).message}\n${helpLine(invocation(), argv[0])}\n`);
+    } else if (error instanceof NoRunsError) {
+      process.stderr.write(`rag-inspector: ${error.message}\n`);
     } else if (error instanceof PreflightError) {
       process.stderr.write(`rag-inspector: ${error.message}\n`);
     } else if (error instanceof InputErrors) {
@@ -78,6 +88,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     return EXIT_ERROR;
   }
+}
+
+/** node:util parseArgs's own errors (an unknown option, a missing value) are usage errors too. */
+function isParseArgsError(error: unknown): boolean {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).code!.startsWith('ERR_PARSE_ARGS_');
 }
 
 /** Ctrl-C cancels (finished work is on disk); a second one quits at once. */
@@ -94,7 +109,7 @@ function cancelOnSigint(controller: AbortController, note: (line: string) => voi
 }
 
 async function explainCommand(command: ExplainCommand): Promise<number> {
-  const runLog = await resolveRun(command.run, process.cwd(), 'explain');
+  const runLog = command.run === 'latest' ? await latestUnder(process.cwd()) : await resolveRun(command.run, process.cwd(), 'explain');
   const controller = new AbortController();
   const onSigint = cancelOnSigint(controller, (line) => process.stderr.write(`${line}\n`));
   try {
@@ -201,12 +216,19 @@ function defaultReportDir(workspaceDir: string, runId: string): string {
   return path.join(workspaceDir, '.rag-inspector', 'reports', runId);
 }
 
-/** --resume, --rerun-failed and explain take a log path, a run id, or "latest". */
+/** explain latest: the newest run anywhere under the folder it is typed in (runs are kept beside each eval file). */
+async function latestUnder(folder: string): Promise<string> {
+  const file = await latestRunUnder(folder);
+  if (file) return file;
+  throw new NoRunsError(`explain latest: no runs under ${folder} or its subfolders\nruns are kept beside each eval file, in <its folder>/.rag-inspector/runs/: start one with  ${invocation()} run <file.eval.yaml>, or name a run log`);
+}
+
+/** --resume, --rerun-failed and explain take a log path, a run id, or "latest" (for a run: beside its eval file). */
 async function resolveRun(value: string, workspaceDir: string, flag: string): Promise<string> {
   const runsDir = path.join(workspaceDir, '.rag-inspector', 'runs');
   if (value === 'latest') {
     const [newest] = await listRuns(runsDir);
-    if (!newest) throw new UsageError(`${flag} latest: there are no runs under ${runsDir}`);
+    if (!newest) throw new NoRunsError(`${flag} latest: there are no runs of this eval file yet\nruns are kept beside the eval file, in ${runsDir}: run it once without ${flag} first`);
     return newest.file;
   }
   if (existsSync(value)) return path.resolve(value);
