@@ -16,7 +16,8 @@ import { createJudge } from '../suites/judging.js';
 import { createRunClients, modelKeyOf } from './clients.js';
 import { BatchLog } from './batchLog.js';
 import type { RunEvent } from './events.js';
-import { countingJudge, executeCase } from './executeCase.js';
+import { completionCall, countingJudge, executeCase } from './executeCase.js';
+import { uncachedEndpoints } from './uncachedEndpoints.js';
 import type { JudgeUsage } from './executeCase.js';
 import { expandedCases, planSuites, problemReporter, renderCase, variablesProblem } from './plan.js';
 import type { LazyPlan, SuitePlan } from './plan.js';
@@ -118,7 +119,14 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
 
   // After the inputs were read (a bad file is reported before any server is contacted), before the run log exists.
   if (options.preflight) {
-    const targets = [...clients.models, ...(clients.judge ? [clients.judge] : []), ...(clients.embeddings ? [clients.embeddings] : [])]
+    // Only the servers some call will reach: a rerun the cache answers whole runs with its servers down.
+    const reached = await uncachedEndpoints(plan, {
+      models: clients.models, wanted, judge: clients.judge !== undefined, signal: options.signal,
+      cacheAnswers: !options.noCache && !options.refreshCache,
+      callFor: (suitePlan, evalCase, model) => completionCall(evalCase, templateParametersFor(suitePlan, model.spec)),
+    });
+    const scorers = reached.scorers ? [...(clients.judge ? [clients.judge] : []), ...(clients.embeddings ? [clients.embeddings] : [])] : [];
+    const targets = [...clients.models.filter((m) => reached.models.has(m.key)), ...scorers]
       .map((m) => ({ key: m.key, model: m.key.slice(m.key.indexOf(':') + 1), provider: m.provider }));
     const { warnings } = await preflight(targets, options.signal, spec.timeoutMs);
     for (const message of warnings) emit({ type: 'warning', message });
