@@ -1,6 +1,7 @@
 // Parses the command line into a typed request, with messages that say how to fix a wrong flag.
 import { parseArgs } from 'node:util';
 import { REPORT_FORMATS, parseFormats } from '../core/report/writeReports.js';
+import { EXPLAIN_OPTIONS, IMPORT_TRACES_FILTERS, RUN_OPTIONS } from './commandHelp.js';
 import type { ReportFormat } from '../core/report/writeReports.js';
 import type { ModelSpec } from '../core/providers/contract.js';
 import { VARIANT_KINDS } from '../core/explain/model.js';
@@ -19,42 +20,17 @@ export const USAGE = `Usage:
   rag-inspector import-traces <file|folder> --out <dataset.jsonl> [--since t] [--until t] [--where k=v]
                 [--score-below name=x] [--sample n --seed n]
                                                   turn OTLP JSON, Phoenix or Langfuse trace exports into dataset rows
+  rag-inspector mcp [--max-cost usd] [--contain]   serve these tools to an editor's agent over MCP (stdio)
 
 Options for run:
-  --model <provider:model>   model under test (repeatable); replaces the eval file's models
-  --provider <name>          provider for --model values given without one (openai, anthropic, openai-compatible, extractive)
-  --concurrency <n>          calls in flight per model
-  --batch                    send the calls of every model (and the judge) whose vendor has a batch API (openai, openai-compatible, anthropic) through it
-  --no-cache                 no response cache at all: every request goes to the model, nothing is stored
-  --refresh                  call the models even when an answer is cached, and store the fresh answers
-  --resume <run>             finish an interrupted run: a run log path, a run id, or "latest"
-  --retry-errors             with --resume: also run again the cases that ended in an error
-  --rerun-failed [run]       a new run of the failed and errored cases of a run (default: the latest)
-  --no-preflight             skip the first check of each server and model (one cheap request each)
-  --out <folder>             where reports go (default .rag-inspector/reports/<run-id>)
-  --format <list>            report formats, comma-separated: ${REPORT_FORMATS.join(', ')} (default all)
-  --quiet                    no progress output
-  --contain                  for eval files you did not write (CI on pull requests): refuse, before reading anything,
-                             any dataset, template or haystack outside the eval file's folder tree (symbolic links
-                             followed), and any baseUrl the eval file sets unless allowed with --allow-endpoint
-  --allow-endpoint <url>     with --contain: a baseUrl the eval file may use (repeatable, exact URL)
-  --export-otlp <url>        also send each case as an OpenInference trace to this OTLP/HTTP endpoint (run, report);
-                             the eval file's export.otlp does the same with headers from environment variables
-  --baseline <run>           compare the run with an earlier one, pair by pair (as rag-inspector compare does)
-  --fail-on regression       with --baseline: exit 1 when a suite's case verdicts got significantly worse
-  --level <p>                significance level of --baseline's verdicts (default 0.05)
+${RUN_OPTIONS}
 
 Options for explain:
-  --case <id>                explain this case (repeatable); with --failed, only its failed models
-  --failed                   explain every failed case (the default when no --case is given)
-  --variants <list>          leave-one-out, random subsets, position sweep, instruction removal (default all)
-  --max-calls <n>            at most n model calls (cached answers are free); the rest of the variants are left out
-  --plan                     print the cost plan (calls, cached, estimated USD) and stop
-  --no-cache, --out, --format, --quiet as for run; explanations are kept in .rag-inspector/explanations/
+${EXPLAIN_OPTIONS}
 
-Filters for import-traces: --since/--until <ISO time> (trace start), --where <attribute>=<value> (on any span,
-repeatable), --score-below <name>=<x> (a score on the trace; document.score: the best passage's), --sample <n>.
+Filters for import-traces: ${IMPORT_TRACES_FILTERS}
 
+Each command's own help, with an example: rag-inspector <command> --help.
 Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY; OPENAI_BASE_URL points the openai provider at any
 OpenAI-compatible server. Exit codes: 0 thresholds pass, 1 a threshold failed, 2 an error.
 generate-counterfactual exits 0 when every row got counterfactual data, 1 when some rows failed (listed, file
@@ -65,8 +41,8 @@ export interface RunCommand {
   specFile: string;
   models: ModelSpec[];
   concurrency?: number;
-  /** Every model and the judge in batch mode, as `batch: true` in the eval file. */
-  batch: boolean;
+  /** true: every model and the judge in batch mode (--batch); false: none (--no-batch); unset: the eval file's choice, or the resumed run's. */
+  batch?: boolean;
   noCache: boolean;
   /** Fresh answers, still written to the cache. */
   refresh: boolean;
@@ -141,6 +117,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
       concurrency: { type: 'string' },
       'no-cache': { type: 'boolean', default: false },
       batch: { type: 'boolean', default: false },
+      'no-batch': { type: 'boolean', default: false },
       refresh: { type: 'boolean', default: false },
       resume: { type: 'string' },
       'retry-errors': { type: 'boolean', default: false },
@@ -178,6 +155,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
       if (!values['rerun-failed'] && rest.length > 0) throw new UsageError(`unexpected '${rest[0]}': run takes one eval file`);
       if (values['no-cache'] && values.refresh) throw new UsageError('--no-cache and --refresh contradict each other: --no-cache neither reads nor writes the cache, --refresh skips reads but writes fresh answers');
       if (values['retry-errors'] && values.resume === undefined) throw new UsageError('--retry-errors goes with --resume <run>: it runs again the errored cases of that run (or use --rerun-failed [run] for a new run of failed and errored cases)');
+      if (values.batch && values['no-batch']) throw new UsageError('--batch and --no-batch contradict each other: use one of them');
       if (rerunFailed !== undefined && values.resume !== undefined) throw new UsageError('--rerun-failed starts a new run; --resume continues one: use one of them');
       if (values['fail-on'] !== undefined && values['fail-on'] !== 'regression') throw new UsageError(`--fail-on: unknown condition '${values['fail-on']}': use --fail-on regression`);
       if (values['fail-on'] !== undefined && values.baseline === undefined) throw new UsageError('--fail-on regression needs --baseline <run>: the run to compare with (a run log path, a run id)');
@@ -187,7 +165,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
         specFile: target,
         models: (values.model ?? []).map((m) => parseModel(m, values.provider)),
         concurrency: values.concurrency === undefined ? undefined : positiveInteger('--concurrency', values.concurrency),
-        batch: values.batch ?? false,
+        ...(values.batch ? { batch: true } : values['no-batch'] ? { batch: false } : {}),
         noCache: values['no-cache'] ?? false,
         refresh: values.refresh ?? false,
         resume: values.resume,
@@ -228,7 +206,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
         quiet: values.quiet ?? false,
       };
     default:
-      throw new UsageError(`unknown command '${command}': use run, report, runs, explain, generate-counterfactual or import-traces (rag-inspector --help)`);
+      throw new UsageError(`unknown command '${command}': use run, report, runs, compare, explain, generate-counterfactual, import-traces or mcp (rag-inspector --help)`);
   }
 }
 

@@ -6,21 +6,8 @@ import type { PairedComparison, PairedRow } from '../core/report/pairedCompariso
 import { runDataFromLog } from '../core/report/runDataSources.js';
 import type { ReportTable } from '../core/suites/contract.js';
 import { levelOf, UsageError } from './args.js';
+import { commandHelp } from './commandHelp.js';
 import { formatTable } from './summaryText.js';
-
-export const COMPARE_USAGE = `Usage: rag-inspector compare <run-a> <run-b> [--level 0.05] [--json]
-
-Compares two runs of the same cases (before: run-a, after: run-b), pair by pair: per suite, model and metric, the
-cases fixed and broken, the change with its paired interval, the exact McNemar p-value for verdicts (a paired
-bootstrap interval for continuous scores), and a verdict: better, worse, or no detectable change at this size.
-Cases present in only one run are listed apart. A run is a run log path, a run id, or "latest".
-
-Options:
-  --level <p>   significance level of the verdicts (default 0.05); p-values are per metric, not corrected
-  --json        print the comparison as JSON
-
-Example:
-  rag-inspector compare .rag-inspector/runs/2026-11-27T10-00-00-1a2b3c.jsonl latest`;
 
 /** Runs `compare`; `resolveRun` turns a run argument into a log file as --resume does. Returns the exit code. */
 export async function runCompare(argv: string[], resolveRun: (value: string) => Promise<string>): Promise<number> {
@@ -33,7 +20,7 @@ export async function runCompare(argv: string[], resolveRun: (value: string) => 
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(`${COMPARE_USAGE}\n`);
+    process.stdout.write(`${commandHelp('compare')}\n`);
     return 0;
   }
   const [first, second, ...rest] = positionals;

@@ -26,6 +26,9 @@ import { formatComparison, hasRegression, runCompare } from './compare.js';
 import { runMcpServer } from './mcp.js';
 import { comparePaired } from '../core/report/pairedComparison.js';
 import { createProgress } from './progress.js';
+import { BATCH_RESTORED_LINE, invocation, rerunCacheHint, resumeHint, retryErrorsHint } from './hints.js';
+import { commandHelp, helpLine, wantsHelp } from './commandHelp.js';
+import { latestRunUnder, NoRunsError } from './latestRun.js';
 import { BatchProgressLines } from '../core/engine/batchProgress.js';
 import { formatCauses, formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
 
@@ -36,6 +39,11 @@ const EXIT_CANCELLED = 130;
 
 export async function main(argv: string[]): Promise<number> {
   try {
+    // `<command> --help` (or -h, or `help <command>`): that command's own help, before anything else is checked.
+    if (wantsHelp(argv) || argv[0] === 'help') {
+      process.stdout.write(`${commandHelp(argv[0] === 'help' ? (argv[1] ?? '') : (argv[0] ?? '')) ?? USAGE}\n`);
+      return EXIT_OK;
+    }
     if (argv[0] === 'import-traces') return await runImportTraces(argv.slice(1));
     if (argv[0] === 'compare') return await runCompare(argv.slice(1), (run) => resolveRun(run, process.cwd(), 'compare'));
     if (argv[0] === 'mcp') return await runMcpServer(argv.slice(1), {
@@ -75,8 +83,11 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`rag-inspector: ${error.message}\n\n${USAGE}\n`);
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      // One line naming the help, not the whole usage: the message above it says what to fix.
+      process.stderr.write(`rag-inspector: ${(error as Error).message}\n${helpLine(invocation(), argv[0])}\n`);
+    } else if (error instanceof NoRunsError) {
+      process.stderr.write(`rag-inspector: ${error.message}\n`);
     } else if (error instanceof PreflightError) {
       process.stderr.write(`rag-inspector: ${error.message}\n`);
     } else if (error instanceof InputErrors) {
@@ -86,6 +97,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     return EXIT_ERROR;
   }
+}
+
+/** node:util parseArgs's own errors (an unknown option, a missing value) are usage errors too. */
+function isParseArgsError(error: unknown): boolean {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).code!.startsWith('ERR_PARSE_ARGS_');
 }
 
 /** Ctrl-C cancels (finished work is on disk); a second one quits at once. */
@@ -102,13 +118,13 @@ function cancelOnSigint(controller: AbortController, note: (line: string) => voi
 }
 
 async function explainCommand(command: ExplainCommand): Promise<number> {
-  const runLog = await resolveRun(command.run, process.cwd(), 'explain');
+  const runLog = command.run === 'latest' ? await latestUnder(process.cwd()) : await resolveRun(command.run, process.cwd(), 'explain');
   const controller = new AbortController();
   const onSigint = cancelOnSigint(controller, (line) => process.stderr.write(`${line}\n`));
   try {
     const explanation = await explainFromCli(explainInvocation(command, runLog, controller.signal));
     if (explanation?.status === 'cancelled') {
-      process.stderr.write(`cancelled: finish it with  rag-inspector explain ${command.run} (finished variants are kept)\n`);
+      process.stderr.write(`cancelled: finish it with  ${invocation()} explain ${command.run} (finished variants are kept)\n`);
       return EXIT_CANCELLED;
     }
     return EXIT_OK;
@@ -152,6 +168,7 @@ async function runCommand(command: RunCommand): Promise<number> {
         }
         if (event.type === 'run-started') causes = new ErrorCauseTally({ concurrency: event.concurrency });
         if (event.type === 'run-started') progress.note(`run ${event.runId}: ${event.total} case runs on ${event.models.join(', ')}${event.resumed ? ` (${event.resumed} already done)` : ''}\nlog: ${event.logFile}`);
+        if (event.type === 'run-started' && event.batchRestored) progress.note(BATCH_RESTORED_LINE);
         if (event.type === 'case-finished') {
           if (event.result.status === 'error') counts.errors += 1;
           else if (event.result.pass === false) counts.failed += 1;
@@ -172,14 +189,15 @@ async function runCommand(command: RunCommand): Promise<number> {
     const regression = command.failOnRegression && run.baseline !== undefined && hasRegression(run.baseline.comparison);
     if (regression) process.stderr.write(`regression: the case verdicts got significantly worse than in ${run.baseline?.runId} (--fail-on regression)\n`);
     await exportRunTraces(run, command.exportOtlp, command.contain);
-    // A finished run resumed without --retry-errors runs nothing new: say how to run its errored cases again.
-    if (command.resume && !command.retryErrors && run.totals.error > 0) {
-      process.stderr.write(`${run.totals.error} case(s) of this run ended in an error: run them again with  rag-inspector run ${command.specFile} --resume ${run.runId} --retry-errors\n`);
-    }
+    const hint = { specFile: command.specFile, runId: run.runId, command: invocation() };
     if (outcome.status === 'cancelled') {
-      process.stderr.write(`cancelled: finish it with  rag-inspector run ${command.specFile} --resume ${run.runId}\n`);
+      process.stderr.write(`${resumeHint(hint)}\n`);
       return EXIT_CANCELLED;
     }
+    // Said in the run's own output: the errored cases (a server that went away, a limit) can be run again alone.
+    if (run.totals.error > 0) process.stderr.write(`${retryErrorsHint(hint, run.totals.error)}\n`);
+    const fromCache = command.rerunFailed && !command.refresh ? rerunCacheHint(run.totals.cacheHits) : undefined;
+    if (fromCache) process.stderr.write(`${fromCache}\n`);
     // `explain:` in the eval file: the failures explained right after the run, into the same report folder.
     const explain = outcome.spec.explain;
     if (explain?.failed && run.totals.failed + run.totals.error > 0) {
@@ -220,12 +238,19 @@ function defaultReportDir(workspaceDir: string, runId: string): string {
   return path.join(workspaceDir, '.rag-inspector', 'reports', runId);
 }
 
-/** --resume, --rerun-failed and explain take a log path, a run id, or "latest". */
+/** explain latest: the newest run anywhere under the folder it is typed in (runs are kept beside each eval file). */
+async function latestUnder(folder: string): Promise<string> {
+  const file = await latestRunUnder(folder);
+  if (file) return file;
+  throw new NoRunsError(`explain latest: no runs under ${folder} or its subfolders\nruns are kept beside each eval file, in <its folder>/.rag-inspector/runs/: start one with  ${invocation()} run <file.eval.yaml>, or name a run log`);
+}
+
+/** --resume, --rerun-failed and explain take a log path, a run id, or "latest" (for a run: beside its eval file). */
 async function resolveRun(value: string, workspaceDir: string, flag: string): Promise<string> {
   const runsDir = path.join(workspaceDir, '.rag-inspector', 'runs');
   if (value === 'latest') {
     const [newest] = await listRuns(runsDir);
-    if (!newest) throw new UsageError(`${flag} latest: there are no runs under ${runsDir}`);
+    if (!newest) throw new NoRunsError(`${flag} latest: there are no runs of this eval file yet\nruns are kept beside the eval file, in ${runsDir}: run it once without ${flag} first`);
     return newest.file;
   }
   if (existsSync(value)) return path.resolve(value);

@@ -19,25 +19,10 @@ import { runDataFromLog } from '../core/report/runDataSources.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { loadVendor } from '../core/vendor/load.js';
+import { commandHelp } from './commandHelp.js';
 import { formatComparison } from './compare.js';
 import { formatExplanation, formatPlan } from './explainText.js';
 import { formatTotals } from './summaryText.js';
-
-export const MCP_USAGE = `Usage: rag-inspector mcp [--root folder] [--max-cost usd] [--contain] [--allow-endpoint url]…
-
-Serves RAG Inspector's tools to an editor's agent over MCP (stdio): run_eval, list_failures, show_case, explain_case,
-compare_runs. Eval files and runs are found in the workspace folder: --root, else the folder the server starts in.
-
-Options:
-  --root <folder>        the workspace folder (default: the current folder)
-  --max-cost <usd>       refuse a run or an explanation whose estimated cost is above this (default 0: only free or
-                         local models, and calls already in the cache)
-  --contain              refuse eval files whose paths leave the folder, and endpoints they choose (as run --contain)
-  --allow-endpoint <url> with --contain: a baseUrl eval files may use (repeatable)
-
-Setup: VS Code (.vscode/mcp.json) {"servers":{"rag-inspector":{"command":"npx","args":["rag-inspector","mcp"]}}}
-       Claude Code: claude mcp add rag-inspector -- npx rag-inspector mcp
-       Cursor (.cursor/mcp.json) {"mcpServers":{"rag-inspector":{"command":"npx","args":["rag-inspector","mcp"]}}}`;
 
 /** What the CLI lends the server: how it finds a run, and what --contain means for a folder. */
 export interface McpHost {
@@ -59,7 +44,7 @@ const DOCUMENT_PREVIEW_CHARS = 600;
 export async function runMcpServer(argv: string[], host: McpHost): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { root: { type: 'string' }, 'max-cost': { type: 'string' }, contain: { type: 'boolean', default: false }, 'allow-endpoint': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h', default: false } } });
   if (values.help) {
-    process.stdout.write(`${MCP_USAGE}\n`);
+    process.stdout.write(`${commandHelp('mcp')}\n`);
     return 0;
   }
   const maxCostUsd = values['max-cost'] === undefined ? 0 : Number(values['max-cost']);

@@ -4,7 +4,7 @@ import type { SuiteReport } from '../suites/contract.js';
 import type { BatchState } from '../providers/batch.js';
 
 export type RunEvent =
-  | { type: 'run-started'; runId: string; logFile: string; total: number; models: string[]; suites: string[]; resumed: number; concurrency?: number }
+  | { type: 'run-started'; runId: string; logFile: string; total: number; models: string[]; suites: string[]; resumed: number; concurrency?: number; /** A resumed run whose log says batch mode was on: it is on again. */ batchRestored?: boolean }
   | { type: 'input-problem'; problem: InputProblem }
   /** A doubt that does not stop the run (preflight: a model the server does not list but answers for). */
   | { type: 'warning'; message: string }

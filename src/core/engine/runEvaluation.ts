@@ -16,7 +16,8 @@ import { createJudge } from '../suites/judging.js';
 import { createRunClients, modelKeyOf } from './clients.js';
 import { BatchLog } from './batchLog.js';
 import type { RunEvent } from './events.js';
-import { countingJudge, executeCase } from './executeCase.js';
+import { completionCall, countingJudge, executeCase } from './executeCase.js';
+import { uncachedEndpoints } from './uncachedEndpoints.js';
 import type { JudgeUsage } from './executeCase.js';
 import { expandedCases, planSuites, problemReporter, renderCase, variablesProblem } from './plan.js';
 import type { LazyPlan, SuitePlan } from './plan.js';
@@ -57,7 +58,11 @@ export interface RunOptions {
   preflight?: boolean;
   /** Run only some (case, model) pairs: rerun failed, rerun one case, rerun what a template change affects. */
   caseFilter?: (caseId: string, modelKey: string) => boolean;
-  /** `batch`: every model and the judge in batch mode (the CLI's --batch); false leaves the eval file's choice. */
+  /**
+   * `batch`: true puts every model and the judge that can batch in batch mode (--batch, the VS Code setting); false
+   * every one interactive, the eval file's `batch: true` included (--no-batch); unset leaves the eval file's choice,
+   * or, on a resume, what the run was started with.
+   */
   overrides?: { models?: ModelSpec[]; concurrency?: number; batch?: boolean };
   /** Providers the host adds by name (the extension's `vscode-lm`); models and the judge may use them. */
   providers?: Readonly<Record<string, ProviderFactory>>;
@@ -90,11 +95,13 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   const emit = options.onEvent ?? (() => undefined);
   // A provider only a host has (vscode-lm) is reported at its line when this process lacks it (the CLI).
   const loaded = typeof source === 'string' ? await loadEvalSpec(source, { hostProviders: Object.keys(options.providers ?? {}), ...options.contain }) : source;
-  const spec = applyOverrides(loaded, options.overrides);
+  const previous = options.resume ? await readPrevious(options.resume, loaded, options.retryErrors === true) : undefined;
+  // A run started in batch mode is resumed in batch mode, so its batches are collected and the rest batched too.
+  const batchRestored = previous?.header.batch === true && options.overrides?.batch === undefined;
+  const spec = applyOverrides(loaded, batchRestored ? { ...options.overrides, batch: true } : options.overrides);
   const workspaceDir = options.workspaceDir ?? path.dirname(spec.file);
   const stateDir = path.join(workspaceDir, '.rag-inspector');
 
-  const previous = options.resume ? await readPrevious(options.resume, spec, options.retryErrors === true) : undefined;
   // Batches are submitted only once cases run, after the log exists; the line is written before the first poll.
   const batchLog = new BatchLog(options.signal, previous?.batches ?? [], emit);
   const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache, batchLog.options);
@@ -112,7 +119,14 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
 
   // After the inputs were read (a bad file is reported before any server is contacted), before the run log exists.
   if (options.preflight) {
-    const targets = [...clients.models, ...(clients.judge ? [clients.judge] : []), ...(clients.embeddings ? [clients.embeddings] : [])]
+    // Only the servers some call will reach: a rerun the cache answers whole runs with its servers down.
+    const reached = await uncachedEndpoints(plan, {
+      models: clients.models, wanted, judge: clients.judge !== undefined, signal: options.signal,
+      cacheAnswers: !options.noCache && !options.refreshCache,
+      callFor: (suitePlan, evalCase, model) => completionCall(evalCase, templateParametersFor(suitePlan, model.spec)),
+    });
+    const scorers = reached.scorers ? [...(clients.judge ? [clients.judge] : []), ...(clients.embeddings ? [clients.embeddings] : [])] : [];
+    const targets = [...clients.models.filter((m) => reached.models.has(m.key)), ...scorers]
       .map((m) => ({ key: m.key, model: m.key.slice(m.key.indexOf(':') + 1), provider: m.provider }));
     const { warnings } = await preflight(targets, options.signal, spec.timeoutMs);
     for (const message of warnings) emit({ type: 'warning', message });
@@ -121,12 +135,12 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   const runId = previous?.header.runId ?? newRunId(new Date());
   const writer = previous
     ? await RunLogWriter.reopen(options.resume!)
-    : await RunLogWriter.create(path.join(stateDir, 'runs'), await headerFor(runId, spec, plan, modelKeys));
+    : await RunLogWriter.create(path.join(stateDir, 'runs'), { ...await headerFor(runId, spec, plan, modelKeys), ...(options.overrides?.batch === true ? { batch: true as const } : {}) });
   const logFile = writer.file;
   batchLog.writeTo(writer);
   const createdAt = previous?.header.createdAt ?? new Date().toISOString();
 
-  emit({ type: 'run-started', runId, logFile, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size, concurrency: spec.concurrency });
+  emit({ type: 'run-started', runId, logFile, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size, concurrency: spec.concurrency, ...(batchRestored ? { batchRestored } : {}) });
 
   // The judge's usage while preparing rows belongs to no case result; it is added to the run's totals.
   const preparation: JudgeUsage = { inputTokens: 0, outputTokens: 0, calls: 0, costUsd: 0 };
@@ -235,7 +249,10 @@ export function applyOverrides(spec: EvalSpec, overrides: RunOptions['overrides'
   const models = overrides.models?.length ? overrides.models : spec.models;
   // "Batch mode on" (--batch, the VS Code setting) is for the models that can be batched: an extractive baseline or
   // a chat model from VS Code runs as before. Only the eval file's own `batch: true` on such a model is an error.
-  const batched = (model: ModelSpec): ModelSpec => (overrides.batch && BATCH_PROVIDER_NAMES.includes(model.provider) ? { ...model, batch: true } : model);
+  const batched = (model: ModelSpec): ModelSpec => {
+    if (overrides.batch === false && model.batch) return { ...model, batch: false };
+    return overrides.batch && BATCH_PROVIDER_NAMES.includes(model.provider) ? { ...model, batch: true } : model;
+  };
   return {
     ...spec,
     models: models.map(batched),

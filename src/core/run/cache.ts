@@ -5,7 +5,9 @@ import { open, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { scanLineBytes } from './jsonLines.js';
 import type { ResponseRecord, Usage } from '../model.js';
+import { ProviderError } from '../providers/contract.js';
 import type { CompletionRequest } from '../providers/contract.js';
+import { SingleFlight } from './singleFlight.js';
 
 /** Part of every key, so a change to what a key covers or to the entry layout invalidates old entries. */
 const CACHE_FORMAT = 2;
@@ -121,6 +123,14 @@ const KEY_END = LINE_PREFIX.length + 64;
  * time too, so an error object cast to one is refused.
  */
 export class ResponseCache {
+  /**
+   * Requests being answered now, by key: an identical request that arrives meanwhile (two cases whose prompts came
+   * out byte-identical) joins that call instead of sending its own, and is answered as a cache hit. Shared by every
+   * model client of the run, as the cache is.
+   */
+  readonly inFlight = new SingleFlight<{ record: ResponseRecord; attempts: number }>(
+    (signal) => new ProviderError('cancelled', 'cancelled', { cause: signal.reason }),
+  );
   private readonly segmentsDir: string;
   private segment: string;
   private segmentSize = 0;

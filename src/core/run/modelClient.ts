@@ -114,6 +114,14 @@ export function createModelClient(options: ModelClientOptions): CountingModelCli
     }
   }
 
+  /** One call to the provider, its answer stored under `key` (no cache: undefined). */
+  async function answer(request: CompletionRequest, key: string | undefined, signal: AbortSignal): Promise<{ record: ResponseRecord; attempts: number }> {
+    const { record, attempts } = await fromProvider(request, signal);
+    await store(key, record);
+    emit({ type: 'success', modelKey: options.key, attempts, latencyMs: record.latencyMs, usage: record.usage, costUsd: record.costUsd });
+    return { record, attempts };
+  }
+
   function requestOf(call: Parameters<ModelClient['complete']>[0]): CompletionRequest {
     return {
       ...decoding,
@@ -137,13 +145,28 @@ export function createModelClient(options: ModelClientOptions): CountingModelCli
       // Even a cache hit is refused once cancelled: a cancelled run must not keep producing results.
       if (signal.aborted) throw new ProviderError('cancelled', 'cancelled', { cause: signal.reason });
       const request = requestOf(call);
-      const key = options.cache ? requestKey(options.provider, request) : undefined;
-      const hit = await fromCache(key);
-      if (hit) return hit;
-      const { record, attempts } = await fromProvider(request, signal);
-      await store(key, record);
-      emit({ type: 'success', modelKey: options.key, attempts, latencyMs: record.latencyMs, usage: record.usage, costUsd: record.costUsd });
-      return { ...record, attempts };
+      if (!options.cache) {
+        const { record, attempts } = await answer(request, undefined, signal);
+        return { ...record, attempts };
+      }
+      const key = requestKey(options.provider, request);
+      const flights = options.cache.inFlight;
+      // An identical request already in flight is joined before the cache is read: its answer is not stored yet.
+      if (!flights.has(key)) {
+        const hit = await fromCache(key);
+        if (hit) return hit;
+      }
+      // Nothing awaits between this lookup and the start of the call, so two identical requests never both start one.
+      const joined = flights.join(key, signal, (flightSignal) => answer(request, key, flightSignal));
+      if (!joined.shared) {
+        const { record, attempts } = await joined.promise;
+        return { ...record, attempts };
+      }
+      const { record } = await joined.promise;
+      // Sent once for both: this caller paid nothing, so it counts as a cache hit, as a later identical request would.
+      counters.cacheHits++;
+      emit({ type: 'cache-hit', modelKey: options.key, usage: record.usage });
+      return { ...record, cached: true, costUsd: 0, attempts: 1 };
     },
   };
 }

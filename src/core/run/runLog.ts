@@ -38,6 +38,11 @@ export interface RunHeader {
   judge?: string;
   embeddings?: string;
   seed: number;
+  /**
+   * Batch mode was turned on for the run (--batch, the VS Code setting), not by the eval file: `--resume` restores it,
+   * so the rest of the run goes to the vendor's batch API too and the run's batches are collected.
+   */
+  batch?: true;
 }
 
 export interface CaseLine {

@@ -143,3 +143,99 @@ test('explain of a batched run killed after submitting its variants, then explai
   // The variant in the original order is the run's own request, from the cache; every other one came from the batch.
   assert.equal(logged.cases.filter((line) => line.result.response?.cached !== true).length, logged.batches[0]?.requests.length, 'each variant answered from the one batch');
 });
+
+/** The command a cancelled run printed to finish it, as arguments for the CLI (the bundle's own path dropped). */
+function printedResume(stderr: string): string[] {
+  const command = /cancelled: finish it with {2}(.+)$/m.exec(stderr)?.[1];
+  assert.ok(command, `no resume command in:\n${stderr}`);
+  const words = command.split(' ');
+  assert.equal(words[0], 'node');
+  assert.match(words[1] ?? '', /cli\.cjs$/);
+  return words.slice(2);
+}
+
+test('run --batch cancelled with Ctrl-C mid-batch, then the printed command: batch mode restored, the finished items kept, one new batch of only the rest', async (t) => {
+  const ws = createWorkspace({ rows: rgbRows(4), evalYaml: () => fixtureEvalYaml(server.openaiBaseUrl) });
+  t.after(() => ws.cleanup());
+  // Items are processed one by one over the delay: the first poll sees part of the batch done.
+  server.setBatchProcessingMs(16_000);
+  const batchesBefore = new Set(server.batches.batches.keys());
+
+  const { child, done } = await cli(['run', ws.evalFile, '--batch', '--no-preflight']);
+  const stderr = liveStderr(child);
+  await waitFor(() => (/in progress, [1-3] of 4 done/.test(stderr.text) ? true : undefined), 'the batch partly done', 40_000);
+  child.kill('SIGINT');
+  const cancelled = await done;
+  assert.equal(cancelled.code, 130, cancelled.stderr);
+  const [first] = [...server.batches.batches.values()].filter((b) => !batchesBefore.has(b.id));
+  assert.equal(first?.status, 'cancelled');
+  const finishedByFirst = first?.counts.completed ?? 0;
+  assert.ok(finishedByFirst >= 1 && finishedByFirst < 4, `the cancelled batch answered ${finishedByFirst} of 4`);
+  const args = printedResume(cancelled.stderr);
+  assert.ok(!args.includes('--batch'), 'the printed command needs no --batch: the run log says it');
+
+  server.setBatchProcessingMs(0);
+  const chatBefore = posts('/v1/chat/completions');
+  const resumed = await (await cli([...args, '--format', 'json'])).done;
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stderr, /batch mode, as the run was started: its batches are collected and the rest goes in new batches \(--no-batch asks interactively\)/);
+  const created = [...server.batches.batches.values()].filter((b) => !batchesBefore.has(b.id));
+  assert.equal(created.length, 2, 'one new batch');
+  assert.equal(created[1]?.counts.total, 4 - finishedByFirst, 'only the requests the cancelled batch had not answered');
+  assert.equal(posts('/v1/chat/completions'), chatBefore, 'nothing asked interactively');
+  const log = await readRunLog(path.join(ws.dir, '.rag-inspector', 'runs', `${args[args.indexOf('--resume') + 1]}.jsonl`));
+  assert.equal(log.summary?.status, 'success');
+  assert.deepEqual(log.cases.map((c) => c.result.response?.text).sort(), ['Answer0.', 'Answer1.', 'Answer2.', 'Answer3.']);
+});
+
+test('run --batch killed with kill -9, then --resume without --batch: batch mode restored from the run log and the batch collected; --no-batch is refused with --batch', async (t) => {
+  const ws = createWorkspace({ rows: rgbRows(4), evalYaml: () => fixtureEvalYaml(server.openaiBaseUrl) });
+  t.after(() => ws.cleanup());
+  server.setBatchProcessingMs(60 * 60_000);
+  const runsDir = path.join(ws.dir, '.rag-inspector', 'runs');
+  const { child, done } = await cli(['run', ws.evalFile, '--batch', '--no-preflight']);
+  const logFile = await waitFor(() => {
+    const files = existsSync(runsDir) ? readdirSync(runsDir).filter((f) => f.endsWith('.jsonl')) : [];
+    const file = files[0] && path.join(runsDir, files[0]);
+    return file && readFileSync(file, 'utf8').includes('"type":"batch"') ? file : undefined;
+  }, 'the batch line in the run log');
+  child.kill('SIGKILL');
+  await done;
+  assert.equal((await readRunLog(logFile)).header.batch, true);
+  const batchPosts = posts('/v1/batches');
+  const chatBefore = posts('/v1/chat/completions');
+
+  server.setBatchProcessingMs(0);
+  const runId = path.basename(logFile, '.jsonl');
+  const resumed = await (await cli(['run', ws.evalFile, '--no-preflight', '--format', 'json', '--resume', runId])).done;
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stderr, /batch mode, as the run was started/);
+  assert.equal(posts('/v1/batches'), batchPosts, 'the batch was collected, not submitted again');
+  assert.equal(posts('/v1/chat/completions'), chatBefore, 'nothing asked interactively');
+  const log = await readRunLog(logFile);
+  assert.equal(log.summary?.status, 'success');
+  assert.equal(log.cases.length, 4);
+
+  const both = await (await cli(['run', ws.evalFile, '--batch', '--no-batch'])).done;
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /--batch and --no-batch contradict each other/);
+});
+
+test('--no-batch on the resume of a batched run asks the rest interactively and says nothing of batch mode', async (t) => {
+  const ws = createWorkspace({ rows: rgbRows(4), evalYaml: () => fixtureEvalYaml(server.openaiBaseUrl) });
+  t.after(() => ws.cleanup());
+  server.setBatchProcessingMs(16_000);
+  const { child, done } = await cli(['run', ws.evalFile, '--batch', '--no-preflight']);
+  const stderr = liveStderr(child);
+  await waitFor(() => (/submitted, 4 requests/.test(stderr.text) ? true : undefined), 'the batch submitted', 40_000);
+  child.kill('SIGINT');
+  const cancelled = await done;
+  assert.equal(cancelled.code, 130, cancelled.stderr);
+  server.setBatchProcessingMs(0);
+  const batchPosts = posts('/v1/batches');
+  const resumed = await (await cli([...printedResume(cancelled.stderr), '--no-batch', '--format', 'json'])).done;
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.doesNotMatch(resumed.stderr, /batch mode, as the run was started/);
+  assert.equal(posts('/v1/batches'), batchPosts, 'no new batch');
+  assert.match(resumed.stdout, /Cases: 4 /);
+});

@@ -112,10 +112,15 @@ test('--resume finishes only what is missing; --retry-errors reruns the errored 
   assert.match(first.stdout, /Cases: 4 \(1 passed, 1 failed, 2 errors\)/, first.stdout + first.stderr);
   assert.match(first.stderr, /error: .*answered HTTP 500: prompt too long: the prompts in flight together exceed the server's shared context.*lower concurrency \(now 4\)/);
   assert.equal(first.stderr.split('\n').filter((l) => l.startsWith('error: ')).length, 1, 'one cause, printed once');
+  // The run's own output says how to run its errors again, with the command this process was started by (the bundle).
+  const firstId = readdirSync(path.join(ws.dir, '.rag-inspector', 'runs'))[0]?.replace(/\.jsonl$/, '');
+  assert.match(first.stderr, /2 case\(s\) of this run ended in an error: run them again with {2}node \S+cli\.cjs run /);
+  assert.ok(first.stderr.includes(` run ${ws.evalFile} --resume ${firstId} --retry-errors`), first.stderr);
+  assert.doesNotMatch(first.stderr, /rag-inspector run/);
 
   const resumed = await cli(['run', ws.evalFile, '--no-cache', '--resume', 'latest']);
   assert.match(resumed.stderr, /0 case runs .*\(4 already done\)/);
-  assert.match(resumed.stderr, /2 case\(s\) of this run ended in an error: run them again with {2}rag-inspector run .* --resume \S+ --retry-errors/);
+  assert.match(resumed.stderr, /2 case\(s\) of this run ended in an error: run them again with {2}node \S+cli\.cjs run .* --resume \S+ --retry-errors/);
   assert.match(resumed.stdout, /2 errors\)/);
 
   const retried = await cli(['run', ws.evalFile, '--no-cache', '--resume', 'latest', '--retry-errors']);
@@ -128,6 +133,21 @@ test('--resume finishes only what is missing; --retry-errors reruns the errored 
   assert.match(rerun.stderr, /run \S+: 1 case runs/);
   assert.deepEqual(llama.requests.filter((r) => r.text.includes('landmark')).map((r) => /landmark number (\d+)\?/.exec(r.text)?.[1]), ['3']);
   assert.match(rerun.stdout, /Cases: 1 \(0 passed, 1 failed, 0 errors\)/);
+});
+
+test('--rerun-failed says how many unchanged requests the cache answered, and that --refresh asks again', async (t) => {
+  const llama = await server({ flavour: 'llama.cpp' }, [{ match: { contains: 'landmark number 1?' }, reply: 'No idea.' }]);
+  const ws = workspace(t, llama.openaiBaseUrl, 2);
+  const first = await cli(['run', ws.evalFile]);
+  assert.match(first.stdout, /Cases: 2 \(1 passed, 1 failed, 0 errors\)/, first.stdout + first.stderr);
+  const asked = () => llama.requests.filter((r) => r.text.includes('landmark')).length;
+  const before = asked();
+  const rerun = await cli(['run', ws.evalFile, '--rerun-failed']);
+  assert.equal(asked(), before, 'the failed case was answered from the cache');
+  assert.match(rerun.stderr, /--rerun-failed: 1 unchanged request\(s\) were answered from the cache, with the same answers as before; add --refresh to ask the models again/);
+  const refreshed = await cli(['run', ws.evalFile, '--rerun-failed', '--refresh']);
+  assert.equal(asked(), before + 1);
+  assert.doesNotMatch(refreshed.stderr, /answered from the cache/);
 });
 
 test('--no-cache neither reads nor writes the cache; --refresh asks the model again and writes what it answered', async (t) => {

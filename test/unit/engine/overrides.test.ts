@@ -21,8 +21,9 @@ test('batch mode on batches the models whose vendor has a batch API, the judge t
   ]);
 });
 
-test('batch mode off leaves the eval file\'s own batch choices alone', () => {
-  const spec = specWith([model('openai', 'a', { batch: true }), model('openai', 'b')]);
-  assert.deepEqual(batchedOf(applyOverrides(spec, { batch: false })), ['openai:a=true', 'openai:b=false']);
-  assert.deepEqual(batchedOf(applyOverrides(spec, { concurrency: 2 })), ['openai:a=true', 'openai:b=false']);
+test('batch mode unset leaves the eval file\'s own batch choices alone; --no-batch (false) makes every model interactive', () => {
+  const spec = specWith([model('openai', 'a', { batch: true }), model('openai', 'b')], model('openai', 'judge', { batch: true }));
+  assert.deepEqual(batchedOf(applyOverrides(spec, {})), ['openai:a=true', 'openai:b=false', 'openai:judge=true']);
+  assert.deepEqual(batchedOf(applyOverrides(spec, { concurrency: 2 })), ['openai:a=true', 'openai:b=false', 'openai:judge=true']);
+  assert.deepEqual(batchedOf(applyOverrides(spec, { batch: false })), ['openai:a=false', 'openai:b=false', 'openai:judge=false']);
 });

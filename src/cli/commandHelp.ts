@@ -1,0 +1,179 @@
+// Each command's own help (`rag-inspector <command> --help`): usage, options, an example. The overall usage is built
+// from the same option lists (args.ts), so an option is described once.
+import { REPORT_FORMATS } from '../core/report/writeReports.js';
+
+export const RUN_OPTIONS = `  --model <provider:model>   model under test (repeatable); replaces the eval file's models
+  --provider <name>          provider for --model values given without one (openai, anthropic, openai-compatible, extractive)
+  --concurrency <n>          calls in flight per model
+  --batch                    send the calls of every model (and the judge) whose vendor has a batch API (openai, openai-compatible, anthropic) through it
+  --no-batch                 every call interactive, even where the eval file says batch: true or the resumed run was batched
+  --no-cache                 no response cache at all: every request goes to the model, nothing is stored
+  --refresh                  call the models even when an answer is cached, and store the fresh answers
+  --resume <run>             finish an interrupted run: a run log path, a run id, or "latest"
+  --retry-errors             with --resume: also run again the cases that ended in an error
+  --rerun-failed [run]       a new run of the failed and errored cases of a run (default: the latest)
+  --no-preflight             skip the first check of each server and model (one cheap request each)
+  --out <folder>             where reports go (default .rag-inspector/reports/<run-id>)
+  --format <list>            report formats, comma-separated: ${REPORT_FORMATS.join(', ')} (default all)
+  --quiet                    no progress output
+  --contain                  for eval files you did not write (CI on pull requests): refuse, before reading anything,
+                             any dataset, template or haystack outside the eval file's folder tree (symbolic links
+                             followed), and any baseUrl the eval file sets unless allowed with --allow-endpoint
+  --allow-endpoint <url>     with --contain: a baseUrl the eval file may use (repeatable, exact URL)
+  --export-otlp <url>        also send each case as an OpenInference trace to this OTLP/HTTP endpoint (run, report);
+                             the eval file's export.otlp does the same with headers from environment variables
+  --baseline <run>           compare the run with an earlier one, pair by pair (as rag-inspector compare does)
+  --fail-on regression       with --baseline: exit 1 when a suite's case verdicts got significantly worse
+  --level <p>                significance level of --baseline's verdicts (default 0.05)`;
+
+export const EXPLAIN_OPTIONS = `  --case <id>                explain this case (repeatable); with --failed, only its failed models
+  --failed                   explain every failed case (the default when no --case is given)
+  --variants <list>          leave-one-out, random subsets, position sweep, instruction removal (default all)
+  --max-calls <n>            at most n model calls (cached answers are free); the rest of the variants are left out
+  --plan                     print the cost plan (calls, cached, estimated USD) and stop
+  --no-cache, --out, --format, --quiet as for run; explanations are kept in .rag-inspector/explanations/`;
+
+export const IMPORT_TRACES_FILTERS = `--since/--until <ISO time> (trace start), --where <attribute>=<value> (on any span,
+repeatable), --score-below <name>=<x> (a score on the trace; document.score: the best passage's), --sample <n>.`;
+
+export const EXIT_CODES = 'Exit codes: 0 thresholds pass, 1 a threshold failed, 2 an error, 130 cancelled with Ctrl-C.';
+
+/** "latest", as explain and the run options take it. */
+const LATEST = `"latest" is the newest run: for run, beside the eval file; for explain, under the current folder tree.`;
+
+const HELP: Readonly<Record<string, string>> = {
+  compare: `Usage: rag-inspector compare <run-a> <run-b> [--level 0.05] [--json]
+
+Compares two runs of the same cases (before: run-a, after: run-b), pair by pair: per suite, model and metric, the
+cases fixed and broken, the change with its paired interval, the exact McNemar p-value for verdicts (a paired
+bootstrap interval for continuous scores), and a verdict: better, worse, or no detectable change at this size.
+Cases present in only one run are listed apart. A run is a run log path, a run id, or "latest".
+
+Options:
+  --level <p>   significance level of the verdicts (default 0.05); p-values are per metric, not corrected
+  --json        print the comparison as JSON
+
+Example:
+  rag-inspector compare .rag-inspector/runs/2026-11-27T10-00-00-1a2b3c.jsonl latest`,
+
+  mcp: `Usage: rag-inspector mcp [--root folder] [--max-cost usd] [--contain] [--allow-endpoint url]…
+
+Serves RAG Inspector's tools to an editor's agent over MCP (stdio): run_eval, list_failures, show_case, explain_case,
+compare_runs. Eval files and runs are found in the workspace folder: --root, else the folder the server starts in.
+
+Options:
+  --root <folder>        the workspace folder (default: the current folder)
+  --max-cost <usd>       refuse a run or an explanation whose estimated cost is above this (default 0: only free or
+                         local models, and calls already in the cache)
+  --contain              refuse eval files whose paths leave the folder, and endpoints they choose (as run --contain)
+  --allow-endpoint <url> with --contain: a baseUrl eval files may use (repeatable)
+
+Setup: VS Code (.vscode/mcp.json) {"servers":{"rag-inspector":{"command":"npx","args":["rag-inspector","mcp"]}}}
+       Claude Code: claude mcp add rag-inspector -- npx rag-inspector mcp
+       Cursor (.cursor/mcp.json) {"mcpServers":{"rag-inspector":{"command":"npx","args":["rag-inspector","mcp"]}}}`,
+
+  run: `Usage: rag-inspector run <file.eval.yaml> [options]
+
+Runs an evaluation: every method, row and model of the eval file, then writes its reports.
+
+Options:
+${RUN_OPTIONS}
+
+${LATEST}
+Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY; OPENAI_BASE_URL points the openai provider at any
+OpenAI-compatible server. ${EXIT_CODES}
+
+Example:
+  rag-inspector run examples/rgb/rgb-example.eval.yaml --format json,html`,
+
+  report: `Usage: rag-inspector report <run-log.jsonl> [options]
+
+Writes the reports of a run again from its log (a finished, cancelled or interrupted run).
+
+Options:
+  --out <folder>             where reports go (default .rag-inspector/reports/<run-id> beside the run's eval file)
+  --format <list>            report formats, comma-separated: ${REPORT_FORMATS.join(', ')} (default all)
+  --export-otlp <url>        also send each case as an OpenInference trace to this OTLP/HTTP endpoint
+
+Example:
+  rag-inspector report .rag-inspector/runs/2026-11-28T04-00-00Z-1a2b3c.jsonl --format html`,
+
+  runs: `Usage: rag-inspector runs [folder]
+
+Lists the runs under <folder>/.rag-inspector/runs (default: the current folder), newest first: run id, status, the
+eval file's name and the log's path.
+
+Options:
+  -h, --help                 this help
+
+Example:
+  rag-inspector runs examples/rgb`,
+
+  explain: `Usage: rag-inspector explain <run-log|run-id|latest> [options]
+
+Says which document, position or instruction made each case come out as it did: each case is run again with its
+documents varied, through the same cache and scorer.
+
+Options:
+${EXPLAIN_OPTIONS}
+
+${LATEST}
+
+Example:
+  rag-inspector explain latest --failed --plan
+  rag-inspector explain latest --case noise/17/noise=0.4 --variants loo,position --max-calls 50`,
+
+  'generate-counterfactual': `Usage: rag-inspector generate-counterfactual <dataset> --model <provider:model> --out <file> [options]
+
+Writes IF-RAG counterfactual data for your own QA rows with a model, to a new file you review before use.
+
+Options:
+  --model <provider:model>   the model that writes the counterfactual passages (exactly one)
+  --provider <name>          provider for a --model given without one
+  --out <file>               the new dataset file
+  --seed <n>                 seed of the generation, so it can be repeated (default 2333)
+  --concurrency <n>          calls in flight (default 4)
+  --quiet                    no progress output
+
+Exits 0 when every row got counterfactual data, 1 when some rows failed (listed, file still written), 2 on an error.
+
+Example:
+  rag-inspector generate-counterfactual qa.jsonl --model openai:gpt-4o --out qa.counterfactual.jsonl`,
+
+  'import-traces': `Usage: rag-inspector import-traces <file|folder> --out <dataset.jsonl> [filters]
+
+Turns OTLP JSON, Phoenix or Langfuse trace exports into dataset rows (a folder imports every trace file in it).
+
+Options:
+  --out <dataset.jsonl>      the dataset to write
+  --since/--until <time>     traces that started from / before this ISO 8601 time
+  --where <attribute>=<v>    only traces with this attribute value on any span (repeatable)
+  --score-below <name>=<x>   only traces with a score below x (document.score: the best passage's)
+  --sample <n> --seed <n>    a seeded random sample of n traces
+
+Exits 0 when every trace imported, 1 when some were skipped (listed; the file is still written), 2 on an error.
+
+Example:
+  rag-inspector import-traces traces.jsonl --out dataset.jsonl --since 2026-11-01`,
+};
+
+export const COMMANDS = Object.keys(HELP);
+
+/** The help of `command`, or undefined when there is no such command. */
+export function commandHelp(command: string): string | undefined {
+  return HELP[command];
+}
+
+/** Asks for help: `--help` or `-h` anywhere before a `--`. */
+export function wantsHelp(argv: readonly string[]): boolean {
+  for (const arg of argv) {
+    if (arg === '--') return false;
+    if (arg === '--help' || arg === '-h') return true;
+  }
+  return false;
+}
+
+/** The one line that ends a usage error: where the command's help is. */
+export function helpLine(program: string, command: string | undefined): string {
+  return command && HELP[command] ? `see ${program} ${command} --help` : `see ${program} --help`;
+}
