@@ -25,6 +25,7 @@ import { runImportTraces } from './importTraces.js';
 import { createProgress } from './progress.js';
 import { BatchProgressLines } from '../core/engine/batchProgress.js';
 import { formatCauses, formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
+import { print } from './terminal.js';
 
 const EXIT_OK = 0;
 const EXIT_THRESHOLD_FAILED = 1;
@@ -37,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
     const command = parseCommandLine(argv);
     switch (command.command) {
       case 'help':
-        process.stdout.write(`${USAGE}\n`);
+        print(process.stdout, `${USAGE}\n`);
         return EXIT_OK;
       case 'run':
         return await runCommand(command);
@@ -59,21 +60,21 @@ export async function main(argv: string[]): Promise<number> {
         const runs = await listRuns(path.join(command.folder, '.rag-inspector', 'runs'));
         for (const run of runs) {
           const status = run.status === 'unreadable' ? run.status : outcomeStatus(run.status, run.summary?.totals);
-          process.stdout.write(`${run.runId}  ${runStatusLabel(status).padEnd(10)}  ${run.header?.spec.name ?? run.problem ?? ''}  ${run.file}\n`);
+          print(process.stdout, `${run.runId}  ${runStatusLabel(status).padEnd(10)}  ${run.header?.spec.name ?? run.problem ?? ''}  ${run.file}\n`);
         }
-        if (runs.length === 0) process.stdout.write('no runs yet\n');
+        if (runs.length === 0) print(process.stdout, 'no runs yet\n');
         return EXIT_OK;
       }
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`rag-inspector: ${error.message}\n\n${USAGE}\n`);
+      print(process.stderr, `rag-inspector: ${error.message}\n\n${USAGE}\n`);
     } else if (error instanceof PreflightError) {
-      process.stderr.write(`rag-inspector: ${error.message}\n`);
+      print(process.stderr, `rag-inspector: ${error.message}\n`);
     } else if (error instanceof InputErrors) {
-      for (const e of error.errors) process.stderr.write(`${e.format()}\n`);
+      for (const e of error.errors) print(process.stderr, `${e.format()}\n`);
     } else {
-      process.stderr.write(`rag-inspector: ${describeError(error)}\n`);
+      print(process.stderr, `rag-inspector: ${describeError(error)}\n`);
     }
     return EXIT_ERROR;
   }
@@ -95,11 +96,11 @@ function cancelOnSigint(controller: AbortController, note: (line: string) => voi
 async function explainCommand(command: ExplainCommand): Promise<number> {
   const runLog = await resolveRun(command.run, process.cwd(), 'explain');
   const controller = new AbortController();
-  const onSigint = cancelOnSigint(controller, (line) => process.stderr.write(`${line}\n`));
+  const onSigint = cancelOnSigint(controller, (line) => print(process.stderr, `${line}\n`));
   try {
     const explanation = await explainFromCli(explainInvocation(command, runLog, controller.signal));
     if (explanation?.status === 'cancelled') {
-      process.stderr.write(`cancelled: finish it with  rag-inspector explain ${command.run} (finished variants are kept)\n`);
+      print(process.stderr, `cancelled: finish it with  rag-inspector explain ${command.run} (finished variants are kept)\n`);
       return EXIT_CANCELLED;
     }
     return EXIT_OK;
@@ -158,10 +159,10 @@ async function runCommand(command: RunCommand): Promise<number> {
     await exportRunTraces(run, command.exportOtlp, command.contain);
     // A finished run resumed without --retry-errors runs nothing new: say how to run its errored cases again.
     if (command.resume && !command.retryErrors && run.totals.error > 0) {
-      process.stderr.write(`${run.totals.error} case(s) of this run ended in an error: run them again with  rag-inspector run ${command.specFile} --resume ${run.runId} --retry-errors\n`);
+      print(process.stderr, `${run.totals.error} case(s) of this run ended in an error: run them again with  rag-inspector run ${command.specFile} --resume ${run.runId} --retry-errors\n`);
     }
     if (outcome.status === 'cancelled') {
-      process.stderr.write(`cancelled: finish it with  rag-inspector run ${command.specFile} --resume ${run.runId}\n`);
+      print(process.stderr, `cancelled: finish it with  rag-inspector run ${command.specFile} --resume ${run.runId}\n`);
       return EXIT_CANCELLED;
     }
     // `explain:` in the eval file: the failures explained right after the run, into the same report folder.
@@ -229,12 +230,12 @@ async function causesOf(run: RunData, concurrency?: number) {
 
 function printRun(run: RunData, written: string[], causes: ReturnType<typeof errorCausesOf>): void {
   const out = process.stdout;
-  out.write(`\n${formatReports(run.reports)}\n\n`);
+  print(out, `\n${formatReports(run.reports)}\n\n`);
   const thresholds = formatThresholds(run.thresholds);
-  if (thresholds) out.write(`${thresholds}\n\n`);
-  if (run.problems.length) out.write(`Input problems (${run.problems.length}):\n${run.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n\n`);
-  if (causes.length) out.write(`${formatCauses(causes)}\n\n`);
-  out.write(`${formatTotals(run.totals)}\nStatus: ${runStatusLabel(run.status)}\nReports: ${written.join(', ')}\n`);
+  if (thresholds) print(out, `${thresholds}\n\n`);
+  if (run.problems.length) print(out, `Input problems (${run.problems.length}):\n${run.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n\n`);
+  if (causes.length) print(out, `${formatCauses(causes)}\n\n`);
+  print(out, `${formatTotals(run.totals)}\nStatus: ${runStatusLabel(run.status)}\nReports: ${written.join(', ')}\n`);
 }
 
 function exitCodeFor(run: RunData): number {
