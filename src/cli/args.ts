@@ -6,6 +6,7 @@ import type { ReportFormat } from '../core/report/writeReports.js';
 import type { ModelSpec } from '../core/providers/contract.js';
 import { VARIANT_KINDS } from '../core/explain/model.js';
 import type { VariantKind } from '../core/explain/model.js';
+import { MAX_CONCURRENCY } from '../core/spec/schema.js';
 
 export const USAGE = `Usage:
   rag-inspector run <file.eval.yaml> [options]    run an evaluation and write its reports
@@ -164,7 +165,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
         command: 'run',
         specFile: target,
         models: (values.model ?? []).map((m) => parseModel(m, values.provider)),
-        concurrency: values.concurrency === undefined ? undefined : positiveInteger('--concurrency', values.concurrency),
+        concurrency: values.concurrency === undefined ? undefined : concurrencyOption(values.concurrency),
         ...(values.batch ? { batch: true } : values['no-batch'] ? { batch: false } : {}),
         noCache: values['no-cache'] ?? false,
         refresh: values.refresh ?? false,
@@ -224,7 +225,7 @@ function generateCounterfactualCommand(
     model: parseModel(values.model[0] as string, values.provider),
     out: values.out,
     seed: values.seed === undefined ? 2333 : wholeNumber('--seed', values.seed),
-    concurrency: values.concurrency === undefined ? 4 : positiveInteger('--concurrency', values.concurrency),
+    concurrency: values.concurrency === undefined ? 4 : concurrencyOption(values.concurrency),
     quiet: values.quiet ?? false,
   };
 }
@@ -257,6 +258,13 @@ export function levelOf(text: string | undefined): number {
 function wholeNumber(flag: string, text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 0) throw new UsageError(`${flag} must be a whole number, got '${text}'`);
+  return value;
+}
+
+/** Calls in flight per model: refused above MAX_CONCURRENCY here, before anything is loaded or paid for. */
+function concurrencyOption(text: string): number {
+  const value = positiveInteger('--concurrency', text);
+  if (value > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be at most ${MAX_CONCURRENCY} calls in flight per model, got '${text}'`);
   return value;
 }
 

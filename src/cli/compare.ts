@@ -8,6 +8,7 @@ import type { ReportTable } from '../core/suites/contract.js';
 import { levelOf, UsageError } from './args.js';
 import { commandHelp } from './commandHelp.js';
 import { formatTable } from './summaryText.js';
+import { print } from './terminal.js';
 
 /** Runs `compare`; `resolveRun` turns a run argument into a log file as --resume does. Returns the exit code. */
 export async function runCompare(argv: string[], resolveRun: (value: string) => Promise<string>): Promise<number> {
@@ -15,17 +16,17 @@ export async function runCompare(argv: string[], resolveRun: (value: string) => 
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: { level: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
   } catch (error) {
-    process.stderr.write(`rag-inspector compare: ${(error as Error).message}\n(rag-inspector compare --help shows the options)\n`);
+    print(process.stderr, `rag-inspector compare: ${(error as Error).message}\n(rag-inspector compare --help shows the options)\n`);
     return 2;
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(`${commandHelp('compare')}\n`);
+    print(process.stdout, `${commandHelp('compare')}\n`);
     return 0;
   }
   const [first, second, ...rest] = positionals;
   if (!first || !second || rest.length > 0) {
-    process.stderr.write('rag-inspector compare: needs two runs, the earlier first: rag-inspector compare <run-a> <run-b>\n(rag-inspector compare --help shows the options)\n');
+    print(process.stderr, 'rag-inspector compare: needs two runs, the earlier first: rag-inspector compare <run-a> <run-b>\n(rag-inspector compare --help shows the options)\n');
     return 2;
   }
   let level: number;
@@ -33,12 +34,12 @@ export async function runCompare(argv: string[], resolveRun: (value: string) => 
     level = levelOf(values.level);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`rag-inspector compare: ${error.message}\n`);
+    print(process.stderr, `rag-inspector compare: ${error.message}\n`);
     return 2;
   }
   const [beforeLog, afterLog] = [await resolveRun(first), await resolveRun(second)];
   const comparison = await comparePaired(await runDataFromLog(beforeLog), await runDataFromLog(afterLog), { level });
-  process.stdout.write(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${formatComparison(comparison)}\n`);
+  print(process.stdout, values.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${formatComparison(comparison)}\n`);
   return 0;
 }
 

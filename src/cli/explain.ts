@@ -10,6 +10,7 @@ import type { ReportFormat } from '../core/report/writeReports.js';
 import type { ExplainCommand } from './args.js';
 import { formatExplanation, formatPlan } from './explainText.js';
 import { createProgress } from './progress.js';
+import { print } from './terminal.js';
 
 export interface ExplainInvocation extends ExplainOptions {
   runLog: string;
@@ -29,7 +30,7 @@ export async function explainFromCli(invocation: ExplainInvocation): Promise<Run
   const credentials = envCredentials(process.env);
   const options = { ...invocation, credentials, caseIds: invocation.caseIds.length ? invocation.caseIds : undefined };
   if (invocation.planOnly) {
-    process.stdout.write(`${formatPlan(await planExplanation(invocation.runLog, options))}\n`);
+    print(process.stdout, `${formatPlan(await planExplanation(invocation.runLog, options))}\n`);
     return undefined;
   }
   const progress = createProgress(process.stderr, invocation.quiet);
@@ -48,9 +49,9 @@ export async function explainFromCli(invocation: ExplainInvocation): Promise<Run
   });
   progress.finish();
   const explanation = outcome.explanation as RunExplanation;
-  process.stdout.write(`\n${formatExplanation(explanation)}\n`);
+  print(process.stdout, `\n${formatExplanation(explanation)}\n`);
   const written = await writeExplanationReports(explanation, invocation.out, invocation.formats);
-  process.stdout.write(`Explanation: ${outcome.file}${written.length ? `\nReports: ${written.join(', ')}` : ''}\n`);
+  print(process.stdout, `Explanation: ${outcome.file}${written.length ? `\nReports: ${written.join(', ')}` : ''}\n`);
   return explanation;
 }
 

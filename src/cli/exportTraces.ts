@@ -3,6 +3,7 @@
 import type { RunData } from '../core/report/runData.js';
 import { otlpHeaderValues, otlpSettingsOf, sendRunTraces } from '../core/report/runTraces.js';
 import type { OtlpTarget } from '../core/traces/otlpExport.js';
+import { print } from './terminal.js';
 
 export interface ExportIo {
   stdout: NodeJS.WritableStream;
@@ -22,18 +23,18 @@ export async function exportRunTraces(run: RunData, flagEndpoint: string | undef
   if (!endpoint) return;
   const fileChoseIt = flagEndpoint === undefined;
   if (contained && fileChoseIt && !contained.allowEndpoints.includes(endpoint)) {
-    io.stderr.write(`warning: --contain: the eval file's export.otlp endpoint ${endpoint} was not sent anything — add --allow-endpoint ${endpoint} if it is yours\n`);
+    print(io.stderr, `warning: --contain: the eval file's export.otlp endpoint ${endpoint} was not sent anything — add --allow-endpoint ${endpoint} if it is yours\n`);
     return;
   }
   const fileHeaders = contained && !fileChoseIt ? {} : configured?.headers ?? {};
-  const headers = otlpHeaderValues(fileHeaders, io.env, (message) => io.stderr.write(`warning: ${message}\n`));
+  const headers = otlpHeaderValues(fileHeaders, io.env, (message) => print(io.stderr, `warning: ${message}\n`));
   const target: OtlpTarget = { endpoint, headers, batchSize: configured?.batchSize };
   try {
     const summary = await sendRunTraces(run, target);
-    for (const warning of summary.warnings) io.stderr.write(`warning: ${warning}\n`);
-    if (summary.sent > 0) io.stdout.write(`Traces: ${summary.sent} case(s) sent to ${summary.endpoint}\n`);
+    for (const warning of summary.warnings) print(io.stderr, `warning: ${warning}\n`);
+    if (summary.sent > 0) print(io.stdout, `Traces: ${summary.sent} case(s) sent to ${summary.endpoint}\n`);
   } catch (error) {
     // The export is an extra: whatever went wrong in it leaves the run's outcome alone.
-    io.stderr.write(`warning: OTLP export failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    print(io.stderr, `warning: OTLP export failed: ${error instanceof Error ? error.message : String(error)}\n`);
   }
 }

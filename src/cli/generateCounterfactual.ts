@@ -12,6 +12,7 @@ import type { GenerateCounterfactualCommand } from './args.js';
 import { UsageError } from './args.js';
 import { createProgress } from './progress.js';
 import type { DatasetRow } from '../core/model.js';
+import { print } from './terminal.js';
 
 const EXIT_OK = 0;
 const EXIT_SOME_FAILED = 1;
@@ -80,12 +81,12 @@ export async function runGenerateCounterfactual(command: GenerateCounterfactualC
     });
     progress.finish();
     await writeFile(out, toJsonLines(summary), 'utf8');
-    io.stdout.write(summaryText(summary, unreadable, out));
+    print(io.stdout, summaryText(summary, unreadable, out));
     return summary.failed + unreadable.length > 0 ? EXIT_SOME_FAILED : EXIT_OK;
   } catch (error) {
     if (!controller.signal.aborted) throw error;
     progress.finish();
-    io.stderr.write('cancelled: nothing was written\n');
+    print(io.stderr, 'cancelled: nothing was written\n');
     return EXIT_CANCELLED;
   } finally {
     process.off('SIGINT', onSigint);

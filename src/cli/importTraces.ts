@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { importTraces, toJsonLines } from '../core/traces/importTraces.js';
 import type { TraceFilters } from '../core/traces/filters.js';
 import { UsageError } from './args.js';
+import { print } from './terminal.js';
 
 export interface ImportTracesCommand {
   target: string;
@@ -57,16 +58,16 @@ export async function runImportTraces(argv: string[], io: ImportIo = { stdout: p
   const command = parseImportTraces(argv);
   const out = path.resolve(command.out);
   const outcome = await importTraces(command.target, command.filters);
-  for (const problem of outcome.problems) io.stderr.write(`warning: ${problem.format()}\n`);
+  for (const problem of outcome.problems) print(io.stderr, `warning: ${problem.format()}\n`);
   if (outcome.rows.length === 0) {
-    io.stderr.write(`rag-inspector: no rows to write: ${outcome.interactions} RAG interaction(s) in ${outcome.traces} trace(s)${outcome.interactions ? ', none passed the filters' : ''}; ${out} not written\n`);
+    print(io.stderr, `rag-inspector: no rows to write: ${outcome.interactions} RAG interaction(s) in ${outcome.traces} trace(s)${outcome.interactions ? ', none passed the filters' : ''}; ${out} not written\n`);
     return 2;
   }
   await writeFile(out, toJsonLines(outcome.rows), 'utf8');
   const filtered = outcome.interactions - outcome.rows.length;
-  io.stdout.write(`Read ${outcome.spans} span(s) in ${outcome.traces} trace(s) from ${outcome.files.length} file(s); ${outcome.interactions} RAG interaction(s)${filtered ? `, ${filtered} left out by the filters` : ''}.\n`);
-  io.stdout.write(`Wrote ${outcome.rows.length} row(s) to ${out}${outcome.problems.length ? `; ${outcome.problems.length} problem(s) above` : ''}.\n`);
-  io.stdout.write('Run them with a ragas or llm-eval suite (dataset: that file); the rows hold the recorded responses.\n');
+  print(io.stdout, `Read ${outcome.spans} span(s) in ${outcome.traces} trace(s) from ${outcome.files.length} file(s); ${outcome.interactions} RAG interaction(s)${filtered ? `, ${filtered} left out by the filters` : ''}.\n`);
+  print(io.stdout, `Wrote ${outcome.rows.length} row(s) to ${out}${outcome.problems.length ? `; ${outcome.problems.length} problem(s) above` : ''}.\n`);
+  print(io.stdout, 'Run them with a ragas or llm-eval suite (dataset: that file); the rows hold the recorded responses.\n');
   return outcome.problems.length > 0 ? 1 : 0;
 }
 

@@ -31,6 +31,7 @@ import { commandHelp, helpLine, wantsHelp } from './commandHelp.js';
 import { latestRunUnder, NoRunsError } from './latestRun.js';
 import { BatchProgressLines } from '../core/engine/batchProgress.js';
 import { formatCauses, formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
+import { print } from './terminal.js';
 
 const EXIT_OK = 0;
 const EXIT_THRESHOLD_FAILED = 1;
@@ -41,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     // `<command> --help` (or -h, or `help <command>`): that command's own help, before anything else is checked.
     if (wantsHelp(argv) || argv[0] === 'help') {
-      process.stdout.write(`${commandHelp(argv[0] === 'help' ? (argv[1] ?? '') : (argv[0] ?? '')) ?? USAGE}\n`);
+      print(process.stdout, `${commandHelp(argv[0] === 'help' ? (argv[1] ?? '') : (argv[0] ?? '')) ?? USAGE}\n`);
       return EXIT_OK;
     }
     if (argv[0] === 'import-traces') return await runImportTraces(argv.slice(1));
@@ -54,7 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     const command = parseCommandLine(argv);
     switch (command.command) {
       case 'help':
-        process.stdout.write(`${USAGE}\n`);
+        print(process.stdout, `${USAGE}\n`);
         return EXIT_OK;
       case 'run':
         return await runCommand(command);
@@ -76,24 +77,24 @@ export async function main(argv: string[]): Promise<number> {
         const runs = await listRuns(path.join(command.folder, '.rag-inspector', 'runs'));
         for (const run of runs) {
           const status = run.status === 'unreadable' ? run.status : outcomeStatus(run.status, run.summary?.totals);
-          process.stdout.write(`${run.runId}  ${runStatusLabel(status).padEnd(10)}  ${run.header?.spec.name ?? run.problem ?? ''}  ${run.file}\n`);
+          print(process.stdout, `${run.runId}  ${runStatusLabel(status).padEnd(10)}  ${run.header?.spec.name ?? run.problem ?? ''}  ${run.file}\n`);
         }
-        if (runs.length === 0) process.stdout.write('no runs yet\n');
+        if (runs.length === 0) print(process.stdout, 'no runs yet\n');
         return EXIT_OK;
       }
     }
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {
       // One line naming the help, not the whole usage: the message above it says what to fix.
-      process.stderr.write(`rag-inspector: ${(error as Error).message}\n${helpLine(invocation(), argv[0])}\n`);
+      print(process.stderr, `rag-inspector: ${(error as Error).message}\n${helpLine(invocation(), argv[0])}\n`);
     } else if (error instanceof NoRunsError) {
-      process.stderr.write(`rag-inspector: ${error.message}\n`);
+      print(process.stderr, `rag-inspector: ${error.message}\n`);
     } else if (error instanceof PreflightError) {
-      process.stderr.write(`rag-inspector: ${error.message}\n`);
+      print(process.stderr, `rag-inspector: ${error.message}\n`);
     } else if (error instanceof InputErrors) {
-      for (const e of error.errors) process.stderr.write(`${e.format()}\n`);
+      for (const e of error.errors) print(process.stderr, `${e.format()}\n`);
     } else {
-      process.stderr.write(`rag-inspector: ${describeError(error)}\n`);
+      print(process.stderr, `rag-inspector: ${describeError(error)}\n`);
     }
     return EXIT_ERROR;
   }
@@ -120,11 +121,11 @@ function cancelOnSigint(controller: AbortController, note: (line: string) => voi
 async function explainCommand(command: ExplainCommand): Promise<number> {
   const runLog = command.run === 'latest' ? await latestUnder(process.cwd()) : await resolveRun(command.run, process.cwd(), 'explain');
   const controller = new AbortController();
-  const onSigint = cancelOnSigint(controller, (line) => process.stderr.write(`${line}\n`));
+  const onSigint = cancelOnSigint(controller, (line) => print(process.stderr, `${line}\n`));
   try {
     const explanation = await explainFromCli(explainInvocation(command, runLog, controller.signal));
     if (explanation?.status === 'cancelled') {
-      process.stderr.write(`cancelled: finish it with  ${invocation()} explain ${command.run} (finished variants are kept)\n`);
+      print(process.stderr, `cancelled: finish it with  ${invocation()} explain ${command.run} (finished variants are kept)\n`);
       return EXIT_CANCELLED;
     }
     return EXIT_OK;
@@ -185,19 +186,19 @@ async function runCommand(command: RunCommand): Promise<number> {
     const run = baselineLog ? { ...logged, baseline: await baselineOf(baselineLog, logged, command.level) } : logged;
     const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
     printRun(run, await writeReports(run, out, command.formats), await causesOf(run, outcome.spec.concurrency));
-    if (run.baseline) process.stdout.write(`\nCompared with ${run.baseline.runId}:\n${formatComparison(run.baseline.comparison)}\n`);
+    if (run.baseline) print(process.stdout, `\nCompared with ${run.baseline.runId}:\n${formatComparison(run.baseline.comparison)}\n`);
     const regression = command.failOnRegression && run.baseline !== undefined && hasRegression(run.baseline.comparison);
-    if (regression) process.stderr.write(`regression: the case verdicts got significantly worse than in ${run.baseline?.runId} (--fail-on regression)\n`);
+    if (regression) print(process.stderr, `regression: the case verdicts got significantly worse than in ${run.baseline?.runId} (--fail-on regression)\n`);
     await exportRunTraces(run, command.exportOtlp, command.contain);
     const hint = { specFile: command.specFile, runId: run.runId, command: invocation() };
     if (outcome.status === 'cancelled') {
-      process.stderr.write(`${resumeHint(hint)}\n`);
+      print(process.stderr, `${resumeHint(hint)}\n`);
       return EXIT_CANCELLED;
     }
     // Said in the run's own output: the errored cases (a server that went away, a limit) can be run again alone.
-    if (run.totals.error > 0) process.stderr.write(`${retryErrorsHint(hint, run.totals.error)}\n`);
+    if (run.totals.error > 0) print(process.stderr, `${retryErrorsHint(hint, run.totals.error)}\n`);
     const fromCache = command.rerunFailed && !command.refresh ? rerunCacheHint(run.totals.cacheHits) : undefined;
-    if (fromCache) process.stderr.write(`${fromCache}\n`);
+    if (fromCache) print(process.stderr, `${fromCache}\n`);
     // `explain:` in the eval file: the failures explained right after the run, into the same report folder.
     const explain = outcome.spec.explain;
     if (explain?.failed && run.totals.failed + run.totals.error > 0) {
@@ -276,14 +277,14 @@ async function causesOf(run: RunData, concurrency?: number) {
 
 function printRun(run: RunData, written: string[], causes: ReturnType<typeof errorCausesOf>): void {
   const out = process.stdout;
-  out.write(`\n${formatReports(run.reports)}\n\n`);
+  print(out, `\n${formatReports(run.reports)}\n\n`);
   const thresholds = formatThresholds(run.thresholds);
-  if (thresholds) out.write(`${thresholds}\n\n`);
-  if (run.problems.length) out.write(`Input problems (${run.problems.length}):\n${run.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n\n`);
-  if (causes.length) out.write(`${formatCauses(causes)}\n\n`);
+  if (thresholds) print(out, `${thresholds}\n\n`);
+  if (run.problems.length) print(out, `Input problems (${run.problems.length}):\n${run.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n\n`);
+  if (causes.length) print(out, `${formatCauses(causes)}\n\n`);
   // The problems are listed above, but a bare "success" under them would read as if nothing went wrong.
   const problems = run.problems.length ? `, with ${run.problems.length} input problem${run.problems.length === 1 ? '' : 's'} (listed above)` : '';
-  out.write(`${formatTotals(run.totals)}\nStatus: ${runStatusLabel(run.status)}${problems}\nReports: ${written.join(', ')}\n`);
+  print(out, `${formatTotals(run.totals)}\nStatus: ${runStatusLabel(run.status)}${problems}\nReports: ${written.join(', ')}\n`);
 }
 
 function exitCodeFor(run: RunData): number {

@@ -23,6 +23,7 @@ import { commandHelp } from './commandHelp.js';
 import { formatComparison } from './compare.js';
 import { formatExplanation, formatPlan } from './explainText.js';
 import { formatTotals } from './summaryText.js';
+import { print } from './terminal.js';
 
 /** What the CLI lends the server: how it finds a run, and what --contain means for a folder. */
 export interface McpHost {
@@ -44,12 +45,12 @@ const DOCUMENT_PREVIEW_CHARS = 600;
 export async function runMcpServer(argv: string[], host: McpHost): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { root: { type: 'string' }, 'max-cost': { type: 'string' }, contain: { type: 'boolean', default: false }, 'allow-endpoint': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h', default: false } } });
   if (values.help) {
-    process.stdout.write(`${commandHelp('mcp')}\n`);
+    print(process.stdout, `${commandHelp('mcp')}\n`);
     return 0;
   }
   const maxCostUsd = values['max-cost'] === undefined ? 0 : Number(values['max-cost']);
   if (!(maxCostUsd >= 0)) {
-    process.stderr.write(`rag-inspector mcp: --max-cost must be a number of dollars, e.g. 0.50; got '${values['max-cost']}'\n`);
+    print(process.stderr, `rag-inspector mcp: --max-cost must be a number of dollars, e.g. 0.50; got '${values['max-cost']}'\n`);
     return 2;
   }
   const settings: McpSettings = { root: path.resolve(values.root ?? '.'), maxCostUsd, ...(values.contain ? { contain: { allowEndpoints: values['allow-endpoint'] ?? [] } } : {}) };

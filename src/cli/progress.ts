@@ -1,4 +1,5 @@
 // Progress on stderr: a redrawn bar on a terminal, plain periodic lines in CI logs.
+import { print, printControl } from './terminal.js';
 
 /** Failed verdicts and errors apart, the two counts the summary and every report show. */
 export interface ProgressCounts {
@@ -32,17 +33,18 @@ class TerminalBar implements Progress {
     const width = Math.max(10, Math.min(40, (this.stream.columns ?? 80) - 50));
     const filled = total === 0 ? width : Math.round((done / total) * width);
     const rate = done / Math.max(0.001, (now - this.started) / 1000);
-    this.stream.write(`\r[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${done}/${total}  ${countsText(counts)}  ${rate.toFixed(1)}/s `);
+    printControl(this.stream, '\r');
+    print(this.stream, `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${done}/${total}  ${countsText(counts)}  ${rate.toFixed(1)}/s `);
     this.drawn = true;
   }
 
   note(line: string): void {
-    if (this.drawn) this.stream.write('\r\x1b[K');
-    this.stream.write(`${line}\n`);
+    if (this.drawn) printControl(this.stream, '\r\x1b[K');
+    print(this.stream, `${line}\n`);
   }
 
   finish(): void {
-    if (this.drawn) this.stream.write('\n');
+    if (this.drawn) print(this.stream, '\n');
   }
 }
 
@@ -58,11 +60,11 @@ class PlainLines implements Progress {
     if (percent === this.lastPercent && now - this.lastTime < 10_000 && done < total) return;
     this.lastPercent = percent;
     this.lastTime = now;
-    this.stream.write(`progress: ${done}/${total} cases (${countsText(counts)})\n`);
+    print(this.stream, `progress: ${done}/${total} cases (${countsText(counts)})\n`);
   }
 
   note(line: string): void {
-    this.stream.write(`${line}\n`);
+    print(this.stream, `${line}\n`);
   }
 
   finish(): void {}

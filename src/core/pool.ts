@@ -22,6 +22,10 @@ export async function forEachConcurrent<T>(
     pulling = next.catch(() => undefined);
     return next;
   };
+  // Lanes start as items arrive, never more than the items plus one however wide the limit: a width of a billion
+  // over three cases is four lanes, not a billion pending promises.
+  const lanes: Promise<void>[] = [];
+  const maxLanes = Math.max(1, width);
   const lane = async (): Promise<void> => {
     for (;;) {
       if (signal.aborted || failure !== undefined || done) return;
@@ -36,6 +40,7 @@ export async function forEachConcurrent<T>(
         done = true;
         return;
       }
+      if (lanes.length < maxLanes) lanes.push(lane());
       try {
         await work(next.value);
       } catch (error) {
@@ -45,7 +50,9 @@ export async function forEachConcurrent<T>(
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.max(1, width) }, lane));
+    lanes.push(lane());
+    // Lanes never reject (they record the failure), and one may start another: wait until none is left.
+    for (let i = 0; i < lanes.length; i++) await lanes[i];
   } finally {
     // Stopped early (cancel, failure): let the source close its files.
     if (!done) await iterator.return?.();

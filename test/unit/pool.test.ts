@@ -1,7 +1,8 @@
-// mapOrdered: slow per-item work overlapped up to a width, results in the source's order, nothing left running.
+// forEachConcurrent: lanes bounded by the width and by the items; mapOrdered: slow per-item work overlapped up to a width, results in the source's order, nothing left running.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mapOrdered } from '../../src/core/pool.js';
+import { forEachConcurrent, mapOrdered } from '../../src/core/pool.js';
+import { describeExit, runBoundedChild } from './boundedChild.js';
 
 async function* source(items: number[], read: number[]): AsyncGenerator<number> {
   for (const item of items) {
@@ -61,5 +62,44 @@ describe('mapOrdered', () => {
     }
     assert.equal(settled, 4, 'every started call was awaited');
     assert.equal(closed, true);
+  });
+});
+
+describe('forEachConcurrent', () => {
+  it('keeps at most `width` items in flight', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const done: number[] = [];
+    await forEachConcurrent([0, 1, 2, 3, 4, 5, 6], 3, new AbortController().signal, async (item) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await delay(2);
+      inFlight -= 1;
+      done.push(item);
+    });
+    assert.equal(most, 3);
+    assert.deepEqual(done.sort(), [0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it('a width far above the items (1e20) runs them all, no "Invalid array length"', async () => {
+    const done: number[] = [];
+    await forEachConcurrent([0, 1, 2], 1e20, new AbortController().signal, async (item) => {
+      await delay(1);
+      done.push(item);
+    });
+    assert.deepEqual(done.sort(), [0, 1, 2]);
+  });
+
+  it('starts lanes only as items arrive: a width of a billion over three items fits in a 128 MB heap', async () => {
+    const code = `
+      const { forEachConcurrent } = require('./src/core/pool.ts');
+      async function* cases() { for (let i = 0; i < 3; i++) yield i; }
+      let finished = 0;
+      forEachConcurrent(cases(), 1e9, new AbortController().signal, async () => { finished += 1; })
+        .then(() => console.log(JSON.stringify({ finished })));
+    `;
+    const exit = await runBoundedChild(code, { heapMb: 128, timeoutMs: 120_000 });
+    assert.equal(exit.code, 0, describeExit(exit));
+    assert.deepEqual(JSON.parse(exit.stdout), { finished: 3 });
   });
 });

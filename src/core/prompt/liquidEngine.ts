@@ -2,14 +2,21 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { Liquid, LiquidError } from 'liquidjs';
-import type { FS } from 'liquidjs';
+import { Liquid, LiquidError, toValue } from 'liquidjs';
+import type { Context, Emitter, FS, Template } from 'liquidjs';
 import { InputError } from '../errors.js';
 import type { SourcePosition } from '../errors.js';
 
 // Generous limits that still stop a template from an untrusted workspace hanging the extension host.
 const RENDER_LIMIT_MS = 10_000;
 const PARSE_LIMIT_CHARS = 50_000_000;
+/**
+ * What one section's render may produce and allocate, in characters (and list items): its output, every
+ * {% capture %}, and what LiquidJS counts itself (ranges, join, concat…). About 4 M tokens, twice the largest context
+ * window models offer — so `(1..100000000)` or a loop writing 50 MB is refused before it takes gigabytes, and no
+ * prompt a model could read is.
+ */
+export const TEMPLATE_MEMORY_LIMIT = 16_000_000;
 
 /**
  * An engine whose include/render/layout tags can read only files inside `folder`. LiquidJS runs no
@@ -17,7 +24,7 @@ const PARSE_LIMIT_CHARS = 50_000_000;
  * every lookup and read, and has no `fallback` (the default one resolves Node module paths).
  */
 export function createEngine(folder: string): Liquid {
-  return new Liquid({
+  const engine = new Liquid({
     root: [folder],
     partials: [folder],
     layouts: [folder],
@@ -30,7 +37,54 @@ export function createEngine(folder: string): Liquid {
     outputEscape: undefined,
     renderLimit: RENDER_LIMIT_MS,
     parseLimit: PARSE_LIMIT_CHARS,
+    memoryLimit: TEMPLATE_MEMORY_LIMIT,
   });
+  chargeOutput(engine);
+  return engine;
+}
+
+/**
+ * LiquidJS counts what some filters and ranges allocate against `memoryLimit`, but not what a template writes: a
+ * loop printing a passage a thousand times grows the output unchecked. Every emitter the engine's renderer creates
+ * (the render's own, and each {% capture %}'s) charges what is written to the same per-render limit, so an
+ * oversized output fails at the tag that wrote it.
+ */
+function chargeOutput(engine: Liquid): void {
+  const renderer = engine.renderer;
+  const renderTemplates = renderer.renderTemplates.bind(renderer);
+  renderer.renderTemplates = (templates: Template[], ctx: Context, emitter?: Emitter) =>
+    renderTemplates(templates, ctx, emitter ?? new ChargedEmitter(ctx));
+}
+
+class ChargedEmitter implements Emitter {
+  buffer = '';
+
+  constructor(private readonly ctx: Context) {}
+
+  write(html: unknown): void {
+    const text = outputText(html);
+    this.ctx.memoryLimit.use(text.length);
+    this.buffer += text;
+  }
+}
+
+/** What to do about a render stopped by one of the limits above; undefined for any other error. */
+export function renderLimitHint(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : '';
+  if (/memory alloc limit exceeded/.test(message)) {
+    return `a section may write and allocate at most ${TEMPLATE_MEMORY_LIMIT.toLocaleString('en-US')} characters per case: shorten the loop or range on this line, or what it prints`;
+  }
+  if (/template render limit exceeded/.test(message)) return `a section must render within ${RENDER_LIMIT_MS / 1000} s per case: shorten the loop on this line`;
+  return undefined;
+}
+
+/** How LiquidJS's own emitter turns a value into output text. */
+function outputText(value: unknown): string {
+  const plain: unknown = toValue(value);
+  if (typeof plain === 'string') return plain;
+  if (plain === null || plain === undefined) return '';
+  if (Array.isArray(plain)) return plain.map(outputText).join('');
+  return String(plain);
 }
 
 export function sandboxedFs(folder: string): FS {

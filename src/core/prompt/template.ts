@@ -9,7 +9,7 @@ import type { ChatMessage, RowRef } from '../model.js';
 import { decodeUtf8 } from '../data/lines.js';
 import { splitFrontMatter } from './frontMatter.js';
 import type { TemplateFrontMatter } from './frontMatter.js';
-import { createEngine, includeHint, toInputError } from './liquidEngine.js';
+import { createEngine, includeHint, renderLimitHint, toInputError } from './liquidEngine.js';
 import { splitSections } from './sections.js';
 import type { SectionSource } from './sections.js';
 
@@ -196,7 +196,7 @@ function includeError(file: string, section: TemplateSection, error: unknown): I
 function renderError(template: PromptTemplate, section: TemplateSection, variables: Record<string, unknown>, error: unknown): InputError {
   const hint = error instanceof UndefinedVariableError
     ? `the case provides: ${Object.keys(variables).join(', ') || '(nothing)'}`
-    : undefined;
+    : renderLimitHint(error);
   return toInputError(error, { file: template.file, line: section.line }, hint);
 }
 

@@ -43,6 +43,13 @@ export const DEFAULTS = {
   seed: 2333,
 } as const;
 
+/**
+ * The most calls in flight per model an eval file, `--concurrency` or the VS Code setting may ask for: above the
+ * parallel requests any hosted API or local server serves, and low enough that a typo (1e9) is refused at load
+ * instead of planning a billion lanes.
+ */
+export const MAX_CONCURRENCY = 1000;
+
 const MODEL_SHORTHAND = '^[A-Za-z0-9_.-]+:\\S.*$';
 
 const modelParameters: JsonSchema = {
@@ -198,7 +205,7 @@ export const evalSchema: JsonSchema = {
       ],
     },
     embeddings: { $ref: '#/definitions/modelRef', description: 'The embedding model for metrics that compare meanings (e.g. RAGAS answer relevancy).' },
-    concurrency: { type: 'integer', minimum: 1, default: DEFAULTS.concurrency, description: 'Model calls in flight at once, per model (default 8). Lowered automatically on 429 responses and recovered after successes.' },
+    concurrency: { type: 'integer', minimum: 1, maximum: MAX_CONCURRENCY, default: DEFAULTS.concurrency, description: `Model calls in flight at once, per model (default 8, at most ${MAX_CONCURRENCY}). Lowered automatically on 429 responses and recovered after successes.` },
     rateLimit: {
       type: 'object',
       description: 'Client-side limits, shared by all calls of the run.',

@@ -19,6 +19,11 @@ test('a model without a provider says how to name one', () => {
 
 test('bad concurrency, unknown format and unknown command are usage errors', () => {
   assert.throws(() => parseCommandLine(['run', 'x.eval.yaml', '--concurrency', '0']), /at least 1/);
+  for (const absurd of ['1e9', '1e20', '1001']) {
+    assert.throws(() => parseCommandLine(['run', 'x.eval.yaml', '--concurrency', absurd]), /--concurrency must be at most 1000 calls in flight per model, got '1e\d+|1001'/);
+    assert.throws(() => parseCommandLine(['generate-counterfactual', 'd.jsonl', '--model', 'openai:m', '--out', 'o.jsonl', '--concurrency', absurd]), /--concurrency must be at most 1000/);
+  }
+  assert.equal(parseCommandLine(['run', 'x.eval.yaml', '--concurrency', '1000']).command === 'run', true);
   assert.throws(() => parseCommandLine(['run', 'x.eval.yaml', '--format', 'pdf']), /unknown report format 'pdf'/);
   assert.throws(() => parseCommandLine(['evaluate']), /unknown command 'evaluate'/);
   assert.throws(() => parseCommandLine(['run']), /needs an eval file/);

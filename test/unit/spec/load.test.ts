@@ -294,3 +294,14 @@ test("a suite's params are checked by its method at load, each problem at its ke
     '<dir>/params.eval.yaml:23:5: ifrag params.instruction: missing — set it to A, B or C (one suite entry per instruction; the 9-column table combines them)',
   ]);
 });
+
+test('an absurd concurrency is refused at its line with the limit, before anything runs', async () => {
+  for (const value of ['1e9', '100000000000000000000', '1001']) {
+    const file = evalFile('wide.eval.yaml', [...MINIMAL.slice(0, 2), `concurrency: ${value}`, ...MINIMAL.slice(2)]);
+    const errors = await loadErrors(file);
+    assert.equal(errors.length, 1, errors.join('\n'));
+    assert.match(errors[0]!, /^<dir>\/wide\.eval\.yaml:3:\d+: .*concurrency.*1000/u);
+  }
+  const file = evalFile('wide.eval.yaml', [...MINIMAL.slice(0, 2), 'concurrency: 1000', ...MINIMAL.slice(2)]);
+  assert.equal((await loadEvalSpec(file)).concurrency, 1000);
+});

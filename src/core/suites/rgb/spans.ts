@@ -4,29 +4,74 @@ import type { AnswerParts } from './rows.js';
 
 /**
  * A searchable form of a text (lowercased, optionally without spaces) that remembers, for each of its UTF-16
- * units, the original range it came from; lowercasing can change lengths ("İ" → "i̇"), so offsets need the map.
+ * units, where in the original the character it came from starts; lowercasing can change lengths ("İ" → "i̇"), so
+ * offsets need the map. Four bytes per unit: a 10 MB passage must not cost gigabytes.
  */
 interface NormalisedText {
   text: string;
-  startOf: number[];
-  endOf: number[];
+  /** `startOf[i]`: the original offset of the character that unit `i` of `text` came from. */
+  startOf: Int32Array;
+  original: string;
 }
 
+/** The original is lowered this many UTF-16 units at a time: one string and one loop over codes per piece. */
+const PIECE = 8192;
+
+/**
+ * Characters a piece is lowered one by one for: surrogates (astral characters map both units to where they start) and
+ * Σ, whose lowercase depends on what follows it (a whole-string toLowerCase gives the final ς, the scorer's
+ * per-character lowering gives σ).
+ */
+const NEEDS_CHARACTERS = /[\ud800-\udfff\u03a3]/;
+
 function normalise(original: string, dropSpaces: boolean): NormalisedText {
-  const out: NormalisedText = { text: '', startOf: [], endOf: [] };
-  let index = 0;
-  for (const char of original) {
-    const start = index;
-    index += char.length;
-    if (dropSpaces && char === ' ') continue;
-    const lowered = char.toLowerCase();
-    out.text += lowered;
-    for (let k = 0; k < lowered.length; k++) {
-      out.startOf.push(start);
-      out.endOf.push(index);
+  // Lowercasing one character gives at most a few units; the map grows in the rare case it outruns the original.
+  let startOf = new Int32Array(original.length + 1);
+  let length = 0;
+  const room = (units: number): void => {
+    if (length + units <= startOf.length) return;
+    const grown = new Int32Array(Math.max(startOf.length * 2, length + units));
+    grown.set(startOf);
+    startOf = grown;
+  };
+  const pieces: string[] = [];
+  for (let from = 0; from < original.length; ) {
+    let to = Math.min(original.length, from + PIECE);
+    const last = original.charCodeAt(to - 1);
+    if (to < original.length && last >= 0xd800 && last <= 0xdbff) to += 1;
+    const piece = original.slice(from, to);
+    const lowered = NEEDS_CHARACTERS.test(piece) ? undefined : piece.toLowerCase();
+    if (lowered !== undefined && lowered.length === piece.length) {
+      // Every character lowered to one unit, as it would one at a time: the map is the identity, minus dropped spaces.
+      room(piece.length);
+      for (let k = 0; k < piece.length; k++) {
+        if (!(dropSpaces && piece.charCodeAt(k) === 0x20)) startOf[length++] = from + k;
+      }
+      pieces.push(dropSpaces ? lowered.replaceAll(' ', '') : lowered);
+    } else {
+      const chars: string[] = [];
+      for (let index = from; index < to; ) {
+        const char = String.fromCodePoint(original.codePointAt(index) as number);
+        const start = index;
+        index += char.length;
+        if (dropSpaces && char === ' ') continue;
+        // Character by character, as the scorer compares.
+        const lowered = char.toLowerCase();
+        room(lowered.length);
+        for (let k = 0; k < lowered.length; k++) startOf[length++] = start;
+        chars.push(lowered);
+      }
+      pieces.push(chars.join(''));
     }
+    from = to;
   }
-  return out;
+  return { text: pieces.join(''), startOf: startOf.subarray(0, length), original };
+}
+
+/** Where the original character that unit `unit` of the normalised text came from ends. */
+function endOf(haystack: NormalisedText, unit: number): number {
+  const start = haystack.startOf[unit] as number;
+  return start + ((haystack.original.codePointAt(start) as number) > 0xffff ? 2 : 1);
 }
 
 /** Every non-overlapping occurrence of `needle` (already normalised) as original [start, end) ranges. */
@@ -34,7 +79,7 @@ function occurrences(haystack: NormalisedText, needle: string): [number, number]
   if (needle.length === 0) return [];
   const found: [number, number][] = [];
   for (let at = haystack.text.indexOf(needle); at !== -1; at = haystack.text.indexOf(needle, at + needle.length)) {
-    found.push([haystack.startOf[at] as number, haystack.endOf[at + needle.length - 1] as number]);
+    found.push([haystack.startOf[at] as number, endOf(haystack, at + needle.length - 1)]);
   }
   return found;
 }
