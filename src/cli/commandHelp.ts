@@ -70,7 +70,10 @@ Options:
 
 Setup: VS Code (.vscode/mcp.json) {"servers":{"rag-inspector":{"command":"npx","args":["rag-inspector","mcp"]}}}
        Claude Code: claude mcp add rag-inspector -- npx rag-inspector mcp
-       Cursor (.cursor/mcp.json) {"mcpServers":{"rag-inspector":{"command":"npx","args":["rag-inspector","mcp"]}}}`,
+       Cursor (.cursor/mcp.json) {"mcpServers":{"rag-inspector":{"command":"npx","args":["rag-inspector","mcp"]}}}
+
+Example:
+  rag-inspector mcp --max-cost 0.50`,
 
   run: `Usage: rag-inspector run <file.eval.yaml> [options]
 
