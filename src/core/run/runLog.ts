@@ -20,6 +20,7 @@ import { CaseTextEncoder, MissingTextError, decodeCase, textIdsOf } from './case
 import type { StoredCase, TextLine } from './caseText.js';
 import { LogTexts } from './logTexts.js';
 import { isLogLineType, isRunId, lineShapeProblem } from './logLineShapes.js';
+import { RunLogLock } from './runLogLock.js';
 import { stringifyRedacted } from '../redact.js';
 
 export const RUN_LOG_FORMAT = 3;
@@ -157,6 +158,18 @@ export function runLogPath(dir: string, runId: string): string {
 }
 
 /**
+ * The workspace a run log belongs to: `<workspace>` for a log where runs write it, `<workspace>/.rag-inspector/runs/`;
+ * for a log kept anywhere else, the folder it is in. What is derived from a log (its reports, its explanation) goes
+ * under this folder, never above the log.
+ */
+export function workspaceOfRunLog(logFile: string): string {
+  const runs = path.dirname(path.resolve(logFile));
+  const state = path.dirname(runs);
+  if (path.basename(runs) === 'runs' && path.basename(state) === '.rag-inspector') return path.dirname(state);
+  return runs;
+}
+
+/**
  * Appends to one run log through a file descriptor opened once in append mode.
  *
  * Durability trade-off: each line is handed to the kernel with a synchronous write before appendCase
@@ -175,18 +188,29 @@ export class RunLogWriter {
   /** Format 3's shared lines; none in a format-1 or format-2 log. */
   private readonly shared: SharedPacker | undefined;
 
-  private constructor(readonly file: string, fd: number, private readonly options: RunLogWriterOptions, format: number, shared?: SharedPacker) {
+  private constructor(readonly file: string, fd: number, private readonly lock: RunLogLock, private readonly options: RunLogWriterOptions, format: number, shared?: SharedPacker) {
     this.fd = fd;
     this.size = fstatSync(fd).size;
     this.texts = format >= 2 ? new CaseTextEncoder() : undefined;
     this.shared = format >= 3 ? (shared ?? new SharedPacker()) : undefined;
   }
 
-  /** Starts a new log `<dir>/<runId>.jsonl`; refuses to overwrite an existing one. */
+  /**
+   * Starts a new log `<dir>/<runId>.jsonl`; refuses to overwrite an existing one. The log is locked until `close`
+   * (runLogLock.ts): a resume of it meanwhile is refused.
+   */
   static async create(dir: string, header: NewRunHeader, options: RunLogWriterOptions = {}): Promise<RunLogWriter> {
     const file = runLogPath(dir, header.runId);
     await mkdir(dir, { recursive: true });
-    const writer = new RunLogWriter(file, openSync(file, 'wx'), options, RUN_LOG_FORMAT);
+    const lock = RunLogLock.acquire(file);
+    let fd: number;
+    try {
+      fd = openSync(file, 'wx');
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+    const writer = new RunLogWriter(file, fd, lock, options, RUN_LOG_FORMAT);
     const full: RunHeader = { ...header, type: 'header', format: RUN_LOG_FORMAT, status: 'started' };
     writer.appendLine(full);
     return writer;
@@ -194,23 +218,30 @@ export class RunLogWriter {
 
   /**
    * Reopens a log for --resume. A line cut short by a crash is truncated away first (appending after it
-   * would glue two records into one corrupt line), then a ResumeLine marks where the new process begins.
+   * would glue two records into one corrupt line), then a ResumeLine marks where the new process begins. Refused
+   * with RunLogLockedError while another process writes the log (its last line may be a case being written).
    */
   static async reopen(file: string, options: RunLogWriterOptions = {}): Promise<RunLogWriter> {
-    const handle = await open(file, 'r+');
-    let header: RunHeader;
+    const lock = RunLogLock.acquire(file);
     try {
-      header = await checkHeader(file, handle);
-      await truncatePartialLine(file, handle);
-    } finally {
-      await handle.close();
+      const handle = await open(file, 'r+');
+      let header: RunHeader;
+      try {
+        header = await checkHeader(file, handle);
+        await truncatePartialLine(file, handle);
+      } finally {
+        await handle.close();
+      }
+      // Texts written before the resume are not looked up: the first one a case needs is written again (bytes, once).
+      // Shared ids are short and numbered, so they are: a new id must not be one the log already defines.
+      const shared = header.format >= 3 ? await sharedOf(file) : undefined;
+      const writer = new RunLogWriter(file, openSync(file, 'a'), lock, options, header.format, shared);
+      writer.appendLine({ type: 'resume', at: new Date().toISOString() } satisfies ResumeLine);
+      return writer;
+    } catch (error) {
+      lock.release();
+      throw error;
     }
-    // Texts written before the resume are not looked up: the first one a case needs is written again (bytes, once).
-    // Shared ids are short and numbered, so they are: a new id must not be one the log already defines.
-    const shared = header.format >= 3 ? await sharedOf(file) : undefined;
-    const writer = new RunLogWriter(file, openSync(file, 'a'), options, header.format, shared);
-    writer.appendLine({ type: 'resume', at: new Date().toISOString() } satisfies ResumeLine);
-    return writer;
   }
 
   /** On disk (in the OS's hands) when this returns, after the texts it refers to that the log did not hold yet. */
@@ -249,6 +280,7 @@ export class RunLogWriter {
     fdatasyncSync(this.openFd());
   }
 
+  /** Synced, closed and unlocked; idempotent. */
   close(): void {
     if (this.fd === undefined) return;
     const fd = this.fd;
@@ -256,7 +288,11 @@ export class RunLogWriter {
     try {
       fdatasyncSync(fd);
     } finally {
-      closeSync(fd);
+      try {
+        closeSync(fd);
+      } finally {
+        this.lock.release();
+      }
     }
   }
 
