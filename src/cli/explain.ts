@@ -5,6 +5,7 @@ import { BatchProgressLines } from '../core/engine/batchProgress.js';
 import { explainRun, planExplanation } from '../core/explain/explainRun.js';
 import type { ExplainOptions, RunExplanation } from '../core/explain/model.js';
 import { envCredentials } from '../core/providers/registry.js';
+import { workspaceOfRunLog } from '../core/run/runLog.js';
 import { writeExplanationReports } from '../core/report/explanationReport.js';
 import type { ReportFormat } from '../core/report/writeReports.js';
 import type { ExplainCommand } from './args.js';
@@ -56,7 +57,7 @@ export async function explainFromCli(invocation: ExplainInvocation): Promise<Run
 }
 
 export function explainInvocation(command: ExplainCommand, runLog: string, signal: AbortSignal): ExplainInvocation {
-  const workspaceDir = path.dirname(path.dirname(path.dirname(runLog)));
+  const workspaceDir = workspaceOfRunLog(runLog);
   const runId = path.basename(runLog, '.jsonl');
   return {
     runLog,

@@ -9,7 +9,7 @@ import type { CounterfactualOutcome, GenerationSummary } from '../core/suites/if
 import { readIfRagRow } from '../core/suites/ifrag/rows.js';
 import { looksLikeStressRow, stressRowForGeneration } from '../core/suites/stress/counterfactual.js';
 import type { GenerateCounterfactualCommand } from './args.js';
-import { UsageError } from './args.js';
+import { refuseOverwritingInput } from './outputFile.js';
 import { createProgress } from './progress.js';
 import type { DatasetRow } from '../core/model.js';
 import { print } from './terminal.js';
@@ -58,7 +58,7 @@ function summaryText(summary: GenerationSummary, unreadable: readonly string[], 
 export async function runGenerateCounterfactual(command: GenerateCounterfactualCommand, io: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   const dataset = path.resolve(command.dataset);
   const out = path.resolve(command.out);
-  if (out === dataset) throw new UsageError('--out must name a new file: the generated data is for review, so the dataset is never overwritten');
+  refuseOverwritingInput(dataset, out, '--out must name a new file: the generated data is for review, so the dataset is never overwritten');
   const client = await createGeneratorClient(command.model, { credentials: envCredentials(io.env), concurrency: command.concurrency, seed: command.seed, env: io.env });
   const controller = new AbortController();
   const onSigint = () => controller.abort();

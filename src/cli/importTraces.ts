@@ -6,6 +6,7 @@ import { importTraces, toJsonLines } from '../core/traces/importTraces.js';
 import type { TraceFilters } from '../core/traces/filters.js';
 import { UsageError } from './args.js';
 import { print } from './terminal.js';
+import { refuseOverwritingInput } from './outputFile.js';
 
 export interface ImportTracesCommand {
   target: string;
@@ -57,6 +58,7 @@ export interface ImportIo {
 export async function runImportTraces(argv: string[], io: ImportIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   const command = parseImportTraces(argv);
   const out = path.resolve(command.out);
+  refuseOverwritingInput(command.target, out, `--out ${command.out} is a trace file being imported: name a new file for the dataset, so the traces are never overwritten`);
   const outcome = await importTraces(command.target, command.filters);
   for (const problem of outcome.problems) print(io.stderr, `warning: ${problem.format()}\n`);
   if (outcome.rows.length === 0) {

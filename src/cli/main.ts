@@ -13,7 +13,8 @@ import { envCredentials } from '../core/providers/registry.js';
 import { runDataFromLog } from '../core/report/runDataSources.js';
 import type { RunData } from '../core/report/runData.js';
 import { writeReports } from '../core/report/writeReports.js';
-import { listRuns } from '../core/run/runLog.js';
+import { listRuns, workspaceOfRunLog } from '../core/run/runLog.js';
+import { isInside } from '../core/spec/containment.js';
 import { parseCommandLine, USAGE, UsageError } from './args.js';
 import type { ExplainCommand, RunCommand } from './args.js';
 import { explainFromCli, explainInvocation } from './explain.js';
@@ -61,8 +62,9 @@ export async function main(argv: string[]): Promise<number> {
         return await runCommand(command);
       case 'report': {
         const run = await runDataFromLog(command.logFile);
-        const workspaceDir = path.dirname(path.dirname(path.dirname(path.resolve(command.logFile))));
-        const out = command.out ?? defaultReportDir(workspaceDir, run.runId);
+        // A log kept outside `.rag-inspector/runs/` gets its reports under its own folder, never above it.
+        const workspaceDir = workspaceOfRunLog(command.logFile);
+        const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
         // A run explained earlier gets its explanation reports again too.
         const explanation = await readExplanation(explanationFile(workspaceDir, run.runId));
         printRun(run, [...await writeReports(run, out, command.formats), ...(explanation ? await writeExplanationReports(explanation, out, command.formats) : [])], await causesOf(run));
@@ -235,8 +237,12 @@ function containOptions(folder: string, allowEndpoints: string[]): RunOptions['c
   };
 }
 
+/** `<workspace>/.rag-inspector/reports/<run id>`; the run id comes from a file, so the folder is checked to be inside. */
 function defaultReportDir(workspaceDir: string, runId: string): string {
-  return path.join(workspaceDir, '.rag-inspector', 'reports', runId);
+  const reports = path.join(workspaceDir, '.rag-inspector', 'reports');
+  const dir = path.join(reports, runId);
+  if (dir === reports || !isInside(dir, [reports])) throw new Error(`run id ${JSON.stringify(runId)} would put its reports outside ${reports}; pass --out`);
+  return dir;
 }
 
 /** explain latest: the newest run anywhere under the folder it is typed in (runs are kept beside each eval file). */

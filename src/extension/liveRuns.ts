@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
+import { processAlive } from '../core/run/runLogLock.js';
 
 export interface LiveRunMarker {
   logFile: string;
@@ -73,14 +74,6 @@ export class LiveRunMarkers {
   }
 }
 
-/** Signal 0 checks that a process exists; EPERM means it exists but belongs to someone else. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { processAlive };
 
 export const thisHostname = hostname;

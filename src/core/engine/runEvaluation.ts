@@ -7,7 +7,7 @@ import type { EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } f
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
 import { InputError } from '../errors.js';
 import { RunLogWriter, newRunId, scanRunLog } from '../run/runLog.js';
-import type { RunHeader } from '../run/runLog.js';
+import type { RunHeader, SummaryLine } from '../run/runLog.js';
 import { loadEvalSpec } from '../spec/load.js';
 import type { LoadOptions } from '../spec/load.js';
 import type { EvalSpec } from '../spec/types.js';
@@ -212,22 +212,33 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
       emit({ type: 'case-finished', evalCase, result, done, total });
     });
   } catch (error) {
-    if (isDetached(options.signal)) detach(writer, options.signal);
-    const { totals } = await tablesFromLog(logFile, [], callCounts(clients, previous?.calls));
-    writer.appendSummary(summaryLine('error', withJudgeUsage(totals, preparation), [], [], plan.problems));
-    writer.close();
+    // Closed (and so unlocked) whatever happens here: a log left locked could not be resumed by this process.
+    try {
+      if (isDetached(options.signal)) detach(writer, options.signal);
+      const { totals } = await tablesFromLog(logFile, [], callCounts(clients, previous?.calls));
+      writer.appendSummary(summaryLine('error', withJudgeUsage(totals, preparation), [], [], plan.problems));
+    } finally {
+      writer.close();
+    }
     throw error;
   }
 
-  if (isDetached(options.signal)) detach(writer, options.signal);
-  const tables = await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
-  const { reports } = tables;
-  const counted = withJudgeUsage(tables.totals, preparation);
-  const status: RunStatus = options.signal.aborted ? 'cancelled' : counted.error > 0 ? 'completed-with-errors' : 'success';
-  const thresholds = evaluateThresholds(spec.suites, reports, modelKeys);
-  const summary = summaryLine(status, counted, reports, thresholds, plan.problems);
-  writer.appendSummary(summary);
-  writer.close();
+  let summary: SummaryLine;
+  let reports: SuiteReport[];
+  let thresholds: ThresholdOutcome[];
+  let status: RunStatus;
+  try {
+    if (isDetached(options.signal)) detach(writer, options.signal);
+    const tables = await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
+    reports = tables.reports;
+    const counted = withJudgeUsage(tables.totals, preparation);
+    status = options.signal.aborted ? 'cancelled' : counted.error > 0 ? 'completed-with-errors' : 'success';
+    thresholds = evaluateThresholds(spec.suites, reports, modelKeys);
+    summary = summaryLine(status, counted, reports, thresholds, plan.problems);
+    writer.appendSummary(summary);
+  } finally {
+    writer.close();
+  }
 
   const totals = summary.totals;
   emit({ type: 'run-finished', runId, logFile, status, totals, reports, thresholds });

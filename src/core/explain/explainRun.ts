@@ -2,13 +2,14 @@
 // cache and the method's scorer), is appended to the variant log as a marked case, and the explanations are computed
 // from the logged outcomes. Cancel keeps every finished variant; running again makes only the ones missing.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { writeFileAtomically } from '../atomicFile.js';
 import * as path from 'node:path';
 import { executeCase } from '../engine/executeCase.js';
 import { templateParametersFor } from '../engine/runEvaluation.js';
 import { caseKey } from '../model.js';
 import { forEachConcurrent } from '../pool.js';
-import { RunLogWriter } from '../run/runLog.js';
+import { RunLogWriter, workspaceOfRunLog } from '../run/runLog.js';
 import { aggregateSuites } from './aggregate.js';
 import { explainCase } from './attribute.js';
 import { priceSession } from './costPlan.js';
@@ -123,7 +124,7 @@ export function explanationFile(workspaceDir: string, runId: string): string {
 
 /** A run log's explanation file: the log is `<workspace>/.rag-inspector/runs/<run-id>.jsonl`, as openSession assumes. */
 export function explanationFileOfRunLog(runLog: string, runId: string): string {
-  return explanationFile(path.dirname(path.dirname(path.dirname(path.resolve(runLog)))), runId);
+  return explanationFile(workspaceOfRunLog(runLog), runId);
 }
 
 /** The stored explanation of a run, or undefined when none was made. */
@@ -161,8 +162,6 @@ async function store(file: string, session: Session, cases: CaseExplanation[], s
     calls: { ...counters, judge: session.clients.judge?.client.counters.providerCalls ?? 0 },
   };
   await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(explanation, null, 1)}\n`);
-  await rename(temporary, file);
+  await writeFileAtomically(file, `${JSON.stringify(explanation, null, 1)}\n`);
   return explanation;
 }

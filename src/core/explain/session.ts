@@ -16,7 +16,7 @@ import { caseKey, isFailure } from '../model.js';
 import type { CaseResult, EvalCase } from '../model.js';
 import type { ModelSpec } from '../providers/contract.js';
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
-import { readCaseLines, scanRunLog } from '../run/runLog.js';
+import { readCaseLines, scanRunLog, workspaceOfRunLog } from '../run/runLog.js';
 import type { RunLogScan, RunHeader } from '../run/runLog.js';
 import type { Containment } from '../spec/containment.js';
 import { loadEvalSpec } from '../spec/load.js';
@@ -109,7 +109,8 @@ export interface Session {
 
 export async function openSession(runLog: string, options: SessionOptions): Promise<Session> {
   const scan = await scanRunLog(runLog);
-  const workspaceDir = options.workspaceDir ?? path.dirname(path.dirname(path.dirname(path.resolve(runLog))));
+  if (scan.winners.size === 0) throw noReadableCase(runLog, scan);
+  const workspaceDir = options.workspaceDir ?? workspaceOfRunLog(runLog);
   const variantLog = path.join(explanationsDir(workspaceDir), `${scan.header.runId}.jsonl`);
   const read = await loadEvalSpec(scan.header.spec.file, { hostProviders: Object.keys(options.providers ?? {}), ...(options.contain ? { contain: options.contain } : {}) });
   const loaded = applyOverrides(read, options.overridesOf?.(read));
@@ -145,6 +146,14 @@ export async function openSession(runLog: string, options: SessionOptions): Prom
     throw new InputError({ file: runLog }, `no case '${id}' to explain in this run${options.failed ? ' among its failed cases' : ''}`, 'rag-inspector report <run-log> lists the cases; ids look like suite/row/variant');
   }
   return { header: scan.header, runLog, workspaceDir, variantLog, spec, clients, batchLog, cacheOn: !options.noCache, targets };
+}
+
+/** A log with no case that can be read: nothing to explain, said with the first damaged line if there is one. */
+function noReadableCase(runLog: string, scan: RunLogScan): InputError {
+  const bad = scan.problems.filter((p) => p.severity === 'error');
+  if (bad.length === 0) return new InputError({ file: runLog }, 'this run has no finished case to explain', 'run it (or resume it) until some cases finish, then explain them');
+  const first = bad[0]!;
+  return new InputError({ file: runLog, line: first.line }, `no case of this run log can be read: ${bad.length} damaged line(s), the first: ${first.message}`, 'the log was damaged or edited; run the evaluation again');
 }
 
 /**

@@ -1,6 +1,7 @@
 // The explanation of a run as report files beside the run's own: explanation.json (the whole RunExplanation) and
 // attribution.csv (one row per explained case, model and document, for spreadsheets).
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeFileAtomically } from '../atomicFile.js';
 import * as path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { RunExplanation } from '../explain/model.js';
@@ -27,12 +28,12 @@ export async function writeExplanationReports(explanation: RunExplanation, outDi
   const written: string[] = [];
   if (formats.includes('json')) {
     const file = path.join(outDir, EXPLANATION_FILES.json);
-    await writeFile(file, `${JSON.stringify(explanation, null, 1)}\n`);
+    await writeFileAtomically(file, `${JSON.stringify(explanation, null, 1)}\n`);
     written.push(file);
   }
   if (formats.includes('csv')) {
     const file = path.join(outDir, EXPLANATION_FILES.csv);
-    await writeFile(file, attributionCsv(explanation));
+    await writeFileAtomically(file, attributionCsv(explanation));
     written.push(file);
   }
   return written;

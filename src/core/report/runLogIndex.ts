@@ -147,11 +147,12 @@ export class RunLogIndex {
       }
       for await (const line of scanLines(handle, start, info.size, this.lineCount + 1)) {
         if (this.headerText === '') {
+          if (!line.utf8) throw new InputError({ file: this.file, line: 1 }, 'the run log header is not valid UTF-8', 'the log was damaged; start a new run');
           this.header = parseHeader(this.file, line.text);
           this.headerText = line.text;
         } else {
           this.current = line;
-          this.lines.accept(line.number, line.text);
+          this.lines.accept(line.number, line.text, line.utf8);
         }
         // Per line, so a read that fails half way leaves an index that the next update continues correctly.
         this.lineCount = line.number;
@@ -281,7 +282,7 @@ async function readIndexedLine(file: string, handle: FileHandle, entry: IndexedC
   let value: Partial<StoredCaseLine> | null = null;
   try {
     // Shared values are defined before the line that uses them, so the index has read them all.
-    if (bytesRead === entry.length) value = unpackCaseLine(JSON.parse(buffer.toString('utf8')) as Partial<StoredCaseLine>, shared);
+    if (bytesRead === entry.length) value = unpackCaseLine(JSON.parse(buffer.toString('utf8')) as Partial<StoredCaseLine>, shared, entry.line);
   } catch {
     value = null;
   }

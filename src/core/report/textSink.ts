@@ -1,6 +1,7 @@
 // Where a streaming report writer puts its text: a file (with back-pressure) or a string in memory.
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { replaceFileAtomically } from '../atomicFile.js';
 
 export interface TextSink {
   write(text: string): Promise<void>;
@@ -19,9 +20,16 @@ export class StringSink implements TextSink {
   }
 }
 
-/** Writes `file` through `produce`, waiting whenever the OS buffer is full so memory stays flat whatever the size. */
-export async function writeFileStreaming(file: string, produce: (sink: TextSink) => Promise<void>): Promise<void> {
-  const stream = createWriteStream(file, { encoding: 'utf8' });
+/**
+ * Writes `file` through `produce`, waiting whenever the OS buffer is full so memory stays flat whatever the size.
+ * The file is replaced atomically (atomicFile.ts): until the last byte is written the previous file stays in place.
+ */
+export function writeFileStreaming(file: string, produce: (sink: TextSink) => Promise<void>): Promise<void> {
+  return replaceFileAtomically(file, (temporary) => streamTo(temporary, produce));
+}
+
+async function streamTo(file: string, produce: (sink: TextSink) => Promise<void>): Promise<void> {
+  const stream = createWriteStream(file, { encoding: 'utf8', flags: 'wx' });
   const failed = once(stream, 'error').then(([error]) => { throw error as Error; });
   failed.catch(() => undefined);
   const sink: TextSink = {

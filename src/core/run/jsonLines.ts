@@ -1,5 +1,6 @@
 // Byte-level reading of JSON Lines files: streaming lines with their numbers, lines with their byte ranges, the first
 // line, the last complete line.
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
@@ -14,6 +15,8 @@ export interface TextLine {
   text: string;
   /** False for a final fragment with no newline: a write cut short by a crash. */
   complete: boolean;
+  /** False when the bytes are not valid UTF-8 (`text` then holds replacement characters): a damaged file. */
+  utf8: boolean;
 }
 
 /** Streams a file's lines without holding more than one line and one chunk in memory. */
@@ -24,13 +27,17 @@ export async function* readLines(file: string): AsyncGenerator<TextLine> {
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
       pending.push(chunk.subarray(start, end));
-      yield { number: ++number, text: Buffer.concat(pending).toString('utf8'), complete: true };
+      const bytes = Buffer.concat(pending);
+      yield { number: ++number, text: bytes.toString('utf8'), complete: true, utf8: isUtf8(bytes) };
       pending = [];
       start = end + 1;
     }
     if (start < chunk.length) pending.push(chunk.subarray(start));
   }
-  if (pending.length > 0) yield { number: ++number, text: Buffer.concat(pending).toString('utf8'), complete: false };
+  if (pending.length > 0) {
+    const bytes = Buffer.concat(pending);
+    yield { number: ++number, text: bytes.toString('utf8'), complete: false, utf8: isUtf8(bytes) };
+  }
 }
 
 /** A complete line and where it is in its file. */
@@ -80,12 +87,14 @@ export async function* scanLineBytes(handle: FileHandle, start: number, end: num
 /** A complete line, decoded, and where it is. */
 export interface LocatedLine extends Omit<LineBytes, 'bytes'> {
   text: string;
+  /** False when the bytes are not valid UTF-8 (`text` then holds replacement characters). */
+  utf8: boolean;
 }
 
 /** scanLineBytes with each line decoded as UTF-8. */
 export async function* scanLines(handle: FileHandle, start: number, end: number, firstNumber = 1): AsyncGenerator<LocatedLine> {
   for await (const { number, offset, length, bytes } of scanLineBytes(handle, start, end, firstNumber)) {
-    yield { number, offset, length, text: bytes.toString('utf8') };
+    yield { number, offset, length, text: bytes.toString('utf8'), utf8: isUtf8(bytes) };
   }
 }
 

@@ -15,12 +15,14 @@ export function packCaseLine(packer: SharedPacker, stored: StoredCase, result: C
 
 /**
  * A case line as format 2 stores it. A format-3 line is told by its case: one member `@<id>` (a real case has id,
- * suiteId, ... and is always packed), so a line of format 1 or 2 comes back as it is. Throws MissingSharedError.
+ * suiteId, ... and is always packed), so a line of format 1 or 2 comes back as it is. Throws MissingSharedError, and
+ * may throw anything on a line of the wrong shape (readers check the shape of what comes back: logLineShapes.ts).
+ * `at`: the line's number, for a log whose shared ids were defined twice (SharedTable.note).
  */
-export function unpackCaseLine<T>(value: T & { case?: unknown; result?: unknown }, table: SharedTable): T {
+export function unpackCaseLine<T>(value: T & { case?: unknown; result?: unknown }, table: SharedTable, at?: number): T {
   if (!isPacked(value.case)) return value;
-  const evalCase = table.unpack(value.case) as StoredCase;
-  return { ...value, case: underiveCase(evalCase), result: underiveResult(table.unpack(value.result) as CaseResult, evalCase.id) };
+  const evalCase = table.unpack(value.case, at) as StoredCase;
+  return { ...value, case: underiveCase(evalCase), result: underiveResult(table.unpack(value.result, at) as CaseResult, evalCase.id) };
 }
 
 function isPacked(value: unknown): boolean {

@@ -16,9 +16,11 @@ import { findLastByte, readFirstLine, readLastCompleteLine, readLines, scanLines
 import { packCaseLine, unpackCaseLine } from './packedCase.js';
 import { MissingSharedError, SharedPacker, SharedTable } from './sharedValues.js';
 import type { SharedLine } from './sharedValues.js';
-import { CaseTextEncoder, MissingTextError, decodeCase } from './caseText.js';
+import { CaseTextEncoder, MissingTextError, decodeCase, textIdsOf } from './caseText.js';
 import type { StoredCase, TextLine } from './caseText.js';
 import { LogTexts } from './logTexts.js';
+import { isLogLineType, isRunId, lineShapeProblem } from './logLineShapes.js';
+import { RunLogLock } from './runLogLock.js';
 import { stringifyRedacted } from '../redact.js';
 
 export const RUN_LOG_FORMAT = 3;
@@ -144,7 +146,6 @@ export interface RunLogWriterOptions {
 /** Header fields the writer fills in itself. */
 export type NewRunHeader = Omit<RunHeader, 'type' | 'format' | 'status'> & Partial<Pick<RunHeader, 'type' | 'format' | 'status'>>;
 
-const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const LOG_EXTENSION = '.jsonl';
 
 /**
@@ -157,8 +158,20 @@ export function newRunId(date: Date = new Date(), suffix: string = randomBytes(3
 }
 
 export function runLogPath(dir: string, runId: string): string {
-  if (!RUN_ID_PATTERN.test(runId) || runId.includes('..')) throw new TypeError(`not a valid run id: ${JSON.stringify(runId)}`);
+  if (!isRunId(runId)) throw new TypeError(`not a valid run id: ${JSON.stringify(runId)}`);
   return path.join(dir, `${runId}${LOG_EXTENSION}`);
+}
+
+/**
+ * The workspace a run log belongs to: `<workspace>` for a log where runs write it, `<workspace>/.rag-inspector/runs/`;
+ * for a log kept anywhere else, the folder it is in. What is derived from a log (its reports, its explanation) goes
+ * under this folder, never above the log.
+ */
+export function workspaceOfRunLog(logFile: string): string {
+  const runs = path.dirname(path.resolve(logFile));
+  const state = path.dirname(runs);
+  if (path.basename(runs) === 'runs' && path.basename(state) === '.rag-inspector') return path.dirname(state);
+  return runs;
 }
 
 /**
@@ -180,18 +193,29 @@ export class RunLogWriter {
   /** Format 3's shared lines; none in a format-1 or format-2 log. */
   private readonly shared: SharedPacker | undefined;
 
-  private constructor(readonly file: string, fd: number, private readonly options: RunLogWriterOptions, format: number, shared?: SharedPacker) {
+  private constructor(readonly file: string, fd: number, private readonly lock: RunLogLock, private readonly options: RunLogWriterOptions, format: number, shared?: SharedPacker) {
     this.fd = fd;
     this.size = fstatSync(fd).size;
     this.texts = format >= 2 ? new CaseTextEncoder() : undefined;
     this.shared = format >= 3 ? (shared ?? new SharedPacker()) : undefined;
   }
 
-  /** Starts a new log `<dir>/<runId>.jsonl`; refuses to overwrite an existing one. */
+  /**
+   * Starts a new log `<dir>/<runId>.jsonl`; refuses to overwrite an existing one. The log is locked until `close`
+   * (runLogLock.ts): a resume of it meanwhile is refused.
+   */
   static async create(dir: string, header: NewRunHeader, options: RunLogWriterOptions = {}): Promise<RunLogWriter> {
     const file = runLogPath(dir, header.runId);
     await mkdir(dir, { recursive: true });
-    const writer = new RunLogWriter(file, openSync(file, 'wx'), options, RUN_LOG_FORMAT);
+    const lock = RunLogLock.acquire(file);
+    let fd: number;
+    try {
+      fd = openSync(file, 'wx');
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+    const writer = new RunLogWriter(file, fd, lock, options, RUN_LOG_FORMAT);
     const full: RunHeader = { ...header, type: 'header', format: RUN_LOG_FORMAT, status: 'started' };
     writer.appendLine(full);
     return writer;
@@ -199,23 +223,30 @@ export class RunLogWriter {
 
   /**
    * Reopens a log for --resume. A line cut short by a crash is truncated away first (appending after it
-   * would glue two records into one corrupt line), then a ResumeLine marks where the new process begins.
+   * would glue two records into one corrupt line), then a ResumeLine marks where the new process begins. Refused
+   * with RunLogLockedError while another process writes the log (its last line may be a case being written).
    */
   static async reopen(file: string, options: RunLogWriterOptions = {}): Promise<RunLogWriter> {
-    const handle = await open(file, 'r+');
-    let header: RunHeader;
+    const lock = RunLogLock.acquire(file);
     try {
-      header = await checkHeader(file, handle);
-      await truncatePartialLine(file, handle);
-    } finally {
-      await handle.close();
+      const handle = await open(file, 'r+');
+      let header: RunHeader;
+      try {
+        header = await checkHeader(file, handle);
+        await truncatePartialLine(file, handle);
+      } finally {
+        await handle.close();
+      }
+      // Texts written before the resume are not looked up: the first one a case needs is written again (bytes, once).
+      // Shared ids are short and numbered, so they are: a new id must not be one the log already defines.
+      const shared = header.format >= 3 ? await sharedOf(file) : undefined;
+      const writer = new RunLogWriter(file, openSync(file, 'a'), lock, options, header.format, shared);
+      writer.appendLine({ type: 'resume', at: new Date().toISOString() } satisfies ResumeLine);
+      return writer;
+    } catch (error) {
+      lock.release();
+      throw error;
     }
-    // Texts written before the resume are not looked up: the first one a case needs is written again (bytes, once).
-    // Shared ids are short and numbered, so they are: a new id must not be one the log already defines.
-    const shared = header.format >= 3 ? await sharedOf(file) : undefined;
-    const writer = new RunLogWriter(file, openSync(file, 'a'), options, header.format, shared);
-    writer.appendLine({ type: 'resume', at: new Date().toISOString() } satisfies ResumeLine);
-    return writer;
   }
 
   /** On disk (in the OS's hands) when this returns, after the texts it refers to that the log did not hold yet. */
@@ -254,6 +285,7 @@ export class RunLogWriter {
     fdatasyncSync(this.openFd());
   }
 
+  /** Synced, closed and unlocked; idempotent. */
   close(): void {
     if (this.fd === undefined) return;
     const fd = this.fd;
@@ -261,7 +293,11 @@ export class RunLogWriter {
     try {
       fdatasyncSync(fd);
     } finally {
-      closeSync(fd);
+      try {
+        closeSync(fd);
+      } finally {
+        this.lock.release();
+      }
     }
   }
 
@@ -301,7 +337,7 @@ async function sharedOf(file: string): Promise<SharedPacker> {
     } catch {
       continue;
     }
-    if (table.note(value)) packer.learn(value as SharedLine);
+    if (lineShapeProblem('shared', value) === undefined && table.note(value)) packer.learn(value as SharedLine);
   }
   return packer;
 }
@@ -338,9 +374,11 @@ export function parseHeader(file: string, text: string): RunHeader {
   if (header.format > RUN_LOG_FORMAT) {
     throw new InputError({ file, line: 1 }, `this run log has format ${header.format}, written by a newer RAG Inspector; this version reads format ${RUN_LOG_FORMAT}`, 'update RAG Inspector to open it');
   }
-  if (!READABLE_FORMATS.includes(header.format) || typeof header.runId !== 'string') {
+  if (!READABLE_FORMATS.includes(header.format)) {
     throw new InputError({ file, line: 1 }, `unsupported run log format ${JSON.stringify(header.format)}`, `this version reads formats ${READABLE_FORMATS.join(' and ')}`);
   }
+  const problem = lineShapeProblem('header', header);
+  if (problem !== undefined) throw new InputError({ file, line: 1 }, `the run log header is damaged: ${problem}`, 'the log was edited or damaged; start a new run');
   return header as RunHeader;
 }
 
@@ -364,14 +402,21 @@ export class RunLogReader {
   /** Format 3's shared lines read so far: a case line refers only to earlier ones. */
   readonly shared = new SharedTable();
   summary?: SummaryLine;
+  /** Ids of the text lines read so far: a case line refers only to earlier ones (caseText.ts). */
+  private readonly textIds = new Set<string>();
 
   constructor(
     private readonly onCase: (key: string, number: number, line: StoredCaseLine) => void,
     private readonly onText: (id: string, number: number, text: string) => void = () => undefined,
   ) {}
 
-  accept(number: number, text: string): void {
+  /**
+   * One line after the header. A line that is not valid UTF-8 or JSON, or not of its type's shape (logLineShapes.ts),
+   * is skipped and reported at its number; the other lines are kept, so one damaged line never costs the rest.
+   */
+  accept(number: number, text: string, utf8 = true): void {
     if (text.trim() === '') return;
+    if (!utf8) return this.problem('error', number, 'not valid UTF-8 (the file was damaged); the line was skipped');
     let value: Partial<RunLogLine> | null;
     try {
       value = JSON.parse(text) as Partial<RunLogLine> | null;
@@ -379,43 +424,54 @@ export class RunLogReader {
       this.problem('error', number, 'not valid JSON; the line was skipped');
       return;
     }
-    switch (value?.type) {
-      case 'case':
-        try {
-          value = unpackCaseLine(value, this.shared);
-        } catch (error) {
-          if (!(error instanceof MissingSharedError)) throw error;
-          return this.problem('error', number, `${error.message}; the case was skipped`);
-        }
-        if (!isCaseLine<StoredCaseLine>(value)) return this.problem('error', number, 'a case line without case.id, result.caseId and result.modelKey; skipped');
-        this.onCase(caseKey(value.result.caseId, value.result.modelKey), number, value);
-        return;
+    const type = value?.type;
+    if (!isLogLineType(type) || type === 'header') return this.problem('warning', number, `unknown line type ${JSON.stringify(type)}; skipped`);
+    if (type === 'case') return this.acceptCase(number, value as Partial<StoredCaseLine>);
+    const shape = lineShapeProblem(type, value);
+    if (shape !== undefined) return this.problem('error', number, `a ${type} line whose ${shape}; skipped`);
+    switch (type) {
       case 'text': {
-        const line = value as Partial<TextLine>;
-        if (typeof line.id !== 'string' || typeof line.text !== 'string') return this.problem('error', number, 'a text line without id and text; skipped');
+        const line = value as TextLine;
+        this.textIds.add(line.id);
         this.onText(line.id, number, line.text);
         return;
       }
-      case 'shared':
-        if (!this.shared.note(value as Partial<SharedLine>)) this.problem('error', number, 'a shared line without id and keys or text; skipped');
+      case 'shared': {
+        const line = value as SharedLine;
+        if (this.shared.note(line, number) === 'redefined') {
+          this.problem('error', number, `shared value @${line.id} is defined again with a different value (two processes wrote this log at once); the case lines after this one that use it are skipped`);
+        }
         return;
+      }
       case 'resume':
         this.resumes.push(value as ResumeLine);
         // A summary before a resume described the earlier process; the resumed run has not finished yet.
         this.summary = undefined;
         return;
-      case 'batch': {
-        const line = value as Partial<BatchLine>;
-        if (typeof line.batchId !== 'string' || typeof line.modelKey !== 'string' || !Array.isArray(line.requests)) return this.problem('error', number, 'a batch line without batchId, modelKey and requests; skipped');
-        this.batches.push(line as BatchLine);
+      case 'batch':
+        this.batches.push(value as BatchLine);
         return;
-      }
       case 'summary':
         this.summary = value as SummaryLine;
         return;
-      default:
-        this.problem('warning', number, `unknown line type ${JSON.stringify(value?.type)}; skipped`);
     }
+  }
+
+  private acceptCase(number: number, packed: Partial<StoredCaseLine>): void {
+    let value: Partial<StoredCaseLine>;
+    try {
+      value = unpackCaseLine(packed, this.shared, number);
+    } catch (error) {
+      // A packed line of the wrong shape fails while unpacking (a list where a shape's values should be, ...).
+      return this.problem('error', number, `${error instanceof MissingSharedError ? error.message : `a case line that cannot be unpacked (${(error as Error).message})`}; the case was skipped`);
+    }
+    const shape = lineShapeProblem('case', value);
+    if (shape !== undefined) return this.problem('error', number, `a case line whose ${shape}; the case was skipped`);
+    const line = value as StoredCaseLine;
+    for (const id of textIdsOf(line.case)) {
+      if (!this.textIds.has(id)) return this.problem('error', number, `text ${id} is not in the run log before this line (the log was cut or edited); the case was skipped`);
+    }
+    this.onCase(caseKey(line.result.caseId, line.result.modelKey), number, line);
   }
 
   problem(severity: RunLogProblem['severity'], line: number, message: string): void {
@@ -433,10 +489,11 @@ async function readInto(file: string, reader: RunLogReader): Promise<RunHeader> 
       continue;
     }
     if (!header) {
+      if (!line.utf8) throw new InputError({ file, line: 1 }, 'the run log header is not valid UTF-8', 'the log was damaged; start a new run');
       header = parseHeader(file, line.text);
       continue;
     }
-    reader.accept(line.number, line.text);
+    reader.accept(line.number, line.text, line.utf8);
   }
   if (!header) throw new InputError({ file, line: 1 }, 'the run log is empty', 'delete it or start a new run');
   return header;
@@ -532,43 +589,46 @@ export async function* readCaseLines(scan: RunLogScan): AsyncGenerator<CaseLine>
     const { size } = await handle.stat();
     for await (const line of scanLines(handle, 0, size)) {
       if (line.number > last) return;
-      if (line.number === 1) continue;
+      // Every line the scan skipped is skipped here too, without a second report: the scan reported it.
+      if (line.number === 1 || !line.utf8) continue;
       let value: Partial<RunLogLine> | null;
       try {
         value = JSON.parse(line.text) as Partial<RunLogLine> | null;
       } catch {
-        continue; // reported by the scan
+        continue;
       }
       if (value?.type === 'text') {
-        const text = value as Partial<TextLine>;
-        if (typeof text.id !== 'string' || typeof text.text !== 'string') continue;
+        if (lineShapeProblem('text', value) !== undefined) continue;
+        const text = value as TextLine;
         texts.note(text.id, line.offset, line.length);
         texts.keep(text.id, text.text);
         continue;
       }
       if (value?.type === 'shared') {
-        shared.note(value);
+        if (lineShapeProblem('shared', value) === undefined) shared.note(value, line.number);
         continue;
       }
       if (value?.type !== 'case') continue;
       try {
-        value = unpackCaseLine(value, shared);
-      } catch (error) {
-        if (error instanceof MissingSharedError) continue; // reported by the scan
-        throw error;
+        value = unpackCaseLine(value, shared, line.number);
+      } catch {
+        continue;
       }
-      if (!isCaseLine<StoredCaseLine>(value)) continue;
-      if (scan.winners.get(caseKey(value.result.caseId, value.result.modelKey)) !== line.number) continue;
+      if (lineShapeProblem('case', value) !== undefined) continue;
+      const stored = value as StoredCaseLine;
+      if (scan.winners.get(caseKey(stored.result.caseId, stored.result.modelKey)) !== line.number) continue;
       if (scan.header.format < 2) {
-        yield value as CaseLine;
+        yield stored as CaseLine;
         continue;
       }
       let decoded: CaseLine;
       try {
-        decoded = decodeCaseLine(scan.header, value, await texts.resolve(value.case, handle));
+        decoded = decodeCaseLine(scan.header, stored, await texts.resolve(stored.case, handle));
       } catch (error) {
-        if (error instanceof MissingTextError) throw new InputError({ file: scan.file, line: line.number }, error.message, 'the log was cut or edited; run the case again');
-        throw error;
+        if (!(error instanceof MissingTextError)) throw error;
+        // A reference the scan could not check (a document index out of range): this case is left out, the rest read.
+        scan.problems.push({ severity: 'error', line: line.number, message: `${error.message}; the case was skipped` });
+        continue;
       }
       yield decoded;
     }
@@ -613,7 +673,7 @@ function parseSummary(text: string | undefined): SummaryLine | undefined {
   if (text === undefined) return undefined;
   try {
     const value = JSON.parse(text) as Partial<RunLogLine>;
-    return value.type === 'summary' ? (value as SummaryLine) : undefined;
+    return value.type === 'summary' && lineShapeProblem('summary', value) === undefined ? (value as SummaryLine) : undefined;
   } catch {
     return undefined;
   }

@@ -133,26 +133,44 @@ export class SharedPacker {
 /** Thrown when a line refers to a shared id the log does not define (a log cut or edited by hand). */
 export class MissingSharedError extends Error {}
 
-/** What a log defines, for its readers: the first definition of an id is the one read. */
+/**
+ * What a log defines, for its readers: the first definition of an id is the one read. One writer never defines an
+ * id twice; two processes appending to one log at once can (each numbers its own), and then a later line that uses
+ * the id cannot say which value it meant: from the second definition on, the id is refused (MissingSharedError),
+ * while the lines before it read as written.
+ */
 export class SharedTable {
   private readonly byId = new Map<number, string[] | string>();
+  /** Ids defined again with a different value, and the line number of that definition (0 when not given). */
+  private readonly redefinedAt = new Map<number, number>();
 
-  note(line: Partial<SharedLine>): boolean {
+  /**
+   * Notes a shared line read at line `at` (1-based; leave it out when lines are noted and unpacked in file order).
+   * False when it is not a shared line; 'redefined' when its id was defined before with another value.
+   */
+  note(line: Partial<SharedLine>, at = 0): boolean | 'redefined' {
     if (typeof line.id !== 'number') return false;
     const definition = 'keys' in line ? line.keys : 'text' in line ? line.text : undefined;
     if (!(typeof definition === 'string' || (Array.isArray(definition) && definition.every((key) => typeof key === 'string')))) return false;
-    if (!this.byId.has(line.id)) this.byId.set(line.id, definition);
-    return true;
+    const known = this.byId.get(line.id);
+    if (known === undefined) {
+      this.byId.set(line.id, definition);
+      return true;
+    }
+    if (JSON.stringify(known) === JSON.stringify(definition)) return true;
+    if (!this.redefinedAt.has(line.id)) this.redefinedAt.set(line.id, at);
+    return 'redefined';
   }
 
   /**
-   * The value as it was before packing. Works in place: `value` is a line just parsed, owned by the caller (a copy
-   * of every object of every case line would double what a reader of a large log allocates).
+   * The value as it was before packing, for a line at line `at` (see note). Works in place: `value` is a line just
+   * parsed, owned by the caller (a copy of every object of every case line would double what a reader of a large log
+   * allocates).
    */
-  unpack(value: unknown): unknown {
+  unpack(value: unknown, at?: number): unknown {
     if (typeof value !== 'object' || value === null) return value;
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) value[i] = this.unpack(value[i]);
+      for (let i = 0; i < value.length; i++) value[i] = this.unpack(value[i], at);
       return value;
     }
     const object = value as Record<string, unknown>;
@@ -162,18 +180,20 @@ export class SharedTable {
       only = key;
       if (++count > 1) break;
     }
-    if (count === 1 && REF_KEY.test(only!)) return this.resolve(Number(only!.slice(1)), object[only!]);
-    for (const key in object) setMember(object, key, this.unpack(object[key]));
+    if (count === 1 && REF_KEY.test(only!)) return this.resolve(Number(only!.slice(1)), object[only!], at);
+    for (const key in object) setMember(object, key, this.unpack(object[key], at));
     return object;
   }
 
-  private resolve(id: number, member: unknown): unknown {
+  private resolve(id: number, member: unknown, at: number | undefined): unknown {
     const definition = this.byId.get(id);
     if (definition === undefined) throw new MissingSharedError(`shared value @${id} is not in the run log`);
+    const redefined = this.redefinedAt.get(id);
+    if (redefined !== undefined && (at === undefined || at > redefined)) throw new MissingSharedError(`shared value @${id} is defined twice with different values (two processes wrote this log at once)`);
     if (typeof definition === 'string') return definition;
     if (!Array.isArray(member) || member.length !== definition.length) throw new MissingSharedError(`shared shape @${id} does not fit its values`);
     const out: Record<string, unknown> = {};
-    for (let i = 0; i < definition.length; i++) setMember(out, definition[i]!, this.unpack(member[i]));
+    for (let i = 0; i < definition.length; i++) setMember(out, definition[i]!, this.unpack(member[i], at));
     return out;
   }
 }

@@ -1,7 +1,11 @@
 // The CSV, JUnit and JSON report writers on a small run built here: escaping, formulas, NaN and failures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { writeReports } from '../../../src/core/report/writeReports.js';
 import { renderCsvReport } from '../../../src/core/report/csvReport.js';
 import { renderJunitReport } from '../../../src/core/report/junitReport.js';
 import { renderJsonReport } from '../../../src/core/report/jsonReport.js';
@@ -58,4 +62,37 @@ test('JSON: undetermined values stay null, never 0', async () => {
   assert.equal(json.cases[1].scores[1].value, null);
   assert.equal(json.cases[1].scores[1].judgeError, 'unparsable');
   assert.equal(json.thresholds[0].passed, false);
+});
+
+test('a report interrupted while it is written leaves the previous report whole under its name, and no partial file', async () => {
+  const out = mkdtempSync(path.join(tmpdir(), 'rag-atomic-report-'));
+  try {
+    await writeReports(run(), out, ['json', 'csv']);
+    const good = readFileSync(path.join(out, 'report.json'), 'utf8');
+    const goodCsv = readFileSync(path.join(out, 'cases.csv'), 'utf8');
+    // The cases stop arriving half way, as when the process is stopped while it streams them: once the first case
+    // has reached the disk (or, when nothing reaches the real name, after a bounded wait), the writer fails.
+    const reachedDisk = async () => {
+      for (let i = 0; i < 40 && readFileSync(path.join(out, 'report.json'), 'utf8') === good; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    };
+    const interrupted: RunData = {
+      ...run(),
+      async *entries() {
+        let n = 0;
+        for await (const entry of run().entries()) {
+          if (++n === 2) {
+            await reachedDisk();
+            throw new Error('interrupted');
+          }
+          yield entry;
+        }
+      },
+    };
+    await assert.rejects(writeReports(interrupted, out, ['json', 'csv']), /interrupted/);
+    assert.equal(readFileSync(path.join(out, 'report.json'), 'utf8'), good);
+    assert.equal(readFileSync(path.join(out, 'cases.csv'), 'utf8'), goodCsv);
+    assert.deepEqual(readdirSync(out).sort(), ['cases.csv', 'report.json'], 'no temporary file left behind');
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 });

@@ -1,7 +1,7 @@
 // Traces in from files: bad lines and traces reported at file:line while the good traces import, the Phoenix and
 // Langfuse export shapes, pretty-printed documents, folders, and the filters (time, attribute, score, seeded sample).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -251,6 +251,15 @@ describe('import-traces command', () => {
     assert.equal(await runImportTraces([input, '--out', out, '--where', 'llm.model_name=gpt-4o-mini'], streams), 1);
     assert.match(streams.stderr.text, /cli\.jsonl:2: not JSON/);
     assert.match(streams.stdout.text, /Wrote 1 row\(s\)/);
+  });
+
+  test('--out naming the trace file being imported (under any spelling, or in the imported folder) is refused before anything is written', async () => {
+    const input = write('same.jsonl', `${request(ragTrace(22, T0))}\n`);
+    const before = readFileSync(input, 'utf8');
+    await assert.rejects(runImportTraces([input, '--out', input], io()), /--out .* is a trace file being imported/);
+    await assert.rejects(runImportTraces([input, '--out', path.join(path.dirname(input), '.', 'x', '..', 'same.jsonl')], io()), /is a trace file being imported/);
+    await assert.rejects(runImportTraces([path.dirname(input), '--out', input], io()), /is a trace file being imported/);
+    assert.equal(readFileSync(input, 'utf8'), before, 'the traces are untouched');
   });
 
   test('usage mistakes name the flag', async () => {

@@ -1,0 +1,164 @@
+// The shape of every line type of a run log, checked before any reader uses a line: a log edited by hand, cut, or
+// written by two processes at once can hold valid JSON of the wrong shape, and a reader that trusted it would crash
+// (a string where a list is expected, a timestamp that is not one) and lose every other case. One check per line
+// type; each says what is wrong in a few words ("result.scores is not a list"), so the reader can skip the line
+// and report it at its number. Only what the readers and report writers rely on is checked; a method's own details
+// (expected answers, score details) stay as they are.
+
+/** What is wrong with a value at `at` (a dotted path), or undefined when it fits. */
+type Check = (value: unknown, at: string) => string | undefined;
+
+const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * A run id is a file name, never a path: letters, digits, '.', '_' and '-', not starting with '.' and without '..'.
+ * Every path built from a run id read from a file (the log, its reports, its explanation) relies on this.
+ */
+export function isRunId(value: unknown): value is string {
+  return typeof value === 'string' && RUN_ID_PATTERN.test(value) && !value.includes('..');
+}
+
+const string: Check = (value, at) => (typeof value === 'string' ? undefined : `${at} is not a string`);
+const number: Check = (value, at) => (typeof value === 'number' && Number.isFinite(value) ? undefined : `${at} is not a number`);
+const boolean: Check = (value, at) => (typeof value === 'boolean' ? undefined : `${at} is not true or false`);
+/** An ISO time as the writer stores it: shown as a date, so `new Date(value)` must be a valid one. */
+const date: Check = (value, at) => (typeof value === 'string' && Number.isFinite(Date.parse(value)) ? undefined : `${at} is not a date`);
+
+function nullable(check: Check): Check {
+  return (value, at) => (value === null ? undefined : check(value, at));
+}
+
+function oneOf(...allowed: readonly (string | number)[]): Check {
+  return (value, at) => (allowed.includes(value as string | number) ? undefined : `${at} is not one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`);
+}
+
+function either(...checks: Check[]): Check {
+  return (value, at) => {
+    let first: string | undefined;
+    for (const check of checks) {
+      const problem = check(value, at);
+      if (problem === undefined) return undefined;
+      first ??= problem;
+    }
+    return first;
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const record: Check = (value, at) => (isObject(value) ? undefined : `${at} is not an object`);
+
+function listOf(item: Check): Check {
+  return (value, at) => {
+    if (!Array.isArray(value)) return `${at} is not a list`;
+    for (let i = 0; i < value.length; i++) {
+      const problem = item(value[i], `${at}[${i}]`);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  };
+}
+
+/** An object with these members (a `?` after the name: may be absent); other members are allowed. */
+function object(members: Record<string, Check>): Check {
+  const entries = Object.entries(members).map(([name, check]) => ({ name: name.replace(/\?$/, ''), optional: name.endsWith('?'), check }));
+  return (value, at) => {
+    if (!isObject(value)) return `${at || 'the line'} is not an object`;
+    for (const { name, optional, check } of entries) {
+      const member = value[name];
+      const path = at ? `${at}.${name}` : name;
+      if (member === undefined) {
+        if (optional) continue;
+        return `${path} is missing`;
+      }
+      const problem = check(member, path);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  };
+}
+
+// Stored texts (caseText.ts): inline, a text reference {$t, s?, e?}, a document reference {$d, s?, e?}, or pieces {$p}.
+const textRef = object({ $t: string, 's?': number, 'e?': number });
+const docRef = object({ $d: number, 's?': number, 'e?': number });
+const piece = either(string, textRef, docRef);
+const storedText = either(string, textRef, docRef, object({ $p: listOf(piece) }));
+
+const rowRef = object({ file: string, line: number, index: number });
+const storedCase = object({
+  id: string,
+  suiteId: string,
+  method: string,
+  'testbed?': string,
+  row: rowRef,
+  question: string,
+  documents: listOf(object({ id: string, role: string, text: storedText, spans: listOf(record), 'source?': string })),
+  'params?': record,
+  'seed?': number,
+  'variables?': record,
+  messages: listOf(object({ role: string, content: storedText })),
+  'template?': string,
+  'givenResponse?': string,
+  'humanLabel?': boolean,
+});
+
+const usage = record;
+const caseResult = object({
+  caseId: string,
+  modelKey: string,
+  status: oneOf('success', 'error'),
+  'response?': object({ text: string, 'given?': boolean, usage, latencyMs: number, cached: boolean, 'costUsd?': number, 'finishReason?': string }),
+  scores: listOf(object({ metric: string, value: nullable(number), 'pass?': boolean, 'label?': string, 'explanation?': string, 'evidence?': listOf(record), 'judgeError?': string })),
+  'pass?': boolean,
+  'error?': object({ stage: oneOf('render', 'model', 'score'), kind: string, message: string, 'status?': number }),
+  attempts: number,
+  'judgeUsage?': record,
+  // Any string: the engine's own results are ISO times, and a finishedAt stored as a delta is checked when unpacked.
+  startedAt: string,
+  finishedAt: string,
+});
+
+const totals = object({
+  cases: number, success: number, error: number, passed: number, failed: number, modelCalls: number, cacheHits: number,
+  judgeCalls: number, inputTokens: number, outputTokens: number, 'costUsd?': number,
+});
+
+const suiteReport = object({ suiteId: string, method: string, tables: listOf(record), metrics: listOf(record), notes: listOf(string), 'scoring?': string, 'charts?': listOf(record) });
+const threshold = object({ suiteId: string, modelKey: string, metric: string, value: nullable(number), 'n?': number, 'undetermined?': number, 'min?': number, 'max?': number, passed: boolean });
+const inputProblem = object({ file: string, 'line?': number, 'column?': number, message: string, 'hint?': string, 'suiteId?': string });
+const runStatus = oneOf('started', 'success', 'completed-with-errors', 'error', 'cancelled');
+
+const checks = {
+  // The format is checked apart (a newer format gets its own message); the run id must be a file name (isRunId).
+  header: object({
+    runId: (value, at) => (isRunId(value) ? undefined : `${at} ${JSON.stringify(value)} is not a run id (letters, digits, '.', '_' and '-' only)`),
+    createdAt: date,
+    'tool?': object({ name: string, version: string }),
+    spec: object({ file: string, 'hash?': string, name: string }),
+    'inputs?': listOf(object({ kind: string, file: string, hash: string })),
+    models: listOf(string),
+    'judge?': string,
+    'embeddings?': string,
+    'seed?': number,
+  }),
+  /** A case line as stored, after unpacking (packedCase.ts): its texts may still be references. */
+  case: object({ case: storedCase, result: caseResult }),
+  text: object({ id: string, text: string }),
+  shared: either(object({ id: number, keys: listOf(string) }), object({ id: number, text: string })),
+  resume: object({ at: string }),
+  batch: object({ modelKey: string, batchId: string, 'inputFileId?': string, submittedAt: string, requests: listOf(string) }),
+  summary: object({ status: runStatus, finishedAt: string, totals, reports: listOf(suiteReport), thresholds: listOf(threshold), problems: listOf(inputProblem) }),
+} satisfies Record<string, Check>;
+
+export type LogLineType = keyof typeof checks;
+
+export function isLogLineType(type: unknown): type is LogLineType {
+  return typeof type === 'string' && Object.prototype.hasOwnProperty.call(checks, type);
+}
+
+/** What is wrong with a line of this type ("result.scores is not a list"), or undefined when it has the shape readers rely on. */
+export function lineShapeProblem(type: LogLineType, value: unknown): string | undefined {
+  return checks[type](value, '');
+}
