@@ -13,6 +13,7 @@ import { envCredentials } from '../core/providers/registry.js';
 import { runDataFromLog } from '../core/report/runDataSources.js';
 import type { RunData } from '../core/report/runData.js';
 import { writeReports } from '../core/report/writeReports.js';
+import type { VerdictsReportOptions } from '../core/report/verdictsReport.js';
 import { listRuns } from '../core/run/runLog.js';
 import { parseCommandLine, USAGE, UsageError } from './args.js';
 import type { ExplainCommand, RunCommand } from './args.js';
@@ -47,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
         const out = command.out ?? defaultReportDir(workspaceDir, run.runId);
         // A run explained earlier gets its explanation reports again too.
         const explanation = await readExplanation(explanationFile(workspaceDir, run.runId));
-        printRun(run, [...await writeReports(run, out, command.formats), ...(explanation ? await writeExplanationReports(explanation, out, command.formats) : [])], await causesOf(run));
+        printRun(run, [...await writeReports(run, out, command.formats, verdictsOptions(process.cwd())), ...(explanation ? await writeExplanationReports(explanation, out, command.formats) : [])], await causesOf(run));
         await exportRunTraces(run, command.exportOtlp);
         return exitCodeFor(run);
       }
@@ -154,7 +155,7 @@ async function runCommand(command: RunCommand): Promise<number> {
     // Reports are written from the run log, one case at a time: the engine keeps no case in full.
     const run = await runDataFromLog(outcome.logFile);
     const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
-    printRun(run, await writeReports(run, out, command.formats), await causesOf(run, outcome.spec.concurrency));
+    printRun(run, await writeReports(run, out, command.formats, verdictsOptions(command.contain ? workspaceDir : process.cwd())), await causesOf(run, outcome.spec.concurrency));
     await exportRunTraces(run, command.exportOtlp, command.contain);
     // A finished run resumed without --retry-errors runs nothing new: say how to run its errored cases again.
     if (command.resume && !command.retryErrors && run.totals.error > 0) {
@@ -192,6 +193,11 @@ function containOptions(folder: string, allowEndpoints: string[]): RunOptions['c
       hint: (url) => `add --allow-endpoint ${url} if it is yours, or remove baseUrl to use OPENAI_BASE_URL / the vendor's API`,
     },
   };
+}
+
+/** Verdicts are read from the eval file's folder up to `within` and no higher (findVerdictsFile); one that cannot be read is a warning. */
+function verdictsOptions(within: string): VerdictsReportOptions {
+  return { verdictsWithin: within, onWarning: (message) => process.stderr.write(`warning: ${message}\n`) };
 }
 
 function defaultReportDir(workspaceDir: string, runId: string): string {

@@ -11,6 +11,7 @@ import type { RunData } from './runData.js';
 import { writeFileStreaming } from './textSink.js';
 import type { TextSink } from './textSink.js';
 import { writeVerdictsReport } from './verdictsReport.js';
+import type { VerdictsReportOptions } from './verdictsReport.js';
 
 export const REPORT_FORMATS = ['json', 'csv', 'junit', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -32,7 +33,7 @@ function webviewBundle(): string {
 }
 
 /** Each format streamed to its file from the run's cases (read from the run log), so memory does not grow with the run. */
-export async function writeReports(run: RunData, outDir: string, formats: readonly ReportFormat[]): Promise<string[]> {
+export async function writeReports(run: RunData, outDir: string, formats: readonly ReportFormat[], options: VerdictsReportOptions = {}): Promise<string[]> {
   // Checked first: a missing bundle should fail before any file is written.
   if (formats.includes('html') && !existsSync(webviewBundle())) throw new Error(`the HTML report needs the inspector bundle ${webviewBundle()}: build it with "npm run build"`);
   await mkdir(outDir, { recursive: true });
@@ -44,7 +45,7 @@ export async function writeReports(run: RunData, outDir: string, formats: readon
     written.push(target);
   }
   // A person's verdicts travel with the reports whenever the workspace has some (verdictsReport.ts).
-  const verdicts = await writeVerdictsReport(run, outDir);
+  const verdicts = await writeVerdictsReport(run, outDir, options);
   if (verdicts) written.push(verdicts);
   return written;
 }
