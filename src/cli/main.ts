@@ -12,7 +12,7 @@ import type { RunOptions } from '../core/engine/runEvaluation.js';
 import { envCredentials } from '../core/providers/registry.js';
 import { runDataFromLog } from '../core/report/runDataSources.js';
 import type { RunData } from '../core/report/runData.js';
-import { writeReports } from '../core/report/writeReports.js';
+import { reportFolderProblem, writeReports } from '../core/report/writeReports.js';
 import type { VerdictsReportOptions } from '../core/report/verdictsReport.js';
 import { listRuns } from '../core/run/runLog.js';
 import { parseCommandLine, USAGE, UsageError } from './args.js';
@@ -119,6 +119,8 @@ async function runCommand(command: RunCommand): Promise<number> {
     const counts = { failed: 0, errors: 0 };
     // Each cause of an error is printed once, when it first happens: the user can stop a run that cannot work.
     let causes = new ErrorCauseTally();
+    const outProblem = command.out ? await reportFolderProblem(command.out) : undefined;
+    if (outProblem) throw new Error(`--out: ${outProblem}`);
     const rerun = command.rerunFailed ? await rerunSelection(command.rerunFailed, workspaceDir) : undefined;
     const batchLines = new BatchProgressLines();
     const outcome = await runEvaluation(specFile, {

@@ -193,7 +193,10 @@ function includeError(file: string, section: TemplateSection, error: unknown): I
   if (name === undefined) return toInputError(error, { file, line: section.line });
   const tag = new RegExp(`\\{%-?\\s*(?:include|render|layout)\\s+['"]?${escapeRegExp(name)}`).exec(section.source);
   const position = tag ? offsetPosition(file, section, tag.index) : { file, line: section.line };
-  if (problem) return new InputError(position, `cannot read '${name}': it ${problem.says}`, includeHint(file));
+  if (problem) {
+    const hint = problem.kind === 'too-large' ? 'keep included files to prompt text' : 'include, render and layout read regular files only: name a file, not a named pipe, device or folder';
+    return new InputError(position, `cannot read '${name}': it ${problem.says}`, hint);
+  }
   return new InputError(position, `cannot read '${name}': it is not a file inside the template's folder`, includeHint(file));
 }
 

@@ -1,6 +1,6 @@
 // Writes the chosen report formats for a run into a folder and says where each went.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { packageRoot } from '../assets.js';
 import { writeCsvReport } from './csvReport.js';
@@ -48,6 +48,18 @@ export async function writeReports(run: RunData, outDir: string, formats: readon
   const verdicts = await writeVerdictsReport(run, outDir, options);
   if (verdicts) written.push(verdicts);
   return written;
+}
+
+/**
+ * Why reports cannot go into `outDir` (it, or the folder it would be made in, is a file), or undefined when they can.
+ * Checked before a run starts, so a wrong --out fails before the first model call is paid, not after the last.
+ */
+export async function reportFolderProblem(outDir: string): Promise<string | undefined> {
+  for (let folder = path.resolve(outDir); ; folder = path.dirname(folder)) {
+    const info = await stat(folder).catch(() => undefined);
+    if (info) return info.isDirectory() ? undefined : `${folder} is ${info.isFile() ? 'a file' : 'not a folder'}, so the reports cannot be written into ${path.resolve(outDir)}: name a folder (new or existing)`;
+    if (path.dirname(folder) === folder) return undefined;
+  }
 }
 
 export function parseFormats(text: string): ReportFormat[] {

@@ -54,9 +54,9 @@ export function cliBundle(): Promise<string> {
  * Starts `rag-inspector <args>` with a bare environment (plus `env`): no key or base URL of the developer's shell
  * reaches a test, and CI=true gives plain progress lines.
  */
-export async function startCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+export async function startCli(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliRun> {
   const file = await cliBundle();
-  const child = spawn(process.execPath, [file, ...args], { env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), CI: 'true', ...env } });
+  const child = spawn(process.execPath, [file, ...args], { env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), CI: 'true', ...env }, ...(cwd ? { cwd } : {}) });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk) => { stdout += chunk; });
@@ -66,8 +66,8 @@ export async function startCli(args: string[], env: Record<string, string> = {})
 }
 
 /** Runs the CLI to its end; killed after `timeoutMs` so a hang fails the test instead of stalling the suite. */
-export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<CliExit> {
-  const { child, done } = await startCli(args, env);
+export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000, cwd?: string): Promise<CliExit> {
+  const { child, done } = await startCli(args, env, cwd);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   try {
     return await done;
