@@ -97,6 +97,16 @@ describe('files an eval file names', { concurrency: 2 }, () => {
     assert.match(exit.stderr, new RegExp(`${escape(path.join(dir, 't.prompt'))}:3:1: cannot read 'part\\.liquid': it is a named pipe, not a file — `));
   });
 
+  test('import-traces of a named pipe says so', async (t) => {
+    const dir = workspace(t);
+    const traces = path.join(dir, 'traces.json');
+    mkfifo(traces);
+    const exit = await cli(['import-traces', traces, '--out', path.join(dir, 'rows.jsonl')]);
+    assertEnded(exit);
+    assert.equal(exit.code, 2);
+    assert.match(exit.stderr, new RegExp(`${escape(traces)}: the trace path is a named pipe, not a file — `));
+  });
+
   test('a YAML dataset of 10 KB nested 5,000 deep is refused at its line, and the process survives', async (t) => {
     const dir = workspace(t);
     writeFileSync(path.join(dir, 'deep.yaml'), `- ${'['.repeat(5000)}1${']'.repeat(5000)}\n`);
