@@ -12,7 +12,8 @@ import type { RunOptions } from '../core/engine/runEvaluation.js';
 import { envCredentials } from '../core/providers/registry.js';
 import { runDataFromLog } from '../core/report/runDataSources.js';
 import type { RunData } from '../core/report/runData.js';
-import { writeReports } from '../core/report/writeReports.js';
+import { reportFolderProblem, writeReports } from '../core/report/writeReports.js';
+import type { VerdictsReportOptions } from '../core/report/verdictsReport.js';
 import { listRuns, workspaceOfRunLog } from '../core/run/runLog.js';
 import { isInside } from '../core/spec/containment.js';
 import { parseCommandLine, USAGE, UsageError } from './args.js';
@@ -67,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
         const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
         // A run explained earlier gets its explanation reports again too.
         const explanation = await readExplanation(explanationFile(workspaceDir, run.runId));
-        printRun(run, [...await writeReports(run, out, command.formats), ...(explanation ? await writeExplanationReports(explanation, out, command.formats) : [])], await causesOf(run));
+        printRun(run, [...await writeReports(run, out, command.formats, verdictsOptions(process.cwd())), ...(explanation ? await writeExplanationReports(explanation, out, command.formats) : [])], await causesOf(run));
         await exportRunTraces(run, command.exportOtlp);
         return exitCodeFor(run);
       }
@@ -146,6 +147,8 @@ async function runCommand(command: RunCommand): Promise<number> {
     const counts = { failed: 0, errors: 0 };
     // Each cause of an error is printed once, when it first happens: the user can stop a run that cannot work.
     let causes = new ErrorCauseTally();
+    const outProblem = command.out ? await reportFolderProblem(command.out) : undefined;
+    if (outProblem) throw new Error(`--out: ${outProblem}`);
     const rerun = command.rerunFailed ? await rerunSelection(command.rerunFailed, workspaceDir) : undefined;
     // Found before the run, so "latest" is the run before this one and a wrong name costs no model call.
     const baselineLog = command.baseline ? await resolveRun(command.baseline, workspaceDir, '--baseline') : undefined;
@@ -187,7 +190,7 @@ async function runCommand(command: RunCommand): Promise<number> {
     // --baseline: the paired verdict against an earlier run, compared before the reports so JUnit can name broken cases.
     const run = baselineLog ? { ...logged, baseline: await baselineOf(baselineLog, logged, command.level) } : logged;
     const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
-    printRun(run, await writeReports(run, out, command.formats), await causesOf(run, outcome.spec.concurrency));
+    printRun(run, await writeReports(run, out, command.formats, verdictsOptions(command.contain ? workspaceDir : process.cwd())), await causesOf(run, outcome.spec.concurrency));
     if (run.baseline) print(process.stdout, `\nCompared with ${run.baseline.runId}:\n${formatComparison(run.baseline.comparison)}\n`);
     const regression = command.failOnRegression && run.baseline !== undefined && hasRegression(run.baseline.comparison);
     if (regression) print(process.stderr, `regression: the case verdicts got significantly worse than in ${run.baseline?.runId} (--fail-on regression)\n`);
@@ -235,6 +238,11 @@ function containOptions(folder: string, allowEndpoints: string[]): RunOptions['c
       hint: (url) => `add --allow-endpoint ${url} if it is yours, or remove baseUrl to use OPENAI_BASE_URL / the vendor's API`,
     },
   };
+}
+
+/** Verdicts are read from the eval file's folder up to `within` and no higher (findVerdictsFile); one that cannot be read is a warning. */
+function verdictsOptions(within: string): VerdictsReportOptions {
+  return { verdictsWithin: within, onWarning: (message) => print(process.stderr, `warning: ${message}\n`) };
 }
 
 /** `<workspace>/.rag-inspector/reports/<run id>`; the run id comes from a file, so the folder is checked to be inside. */

@@ -67,7 +67,12 @@ export async function exportRun(run: StoredRun, formats: readonly FileFormat[], 
     written.push(target);
   }
   const coreFormats = formats.filter((f): f is ReportFormat & FileFormat => f !== 'html');
-  if (coreFormats.length > 0) written.push(...await writeReports(await runDataFromLog(run.file), folder, coreFormats));
+  if (coreFormats.length > 0) {
+    const data = await runDataFromLog(run.file);
+    // Verdicts are read from the eval file's VS Code workspace folder, never above it (verdictsReport.ts).
+    const verdictsWithin = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(data.specFile))?.uri.fsPath;
+    written.push(...await writeReports(data, folder, coreFormats, verdictsWithin ? { verdictsWithin } : {}));
+  }
   return written;
 }
 

@@ -1,8 +1,8 @@
 // Reads a text file as UTF-8 in pieces that end at line breaks, naming the first line that is not UTF-8.
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
+import { FileProblem, readRegularFile } from '../regularFile.js';
 
 const NEWLINE = 0x0a;
 const BOM = '\uFEFF';
@@ -116,9 +116,13 @@ function countByte(bytes: Buffer, byte: number): number {
  */
 export async function readWholeText(file: string, signal?: AbortSignal): Promise<string | InputError> {
   try {
-    return decodeUtf8(file, await readFile(file, { signal }));
+    const bytes = await readRegularFile(file);
+    signal?.throwIfAborted();
+    return decodeUtf8(file, bytes);
   } catch (error) {
     if (error instanceof InputError) return error;
+    // A named pipe or a device in a file's place (a trace file, a dataset replaced after its check): said, not waited on.
+    if (error instanceof FileProblem && error.kind !== 'unreadable') return new InputError({ file }, `the file ${error.says}`, 'give a regular file');
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 // Reads any supported dataset file into rows with their file:line, picking the reader by extension and content.
-import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../errors.js';
+import { regularFileProblem } from '../regularFile.js';
 import { readCsv, readTsv } from './csv.js';
 import { readJsonArray } from './jsonArray.js';
 import { readJsonl } from './jsonl.js';
@@ -82,13 +82,10 @@ export async function datasetFormat(file: string, signal?: AbortSignal): Promise
 }
 
 async function fileProblem(file: string): Promise<InputError | undefined> {
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) return new InputError({ file }, 'the dataset path is a folder, not a file', `point it at a ${SUPPORTED} file`);
-    return undefined;
-  } catch {
-    return new InputError({ file }, 'dataset file not found', 'check the path (in an eval file it is relative to the eval file\'s folder)');
-  }
+  const problem = await regularFileProblem(file);
+  if (!problem) return undefined;
+  if (problem.kind === 'missing') return new InputError({ file }, 'dataset file not found', 'check the path (in an eval file it is relative to the eval file\'s folder)');
+  return new InputError({ file }, `the dataset path ${problem.says}`, `point it at a ${SUPPORTED} file`);
 }
 
 /** RGB ships JSON Lines named .json: a first line that is a whole JSON object means JSONL. */

@@ -1,7 +1,8 @@
 // YAML dataset reader (.yaml, .yml): a top-level list of mappings, each row's line taken from the document.
-import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isSeq, LineCounter } from 'yaml';
 import type { Node } from 'yaml';
 import { InputError } from '../errors.js';
+import { boundedYamlValue, parseBoundedYaml } from './boundedYaml.js';
 import { readWholeText } from './lines.js';
 import type { RawItem } from './reader.js';
 import { describeJsonType } from './reader.js';
@@ -16,7 +17,18 @@ export async function* readYamlDataset(file: string, signal?: AbortSignal): Asyn
     return;
   }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const where = (offset: number) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, column: col };
+  };
+  let doc;
+  try {
+    doc = parseBoundedYaml(text, lineCounter, where);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    yield error;
+    return;
+  }
   if (doc.errors.length > 0) {
     for (const error of doc.errors) {
       const { line, col } = lineCounter.linePos(error.pos[0]);
@@ -33,9 +45,17 @@ export async function* readYamlDataset(file: string, signal?: AbortSignal): Asyn
   for (const [index, item] of contents.items.entries()) {
     signal?.throwIfAborted();
     const position = at(file, lineCounter, item as Node | null);
+    let value: unknown;
+    try {
+      value = item === null ? null : boundedYamlValue(doc, where, item as Node);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      yield error;
+      continue;
+    }
     yield isMap(item)
-      ? { line: position.line ?? 1, data: item.toJS(doc) as Record<string, unknown> }
-      : new InputError(position, `list item ${index + 1} is ${describeJsonType(item === null ? null : (item as Node).toJS(doc))}, not a mapping`, LIST_HINT);
+      ? { line: position.line ?? 1, data: value as Record<string, unknown> }
+      : new InputError(position, `list item ${index + 1} is ${describeJsonType(value)}, not a mapping`, LIST_HINT);
   }
 }
 

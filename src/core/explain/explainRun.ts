@@ -2,8 +2,10 @@
 // cache and the method's scorer), is appended to the variant log as a marked case, and the explanations are computed
 // from the logged outcomes. Cancel keeps every finished variant; running again makes only the ones missing.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { writeFileAtomically } from '../atomicFile.js';
+import { readRegularFile } from '../regularFile.js';
+import type { FileProblem } from '../regularFile.js';
 import * as path from 'node:path';
 import { executeCase } from '../engine/executeCase.js';
 import { templateParametersFor } from '../engine/runEvaluation.js';
@@ -131,9 +133,9 @@ export function explanationFileOfRunLog(runLog: string, runId: string): string {
 export async function readExplanation(file: string): Promise<RunExplanation | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readRegularFile(file)).toString('utf8'); // a named pipe in its place would block the report
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((error as FileProblem).kind === 'missing') return undefined;
     throw error;
   }
   const value = JSON.parse(text) as RunExplanation;

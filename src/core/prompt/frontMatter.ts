@@ -1,7 +1,8 @@
 // The optional YAML front matter of a prompt template: name, description, model, parameters, declared inputs.
-import { isMap, LineCounter, parseDocument } from 'yaml';
+import { isMap, LineCounter } from 'yaml';
 import type { Node } from 'yaml';
 import { InputError } from '../errors.js';
+import { boundedYamlValue, parseBoundedYaml } from '../data/boundedYaml.js';
 
 export interface TemplateInput {
   description?: string;
@@ -45,11 +46,11 @@ export function splitFrontMatter(file: string, text: string): SplitTemplate {
 /** The YAML starts on line 2 of the file, so every position is shifted down by one line. */
 function parseFrontMatter(file: string, yamlText: string): TemplateFrontMatter {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(yamlText, { lineCounter, prettyErrors: false });
   const where = (offset: number) => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line: line + 1, column: col };
   };
+  const doc = parseBoundedYaml(yamlText, lineCounter, where);
   const firstError = doc.errors[0];
   if (firstError) throw new InputError(where(firstError.pos[0]), `invalid front matter YAML: ${firstError.message}`, HINT);
   if (doc.contents === null) return { parameters: {}, inputs: {} };
@@ -58,7 +59,7 @@ function parseFrontMatter(file: string, yamlText: string): TemplateFrontMatter {
     const node = doc.get(key, true) as Node | undefined;
     return new InputError(where(node?.range?.[0] ?? 0), message, hint);
   };
-  const data = doc.toJS() as Record<string, unknown>;
+  const data = boundedYamlValue(doc, where) as Record<string, unknown>;
   return {
     name: optionalString(data, 'name', problemAt),
     description: optionalString(data, 'description', problemAt),

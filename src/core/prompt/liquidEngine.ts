@@ -1,11 +1,12 @@
 // The LiquidJS engine templates render with: plain-text output, strict variables, file access only inside the template's folder.
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Liquid, LiquidError, toValue } from 'liquidjs';
 import type { Context, Emitter, FS, Template } from 'liquidjs';
 import { InputError } from '../errors.js';
 import type { SourcePosition } from '../errors.js';
+import { readRegularFile, readRegularFileSync } from '../regularFile.js';
 
 // Generous limits that still stop a template from an untrusted workspace hanging the extension host.
 const RENDER_LIMIT_MS = 10_000;
@@ -17,6 +18,9 @@ const PARSE_LIMIT_CHARS = 50_000_000;
  * prompt a model could read is.
  */
 export const TEMPLATE_MEMORY_LIMIT = 16_000_000;
+
+/** A template or a file it includes: far above any prompt, and read before LiquidJS's parse limit could apply. */
+export const MAX_TEMPLATE_BYTES = 10 * 1024 * 1024;
 
 /**
  * An engine whose include/render/layout tags can read only files inside `folder`. LiquidJS runs no
@@ -119,15 +123,17 @@ export function sandboxedFs(folder: string): FS {
         return false;
       }
     },
+    // Anything that exists is found, so that reading it says what it is ("is a named pipe") rather than "not found".
     existsSync: (file) => existsSync(file),
-    exists: async (file) => (await stat(file).catch(() => undefined))?.isFile() ?? false,
+    exists: async (file) => (await stat(file).catch(() => undefined)) !== undefined,
+    // Never a plain read: a named pipe would block the event loop (Ctrl-C included) until someone writes to it.
     readFileSync: (file) => {
       guard(file);
-      return readFileSync(file, 'utf8');
+      return readRegularFileSync(file, MAX_TEMPLATE_BYTES).toString('utf8');
     },
     readFile: async (file) => {
       guard(file);
-      return readFile(file, 'utf8');
+      return (await readRegularFile(file, MAX_TEMPLATE_BYTES)).toString('utf8');
     },
   };
 }

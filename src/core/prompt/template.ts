@@ -1,5 +1,4 @@
 // Prompt templates: load (front matter, role sections, LiquidJS parse), list the variables they read, render to chat messages.
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Liquid, Template } from 'liquidjs';
 import { LiquidError, toValueSync, UndefinedVariableError } from 'liquidjs';
@@ -7,9 +6,10 @@ import { InputError } from '../errors.js';
 import type { SourcePosition } from '../errors.js';
 import type { ChatMessage, RowRef } from '../model.js';
 import { decodeUtf8 } from '../data/lines.js';
+import { FileProblem, problemOfError, readRegularFile } from '../regularFile.js';
 import { splitFrontMatter } from './frontMatter.js';
 import type { TemplateFrontMatter } from './frontMatter.js';
-import { createEngine, includeHint, renderLimitHint, toInputError } from './liquidEngine.js';
+import { createEngine, includeHint, MAX_TEMPLATE_BYTES, renderLimitHint, toInputError } from './liquidEngine.js';
 import { splitSections } from './sections.js';
 import type { SectionSource } from './sections.js';
 
@@ -35,9 +35,11 @@ export async function loadTemplate(file: string): Promise<PromptTemplate> {
   const absolute = path.resolve(file);
   let bytes: Buffer;
   try {
-    bytes = await readFile(absolute);
-  } catch {
-    throw new InputError({ file: absolute }, 'template file not found', 'check the path (in an eval file it is relative to the eval file\'s folder)');
+    bytes = await readRegularFile(absolute, MAX_TEMPLATE_BYTES);
+  } catch (error) {
+    const problem = problemOfError(absolute, error);
+    if (problem.kind === 'missing') throw new InputError({ file: absolute }, 'template file not found', 'check the path (in an eval file it is relative to the eval file\'s folder)');
+    throw new InputError({ file: absolute }, `the template ${problem.says}`, 'point template at a prompt file (in an eval file it is relative to the eval file\'s folder)');
   }
   return parseTemplate(absolute, decodeUtf8(absolute, bytes));
 }
@@ -185,12 +187,32 @@ function includeLoopError(file: string, section: TemplateSection, tag: Template,
 
 /** Static analysis throws a bare Error for an include it cannot read; find the tag that names it. */
 function includeError(file: string, section: TemplateSection, error: unknown): InputError {
+  const problem = fileProblemIn(error);
   const message = error instanceof Error ? error.message : String(error);
-  const name = /Failed to lookup "(.*?)"/.exec(message)?.[1];
+  const name = problem ? includeName(file, section, problem.file) : /Failed to lookup "(.*?)"/.exec(message)?.[1];
   if (name === undefined) return toInputError(error, { file, line: section.line });
   const tag = new RegExp(`\\{%-?\\s*(?:include|render|layout)\\s+['"]?${escapeRegExp(name)}`).exec(section.source);
   const position = tag ? offsetPosition(file, section, tag.index) : { file, line: section.line };
+  if (problem) {
+    const hint = problem.kind === 'too-large' ? 'keep included files to prompt text' : 'include, render and layout read regular files only: name a file, not a named pipe, device or folder';
+    return new InputError(position, `cannot read '${name}': it ${problem.says}`, hint);
+  }
   return new InputError(position, `cannot read '${name}': it is not a file inside the template's folder`, includeHint(file));
+}
+
+/** A partial that exists but is no file to read (a named pipe, a device, too large), however LiquidJS wrapped it. */
+function fileProblemIn(error: unknown): FileProblem | undefined {
+  for (let cause = error; cause instanceof Error; cause = (cause as { originalError?: unknown }).originalError ?? cause.cause) {
+    if (cause instanceof FileProblem) return cause;
+  }
+  return undefined;
+}
+
+/** The partial's name as the tag writes it (relative to the template's folder, extension as written when it is there). */
+function includeName(file: string, section: TemplateSection, partial: string): string {
+  const relative = path.relative(path.dirname(file), partial).split(path.sep).join('/');
+  const withoutExtension = relative.replace(/\.[^./]+$/, '');
+  return section.source.includes(relative) || !section.source.includes(withoutExtension) ? relative : withoutExtension;
 }
 
 function renderError(template: PromptTemplate, section: TemplateSection, variables: Record<string, unknown>, error: unknown): InputError {

@@ -63,6 +63,11 @@ export function envCredentials(env: Record<string, string | undefined> = process
     apiKey: async (provider, spec) => {
       const variable = spec.apiKeyEnv ?? KEY_ENV[provider];
       const value = variable ? env[variable]?.trim() : undefined;
+      // A variable the eval file names on purpose, unset: an OpenAI-compatible server would get no key at all and fail
+      // later as a vague 401 (a vendor's missing key is said by requiredKey).
+      if (!value && spec.apiKeyEnv !== undefined && KEY_ENV[provider] === undefined) {
+        throw new ProviderConfigError(`apiKeyEnv names ${spec.apiKeyEnv} for model "${spec.model}", but ${spec.apiKeyEnv} is not set: export ${spec.apiKeyEnv}=<key>, or remove apiKeyEnv if the server takes no key.`);
+      }
       return value ? value : undefined;
     },
   };

@@ -2,6 +2,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { InputError } from '../errors.js';
+import { openRegularFile } from '../regularFile.js';
 import type { CaseEntry, CaseError, CaseResult, RowRef, RunStatus } from '../model.js';
 import { caseListItem, shortReason } from './caseItems.js';
 import type { CaseDigest } from './caseItems.js';
@@ -138,7 +139,7 @@ export class RunLogIndex {
   private async catchUp(): Promise<boolean> {
     const info = await stat(this.file);
     if (this.headerText !== '' && info.size === this.size && info.mtimeMs === this.mtimeMs) return false;
-    const handle = await open(this.file, 'r');
+    const handle = await openRegularFile(this.file); // a named pipe named like a log would block the host
     try {
       let start = this.indexedBytes;
       if (this.headerText === '' || info.size < this.indexedBytes || (await this.firstLine(handle, info.size)) !== this.headerText) {

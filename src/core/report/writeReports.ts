@@ -1,6 +1,6 @@
 // Writes the chosen report formats for a run into a folder and says where each went.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { packageRoot } from '../assets.js';
 import { writeCsvReport } from './csvReport.js';
@@ -11,6 +11,7 @@ import type { RunData } from './runData.js';
 import { writeFileStreaming } from './textSink.js';
 import type { TextSink } from './textSink.js';
 import { writeVerdictsReport } from './verdictsReport.js';
+import type { VerdictsReportOptions } from './verdictsReport.js';
 
 export const REPORT_FORMATS = ['json', 'csv', 'junit', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -32,7 +33,7 @@ function webviewBundle(): string {
 }
 
 /** Each format streamed to its file from the run's cases (read from the run log), so memory does not grow with the run. */
-export async function writeReports(run: RunData, outDir: string, formats: readonly ReportFormat[]): Promise<string[]> {
+export async function writeReports(run: RunData, outDir: string, formats: readonly ReportFormat[], options: VerdictsReportOptions = {}): Promise<string[]> {
   // Checked first: a missing bundle should fail before any file is written.
   if (formats.includes('html') && !existsSync(webviewBundle())) throw new Error(`the HTML report needs the inspector bundle ${webviewBundle()}: build it with "npm run build"`);
   await mkdir(outDir, { recursive: true });
@@ -44,9 +45,21 @@ export async function writeReports(run: RunData, outDir: string, formats: readon
     written.push(target);
   }
   // A person's verdicts travel with the reports whenever the workspace has some (verdictsReport.ts).
-  const verdicts = await writeVerdictsReport(run, outDir);
+  const verdicts = await writeVerdictsReport(run, outDir, options);
   if (verdicts) written.push(verdicts);
   return written;
+}
+
+/**
+ * Why reports cannot go into `outDir` (it, or the folder it would be made in, is a file), or undefined when they can.
+ * Checked before a run starts, so a wrong --out fails before the first model call is paid, not after the last.
+ */
+export async function reportFolderProblem(outDir: string): Promise<string | undefined> {
+  for (let folder = path.resolve(outDir); ; folder = path.dirname(folder)) {
+    const info = await stat(folder).catch(() => undefined);
+    if (info) return info.isDirectory() ? undefined : `${folder} is ${info.isFile() ? 'a file' : 'not a folder'}, so the reports cannot be written into ${path.resolve(outDir)}: name a folder (new or existing)`;
+    if (path.dirname(folder) === folder) return undefined;
+  }
 }
 
 export function parseFormats(text: string): ReportFormat[] {

@@ -1,9 +1,10 @@
 // Content-addressed on-disk cache of successful model responses, so an unchanged rerun makes no model calls.
 import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { scanLineBytes } from './jsonLines.js';
+import { openRegularFile } from '../regularFile.js';
 import type { ResponseRecord, Usage } from '../model.js';
 import { ProviderError } from '../providers/contract.js';
 import type { CompletionRequest } from '../providers/contract.js';
@@ -214,7 +215,7 @@ async function indexSegments(dir: string): Promise<Map<string, EntryLocation>> {
 }
 
 async function indexSegment(file: string, index: Map<string, EntryLocation>): Promise<void> {
-  const handle = await open(file, 'r');
+  const handle = await openRegularFile(file); // a named pipe here would block every run that uses the cache
   try {
     // A line cut short by a crash has no newline: the scan never yields it.
     for await (const line of scanLineBytes(handle, 0, (await handle.stat()).size)) {

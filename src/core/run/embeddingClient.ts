@@ -1,6 +1,8 @@
 // The EmbeddingClient suites call: one vector per text, from a per-text disk cache, else batched provider calls through the scheduler.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readRegularFile } from '../regularFile.js';
+import type { FileProblem } from '../regularFile.js';
 import * as path from 'node:path';
 import { ProviderError } from '../providers/contract.js';
 import type { EmbeddingProvider } from '../providers/contract.js';
@@ -180,9 +182,9 @@ class VectorStore {
     const file = this.pathOf(key);
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = (await readRegularFile(file)).toString('utf8'); // a named pipe in the cache is a damaged entry, never waited on
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await rm(file, { force: true }).catch(() => undefined);
+      if ((error as FileProblem).kind !== 'missing') await rm(file, { force: true }).catch(() => undefined);
       return undefined;
     }
     const vector = parseEntry(text);

@@ -1,8 +1,8 @@
 // Byte-level reading of JSON Lines files: streaming lines with their numbers, lines with their byte ranges, the first
 // line, the last complete line.
 import { isUtf8 } from 'node:buffer';
-import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { openRegularFile } from '../regularFile.js';
 
 const NEWLINE = 0x0a;
 const CHUNK = 64 * 1024;
@@ -23,7 +23,9 @@ export interface TextLine {
 export async function* readLines(file: string): AsyncGenerator<TextLine> {
   let pending: Buffer[] = [];
   let number = 0;
-  for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+  // A named pipe among the logs would block this read forever: refused (a FileProblem) before reading.
+  const handle = await openRegularFile(file);
+  for await (const chunk of handle.createReadStream({ highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
       pending.push(chunk.subarray(start, end));

@@ -9,6 +9,7 @@ import { mkdir, open, readdir } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../errors.js';
+import { FileProblem, openRegularFile } from '../regularFile.js';
 import { caseKey } from '../model.js';
 import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { SuiteReport } from '../suites/contract.js';
@@ -657,12 +658,12 @@ async function listEntry(file: string): Promise<RunListEntry> {
   const runId = path.basename(file, LOG_EXTENSION);
   let handle: FileHandle | undefined;
   try {
-    handle = await open(file, 'r');
+    handle = await openRegularFile(file);
     const header = await checkHeader(file, handle);
     const summary = parseSummary(await readLastCompleteLine(handle, (await handle.stat()).size));
     return { file, runId, header, status: summary?.status ?? 'started', ...(summary ? { summary } : {}) };
   } catch (error) {
-    const problem = error instanceof InputError ? error.format() : `${file}: ${(error as Error).message}`;
+    const problem = error instanceof InputError ? error.format() : error instanceof FileProblem ? error.message : `${file}: ${(error as Error).message}`;
     return { file, runId, status: 'unreadable', problem };
   } finally {
     await handle?.close();

@@ -1,5 +1,5 @@
 // Checks beyond the schema: unique suite ids, files that exist, thresholds whose min is not above max.
-import { stat } from 'node:fs/promises';
+import { regularFileProblem } from '../regularFile.js';
 import * as path from 'node:path';
 import { InputError } from '../errors.js';
 import type { YamlLocator } from './yamlPositions.js';
@@ -60,9 +60,9 @@ export async function missingFiles(data: Raw, folder: string, locator: YamlLocat
   for (const [index, suite] of suitesOf(data)) collect(['suites', index], suite);
   const problems = await Promise.all(paths.map(async ({ segments, kind, value }) => {
     const absolute = path.resolve(folder, value);
-    const isFile = await stat(absolute).then((info) => info.isFile(), () => undefined);
-    if (isFile) return undefined;
-    const message = isFile === false ? `${kind} path is a folder, not a file: ${absolute}` : `${kind} file not found: ${absolute}`;
+    const problem = await regularFileProblem(absolute);
+    if (!problem) return undefined;
+    const message = problem.kind === 'missing' ? `${kind} file not found: ${absolute}` : `${kind} path ${problem.says}: ${absolute}`;
     return new InputError(locator.valueAt(segments), message, `paths are relative to the eval file's folder (${folder})`);
   }));
   return problems.filter((problem): problem is InputError => problem !== undefined);

@@ -1,13 +1,14 @@
 // Loads an eval file (`*.eval.yaml`): YAML → schema and semantic checks with file:line errors → EvalSpec with paths resolved and defaults applied.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { validate as generatedValidator } from './evalValidator.generated.js';
-import { LineCounter, parseDocument } from 'yaml';
+import { LineCounter } from 'yaml';
 import type { Document } from 'yaml';
 import { InputError, InputErrors } from '../errors.js';
 import { decodeUtf8 } from '../data/lines.js';
+import { boundedYamlValue, parseBoundedYaml } from '../data/boundedYaml.js';
+import { formatMegabytes, problemOfError, readRegularFile } from '../regularFile.js';
 import { duplicateSuiteIds, missingFiles, thresholdRanges } from './checks.js';
 import { containmentProblems } from './containment.js';
 import type { Containment } from './containment.js';
@@ -53,7 +54,7 @@ export async function loadEvalSpec(file: string, options: LoadOptions = {}): Pro
   const bytes = await readEvalFile(absolute);
   const text = decodeOrThrow(absolute, bytes);
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const doc = parseEvalYaml(absolute, text, lineCounter);
   const locator = new YamlLocator(absolute, doc, lineCounter);
   const data = parsedData(absolute, doc, lineCounter);
   const refused = [
@@ -74,12 +75,37 @@ export async function loadEvalSpec(file: string, options: LoadOptions = {}): Pro
   return toEvalSpec(absolute, sha256(bytes), data);
 }
 
+/** Far above any real eval file; a file linked to /dev/zero or a log renamed .eval.yaml is refused before it is read. */
+export const MAX_EVAL_FILE_BYTES = 4 * 1024 * 1024;
+
 async function readEvalFile(file: string): Promise<Buffer> {
   try {
-    return await readFile(file);
-  } catch {
-    throw new InputErrors([new InputError({ file }, 'eval file not found', 'check the path, or create it with "RAG Inspector: Run Evaluation" and save the choices')]);
+    return await readRegularFile(file, MAX_EVAL_FILE_BYTES);
+  } catch (error) {
+    const problem = problemOfError(file, error);
+    if (problem.kind === 'missing') {
+      throw new InputErrors([new InputError({ file }, 'eval file not found', 'check the path, or create it with "RAG Inspector: Run Evaluation" and save the choices')]);
+    }
+    const hint = problem.kind === 'too-large'
+      ? `an eval file names its datasets and templates; keep it under ${formatMegabytes(MAX_EVAL_FILE_BYTES)}`
+      : 'point the command at a *.eval.yaml file';
+    throw new InputErrors([new InputError({ file }, `the eval file ${problem.says}`, hint)]);
   }
+}
+
+/** The YAML document, or InputErrors when it nests too deep (every other YAML problem is reported by parsedData). */
+function parseEvalYaml(file: string, text: string, lineCounter: LineCounter): Document.Parsed {
+  try {
+    return parseBoundedYaml(text, lineCounter, (offset) => yamlPosition(file, lineCounter, offset));
+  } catch (error) {
+    if (error instanceof InputError) throw new InputErrors([error]);
+    throw error;
+  }
+}
+
+function yamlPosition(file: string, lineCounter: LineCounter, offset: number): { file: string; line: number; column: number } {
+  const { line, col } = lineCounter.linePos(offset);
+  return { file, line, column: col };
 }
 
 function decodeOrThrow(file: string, bytes: Buffer): string {
@@ -98,7 +124,13 @@ function parsedData(file: string, doc: Document, lineCounter: LineCounter): Raw 
       return new InputError({ file, line, column: col }, `invalid YAML: ${error.message}`, 'check the indentation and quoting on this line');
     }));
   }
-  const data = doc.toJS() as unknown;
+  let data: unknown;
+  try {
+    data = boundedYamlValue(doc, (offset) => yamlPosition(file, lineCounter, offset));
+  } catch (error) {
+    if (error instanceof InputError) throw new InputErrors([error]);
+    throw error;
+  }
   if (data === null || data === undefined) {
     throw new InputErrors([new InputError({ file, line: 1, column: 1 }, 'the eval file is empty', 'start with "version: 1", models and suites')]);
   }

@@ -4,6 +4,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../errors.js';
+import { describeNonRegular } from '../regularFile.js';
 import { readWholeText } from '../data/lines.js';
 import { decodeLangfuseObservation, decodeLangfuseTrace, isLangfuseObservation, isLangfuseTrace } from './langfuseObservations.js';
 import { decodeOtlpTraces, isOtlpTraces } from './otlpJson.js';
@@ -45,7 +46,8 @@ async function traceFilesIn(target: string): Promise<string[]> {
   } catch {
     throw new InputError({ file: target }, 'no such file or folder', 'give a trace file (OTLP JSON, Phoenix or Langfuse export) or a folder of them');
   }
-  if (!info.isDirectory()) return [target];
+  if (info.isFile()) return [target];
+  if (!info.isDirectory()) throw new InputError({ file: target }, `the trace path ${describeNonRegular(info)}`, 'give a trace file (OTLP JSON, Phoenix or Langfuse export) or a folder of them');
   const entries = await readdir(target, { recursive: true, withFileTypes: true });
   const files = entries
     .filter((entry) => entry.isFile() && TRACE_FILE_EXTENSIONS.includes(path.extname(entry.name).toLowerCase()))

@@ -1,12 +1,17 @@
 // .rag-inspector/verdicts.jsonl: append-only, one verdict per line, the newest line for a key wins. Each verdict is
 // one appendFile (a single O_APPEND write), and writes from this process go one after another, so lines from two
 // windows or a burst of keys never interleave; a line cut short by a crash is skipped when read.
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
+import { readRegularFile } from '../regularFile.js';
+import type { FileProblem } from '../regularFile.js';
 import { verdictKey } from './model.js';
 import type { CurrentVerdict, VerdictLine } from './model.js';
 
 export const VERDICTS_FILE = path.join('.rag-inspector', 'verdicts.jsonl');
+
+/** Read whole: tens of thousands of verdicts on long prompts fit; a file far larger is refused, not read into memory. */
+export const MAX_VERDICTS_BYTES = 64 * 1024 * 1024;
 
 function isVerdictLine(value: unknown): value is VerdictLine {
   const v = value as Partial<VerdictLine> | null;
@@ -33,13 +38,16 @@ export class VerdictStore {
     return write;
   }
 
-  /** Every readable line, in file order; a missing file is no verdicts. */
+  /**
+   * Every readable line, in file order; a missing file is no verdicts. Throws a FileProblem for a file that is no
+   * regular file (a named pipe would block the read) or is above MAX_VERDICTS_BYTES.
+   */
   async lines(): Promise<VerdictLine[]> {
     let text: string;
     try {
-      text = await readFile(this.file, 'utf8');
+      text = (await readRegularFile(this.file, MAX_VERDICTS_BYTES)).toString('utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((error as FileProblem).kind === 'missing') return [];
       throw error;
     }
     const lines: VerdictLine[] = [];

@@ -16,7 +16,7 @@ const result = (id: string, pass: boolean): CaseResult => ({
   response: { text: `answer ${id}`, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, cached: false }, scores: [{ metric: 'correct', value: pass ? 1 : 0, pass }],
 });
 
-test('verdicts.json is written with the reports when the workspace (an ancestor of the eval file) has verdicts', async (t) => {
+test('verdicts.json is written with the reports when the workspace (an ancestor of the eval file, up to the folder given) has verdicts, never from above it', async (t) => {
   const workspace = mkdtempSync(path.join(tmpdir(), 'rag-inspector-verdict-export-'));
   t.after(() => rmSync(workspace, { recursive: true, force: true }));
   mkdirSync(path.join(workspace, 'evals'));
@@ -33,7 +33,10 @@ test('verdicts.json is written with the reports when the workspace (an ancestor 
 
   const entries = results.map((r) => ({ evalCase: cases.get(r.caseId)!, result: r }));
   await VerdictStore.inWorkspace(workspace).append([...verdictLines([entries[0]!], { keys: [], label: 'correct' }), ...verdictLines([entries[1]!], { keys: [], label: 'wrong' })]);
-  const written = await writeReports(run, path.join(workspace, 'out'), ['json']);
+  // The eval file's folder is not the workspace: looked for no higher than it, the workspace's verdicts are not read.
+  const notAbove = await writeReports(run, path.join(workspace, 'out1'), ['json'], { verdictsWithin: path.join(workspace, 'evals') });
+  assert.deepEqual(notAbove.map((f) => path.basename(f)), ['report.json'], 'verdicts above the folder given are not read');
+  const written = await writeReports(run, path.join(workspace, 'out'), ['json'], { verdictsWithin: workspace });
   assert.deepEqual(written.map((f) => path.basename(f)), ['report.json', 'verdicts.json']);
   const exported = JSON.parse(readFileSync(written[1]!, 'utf8')) as { cases: Record<string, { label: string }>; agreement: { metric: string; n: number; disagreements: string[] }[] };
   assert.deepEqual(Object.values(exported.cases).map((c) => c.label), ['correct', 'wrong']);

@@ -3,7 +3,8 @@
 // Why this reads the file itself: Suite.expandRow is synchronous and sees one row, but IF-RAG's irrelevant
 // passages come from the OTHER rows (paper §3.1), including rows after this one. So the first expandRow of a file
 // reads the whole file synchronously, once, and keeps the passages until the file changes.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '../../regularFile.js';
 import * as path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseYaml } from 'yaml';
@@ -86,7 +87,7 @@ function csvRows(text: string, delimiter: string): PoolRow[] {
 
 /** Every row of a dataset file, numbered as readDataset numbers them (rows that do not parse are `undefined` data). */
 export function rowsOfFile(file: string): PoolRow[] {
-  const text = decodeUtf8(file, readFileSync(file));
+  const text = decodeUtf8(file, readRegularFileSync(file));
   switch (path.extname(file).toLowerCase()) {
     case '.jsonl':
     case '.ndjson':

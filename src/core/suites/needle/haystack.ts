@@ -1,7 +1,8 @@
 // The haystack: its files in a fixed order, read and tokenised once per tokenizer, long enough for the largest cell.
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { describeNonRegular, problemOfError, readRegularFile } from '../../regularFile.js';
 import { indexTokens } from './tokenIndex.js';
 import type { BoundaryRule, IndexedText } from './tokenIndex.js';
 import type { HaystackTokenizer } from './tokenizer.js';
@@ -24,6 +25,7 @@ export async function haystackFiles(location: string): Promise<string[]> {
     const info = await stat(location).catch(() => undefined);
     if (!info) throw new HaystackError(`${location} does not exist`);
     if (info.isFile()) return [location];
+    if (!info.isDirectory()) throw new HaystackError(`${location} ${describeNonRegular(info)}`);
     return sortedPaths((await readdir(location, { withFileTypes: true })).filter((e) => e.isFile() && e.name.endsWith('.txt')).map((e) => path.join(location, e.name)));
   }
   const base = staticBase(location);
@@ -97,7 +99,7 @@ async function readPrefix(files: readonly string[], chars: number): Promise<{ te
   let length = 0;
   for (const file of files) {
     if (length >= chars) return { text: parts.join(''), complete: false };
-    const text = await readFile(file, 'utf8');
+    const text = (await readRegularFile(file).catch((error: unknown) => { throw new HaystackError(problemOfError(file, error).message); })).toString('utf8');
     parts.push(text);
     length += text.length;
   }

@@ -5,7 +5,8 @@
 //
 // Why this reads the file itself: Suite.expandRow sees one row, but distractors come from the other rows (after this
 // one too), as IF-RAG's irrelevant passages do; so the file is read once with IF-RAG's reader and kept until it changes.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { describeNonRegular, readRegularFileSync } from '../../regularFile.js';
 import * as path from 'node:path';
 import { InputError } from '../../errors.js';
 import type { DatasetRow } from '../../model.js';
@@ -51,7 +52,7 @@ export function poolFromRows(rows: Iterable<{ index: number; data: unknown }>): 
 export function poolFromCorpus(folder: string, files: readonly string[]): DistractorPool {
   const items: Distractor[] = [];
   for (const name of files) {
-    const paragraphs = readFileSync(path.join(folder, name), 'utf8').split(/\r?\n\s*\r?\n/).map((p) => p.trim()).filter((p) => p !== '');
+    const paragraphs = readRegularFileSync(path.join(folder, name)).toString('utf8').split(/\r?\n\s*\r?\n/).map((p) => p.trim()).filter((p) => p !== '');
     paragraphs.forEach((text, i) => items.push({ text, source: `corpus:${name}#${i}` }));
   }
   return { items };
@@ -83,6 +84,9 @@ export function distractorPoolFor(source: DistractorSource, row: DatasetRow): Di
   const files = corpusFiles(source.folder, row.ref);
   const stamp = files.map((n) => {
     const info = statSync(path.join(source.folder, n));
+    // Read synchronously below: a named pipe would block the event loop (and Ctrl-C) for good.
+    const nonRegular = describeNonRegular(info);
+    if (nonRegular) throw new InputError({ file: row.ref.file, line: row.ref.line }, `the distractor corpus file ${path.join(source.folder, n)} ${nonRegular}`, 'keep only .txt and .md files in the corpus folder');
     return `${n}:${info.mtimeMs}:${info.size}`;
   }).join('|');
   const key = `corpus:${source.folder}`;
