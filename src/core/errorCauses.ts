@@ -73,12 +73,14 @@ export function fixFor(kind: string, status: number | undefined, message: string
       return 'is the server running? Start it, or correct baseUrl in the eval file';
     case 'auth':
       return 'the server refused the key: check the key (apiKeyEnv in the eval file, OPENAI_API_KEY / ANTHROPIC_API_KEY)';
+    case 'shared_context':
     case 'context_overflow':
-      if (/shared context/.test(message)) {
+      if (kind === 'shared_context' || /shared context/.test(message)) {
         const now = context.concurrency !== undefined ? ` (now ${context.concurrency})` : '';
         return `the server's context is shared by its parallel slots (llama.cpp -c is split across -np): lower concurrency${now} so that concurrency × prompt length fits, or start the server with a larger -c`;
       }
-      return "shorten the prompt (fewer or shorter documents), or give the model a larger context (llama.cpp -c, Ollama num_ctx, vLLM --max-model-len)";
+      if (/one slot of the server's context/.test(message)) return "shorten the prompt (fewer or shorter documents), or give each request more context: llama.cpp splits -c across its -np slots, so start it with a lower -np (-np 1 gives one request all of -c) or a larger -c";
+      return "shorten the prompt (fewer or shorter documents), or give the model a larger context (llama.cpp: -c, split across its -np slots; Ollama num_ctx; vLLM --max-model-len)";
     case 'not_supported':
       return /embedding/i.test(message) ? 'the server does not serve embeddings: start llama.cpp with --embeddings, or point embeddings: at a server that does' : 'the server does not implement this request';
     case 'timeout':

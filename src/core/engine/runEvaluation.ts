@@ -97,7 +97,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   const previous = options.resume ? await readPrevious(options.resume, spec, options.retryErrors === true) : undefined;
   // Batches are submitted only once cases run, after the log exists; the line is written before the first poll.
   const batchLog = new BatchLog(options.signal, previous?.batches ?? [], emit);
-  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache, batchLog.options);
+  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache, batchLog.options, (message) => emit({ type: 'warning', message }));
   const modelKeys = clients.models.map((m) => m.key);
 
   const finished = previous?.finished ?? new Set<string>();

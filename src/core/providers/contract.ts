@@ -30,10 +30,11 @@ export type ProviderErrorKind =
   | 'auth'          // 401/403: retrying will not help
   | 'bad_request'   // 400/404/422: retrying will not help
   | 'context_overflow' // the prompt does not fit the model's context (any status): retrying the same prompt will not help
+  | 'shared_context' // the requests in flight together filled a context the server's slots share (llama.cpp 500): fewer at once fit
   | 'not_supported' // 501: the server cannot do this at all (llama.cpp without --embeddings)
   | 'cancelled';    // the caller aborted
 
-const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'server', 'timeout', 'network', 'bad_response']);
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'server', 'timeout', 'network', 'bad_response', 'shared_context']);
 
 /** Whether a later attempt may succeed where this kind of failure happened. */
 export function isRetryableKind(kind: ProviderErrorKind): boolean {

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
+import { contextOverflowError } from '../../fixtures/localServers.js';
 import type { FixtureOptions, FixtureServer, Rule } from '../../fixtures/llmServer.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { answerLandmarks, createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
@@ -101,16 +102,28 @@ test('llama.cpp lists its model file and answers to any name: a warning, and the
   assert.match(exit.stdout, /Status: success/);
 });
 
+test("llama.cpp's shared context fills up with the calls in flight: concurrency is lowered, said on screen, and every case is answered", async (t) => {
+  // Auto slots sharing one context: two requests fit, the third in flight gets "Context size has been exceeded." (500).
+  const llama = await server({ flavour: 'llama.cpp', sharedContextFits: 2, latencyMs: 60 });
+  const ws = workspace(t, llama.openaiBaseUrl, 8);
+  const exit = await cli(['run', ws.evalFile, '--no-cache']);
+  assert.equal(exit.code, 0, exit.stdout + exit.stderr);
+  assert.ok(llama.requests.some((r) => r.reply?.fault?.kind === 'shared_context'), 'the server did fill up');
+  assert.match(exit.stdout, /Cases: 8 \(8 passed, 0 failed, 0 errors\)/, exit.stdout);
+  assert.match(exit.stderr, /warning: openai-compatible:fixture-model: the server's shared context is full with 4 calls in flight .*concurrency lowered to 2, retrying/);
+});
+
 test('--resume finishes only what is missing; --retry-errors reruns the errored cases; --rerun-failed makes a new run of them', async (t) => {
-  // Rows 1 and 2 hit the server's full context once each (an error the first time only); row 3 answers wrong, always.
+  // Rows 1 and 2 are refused as too long once each (an error the first time only); row 3 answers wrong, always.
+  const tooLong = contextOverflowError('llama.cpp', 60, 20, 0);
   const llama = await server({ flavour: 'llama.cpp' }, [
-    ...[1, 2].map((row): Rule => ({ match: { contains: `landmark number ${row}?` }, fault: { kind: 'shared_context' }, times: 1 })),
+    ...[1, 2].map((row): Rule => ({ match: { contains: `landmark number ${row}?` }, fault: { kind: 'status', status: 400, body: tooLong.body }, times: 1 })),
     { match: { contains: 'landmark number 3?' }, reply: 'No idea.' },
   ]);
   const ws = workspace(t, llama.openaiBaseUrl);
   const first = await cli(['run', ws.evalFile, '--no-cache']);
   assert.match(first.stdout, /Cases: 4 \(1 passed, 1 failed, 2 errors\)/, first.stdout + first.stderr);
-  assert.match(first.stderr, /error: .*answered HTTP 500: prompt too long: the prompts in flight together exceed the server's shared context.*lower concurrency \(now 4\)/);
+  assert.match(first.stderr, /error: .*answered HTTP 400: prompt too long: 60 tokens, .*lower -np/);
   assert.equal(first.stderr.split('\n').filter((l) => l.startsWith('error: ')).length, 1, 'one cause, printed once');
 
   const resumed = await cli(['run', ws.evalFile, '--no-cache', '--resume', 'latest']);
