@@ -113,7 +113,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   // After the inputs were read (a bad file is reported before any server is contacted), before the run log exists.
   if (options.preflight) {
     const targets = [...clients.models, ...(clients.judge ? [clients.judge] : []), ...(clients.embeddings ? [clients.embeddings] : [])]
-      .map((m) => ({ key: m.key, model: m.key.slice(m.key.indexOf(':') + 1), provider: m.provider }));
+      .map((m) => ({ key: m.key, model: m.key.slice(m.key.indexOf(':') + 1), provider: m.provider, ...('concurrency' in m ? { concurrency: m.concurrency } : {}) }));
     const { warnings } = await preflight(targets, options.signal, spec.timeoutMs);
     for (const message of warnings) emit({ type: 'warning', message });
   }

@@ -84,6 +84,21 @@ export interface Provider {
    * every case would (refused connection, wrong key, wrong path). Absent for providers with no server to ask.
    */
   listModels?(options: CallOptions): Promise<string[]>;
+  /**
+   * How a local server shares itself between requests (llama.cpp's -np slots and -c context), for the preflight's
+   * advice; undefined when the server does not say. Absent for providers whose servers never do.
+   */
+  serverSlots?(options: CallOptions): Promise<ServerSlots | undefined>;
+}
+
+/** A server's parallel slots and context, as llama.cpp reports them (GET /props, GET /v1/models). */
+export interface ServerSlots {
+  /** Requests decoded at once (llama.cpp -np, /props total_slots). */
+  slots: number;
+  /** Tokens one request may use, prompt and answer (/props default_generation_settings.n_ctx). */
+  slotContext?: number;
+  /** The whole context (-c; /v1/models meta.n_ctx), when the server reports it. */
+  context?: number;
 }
 
 export interface EmbeddingRequest {
