@@ -60,7 +60,8 @@ export function formatThresholds(outcomes: readonly ThresholdOutcome[]): string 
 
 export function formatTotals(totals: RunTotals): string {
   const cost = totals.costUsd === undefined ? 'cost unknown (a model has no price: add it under prices:)' : `$${totals.costUsd.toFixed(4)}`;
-  return `Cases: ${totals.cases} (${totals.passed} passed, ${totals.failed} failed, ${totals.error} errors) · model calls: ${totals.modelCalls}, cache hits: ${totals.cacheHits}, judge calls: ${totals.judgeCalls} · tokens in/out: ${totals.inputTokens}/${totals.outputTokens} · ${cost}`;
+  const cut = totals.truncated ? ` · ${totals.truncated} answer${totals.truncated === 1 ? '' : 's'} cut at the token limit (finish reason "length"; raise maxTokens, or truncated: error to fail them)` : '';
+  return `Cases: ${totals.cases} (${totals.passed} passed, ${totals.failed} failed, ${totals.error} errors)${cut} · model calls: ${totals.modelCalls}, cache hits: ${totals.cacheHits}, judge calls: ${totals.judgeCalls} · tokens in/out: ${totals.inputTokens}/${totals.outputTokens} · ${cost}`;
 }
 
 export function formatProblem(problem: InputProblem): string {

@@ -83,6 +83,8 @@ export function fixFor(kind: string, status: number | undefined, message: string
       return "shorten the prompt (fewer or shorter documents), or give the model a larger context (llama.cpp: -c, split across its -np slots; Ollama num_ctx; vLLM --max-model-len)";
     case 'not_supported':
       return /embedding/i.test(message) ? 'the server does not serve embeddings: start llama.cpp with --embeddings, or point embeddings: at a server that does' : 'the server does not implement this request';
+    case 'truncated':
+      return "raise maxTokens in the model's parameters; on a local server the slot's context can be the limit too (llama.cpp: a larger -c or a lower -np)";
     case 'timeout':
       return 'no answer in time: raise timeoutMs, or lower concurrency for a slow local server';
     case 'rate_limit':

@@ -147,6 +147,20 @@ export interface CaseError {
   status?: number;
 }
 
+/**
+ * Whether an answer was cut at the token limit rather than finished: OpenAI-compatible servers say finish_reason
+ * "length" (llama.cpp too, when prompt + maxTokens overflows its slot), Anthropic stop_reason "max_tokens".
+ */
+export function isTruncated(response: { finishReason?: string } | undefined): boolean {
+  return response?.finishReason === 'length' || response?.finishReason === 'max_tokens';
+}
+
+/** The words every surface uses for a truncated answer. */
+export const CUT_ANSWER = 'answer cut at the token limit';
+
+/** What a model entry's `truncated` setting does with a cut answer: score it as it is (marked), or make it a case error. */
+export type TruncatedPolicy = 'score' | 'error';
+
 /** The result of one case against one model, as appended to the run log. */
 export interface CaseResult {
   caseId: string;
@@ -212,6 +226,8 @@ export interface RunTotals {
   error: number;
   passed: number;
   failed: number;
+  /** Answers the model stopped at its token limit (finish reason "length" / "max_tokens"); absent when none was. */
+  truncated?: number;
   modelCalls: number;
   cacheHits: number;
   judgeCalls: number;

@@ -188,6 +188,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
         embeddings: clients.embeddings?.client,
         templateParameters: templateParametersFor(suitePlan, model.spec),
         signal: options.signal,
+        ...(model.spec.truncated ? { truncated: model.spec.truncated } : {}),
         ...(spec.judgeSamples ? { judgeSamples: spec.judgeSamples } : {}),
       });
       // A case cut short by cancel is not finished: leave it out of the log so --resume runs it again.

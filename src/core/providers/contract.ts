@@ -1,5 +1,5 @@
 // The one contract every model provider implements (see CONTRACT.md beside this file).
-import type { ChatMessage, ResponseRecord, StructuredOutput, Usage } from '../model.js';
+import type { ChatMessage, ResponseRecord, StructuredOutput, TruncatedPolicy, Usage } from '../model.js';
 
 export interface CompletionRequest {
   model: string;
@@ -135,4 +135,6 @@ export interface ModelSpec {
   parameters: Record<string, unknown>;
   /** Calls go through the vendor's batch API (run/batchingProvider.ts) instead of one request each. */
   batch?: boolean;
+  /** An answer cut at the token limit: scored and marked ('score', the default), or a case error ('error'). */
+  truncated?: TruncatedPolicy;
 }

@@ -7,6 +7,7 @@ import { validate as generatedValidator } from './evalValidator.generated.js';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import { InputError, InputErrors } from '../errors.js';
+import type { TruncatedPolicy } from '../model.js';
 import { decodeUtf8 } from '../data/lines.js';
 import { duplicateSuiteIds, missingFiles, thresholdRanges } from './checks.js';
 import { containmentProblems } from './containment.js';
@@ -152,7 +153,7 @@ export function toModelSpec(raw: unknown): ModelSpec {
     const colon = raw.indexOf(':');
     return { provider: raw.slice(0, colon), model: raw.slice(colon + 1), parameters: {} };
   }
-  const { provider, model, label, baseUrl, apiKeyEnv, parameters, batch } = raw as Raw;
+  const { provider, model, label, baseUrl, apiKeyEnv, parameters, batch, truncated } = raw as Raw;
   return withoutUndefined({
     provider: provider as string,
     model: model as string,
@@ -161,6 +162,7 @@ export function toModelSpec(raw: unknown): ModelSpec {
     apiKeyEnv: apiKeyEnv as string | undefined,
     parameters: (parameters as Record<string, unknown> | undefined) ?? {},
     batch: batch as boolean | undefined,
+    truncated: truncated as TruncatedPolicy | undefined,
   });
 }
 

@@ -173,3 +173,31 @@ test('--no-cache neither reads nor writes the cache; --refresh asks the model ag
   assert.equal(calls(), 0);
   assert.equal(answer(), 'New0.', '--refresh wrote the fresh answer');
 });
+
+test('answers cut at maxTokens (finish reason "length") are marked and counted in the summary, report.json and cases.csv; truncated: error makes them case errors', async (t) => {
+  // Rows 0 and 1 answer at length, so maxTokens: 3 cuts them; rows 2 and 3 answer in one word.
+  const llama = await server({ flavour: 'llama.cpp' }, [0, 1].map((row): Rule => ({ match: { contains: `landmark number ${row}?` }, reply: `The landmark you are asking about is Answer${row}.` })));
+  const withModel = (extra: string) => {
+    const ws = createWorkspace({ rows: rgbRows(4), evalYaml: () => fixtureEvalYaml(llama.openaiBaseUrl).replace(`baseUrl: ${llama.openaiBaseUrl}`, `baseUrl: ${llama.openaiBaseUrl}\n    parameters: { maxTokens: 3 }${extra}`).replace('maxRetries: 3', 'maxRetries: 0') });
+    t.after(() => ws.cleanup());
+    return ws;
+  };
+
+  const scored = withModel('');
+  const exit = await cli(['run', scored.evalFile, '--out', path.join(scored.dir, 'reports')]);
+  assert.equal(exit.code, 0, exit.stdout + exit.stderr);
+  assert.match(exit.stdout, /Cases: 4 \(2 passed, 2 failed, 0 errors\) · 2 answers cut at the token limit/);
+  const report = JSON.parse(readFileSync(path.join(scored.dir, 'reports', 'report.json'), 'utf8')) as { totals: { truncated?: number }; cases: { caseId: string; finishReason?: string; truncated?: boolean }[] };
+  assert.equal(report.totals.truncated, 2);
+  assert.deepEqual(report.cases.map((c) => [c.finishReason, c.truncated]).sort(), [['length', true], ['length', true], ['stop', false], ['stop', false]]);
+  const csv = readFileSync(path.join(scored.dir, 'reports', 'cases.csv'), 'utf8').trim().split('\n');
+  assert.match(csv[0]!, /,finish_reason,truncated$/);
+  assert.equal(csv.slice(1).filter((line) => line.endsWith(',length,true')).length, 2);
+
+  const strict = withModel('\n    truncated: error');
+  const failed = await cli(['run', strict.evalFile]);
+  assert.equal(failed.code, 2, failed.stdout + failed.stderr);
+  assert.match(failed.stdout, /Cases: 4 \(2 passed, 0 failed, 2 errors\)/);
+  assert.match(failed.stdout, /the answer was cut at the token limit \(finish reason "length"\) and not scored \(truncated: error\)/);
+  assert.match(failed.stdout, /fix: raise maxTokens/);
+});
