@@ -71,11 +71,20 @@ export function formatProblem(problem: InputProblem): string {
 
 /** The grouped causes of errored cases: count, cause, the first case it hit, and the fix when known. */
 export function formatCauses(causes: readonly ErrorCause[]): string {
+  const caseCauses = causes.filter((c) => !c.judge);
+  const judgeCauses = causes.filter((c) => c.judge);
+  return [
+    ...(caseCauses.length ? [causeSection(caseCauses, 'Errors', 'case')] : []),
+    ...(judgeCauses.length ? [causeSection(judgeCauses, 'Judge errors', 'score')] : []),
+  ].join('\n\n');
+}
+
+function causeSection(causes: readonly ErrorCause[], title: string, unit: string): string {
   const total = causes.reduce((sum, c) => sum + c.count, 0);
   const lines = causes.flatMap((c) => [
     `  ${String(c.count).padStart(5)}  ${c.cause}`,
     `         first: ${c.firstCaseId} on ${c.firstModelKey}`,
     ...(c.fix ? [`         fix: ${c.fix}`] : []),
   ]);
-  return [`Errors (${total} case${total === 1 ? '' : 's'}, ${causes.length} cause${causes.length === 1 ? '' : 's'}):`, ...lines].join('\n');
+  return [`${title} (${total} ${unit}${total === 1 ? '' : 's'}, ${causes.length} cause${causes.length === 1 ? '' : 's'}):`, ...lines].join('\n');
 }

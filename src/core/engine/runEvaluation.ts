@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { hashFile } from '../data/hash.js';
 import { isDetached } from '../detach.js';
-import { caseKey } from '../model.js';
+import { caseKey, finishedStatus } from '../model.js';
 import type { EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
 import { InputError } from '../errors.js';
@@ -210,7 +210,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   const tables = await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
   const { reports } = tables;
   const counted = withJudgeUsage(tables.totals, preparation);
-  const status: RunStatus = options.signal.aborted ? 'cancelled' : counted.error > 0 ? 'completed-with-errors' : 'success';
+  const status: RunStatus = options.signal.aborted ? 'cancelled' : finishedStatus(counted);
   const thresholds = evaluateThresholds(spec.suites, reports, modelKeys);
   const summary = summaryLine(status, counted, reports, thresholds, plan.problems);
   writer.appendSummary(summary);
