@@ -285,7 +285,7 @@ async function rerunSelection(run: string, workspaceDir: string): Promise<Set<st
 /** The run's error causes, grouped, from its log (a resumed run's earlier errors included). */
 async function causesOf(run: RunData, concurrency?: number) {
   const results = [];
-  for await (const entry of run.entries()) if (entry.result.status === 'error') results.push(entry.result);
+  for await (const entry of run.entries()) if (entry.result.status === 'error' || entry.result.scores.some((s) => s.judgeError !== undefined)) results.push(entry.result);
   return errorCausesOf(results, { concurrency });
 }
 

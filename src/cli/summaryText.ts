@@ -60,7 +60,8 @@ export function formatThresholds(outcomes: readonly ThresholdOutcome[]): string 
 
 export function formatTotals(totals: RunTotals): string {
   const cost = totals.costUsd === undefined ? 'cost unknown (a model has no price: add it under prices:)' : `$${totals.costUsd.toFixed(4)}`;
-  return `Cases: ${totals.cases} (${totals.passed} passed, ${totals.failed} failed, ${totals.error} errors) · model calls: ${totals.modelCalls}, cache hits: ${totals.cacheHits}, judge calls: ${totals.judgeCalls} · tokens in/out: ${totals.inputTokens}/${totals.outputTokens} · ${cost}`;
+  const cut = totals.truncated ? ` · ${totals.truncated} answer${totals.truncated === 1 ? '' : 's'} cut at the token limit (finish reason "length"; raise maxTokens, or truncated: error to fail them)` : '';
+  return `Cases: ${totals.cases} (${totals.passed} passed, ${totals.failed} failed, ${totals.error} errors)${cut} · model calls: ${totals.modelCalls}, cache hits: ${totals.cacheHits}, judge calls: ${totals.judgeCalls} · tokens in/out: ${totals.inputTokens}/${totals.outputTokens} · ${cost}`;
 }
 
 export function formatProblem(problem: InputProblem): string {
@@ -70,11 +71,20 @@ export function formatProblem(problem: InputProblem): string {
 
 /** The grouped causes of errored cases: count, cause, the first case it hit, and the fix when known. */
 export function formatCauses(causes: readonly ErrorCause[]): string {
+  const caseCauses = causes.filter((c) => !c.judge);
+  const judgeCauses = causes.filter((c) => c.judge);
+  return [
+    ...(caseCauses.length ? [causeSection(caseCauses, 'Errors', 'case')] : []),
+    ...(judgeCauses.length ? [causeSection(judgeCauses, 'Judge errors', 'score')] : []),
+  ].join('\n\n');
+}
+
+function causeSection(causes: readonly ErrorCause[], title: string, unit: string): string {
   const total = causes.reduce((sum, c) => sum + c.count, 0);
   const lines = causes.flatMap((c) => [
     `  ${String(c.count).padStart(5)}  ${c.cause}`,
     `         first: ${c.firstCaseId} on ${c.firstModelKey}`,
     ...(c.fix ? [`         fix: ${c.fix}`] : []),
   ]);
-  return [`Errors (${total} case${total === 1 ? '' : 's'}, ${causes.length} cause${causes.length === 1 ? '' : 's'}):`, ...lines].join('\n');
+  return [`${title} (${total} ${unit}${total === 1 ? '' : 's'}, ${causes.length} cause${causes.length === 1 ? '' : 's'}):`, ...lines].join('\n');
 }

@@ -147,6 +147,20 @@ export interface CaseError {
   status?: number;
 }
 
+/**
+ * Whether an answer was cut at the token limit rather than finished: OpenAI-compatible servers say finish_reason
+ * "length" (llama.cpp too, when prompt + maxTokens overflows its slot), Anthropic stop_reason "max_tokens".
+ */
+export function isTruncated(response: { finishReason?: string } | undefined): boolean {
+  return response?.finishReason === 'length' || response?.finishReason === 'max_tokens';
+}
+
+/** The words every surface uses for a truncated answer. */
+export const CUT_ANSWER = 'answer cut at the token limit';
+
+/** What a model entry's `truncated` setting does with a cut answer: score it as it is (marked), or make it a case error. */
+export type TruncatedPolicy = 'score' | 'error';
+
 /** The result of one case against one model, as appended to the run log. */
 export interface CaseResult {
   caseId: string;
@@ -169,16 +183,26 @@ export interface CaseResult {
  * How a run ended: 'success' only when every case ran to a verdict; 'completed-with-errors' when it finished but some
  * cases ended in an error (a server that was down never reads as success); 'error' when the run itself stopped.
  */
-export type RunStatus = 'started' | 'success' | 'completed-with-errors' | 'error' | 'cancelled';
+export type RunStatus = 'started' | 'success' | 'completed-with-errors' | 'completed-with-judge-errors' | 'error' | 'cancelled';
 
-/** A log written before 'completed-with-errors' existed says 'success' with errored cases: it is read as what it was. */
-export function outcomeStatus(status: RunStatus, totals: Pick<RunTotals, 'error'> | undefined): RunStatus {
-  return status === 'success' && (totals?.error ?? 0) > 0 ? 'completed-with-errors' : status;
+/** How a run that finished came out: errored cases first, then cases with a judge answer that could not be read. */
+export function finishedStatus(totals: Pick<RunTotals, 'error' | 'judgeErrors'>): RunStatus {
+  if (totals.error > 0) return 'completed-with-errors';
+  return (totals.judgeErrors ?? 0) > 0 ? 'completed-with-judge-errors' : 'success';
+}
+
+/**
+ * A log written before 'completed-with-errors' (or '…-judge-errors') existed says 'success' with errored cases: it is
+ * read as what it was.
+ */
+export function outcomeStatus(status: RunStatus, totals: Pick<RunTotals, 'error' | 'judgeErrors'> | undefined): RunStatus {
+  return status === 'success' && totals ? finishedStatus(totals) : status;
 }
 
 /** The words every surface (CLI, run list, HTML badge, VS Code) uses for a run's status. */
 export function runStatusLabel(status: RunStatus | 'unreadable'): string {
-  return status === 'completed-with-errors' ? 'completed with errors' : status;
+  if (status === 'completed-with-errors') return 'completed with errors';
+  return status === 'completed-with-judge-errors' ? 'completed with judge errors' : status;
 }
 
 // ── A run ──────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -212,6 +236,10 @@ export interface RunTotals {
   error: number;
   passed: number;
   failed: number;
+  /** Answers the model stopped at its token limit (finish reason "length" / "max_tokens"); absent when none was. */
+  truncated?: number;
+  /** Cases with a judge answer that could not be read (a metric undetermined); absent when none had one. */
+  judgeErrors?: number;
   modelCalls: number;
   cacheHits: number;
   judgeCalls: number;

@@ -77,7 +77,7 @@ function pickItem(run: StoredRun): RunPickItem {
   const verdict = run.totals
     ? `${rate === undefined ? 'no verdicts' : `${Math.round(rate * 100)}% passed`} (${run.totals.passed}/${run.totals.cases}${run.totals.error ? `, ${run.totals.error} errors` : ''})`
     : 'interrupted: no summary';
-  const icon = run.status === 'success' || run.status === 'completed-with-errors' ? (run.totals && run.totals.failed + run.totals.error > 0 ? '$(warning)' : '$(pass)') : run.status === 'cancelled' ? '$(circle-slash)' : '$(error)';
+  const icon = run.status === 'success' || run.status === 'completed-with-errors' || run.status === 'completed-with-judge-errors' ? (run.totals && run.totals.failed + run.totals.error > 0 ? '$(warning)' : '$(pass)') : run.status === 'cancelled' ? '$(circle-slash)' : '$(error)';
   return {
     label: `${icon} ${run.name}`,
     description: new Date(run.createdAt).toLocaleString(),

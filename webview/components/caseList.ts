@@ -178,7 +178,7 @@ export class CaseList extends LitElement {
       <span class="glyph outcome ${outcome}" title=${OUTCOME_WORD[outcome]} aria-hidden="true">${GLYPH[outcome]}</span>
       <span class="id mono">${item.caseId}</span>
       <span class="score mono muted">${this.humanMark(item.key)}${typeof item.score === 'number' ? formatNumber(item.score) : ''}</span>
-      <span class="sub muted">${item.modelKey} · ${item.summary || item.question}</span>
+      <span class="sub muted">${item.truncated ? html`<span class="badge cut" title="The model stopped at its token limit: the answer is incomplete">cut</span> ` : nothing}${item.modelKey} · ${item.summary || item.question}</span>
     </div>`;
   }
 

@@ -8,7 +8,7 @@ import type { CaseDocument, Score } from '../../src/core/model.js';
 import { expectedStrings, findMatches } from '../text/segments.js';
 import type { MarkSpan } from '../text/segments.js';
 import { clipLongStrings } from '../text/limits.js';
-import { outcomeOf } from '../../src/core/model.js';
+import { CUT_ANSWER, isTruncated, outcomeOf } from '../../src/core/model.js';
 import { caseAnnotations } from '../state/caseAnnotations.js';
 import type { CaseAnnotations } from '../state/caseAnnotations.js';
 import { haystackOf, responseSpansOf } from '../state/needleCase.js';
@@ -178,7 +178,7 @@ export class CaseView extends LitElement {
           <div><dt>Latency</dt><dd>${formatMs(response.latencyMs)}</dd></div>
           <div><dt>Cost</dt><dd>${response.costUsd === undefined ? 'unknown' : formatCost(response.costUsd)}</dd></div>
           <div><dt>Cached</dt><dd>${response.cached ? 'yes' : 'no'}</dd></div>
-          ${response.finishReason ? html`<div><dt>Finish</dt><dd>${response.finishReason}</dd></div>` : nothing}` : nothing}
+          ${response.finishReason ? html`<div><dt>Finish</dt><dd>${response.finishReason}${isTruncated(response) ? html` <span class="badge cut" title="The model stopped at its token limit: raise maxTokens (truncated: error makes such answers case errors)">${CUT_ANSWER}</span>` : nothing}</dd></div>` : nothing}` : nothing}
         <div><dt>Attempts</dt><dd>${result.attempts}</dd></div>
         ${result.judgeUsage ? html`<div><dt>Judge</dt><dd>${result.judgeUsage.calls} calls, ${formatCount(result.judgeUsage.inputTokens + result.judgeUsage.outputTokens)} tokens${result.judgeUsage.costUsd !== undefined ? `, ${formatCost(result.judgeUsage.costUsd)}` : ''}</dd></div>` : nothing}
       </dl>

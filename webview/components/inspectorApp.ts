@@ -128,7 +128,7 @@ export class InspectorApp extends LitElement {
     [role='tab'][aria-selected='true'] { border-bottom-color: var(--vscode-focusBorder); font-weight: 600; }
     [role='tab']:hover { background: var(--vscode-list-hoverBackground); }
     .progress { font-variant-numeric: tabular-nums; }
-    .badge.interrupted, .badge.completed-with-errors { border: 1px solid var(--vscode-editorWarning-foreground); }
+    .badge.interrupted, .badge.completed-with-errors, .badge.completed-with-judge-errors { border: 1px solid var(--vscode-editorWarning-foreground); }
     /* On a line of its own under the run picker and tabs: the words a user acts on must not be cut. */
     .causes { color: var(--vscode-editorWarning-foreground); order: 10; flex-basis: 100%; }
     main { min-height: 0; overflow: hidden; }

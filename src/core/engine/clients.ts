@@ -10,6 +10,7 @@ import { createEmbeddingClient } from '../run/embeddingClient.js';
 import type { CountingEmbeddingClient } from '../run/embeddingClient.js';
 import { createModelClient, estimateTokens } from '../run/modelClient.js';
 import { Scheduler } from '../run/scheduler.js';
+import type { ConcurrencyLowered } from '../run/scheduler.js';
 import type { EvalSpec } from '../spec/types.js';
 import type { CountingModelClient } from '../run/modelClient.js';
 import type { EmbeddingProvider, ModelSpec, Provider } from '../providers/contract.js';
@@ -52,6 +53,11 @@ export interface RunBatchOptions {
   onProgress?: (modelKey: string, progress: BatchProgress) => void;
 }
 
+/** "x: the server's shared context is full with 8 calls in flight; concurrency lowered to 4, retrying". */
+export function concurrencyLoweredNotice(modelKey: string, info: ConcurrencyLowered): string {
+  return `${modelKey}: the server's shared context is full with ${info.from} calls in flight (its slots share one context); concurrency lowered to ${info.limit}, retrying the calls that did not fit`;
+}
+
 export function modelKeyOf(spec: ModelSpec): string {
   return `${spec.provider}:${spec.model}`;
 }
@@ -68,24 +74,27 @@ export async function createRunClients(
    * is called interactively, `batch: true` or not.
    */
   batch?: RunBatchOptions,
+  /** What the run should say as it happens (a model's concurrency lowered because its server's shared context filled up). */
+  onNotice?: (message: string) => void,
 ): Promise<RunClients> {
   const cache = cacheDir ? new ResponseCache(cacheDir) : undefined;
-  const newScheduler = () => new Scheduler({
+  const newScheduler = (key?: string) => new Scheduler({
     concurrency: spec.concurrency,
     requestsPerMinute: spec.rateLimit.requestsPerMinute,
     tokensPerMinute: spec.rateLimit.tokensPerMinute,
     maxRetries: spec.maxRetries,
     timeoutMs: spec.timeoutMs,
+    ...(key && onNotice ? { onConcurrencyLowered: (info: ConcurrencyLowered) => onNotice(concurrencyLoweredNotice(key, info)) } : {}),
   });
   const build = async (modelSpec: ModelSpec) => {
     const key = modelKeyOf(modelSpec);
     const interactive = await createProvider(modelSpec, credentials, { providers });
     const batched = modelSpec.batch === true && batch !== undefined;
-    const batching = batched ? await batchingProvider(key, modelSpec, interactive, batch, newScheduler()) : undefined;
+    const batching = batched ? await batchingProvider(key, modelSpec, interactive, batch, newScheduler(key)) : undefined;
     const provider = batching ?? interactive;
     // In batch mode the vendor paces the work: no RPM/TPM budget, no per-call time limit short of the batch window,
     // and a failed item is recorded with the vendor's reason rather than retried.
-    const scheduler = batched ? new Scheduler({ concurrency: BATCH_WAVE, maxRetries: 0, timeoutMs: BATCH_WINDOW_MS }) : newScheduler();
+    const scheduler = batched ? new Scheduler({ concurrency: BATCH_WAVE, maxRetries: 0, timeoutMs: BATCH_WINDOW_MS }) : newScheduler(key);
     const client = createModelClient({
       key,
       provider,

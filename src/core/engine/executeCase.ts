@@ -1,5 +1,6 @@
 // Runs one case against one model: the call, then the suite's scorers; every failure ends as a recorded result.
-import type { CaseError, CaseResult, ClientResponse, EvalCase, ModelClient, Score, Usage } from '../model.js';
+import { isTruncated } from '../model.js';
+import type { CaseError, CaseResult, ClientResponse, EvalCase, ModelClient, Score, TruncatedPolicy, Usage } from '../model.js';
 import { ProviderConfigError, ProviderError } from '../providers/contract.js';
 import { attemptsOf as schedulerAttemptsOf } from '../run/scheduler.js';
 import type { EmbeddingClient, ScoreContext, Suite } from '../suites/contract.js';
@@ -24,6 +25,8 @@ export interface CaseRun {
   signal: AbortSignal;
   /** judgeSamples: k from the eval file; absent or k = 1 scores once. */
   judgeSamples?: JudgeSampling;
+  /** The model entry's `truncated`: 'error' makes an answer cut at the token limit a case error instead of scoring it. */
+  truncated?: TruncatedPolicy;
 }
 
 export async function executeCase(run: CaseRun): Promise<CaseResult> {
@@ -39,6 +42,14 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
     return {
       caseId: run.evalCase.id, modelKey: run.modelKey, status: 'error', scores: [],
       error: caseErrorOf('model', error), attempts: attemptsOf(error), startedAt, finishedAt: new Date().toISOString(),
+    };
+  }
+
+  if (run.truncated === 'error' && isTruncated(response)) {
+    return {
+      caseId: run.evalCase.id, modelKey: run.modelKey, status: 'error', response: withoutAttempts(response), scores: [],
+      error: { stage: 'model', kind: 'truncated', message: `the answer was cut at the token limit (finish reason "${response.finishReason ?? ''}") and not scored (truncated: error)` },
+      attempts: response.attempts, startedAt, finishedAt: new Date().toISOString(),
     };
   }
 

@@ -2,6 +2,7 @@
 // a wrong path stops the run at once with one message, instead of every case failing the same way.
 import { ProviderError } from '../providers/contract.js';
 import type { CallOptions, EmbeddingProvider, Provider } from '../providers/contract.js';
+import { slotAdvice } from './slotAdvice.js';
 
 /** A model the run will call: a chat model (models, judge) or the embeddings model. */
 export interface PreflightTarget {
@@ -9,6 +10,8 @@ export interface PreflightTarget {
   key: string;
   model: string;
   provider: Provider | EmbeddingProvider;
+  /** Calls the run keeps in flight to it: compared with a local server's slots. */
+  concurrency?: number;
 }
 
 /** The run cannot start: the message says what is wrong and what to do. */
@@ -37,6 +40,7 @@ export async function preflight(targets: readonly PreflightTarget[], signal: Abo
     seen.add(`${provider.endpoint}|${target.model}`);
     const warning = await check(target, provider as ListingProvider, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
     if (warning) warnings.push(warning);
+    warnings.push(...(await slotWarnings(target, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]))));
   }
   return { warnings };
 }
@@ -57,6 +61,13 @@ async function check(target: PreflightTarget, provider: ListingProvider, signal:
   }
   // llama.cpp answers to any model name, and lists its model file's path.
   return listed ? `${target.key}: ${provider.endpoint} does not list model '${target.model}' (it lists ${shortList(listed)}), but answers to it` : undefined;
+}
+
+/** A local server's slots against the run's concurrency (engine/slotAdvice.ts); nothing when it does not report them. */
+async function slotWarnings(target: PreflightTarget, signal: AbortSignal): Promise<string[]> {
+  const { provider } = target;
+  const slots = 'serverSlots' in provider && provider.serverSlots ? await provider.serverSlots({ signal }) : undefined;
+  return slots ? slotAdvice({ key: target.key, endpoint: provider.endpoint, concurrency: target.concurrency }, slots) : [];
 }
 
 /** What the probe sends: one word, so it costs next to nothing (and tests can tell it from a case). */

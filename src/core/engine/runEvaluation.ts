@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { hashFile } from '../data/hash.js';
 import { isDetached } from '../detach.js';
-import { caseKey } from '../model.js';
+import { caseKey, finishedStatus } from '../model.js';
 import type { EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
 import { InputError } from '../errors.js';
@@ -104,7 +104,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
 
   // Batches are submitted only once cases run, after the log exists; the line is written before the first poll.
   const batchLog = new BatchLog(options.signal, previous?.batches ?? [], emit);
-  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache, batchLog.options);
+  const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache, batchLog.options, (message) => emit({ type: 'warning', message }));
   const modelKeys = clients.models.map((m) => m.key);
 
   const finished = previous?.finished ?? new Set<string>();
@@ -127,7 +127,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
     });
     const scorers = reached.scorers ? [...(clients.judge ? [clients.judge] : []), ...(clients.embeddings ? [clients.embeddings] : [])] : [];
     const targets = [...clients.models.filter((m) => reached.models.has(m.key)), ...scorers]
-      .map((m) => ({ key: m.key, model: m.key.slice(m.key.indexOf(':') + 1), provider: m.provider }));
+      .map((m) => ({ key: m.key, model: m.key.slice(m.key.indexOf(':') + 1), provider: m.provider, ...('concurrency' in m ? { concurrency: m.concurrency } : {}) }));
     const { warnings } = await preflight(targets, options.signal, spec.timeoutMs);
     for (const message of warnings) emit({ type: 'warning', message });
   }
@@ -202,6 +202,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
         embeddings: clients.embeddings?.client,
         templateParameters: templateParametersFor(suitePlan, model.spec),
         signal: options.signal,
+        ...(model.spec.truncated ? { truncated: model.spec.truncated } : {}),
         ...(spec.judgeSamples ? { judgeSamples: spec.judgeSamples } : {}),
       });
       // A case cut short by cancel is not finished: leave it out of the log so --resume runs it again.
@@ -232,7 +233,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
     const tables = await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
     reports = tables.reports;
     const counted = withJudgeUsage(tables.totals, preparation);
-    status = options.signal.aborted ? 'cancelled' : counted.error > 0 ? 'completed-with-errors' : 'success';
+    status = options.signal.aborted ? 'cancelled' : finishedStatus(counted);
     thresholds = evaluateThresholds(spec.suites, reports, modelKeys);
     summary = summaryLine(status, counted, reports, thresholds, plan.problems);
     writer.appendSummary(summary);

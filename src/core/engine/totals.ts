@@ -1,9 +1,10 @@
 // Counts and usage over a run's results: what the engine writes in the summary line, and what a reader of an interrupted log can still know.
 import type { ReportResult } from '../suites/reportView.js';
+import { isTruncated } from '../model.js';
 import type { RunTotals, Usage } from '../model.js';
 
 /** What totals read of a result: the report view holds it, and so does a full CaseResult. */
-type TotalsInput = Pick<ReportResult, 'status' | 'pass' | 'judgeUsage' | 'response'>;
+type TotalsInput = Pick<ReportResult, 'status' | 'pass' | 'judgeUsage' | 'response' | 'scores'>;
 
 /** Call counters only the live clients know; a log read back without its summary estimates them from the results. */
 export interface CallCounts {
@@ -27,6 +28,8 @@ export class TotalsCounter {
     if (r.status === 'error') t.error++;
     if (r.pass === true) t.passed++;
     if (r.pass === false) t.failed++;
+    if (isTruncated(r.response)) t.truncated = (t.truncated ?? 0) + 1;
+    if (r.scores.some((score) => score.judgeError !== undefined)) t.judgeErrors = (t.judgeErrors ?? 0) + 1;
     if (r.response && !r.response.cached && !r.response.given) t.modelCalls++;
     if (r.response?.cached) t.cacheHits++;
     t.judgeCalls += r.judgeUsage?.calls ?? 0;

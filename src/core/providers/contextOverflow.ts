@@ -11,6 +11,11 @@ export interface ContextOverflow {
    * concurrency, or raising `-c`, is the fix; the prompt alone may fit.
    */
   shared: boolean;
+  /**
+   * The context given is one slot's (llama.cpp's n_ctx in the error is the slot's: its -c divided by -np), so the fix
+   * is fewer slots as much as a larger -c.
+   */
+  perSlot?: boolean;
 }
 
 /** The error body's fields a server may send beside the message (llama.cpp's n_prompt_tokens and n_ctx). */
@@ -33,6 +38,7 @@ export function contextOverflowOf(message: string, fields: ErrorBodyFields = {})
       promptTokens: typeof fields.n_prompt_tokens === 'number' ? fields.n_prompt_tokens : NUMBER(llama?.[1]),
       contextTokens: typeof fields.n_ctx === 'number' ? fields.n_ctx : NUMBER(llama?.[2]),
       shared: false,
+      perSlot: true,
     };
   }
   // llama.cpp (tools/server/server-context.cpp): HTTP 500, type "server_error", "Context size has been exceeded."
@@ -58,8 +64,9 @@ export function contextOverflowOf(message: string, fields: ErrorBodyFields = {})
 /** "prompt too long: 5011 tokens, the context holds 4096", the words every surface shows for this error. */
 export function describeOverflow(overflow: ContextOverflow): string {
   if (overflow.shared) return "prompt too long: the prompts in flight together exceed the server's shared context";
+  const holder = overflow.perSlot ? "one slot of the server's context" : "the model's context";
   const counts = overflow.promptTokens !== undefined && overflow.contextTokens !== undefined
-    ? `: ${overflow.promptTokens} tokens, the model's context holds ${overflow.contextTokens}`
-    : overflow.contextTokens !== undefined ? `: the model's context holds ${overflow.contextTokens} tokens` : '';
+    ? `: ${overflow.promptTokens} tokens, ${holder} holds ${overflow.contextTokens}`
+    : overflow.contextTokens !== undefined ? `: ${holder} holds ${overflow.contextTokens} tokens` : '';
   return `prompt too long${counts}`;
 }

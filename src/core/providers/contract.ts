@@ -1,5 +1,5 @@
 // The one contract every model provider implements (see CONTRACT.md beside this file).
-import type { ChatMessage, ResponseRecord, StructuredOutput, Usage } from '../model.js';
+import type { ChatMessage, ResponseRecord, StructuredOutput, TruncatedPolicy, Usage } from '../model.js';
 
 export interface CompletionRequest {
   model: string;
@@ -30,10 +30,11 @@ export type ProviderErrorKind =
   | 'auth'          // 401/403: retrying will not help
   | 'bad_request'   // 400/404/422: retrying will not help
   | 'context_overflow' // the prompt does not fit the model's context (any status): retrying the same prompt will not help
+  | 'shared_context' // the requests in flight together filled a context the server's slots share (llama.cpp 500): fewer at once fit
   | 'not_supported' // 501: the server cannot do this at all (llama.cpp without --embeddings)
   | 'cancelled';    // the caller aborted
 
-const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'server', 'timeout', 'network', 'bad_response']);
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'server', 'timeout', 'network', 'bad_response', 'shared_context']);
 
 /** Whether a later attempt may succeed where this kind of failure happened. */
 export function isRetryableKind(kind: ProviderErrorKind): boolean {
@@ -83,6 +84,21 @@ export interface Provider {
    * every case would (refused connection, wrong key, wrong path). Absent for providers with no server to ask.
    */
   listModels?(options: CallOptions): Promise<string[]>;
+  /**
+   * How a local server shares itself between requests (llama.cpp's -np slots and -c context), for the preflight's
+   * advice; undefined when the server does not say. Absent for providers whose servers never do.
+   */
+  serverSlots?(options: CallOptions): Promise<ServerSlots | undefined>;
+}
+
+/** A server's parallel slots and context, as llama.cpp reports them (GET /props, GET /v1/models). */
+export interface ServerSlots {
+  /** Requests decoded at once (llama.cpp -np, /props total_slots). */
+  slots: number;
+  /** Tokens one request may use, prompt and answer (/props default_generation_settings.n_ctx). */
+  slotContext?: number;
+  /** The whole context (-c; /v1/models meta.n_ctx), when the server reports it. */
+  context?: number;
 }
 
 export interface EmbeddingRequest {
@@ -119,4 +135,6 @@ export interface ModelSpec {
   parameters: Record<string, unknown>;
   /** Calls go through the vendor's batch API (run/batchingProvider.ts) instead of one request each. */
   batch?: boolean;
+  /** An answer cut at the token limit: scored and marked ('score', the default), or a case error ('error'). */
+  truncated?: TruncatedPolicy;
 }

@@ -45,8 +45,9 @@ export function toProviderError(error: unknown, context: { vendor: string; signa
   const http = httpFailureOf(error);
   if (http) {
     const overflow = contextOverflowOf(http.message, http.fields);
-    // A prompt that does not fit fails the same way every time, whatever status the server chose (llama.cpp: 400 or 500).
-    if (overflow) return new ProviderError('context_overflow', redact(`${context.vendor} answered HTTP ${http.status}: ${describeOverflow(overflow)} (${http.message})`), { status: http.status });
+    // A prompt that does not fit fails the same way every time, whatever status the server chose (llama.cpp: 400 or 500);
+    // a shared context filled by the requests in flight is the exception: fewer at once fit, so the scheduler retries it.
+    if (overflow) return new ProviderError(overflow.shared ? 'shared_context' : 'context_overflow', redact(`${context.vendor} answered HTTP ${http.status}: ${describeOverflow(overflow)} (${http.message})`), { status: http.status });
     const kind = kindOfStatus(http.status);
     const retryAfterMs = http.headers ? retryAfterMsFrom(http.headers) : undefined;
     return new ProviderError(kind, redact(`${context.vendor} answered HTTP ${http.status}: ${http.message}`), { status: http.status, retryAfterMs });
@@ -107,7 +108,7 @@ function classifyRaw(error: unknown): [ProviderErrorKind, string] {
     const message = apiMessageOf(error);
     // llama.cpp sends "Context size has been exceeded." as an error event in a stream that began with 200.
     const overflow = contextOverflowOf(message, bodyFieldsOf(error));
-    if (overflow) return ['context_overflow', `error inside the stream: ${describeOverflow(overflow)} (${message})`];
+    if (overflow) return [overflow.shared ? 'shared_context' : 'context_overflow', `error inside the stream: ${describeOverflow(overflow)} (${message})`];
     return [kindOfStreamError(error), `error inside the stream: ${message}`];
   }
   if (error instanceof Error) return ['network', error.message];

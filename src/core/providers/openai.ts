@@ -3,7 +3,8 @@ import type { OpenAI } from 'openai';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ResponseRecord, Usage } from '../model.js';
 import { ProviderError } from './contract.js';
-import type { CallOptions, CompletionRequest, Provider } from './contract.js';
+import type { CallOptions, CompletionRequest, Provider, ServerSlots } from './contract.js';
+import { fetchServerSlots } from './serverSlots.js';
 import { abortError, toProviderError } from './errors.js';
 import { publicEndpoint } from './secrets.js';
 import { loadVendor, onFirstUse } from '../vendor/load.js';
@@ -53,12 +54,16 @@ export class OpenAIProvider implements Provider {
   readonly endpoint: string;
   private readonly client: () => OpenAI;
   private readonly apiKey: string | undefined;
+  private readonly baseURL: string;
+  private readonly defaultHeaders: Record<string, string>;
 
   constructor(options: OpenAIProviderOptions) {
     this.id = options.id ?? 'openai';
     this.label = options.label ?? (this.id === 'openai' ? 'OpenAI' : `OpenAI-compatible (${publicEndpoint(options.baseURL)})`);
     this.endpoint = publicEndpoint(options.baseURL);
     this.apiKey = options.apiKey;
+    this.baseURL = options.baseURL;
+    this.defaultHeaders = options.defaultHeaders ?? {};
     this.client = openAIClientOnFirstUse(options);
   }
 
@@ -81,6 +86,13 @@ export class OpenAIProvider implements Provider {
     } catch (error) {
       throw toProviderError(error, { vendor: this.label, signal: options.signal, secrets: [this.apiKey] });
     }
+  }
+
+  /** llama.cpp's slots and context; OpenAI itself has no /props, so it is not asked. */
+  async serverSlots(options: CallOptions): Promise<ServerSlots | undefined> {
+    if (this.id === 'openai') return undefined;
+    const headers: Record<string, string> = { ...this.defaultHeaders, ...(this.apiKey !== undefined ? { Authorization: `Bearer ${this.apiKey}` } : {}) };
+    return fetchServerSlots({ baseURL: this.baseURL, headers, signal: options.signal });
   }
 
   private async completeOnce(body: ChatCompletionCreateParamsNonStreaming, signal: AbortSignal): Promise<Outcome> {

@@ -1,5 +1,5 @@
 // How one (case, model) result is named and summarised, shared by the live session, the run logs on disk, diagnostics, CodeLens and hovers.
-import { caseKey, outcomeOf } from '../model.js';
+import { CUT_ANSWER, caseKey, isTruncated, outcomeOf } from '../model.js';
 import type { CaseEntry, CaseError, CaseResult, EvalCase } from '../model.js';
 import { failureMessage } from './runData.js';
 import type { CaseListItem, CompareRow } from './viewModel.js';
@@ -29,11 +29,18 @@ export function caseListItem(evalCase: Pick<EvalCase, 'id' | 'suiteId' | 'testbe
     modelKey: result.modelKey,
     status: result.status,
     pass: result.pass,
-    summary: withUnstable(failureMessage(result), result),
+    summary: withCut(withUnstable(failureMessage(result), result), result),
     question: evalCase.question,
     roles: [...new Set(evalCase.documents.map((d) => d.role))],
     score: primary ? primary.value : undefined,
+    ...(isTruncated(result.response) ? { truncated: true } : {}),
   };
+}
+
+/** "… · answer cut at the token limit", so the list (and its search: "cut") shows a truncated answer scored as it is. */
+function withCut(summary: string, result: CaseResult): string {
+  if (!isTruncated(result.response) || result.error?.kind === 'truncated') return summary;
+  return summary ? `${summary} · ${CUT_ANSWER}` : CUT_ANSWER;
 }
 
 /** "… · unstable judge: content" when judgeSamples gave disagreeing samples, so the list (and its search) shows them. */

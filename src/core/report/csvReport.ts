@@ -1,5 +1,6 @@
 // The CSV report: one row per case and model, one column per metric, for spreadsheets; streamed row by row.
 import { stringify } from 'csv-stringify/sync';
+import { isTruncated } from '../model.js';
 import { failureMessage } from './runData.js';
 import type { RunData } from './runData.js';
 import { renderToString } from './textSink.js';
@@ -19,7 +20,7 @@ export async function writeCsvReport(run: RunData, sink: TextSink): Promise<void
   const seen = new Set<string>();
   for await (const { result } of run.entries()) for (const score of result.scores) seen.add(score.metric);
   const metrics = [...seen].sort();
-  const header = ['suite', 'case_id', 'model', 'testbed', 'dataset_file', 'dataset_line', 'status', 'pass', ...metrics, 'message', 'question', 'response', 'input_tokens', 'output_tokens', 'latency_ms', 'cost_usd', 'cached'];
+  const header = ['suite', 'case_id', 'model', 'testbed', 'dataset_file', 'dataset_line', 'status', 'pass', ...metrics, 'message', 'question', 'response', 'input_tokens', 'output_tokens', 'latency_ms', 'cost_usd', 'cached', 'finish_reason', 'truncated'];
   await sink.write(stringify([header]));
   for await (const { evalCase, result } of run.entries()) {
     const byMetric = new Map(result.scores.map((s) => [s.metric, s]));
@@ -46,6 +47,8 @@ export async function writeCsvReport(run: RunData, sink: TextSink): Promise<void
       result.response?.latencyMs ?? '',
       result.response?.costUsd ?? '',
       result.response ? String(result.response.cached) : '',
+      result.response?.finishReason ?? '',
+      result.response ? String(isTruncated(result.response)) : '',
     ]]));
   }
 }

@@ -1,4 +1,5 @@
 // The JSON report: the whole run (tables, thresholds, every case with its scores) for other tools to read; streamed case by case.
+import { isTruncated } from '../model.js';
 import type { RunData, RunEntry } from './runData.js';
 import { renderToString } from './textSink.js';
 import type { TextSink } from './textSink.js';
@@ -53,6 +54,8 @@ function caseJson({ evalCase, result }: RunEntry) {
     latencyMs: result.response?.latencyMs,
     costUsd: result.response?.costUsd,
     cached: result.response?.cached,
+    finishReason: result.response?.finishReason,
+    truncated: result.response ? isTruncated(result.response) : undefined,
     params: evalCase?.params,
   };
 }

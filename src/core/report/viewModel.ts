@@ -36,6 +36,8 @@ export interface CaseListItem {
   roles: string[];
   /** Primary score value for sorting. */
   score?: number | null;
+  /** The answer was cut at the token limit (finish reason "length" / "max_tokens"): the list marks it. */
+  truncated?: boolean;
 }
 
 export interface RunDetail {

@@ -1,4 +1,5 @@
-// Runs model calls under the run's limits: bounded concurrency, RPM/TPM budgets, retries, adaptive concurrency on 429, timeouts, cancellation.
+// Runs model calls under the run's limits: bounded concurrency, RPM/TPM budgets, retries, adaptive concurrency on 429
+// and on a full shared context, timeouts, cancellation.
 import { ProviderError } from '../providers/contract.js';
 import { AbortFanout } from './abortFanout.js';
 import { Cancellation } from './cancellation.js';
@@ -32,6 +33,19 @@ export interface SchedulerOptions {
   random?: () => number;
   /** Tests inject a fake clock. */
   clock?: Clock;
+  /**
+   * Called when a shared-context overflow (llama.cpp's "Context size has been exceeded.") lowered the limit, so the
+   * run can say why it slowed down.
+   */
+  onConcurrencyLowered?: (info: ConcurrencyLowered) => void;
+}
+
+export interface ConcurrencyLowered {
+  /** The limit now. */
+  limit: number;
+  /** The limit before the cut. */
+  from: number;
+  error: ProviderError;
 }
 
 export interface RetryInfo {
@@ -156,6 +170,8 @@ class WaitQueue {
  *   until its Retry-After has passed (the base delay when the server sent none). A 429 from an attempt that
  *   was dispatched before the latest cut does not cut again: it reflects the load that cut already answered,
  *   and counting it would collapse the limit to 1 after a single burst of simultaneous 429s.
+ * - A shared-context overflow (llama.cpp's slots filling the one context they share) cuts the limit the same way,
+ *   without a pause, and its retries are free while the limit is above 1: fewer calls in flight is the fix.
  * - Additive increase: after as many successes as the current limit (one "window" of calls) the limit
  *   grows by 1, up to the configured concurrency.
  *
@@ -187,6 +203,7 @@ export class Scheduler {
   private epoch = 0;
   private successesSinceChange = 0;
   private wake?: { at: number; cancel: () => void };
+  private readonly onConcurrencyLowered?: (info: ConcurrencyLowered) => void;
 
   constructor(options: SchedulerOptions) {
     checkOptions(options);
@@ -202,6 +219,7 @@ export class Scheduler {
     };
     this.clock = options.clock ?? systemClock;
     this.limiter = new RateLimiter(options, this.clock.now());
+    this.onConcurrencyLowered = options.onConcurrencyLowered;
   }
 
   get stats(): SchedulerStats {
@@ -229,17 +247,17 @@ export class Scheduler {
     const unsubscribe = this.aborts.subscribe(options.signal, () => cancellation.cancel(cancelledError(options.signal)));
     const tokens = options.estimatedTokens ?? 0;
     let attempts = 0;
-    const rateLimits = { count: 0, since: 0 };
+    const rateLimits: RetryAccount = { count: 0, since: 0, sharedContext: 0 };
     try {
       for (;;) {
         await this.acquire(tokens, cancellation, attempts > 0);
         attempts++;
-        const dispatchedEpoch = this.epoch;
+        const dispatched = { epoch: this.epoch, limit: this.limit };
         let value: T;
         try {
           value = await this.runAttempt(call, cancellation);
         } catch (error) {
-          const verdict = this.judgeFailure(error, attempts, rateLimits, dispatchedEpoch);
+          const verdict = this.judgeFailure(error, attempts, rateLimits, dispatched);
           this.release();
           if (!verdict.retry) throw verdict.error;
           await this.backOff(verdict.error, attempts, options, cancellation);
@@ -388,21 +406,30 @@ export class Scheduler {
   }
 
   /**
-   * Decides whether a failed attempt is retried; feeds 429s to the adaptive limit. Failures count against
-   * maxRetries; 429s against the call's rate-limit time budget instead.
+   * Decides whether a failed attempt is retried; feeds 429s and shared-context overflows to the adaptive limit.
+   * Failures count against maxRetries; 429s against the call's rate-limit time budget instead, and a shared-context
+   * overflow met while more than one call was allowed in flight is free: the cut it caused is the fix, not a fault of
+   * the call (bounded, since the limit can only be halved so many times before it is 1).
    */
-  private judgeFailure(error: unknown, attempts: number, rateLimits: { count: number; since: number }, dispatchedEpoch: number): { retry: boolean; error: unknown } {
+  private judgeFailure(error: unknown, attempts: number, account: RetryAccount, dispatched: { epoch: number; limit: number }): { retry: boolean; error: unknown } {
     if (!(error instanceof ProviderError) || !error.retryable) return { retry: false, error };
-    if (error.kind === 'rate_limit') this.onRateLimited(error, dispatchedEpoch);
+    if (error.kind === 'rate_limit') this.onRateLimited(error, dispatched.epoch);
+    if (error.kind === 'shared_context') {
+      this.onSharedContextFull(error, dispatched.epoch);
+      if (dispatched.limit > 1 && account.sharedContext < Math.ceil(Math.log2(this.maxConcurrency)) + 1) {
+        account.sharedContext++;
+        return { retry: true, error };
+      }
+    }
     // A 429 that says when to come back is back-pressure: it spends the time budget, not a retry. One that does not
     // (or a vendor's "quota/blocked" mapped to rate_limit) may never clear, so it counts like any failure.
     if (error.kind === 'rate_limit' && error.retryAfterMs !== undefined) {
-      if (rateLimits.count === 0) rateLimits.since = this.clock.now();
-      rateLimits.count++;
-      if (this.clock.now() - rateLimits.since >= this.rateLimitBudgetMs) return { retry: false, error: new RetriesExhaustedError(error, attempts) };
+      if (account.count === 0) account.since = this.clock.now();
+      account.count++;
+      if (this.clock.now() - account.since >= this.rateLimitBudgetMs) return { retry: false, error: new RetriesExhaustedError(error, attempts) };
       return { retry: true, error };
     }
-    if (attempts - rateLimits.count > this.maxRetries) return { retry: false, error: new RetriesExhaustedError(error, attempts) };
+    if (attempts - account.count - account.sharedContext > this.maxRetries) return { retry: false, error: new RetriesExhaustedError(error, attempts) };
     return { retry: true, error };
   }
 
@@ -445,6 +472,20 @@ export class Scheduler {
     this.successesSinceChange = 0;
   }
 
+  /**
+   * The server's slots share one context and the requests in flight filled it: halve the limit as a 429 would, with no
+   * pause (nothing says when to come back; the calls in flight finishing is what frees the context). As with 429s, a
+   * failure of an attempt dispatched before the latest cut does not cut again.
+   */
+  private onSharedContextFull(error: ProviderError, dispatchedEpoch: number): void {
+    if (dispatchedEpoch !== this.epoch || this.limit <= 1) return;
+    const from = this.limit;
+    this.epoch++;
+    this.limit = Math.max(1, Math.floor(this.limit / 2));
+    this.successesSinceChange = 0;
+    this.onConcurrencyLowered?.({ limit: this.limit, from, error });
+  }
+
   private recordSuccess(): void {
     this.completed++;
     if (this.limit >= this.maxConcurrency) return;
@@ -453,6 +494,13 @@ export class Scheduler {
     this.limit++;
     this.successesSinceChange = 0;
   }
+}
+
+/** What a call has spent of its retries beyond maxRetries' count: 429s with a Retry-After, free shared-context retries. */
+interface RetryAccount {
+  count: number;
+  since: number;
+  sharedContext: number;
 }
 
 function checkOptions(options: SchedulerOptions): void {

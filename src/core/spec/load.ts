@@ -6,6 +6,7 @@ import { validate as generatedValidator } from './evalValidator.generated.js';
 import { LineCounter } from 'yaml';
 import type { Document } from 'yaml';
 import { InputError, InputErrors } from '../errors.js';
+import type { TruncatedPolicy } from '../model.js';
 import { decodeUtf8 } from '../data/lines.js';
 import { boundedYamlValue, parseBoundedYaml } from '../data/boundedYaml.js';
 import { formatMegabytes, problemOfError, readRegularFile } from '../regularFile.js';
@@ -184,7 +185,7 @@ export function toModelSpec(raw: unknown): ModelSpec {
     const colon = raw.indexOf(':');
     return { provider: raw.slice(0, colon), model: raw.slice(colon + 1), parameters: {} };
   }
-  const { provider, model, label, baseUrl, apiKeyEnv, parameters, batch } = raw as Raw;
+  const { provider, model, label, baseUrl, apiKeyEnv, parameters, batch, truncated } = raw as Raw;
   return withoutUndefined({
     provider: provider as string,
     model: model as string,
@@ -193,6 +194,7 @@ export function toModelSpec(raw: unknown): ModelSpec {
     apiKeyEnv: apiKeyEnv as string | undefined,
     parameters: (parameters as Record<string, unknown> | undefined) ?? {},
     batch: batch as boolean | undefined,
+    truncated: truncated as TruncatedPolicy | undefined,
   });
 }
 

@@ -84,6 +84,11 @@ const modelMapping: JsonSchema = {
       type: 'boolean',
       description: "Send this model's calls through the vendor's batch API (about half price, results within 24 hours): provider openai, openai-compatible servers that implement /v1/batches, or anthropic (Message Batches). The same as --batch on the command line.",
     },
+    truncated: {
+      enum: ['score', 'error'],
+      default: 'score',
+      description: 'An answer the model stopped at its token limit (finish reason "length", Anthropic "max_tokens"). score (default): scored as it is, and marked and counted as cut in the summary, the reports and the inspector. error: a case error ("cut at the token limit"), not scored; --retry-errors runs it again.',
+    },
   },
   required: ['provider', 'model'],
   additionalProperties: false,

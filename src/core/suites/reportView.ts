@@ -15,7 +15,7 @@ export type ReportScore = Pick<Score, 'metric' | 'value' | 'pass' | 'label' | 'j
 export interface ReportResult extends Pick<CaseResult, 'caseId' | 'modelKey' | 'status' | 'pass' | 'judgeUsage'> {
   error?: Pick<CaseError, 'stage' | 'kind'>;
   scores: ReportScore[];
-  response?: Pick<ResponseRecord, 'given' | 'usage' | 'cached' | 'costUsd' | 'latencyMs'>;
+  response?: Pick<ResponseRecord, 'given' | 'usage' | 'cached' | 'costUsd' | 'latencyMs' | 'finishReason'>;
 }
 
 /** What the slimming needs from the case's suite (both optional; see Suite in contract.ts). */
@@ -44,8 +44,8 @@ export function toReportResult(result: CaseResult, hooks: ReportViewHooks = {}):
   if (result.error) view.error = { stage: result.error.stage, kind: result.error.kind };
   if (result.judgeUsage) view.judgeUsage = result.judgeUsage;
   if (result.response) {
-    const { given, usage, cached, costUsd, latencyMs } = result.response;
-    view.response = { usage, cached, latencyMs, ...(given === undefined ? {} : { given }), ...(costUsd === undefined ? {} : { costUsd }) };
+    const { given, usage, cached, costUsd, latencyMs, finishReason } = result.response;
+    view.response = { usage, cached, latencyMs, ...(given === undefined ? {} : { given }), ...(costUsd === undefined ? {} : { costUsd }), ...(finishReason === undefined ? {} : { finishReason }) };
   }
   return view;
 }

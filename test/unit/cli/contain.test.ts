@@ -95,7 +95,7 @@ test('--contain with --allow-endpoint runs an eval file whose paths stay inside;
   const exit = await cli(['run', file, '--contain', '--allow-endpoint', `${server.openaiBaseUrl}/`, '--no-cache', '--quiet', '--format', 'json']);
   assert.equal(exit.code, 0, exit.stderr);
   // The four cases, after the preflight's model listing (GET /v1/models, which carries no prompt).
-  const chats = server.requests.filter((request) => request.api !== 'models');
+  const chats = server.requests.filter((request) => request.api !== 'models' && request.api !== 'props');
   assert.equal(chats.length, 4);
   assert.ok(chats.every((request) => !request.text.includes(MARKER)));
 });
@@ -106,6 +106,6 @@ test('without --contain the CLI reads what the eval file names, as its user aske
   server.requests.length = 0;
   const exit = await cli(['run', file, '--no-cache', '--quiet', '--format', 'json']);
   assert.equal(exit.code, 0, exit.stderr);
-  const chats = server.requests.filter((request) => request.api !== 'models'); // not the preflight's model listing
+  const chats = server.requests.filter((request) => request.api !== 'models' && request.api !== 'props'); // not the preflight's model listing
   assert.ok(chats.length > 0 && chats.every((request) => request.text.includes(MARKER)));
 });

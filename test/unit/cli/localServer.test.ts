@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
+import { contextOverflowError } from '../../fixtures/localServers.js';
 import type { FixtureOptions, FixtureServer, Rule } from '../../fixtures/llmServer.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { answerLandmarks, createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
@@ -101,16 +102,28 @@ test('llama.cpp lists its model file and answers to any name: a warning, and the
   assert.match(exit.stdout, /Status: success/);
 });
 
+test("llama.cpp's shared context fills up with the calls in flight: concurrency is lowered, said on screen, and every case is answered", async (t) => {
+  // Auto slots sharing one context: two requests fit, the third in flight gets "Context size has been exceeded." (500).
+  const llama = await server({ flavour: 'llama.cpp', sharedContextFits: 2, latencyMs: 60 });
+  const ws = workspace(t, llama.openaiBaseUrl, 8);
+  const exit = await cli(['run', ws.evalFile, '--no-cache']);
+  assert.equal(exit.code, 0, exit.stdout + exit.stderr);
+  assert.ok(llama.requests.some((r) => r.reply?.fault?.kind === 'shared_context'), 'the server did fill up');
+  assert.match(exit.stdout, /Cases: 8 \(8 passed, 0 failed, 0 errors\)/, exit.stdout);
+  assert.match(exit.stderr, /warning: openai-compatible:fixture-model: the server's shared context is full with 4 calls in flight .*concurrency lowered to 2, retrying/);
+});
+
 test('--resume finishes only what is missing; --retry-errors reruns the errored cases; --rerun-failed makes a new run of them', async (t) => {
-  // Rows 1 and 2 hit the server's full context once each (an error the first time only); row 3 answers wrong, always.
+  // Rows 1 and 2 are refused as too long once each (an error the first time only); row 3 answers wrong, always.
+  const tooLong = contextOverflowError('llama.cpp', 60, 20, 0);
   const llama = await server({ flavour: 'llama.cpp' }, [
-    ...[1, 2].map((row): Rule => ({ match: { contains: `landmark number ${row}?` }, fault: { kind: 'shared_context' }, times: 1 })),
+    ...[1, 2].map((row): Rule => ({ match: { contains: `landmark number ${row}?` }, fault: { kind: 'status', status: 400, body: tooLong.body }, times: 1 })),
     { match: { contains: 'landmark number 3?' }, reply: 'No idea.' },
   ]);
   const ws = workspace(t, llama.openaiBaseUrl);
   const first = await cli(['run', ws.evalFile, '--no-cache']);
   assert.match(first.stdout, /Cases: 4 \(1 passed, 1 failed, 2 errors\)/, first.stdout + first.stderr);
-  assert.match(first.stderr, /error: .*answered HTTP 500: prompt too long: the prompts in flight together exceed the server's shared context.*lower concurrency \(now 4\)/);
+  assert.match(first.stderr, /error: .*answered HTTP 400: prompt too long: 60 tokens, .*lower -np/);
   assert.equal(first.stderr.split('\n').filter((l) => l.startsWith('error: ')).length, 1, 'one cause, printed once');
   // The run's own output says how to run its errors again, with the command this process was started by (the bundle).
   const firstId = readdirSync(path.join(ws.dir, '.rag-inspector', 'runs'))[0]?.replace(/\.jsonl$/, '');
@@ -179,4 +192,32 @@ test('--no-cache neither reads nor writes the cache; --refresh asks the model ag
   await run();
   assert.equal(calls(), 0);
   assert.equal(answer(), 'New0.', '--refresh wrote the fresh answer');
+});
+
+test('answers cut at maxTokens (finish reason "length") are marked and counted in the summary, report.json and cases.csv; truncated: error makes them case errors', async (t) => {
+  // Rows 0 and 1 answer at length, so maxTokens: 3 cuts them; rows 2 and 3 answer in one word.
+  const llama = await server({ flavour: 'llama.cpp' }, [0, 1].map((row): Rule => ({ match: { contains: `landmark number ${row}?` }, reply: `The landmark you are asking about is Answer${row}.` })));
+  const withModel = (extra: string) => {
+    const ws = createWorkspace({ rows: rgbRows(4), evalYaml: () => fixtureEvalYaml(llama.openaiBaseUrl).replace(`baseUrl: ${llama.openaiBaseUrl}`, `baseUrl: ${llama.openaiBaseUrl}\n    parameters: { maxTokens: 3 }${extra}`).replace('maxRetries: 3', 'maxRetries: 0') });
+    t.after(() => ws.cleanup());
+    return ws;
+  };
+
+  const scored = withModel('');
+  const exit = await cli(['run', scored.evalFile, '--out', path.join(scored.dir, 'reports')]);
+  assert.equal(exit.code, 0, exit.stdout + exit.stderr);
+  assert.match(exit.stdout, /Cases: 4 \(2 passed, 2 failed, 0 errors\) · 2 answers cut at the token limit/);
+  const report = JSON.parse(readFileSync(path.join(scored.dir, 'reports', 'report.json'), 'utf8')) as { totals: { truncated?: number }; cases: { caseId: string; finishReason?: string; truncated?: boolean }[] };
+  assert.equal(report.totals.truncated, 2);
+  assert.deepEqual(report.cases.map((c) => [c.finishReason, c.truncated]).sort(), [['length', true], ['length', true], ['stop', false], ['stop', false]]);
+  const csv = readFileSync(path.join(scored.dir, 'reports', 'cases.csv'), 'utf8').trim().split('\n');
+  assert.match(csv[0]!, /,finish_reason,truncated$/);
+  assert.equal(csv.slice(1).filter((line) => line.endsWith(',length,true')).length, 2);
+
+  const strict = withModel('\n    truncated: error');
+  const failed = await cli(['run', strict.evalFile]);
+  assert.equal(failed.code, 2, failed.stdout + failed.stderr);
+  assert.match(failed.stdout, /Cases: 4 \(2 passed, 0 failed, 2 errors\)/);
+  assert.match(failed.stdout, /the answer was cut at the token limit \(finish reason "length"\) and not scored \(truncated: error\)/);
+  assert.match(failed.stdout, /fix: raise maxTokens/);
 });

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { PreflightError } from '../../../src/core/engine/preflight.js';
+import { errorCausesOf } from '../../../src/core/errorCauses.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunEvent } from '../../../src/core/engine/events.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
@@ -52,4 +53,33 @@ test('providers with no server (the offline extractive baseline) are not checked
   t.after(() => ws.cleanup());
   const outcome = await runEvaluation(ws.evalFile, options);
   assert.equal(outcome.totals.cases, 2);
+});
+
+test("llama.cpp's slots: the preflight says what one request gets and that concurrency exceeds the slots; a too-long prompt's fix names -np", async (t) => {
+  // -c 64 -np 2: each request gets 32 tokens, fewer than any case's prompt; the eval file asks for concurrency 4.
+  const llama = await server({ flavour: 'llama.cpp', listedModels: ['fixture-model'], llamaSlots: { context: 64, slots: 2 } });
+  const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => fixtureEvalYaml(llama.openaiBaseUrl).replace('maxRetries: 3', 'maxRetries: 0') });
+  t.after(() => ws.cleanup());
+  const events: RunEvent[] = [];
+  await runEvaluation(ws.evalFile, { ...options, onEvent: (e) => events.push(e) });
+  const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
+  assert.equal(warnings.length, 2, warnings.join('\n'));
+  assert.match(warnings[0]!, /openai-compatible:fixture-model: http:\/\/127\.0\.0\.1:\d+\/v1 gives each request 32 tokens \(-c 64 split across -np 2\): .*start the server with -np 1 to give one request the whole context \(64\), or raise -c/);
+  assert.match(warnings[1]!, /concurrency 4, but .* answers 2 requests at a time \(-np 2\): .*set concurrency: 2 in the eval file, or start the server with -np 4/);
+  const results = events.flatMap((e) => (e.type === 'case-finished' ? [e.result] : []));
+  assert.equal(results.length, 2);
+  const [cause] = errorCausesOf(results);
+  assert.match(cause!.cause, /prompt too long: \d+ tokens, one slot of the server's context holds 32/);
+  assert.match(cause!.fix!, /start it with a lower -np \(-np 1 gives one request all of -c\) or a larger -c/);
+});
+
+test('a server that reports no slots (not llama.cpp) gets no slot advice', async (t) => {
+  const ollama = await server({ flavour: 'ollama', listedModels: ['fixture-model'] });
+  answerLandmarks(ollama, 2);
+  const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => fixtureEvalYaml(ollama.openaiBaseUrl) });
+  t.after(() => ws.cleanup());
+  const events: RunEvent[] = [];
+  await runEvaluation(ws.evalFile, { ...options, onEvent: (e) => events.push(e) });
+  assert.deepEqual(events.filter((e) => e.type === 'warning'), []);
+  assert.ok(ollama.requests.some((r) => r.path === '/props'), 'it was asked');
 });

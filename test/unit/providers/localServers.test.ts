@@ -1,5 +1,6 @@
 // llama.cpp, vLLM and Ollama through the real OpenAI SDK (and Anthropic's wording through its SDK): a prompt too long
-// for the context is one non-retried "prompt too long" error with the counts, 501 is not retried, 503 is.
+// for the context is one non-retried "prompt too long" error with the counts (a full shared context is retried), 501
+// is not retried, 503 is.
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../../../src/core/model.js';
@@ -46,17 +47,17 @@ describe('prompt too long, in each server’s words', () => {
     const error = await scheduledFailure(new OpenAIProvider({ baseURL: llama.openaiBaseUrl, id: 'openai-compatible' }), longQuestion);
     assert.equal(error.kind, 'context_overflow');
     assert.equal(error.status, 400);
-    assert.match(error.message, /prompt too long: 60 tokens, the model's context holds 20/);
+    assert.match(error.message, /prompt too long: 60 tokens, one slot of the server's context holds 20/);
     assert.equal(llama.requests.length, 1, 'one request: retrying the same prompt cannot help');
   });
 
-  it('llama.cpp 500 "Context size has been exceeded." (shared slots): not retried, plain and streaming', async () => {
+  it('llama.cpp 500 "Context size has been exceeded." (shared slots): its own kind, retried (fewer in flight may fit), plain and streaming', async () => {
     for (const stream of [false, true]) {
       const llama = await server({ flavour: 'llama.cpp', rules: [{ fault: { kind: 'shared_context' } }] });
       const error = await scheduledFailure(new OpenAIProvider({ baseURL: llama.openaiBaseUrl, id: 'openai-compatible' }), shortQuestion, { stream });
-      assert.equal(error.kind, 'context_overflow', `stream=${stream}`);
+      assert.equal(error.kind, 'shared_context', `stream=${stream}`);
       assert.match(error.message, /prompts in flight together exceed the server's shared context/);
-      assert.equal(llama.requests.length, 1, `stream=${stream}: one request`);
+      assert.equal(llama.requests.length, 4, `stream=${stream}: the first request and maxRetries more (one in flight: nothing to lower)`);
     }
   });
 

@@ -1,6 +1,6 @@
 // RAGAS through the whole engine: eval file, dataset, given responses, judge and embeddings over HTTP, run log, cache; and the bundled example offline.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -11,6 +11,7 @@ import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { scriptedReplies } from './builders.js';
 import { loggedRun } from '../engine/loggedRun.js';
+import { runCli } from '../robustness/cliProcess.js';
 
 let server: FixtureServer;
 
@@ -125,4 +126,24 @@ test('the bundled example runs offline to a report that says the metrics need a 
   assert.match(report.notes[0] ?? '', /^RAGAS metrics need a judge model: set judge: in the eval file/, 'said first');
   for (const row of report.tables[0]!.rows) assert.deepEqual(row.cells[0], { value: null, n: 0, undetermined: 10 }, row.label);
   assert.ok(report.metrics.every((m) => m.value === null));
+});
+
+test('a judge whose answers cannot be read: the run says "completed with judge errors" and the CLI prints the cause in the Errors table', async (t) => {
+  // The judge answers prose, never the JSON the metric asks for (and not after the repair either).
+  const garbage = await startFixtureServer({ rules: [{ match: { contains: 'Answer the question using only the context below' }, reply: 'The tower is in Paris.' }, { reply: 'I can not' }] });
+  t.after(() => garbage.close());
+  const ws = workspace(judged(garbage.openaiBaseUrl).replace(/model-under-test/, 'x'));
+  t.after(() => rmSync(ws.dir, { recursive: true, force: true }));
+  const outcome = await runEvaluation(ws.evalFile, { signal: new AbortController().signal, credentials: envCredentials({}) });
+  assert.equal(outcome.status, 'completed-with-judge-errors');
+  assert.equal(outcome.totals.judgeErrors, 3);
+  assert.equal(outcome.totals.error, 0);
+
+  const exit = await runCli(['run', ws.evalFile, '--out', path.join(ws.dir, 'reports')], { ...process.env as Record<string, string>, CI: 'true' });
+  assert.match(exit.stdout, /Judge errors \(12 scores, 4 causes\):\n\s+3 {2}judge error \(faithfulness\): statement generation: judge output is not valid/);
+  assert.doesNotMatch(exit.stdout, /^Errors \(/m, 'no case ended in an error');
+  assert.match(exit.stdout, /Status: completed with judge errors/);
+  assert.match(exit.stderr, /error: judge error \(\w+\): /, 'said as it happens');
+  const report = JSON.parse(readFileSync(path.join(ws.dir, 'reports', 'report.json'), 'utf8')) as { status: string };
+  assert.equal(report.status, 'completed-with-judge-errors');
 });

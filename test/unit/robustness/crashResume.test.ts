@@ -67,7 +67,7 @@ function cutLastLine(file: string, choose: (lineBytes: number) => number): numbe
 /** The rows the server was asked about, from the request with sequence number `fromSeq` on. */
 function rowsCalledSince(fromSeq: number): number[] {
   // The preflight's model listing (GET /v1/models) asks about no row.
-  return server.requests.filter((r: RecordedRequest) => r.seq >= fromSeq && r.api !== 'models').map((r) => rowOf(r)!).sort((a, b) => a - b);
+  return server.requests.filter((r: RecordedRequest) => r.seq >= fromSeq && r.api !== 'models' && r.api !== 'props').map((r) => rowOf(r)!).sort((a, b) => a - b);
 }
 
 const nextSeq = () => server.requests.length;

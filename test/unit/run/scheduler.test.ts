@@ -584,3 +584,62 @@ describe('Scheduler: rate limits', () => {
     assert.deepEqual(starts, [0, 60_000]);
   });
 });
+
+describe('Scheduler: a shared context filled by the calls in flight', () => {
+  function sharedContextFull(): ProviderError {
+    return new ProviderError('shared_context', "llama.cpp answered HTTP 500: prompt too long: the prompts in flight together exceed the server's shared context", { status: 500 });
+  }
+
+  /** A server whose shared context holds `fits` calls: each call takes 100 ms, and fails when it found `fits` already running. */
+  function crowdedServer(clock: FakeClock, fits: number) {
+    let running = 0;
+    const seen = { maxRunning: 0, failures: 0 };
+    const call = () => (): Promise<string> => {
+      const crowded = running >= fits;
+      running++;
+      seen.maxRunning = Math.max(seen.maxRunning, running);
+      return new Promise<string>((resolve, reject) => {
+        clock.setTimer(100, () => {
+          running--;
+          if (!crowded) return resolve('ok');
+          seen.failures++;
+          reject(sharedContextFull());
+        });
+      });
+    };
+    return { call, seen };
+  }
+
+  it('halves the limit like a 429, says so, and retries until every call fits, without spending maxRetries', async () => {
+    const clock = new FakeClock();
+    const lowered: { from: number; limit: number }[] = [];
+    const s = scheduler({ clock, concurrency: 8, maxRetries: 0, onConcurrencyLowered: ({ from, limit }) => lowered.push({ from, limit }) });
+    const server = crowdedServer(clock, 2);
+    const signal = new AbortController().signal;
+    const all = Promise.all(Array.from({ length: 8 }, () => s.schedule(server.call(), { signal })));
+    for (let i = 0; i < 40; i++) await clock.advance(100);
+    const results = await all;
+    assert.deepEqual(results.map((r) => r.value), Array(8).fill('ok'));
+    assert.ok(server.seen.failures > 0, 'the server did fill up');
+    // 8 → 4 → 2 fits; additive increase may try 3 again later and be cut back, as after a 429.
+    assert.deepEqual(lowered.slice(0, 2), [{ from: 8, limit: 4 }, { from: 4, limit: 2 }]);
+    for (const cut of lowered) assert.equal(cut.limit, Math.floor(cut.from / 2));
+    assert.equal(s.stats.failed, 0);
+  });
+
+  it('at a limit of one it is an ordinary failure: it spends maxRetries and ends as shared_context', async () => {
+    const clock = new FakeClock();
+    const s = scheduler({ clock, concurrency: 1, maxRetries: 1 });
+    const signal = new AbortController().signal;
+    let attempts = 0;
+    const outcome = rejection(s.schedule(async () => {
+      attempts++;
+      throw sharedContextFull();
+    }, { signal }));
+    await clock.advance(10_000);
+    const error = await outcome;
+    assert.ok(error instanceof RetriesExhaustedError);
+    assert.equal(error.kind, 'shared_context');
+    assert.equal(attempts, 2);
+  });
+});
