@@ -40,7 +40,10 @@ describe('planVariants', () => {
     ]);
     assert.deepEqual(variants.filter((v) => v.kind === 'instruction').map((v) => v.removedSection), ['system'], 'the user section with the question is kept');
     assert.deepEqual(planVariants({ ...request, kinds: [...request.kinds] }), variants, 'the same variants every time (resume)');
-    assert.notDeepEqual(planVariants({ ...request, seed: 2, kinds: [...request.kinds] }).filter((v) => v.kind === 'subsets'), variants.filter((v) => v.kind === 'subsets'));
+    // Four sources' 16 subsets fit the budget: every one, whatever the seed; six sources' 64 do not: the seed draws them.
+    assert.deepEqual(planVariants({ ...request, seed: 2, kinds: [...request.kinds] }).filter((v) => v.kind === 'subsets'), variants.filter((v) => v.kind === 'subsets'));
+    const drawn = (seed: number) => planVariants({ ...request, sources: sources(6), seed, kinds: ['subsets'] });
+    assert.notDeepEqual(drawn(2), drawn(1));
     assert.deepEqual(sectionNames(['system', 'user', 'assistant', 'user']), ['system', 'user', 'assistant', 'user#2']);
   });
 });
