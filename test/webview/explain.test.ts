@@ -241,7 +241,7 @@ async function openWithHost(run: FixtureRun): Promise<{ page: Page; received: un
   return { page, received, send, errors };
 }
 
-const plan: ExplainPlan = { cases: [{ caseId: CASE_ID, modelKey: MODEL, variants: 33, fromCache: 1 }], variants: 33, alreadyDone: 0, fromCache: 1, calls: 32, estimatedUsd: 0.0031, unpriced: [], truncated: false };
+const plan: ExplainPlan = { cases: [{ caseId: CASE_ID, modelKey: MODEL, variants: 33, fromCache: 1 }], variants: 33, alreadyDone: 0, fromCache: 1, calls: 32, checks: 0, estimatedUsd: 0.0031, unpriced: [], truncated: false };
 
 test('Explain on a case: the command to the host, then leave-one-out outcomes on the cards at once, then the attribution', async () => {
   const { page, received, send, errors } = await openWithHost(base);

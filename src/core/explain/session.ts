@@ -21,8 +21,9 @@ import type { RunLogScan, RunHeader } from '../run/runLog.js';
 import type { Containment } from '../spec/containment.js';
 import { loadEvalSpec } from '../spec/load.js';
 import type { EvalSpec } from '../spec/types.js';
-import type { ExplainOptions, ExplainSource, VariantKind, VariantOutcome, VariantSpec } from './model.js';
+import type { CaseExplanation, ExplainOptions, ExplainSource, VariantKind, VariantOutcome, VariantSpec } from './model.js';
 import { VARIANT_KINDS } from './model.js';
+import { explainCase } from './attribute.js';
 import { variantOutcome } from './outcome.js';
 import { caseSources } from './sources.js';
 import { planVariants, sectionNames } from './variants.js';
@@ -88,6 +89,12 @@ export interface Target {
   done: Map<string, VariantOutcome>;
   /** Runs still to make, one per distinct variant. */
   pending: VariantWork[];
+  /** The template's section names, and the case rebuilt with only some sources: for the faithfulness check, planned last. */
+  sections: string[];
+  rebuild: (present: readonly string[]) => EvalCase;
+  model: VariantWork['model'];
+  /** False when --max-calls leaves no call for the faithfulness check (it is then reported as not run). */
+  checkBudgeted: boolean;
 }
 
 export interface Session {
@@ -172,7 +179,7 @@ async function buildTarget(evalCase: EvalCase, result: CaseResult, suitePlan: Su
   const sections = sectionNames(suitePlan.template.sections.map((s) => s.role));
   const kinds: readonly VariantKind[] = options.variants ?? VARIANT_KINDS;
   const variants = planVariants({ caseId: evalCase.id, seed: evalCase.seed ?? suitePlan.context.seed, sources, sections, kinds, subsets: options.subsets });
-  const target: Target = { evalCase, result, suitePlan, sources, meaning, variants, done, pending: [] };
+  const target: Target = { evalCase, result, suitePlan, sources, meaning, variants, done, pending: [], sections, rebuild: variant, model, checkBudgeted: true };
   // Identical variants (a subset drawn twice, the position that is the original order) run once.
   const groups = new Map<string, VariantSpec[]>();
   for (const v of variants) {
@@ -181,21 +188,44 @@ async function buildTarget(evalCase: EvalCase, result: CaseResult, suitePlan: Su
   }
   for (const group of groups.values()) {
     if (group.every((v) => done.has(v.id))) continue;
-    const first = group[0] as VariantSpec;
-    const mark: VariantMark = { of: evalCase.id, variants: group.map((v) => v.id), present: first.present, ...(first.removedSection ? { removedSection: first.removedSection } : {}) };
-    // The original order is the logged case itself, so its request is the run's and comes from the cache.
-    const built = sameOrder(first.present, sources) ? { ...evalCase, messages: [] } : variant(first.present);
-    const unrendered: EvalCase = { ...built, id: `${evalCase.id}#explain:${first.id}`, params: { ...built.params, explainVariant: mark } };
-    const plan = first.removedSection ? withoutSection(suitePlan, sections.indexOf(first.removedSection)) : suitePlan;
-    const rendered = await renderCase(plan, unrendered);
-    if (rendered instanceof InputError) {
-      // A variant the template cannot render (every message empty) is undetermined, not an error of the explanation.
-      for (const v of group) done.set(v.id, { variantId: v.id, pass: null, signal: null, cached: false, undeterminedBecause: `render error: ${rendered.message}` });
-      continue;
-    }
-    target.pending.push({ target, evalCase: rendered, mark, model });
+    const work = await variantWork(target, group);
+    if (work) target.pending.push(work);
   }
   return target;
+}
+
+/**
+ * One run standing for `group` (identical variants): the case rebuilt with their sources and rendered. Undefined when
+ * the template cannot render it (every message empty): those variants are then undetermined, not an error.
+ */
+export async function variantWork(target: Target, group: readonly VariantSpec[]): Promise<VariantWork | undefined> {
+  const { evalCase, sources, sections, suitePlan } = target;
+  const first = group[0] as VariantSpec;
+  const mark: VariantMark = { of: evalCase.id, variants: group.map((v) => v.id), present: first.present, ...(first.removedSection ? { removedSection: first.removedSection } : {}) };
+  // The original order is the logged case itself, so its request is the run's and comes from the cache.
+  const built = sameOrder(first.present, sources) ? { ...evalCase, messages: [] } : target.rebuild(first.present);
+  const unrendered: EvalCase = { ...built, id: `${evalCase.id}#explain:${first.id}`, params: { ...built.params, explainVariant: mark } };
+  const plan = first.removedSection ? withoutSection(suitePlan, sections.indexOf(first.removedSection)) : suitePlan;
+  const rendered = await renderCase(plan, unrendered);
+  if (rendered instanceof InputError) {
+    for (const v of group) target.done.set(v.id, { variantId: v.id, pass: null, signal: null, cached: false, undeterminedBecause: `render error: ${rendered.message}` });
+    return undefined;
+  }
+  return { target, evalCase: rendered, mark, model: target.model };
+}
+
+/** A target's explanation from the outcomes it has so far. */
+export function explanationOf(target: Target): CaseExplanation {
+  return explainCase({
+    caseId: target.evalCase.id,
+    modelKey: target.result.modelKey,
+    suiteId: target.evalCase.suiteId,
+    method: target.evalCase.method,
+    meaning: target.meaning,
+    sources: target.sources,
+    variants: target.variants,
+    outcomes: target.done,
+  });
 }
 
 function sameOrder(present: readonly string[], sources: readonly ExplainSource[]): boolean {
