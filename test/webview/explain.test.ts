@@ -91,6 +91,9 @@ test('an explained case in the report: summary first, each card with effect, val
   assert.ok((await why.innerText()).includes(expected));
   assert.equal(await why.locator('ri-line-chart path.line').count(), 1);
   assert.match(await why.innerText(), /without the system section: ✗ fails/);
+  // The faithfulness check: the credited sources removed together, and whether the outcome flipped as predicted.
+  assert.ok(explanation.faithfulness && explanation.faithfulness.status !== 'nothing-to-check', explanation.faithfulness?.note);
+  assert.ok((await why.locator('.check').innerText()).includes(explanation.faithfulness.note));
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(errors, []);
   await page.close();
