@@ -5,7 +5,7 @@ import type {
   CaseExplanation, ExplainSource, InstructionEffect, PositionPoint, SentenceLink, SourceAttribution, SourceEffect, SurrogateFit, VariantOutcome, VariantSpec,
 } from './model.js';
 import { faithfulnessCheck } from './faithfulness.js';
-import { FLIP, outcomeValue } from './outcome.js';
+import { FLIP, comparesByVerdict, outcomeValue } from './outcome.js';
 import { summarise } from './summary.js';
 
 /** The default LASSO penalty: small, since the outcome is 0/1 and a real effect moves the pass rate by ½ or more. */
@@ -34,8 +34,7 @@ export interface AttributionInput {
 
 export function explainCase(input: AttributionInput): CaseExplanation {
   const original = input.outcomes.get('original') ?? { variantId: 'original', pass: null, signal: null, cached: false, undeterminedBecause: 'not run yet' };
-  // A method with ratings and no verdict (LLM-Eval) is explained by its rating; every other by its verdict.
-  const byVerdict = !(original.pass === null && original.undeterminedBecause === undefined && original.signal !== null);
+  const byVerdict = comparesByVerdict(original);
   const value = (outcome: VariantOutcome | undefined) => outcomeValue(outcome, byVerdict);
   const subsets = input.variants.filter((v) => v.kind === 'subsets');
   const surrogate = fitSurrogate(input.sources, subsets, input.outcomes, value, input.lambda ?? DEFAULT_LAMBDA);

@@ -12,7 +12,7 @@ import { RunLogWriter } from '../run/runLog.js';
 import { aggregateSuites } from './aggregate.js';
 import { priceSession } from './costPlan.js';
 import type { CaseExplanation, ExplainEvent, ExplainPlan, RunExplanation, VariantOutcome } from './model.js';
-import { variantOutcome } from './outcome.js';
+import { FLIP, comparesByVerdict, outcomeValue, variantOutcome } from './outcome.js';
 import { checkVariant } from './faithfulness.js';
 import { explanationOf, explanationsDir, openSession, variantWork } from './session.js';
 import type { Session, SessionOptions, Target, VariantWork } from './session.js';
@@ -71,7 +71,8 @@ export async function explainRun(runLog: string, options: ExplainRunOptions): Pr
     writer.appendCase({ case: item.evalCase, result: outcome.result });
     for (const id of item.mark.variants) item.target.done.set(id, variantOutcome(id, outcome.result));
     done += 1;
-    emit({ type: 'variant-finished', caseId: item.target.evalCase.id, modelKey: item.model.key, variantIds: item.mark.variants, outcome: item.target.done.get(item.mark.variants[0] as string) as VariantOutcome, done, total });
+    const finished = item.target.done.get(item.mark.variants[0] as string) as VariantOutcome;
+    emit({ type: 'variant-finished', caseId: item.target.evalCase.id, modelKey: item.model.key, variantIds: item.mark.variants, outcome: finished, done, total, flipped: flips(item.target.done.get('original'), finished) });
   };
   try {
     // First every planned variant; a case whose variants are all in has its attributions, so its faithfulness check
@@ -102,6 +103,14 @@ export async function explainRun(runLog: string, options: ExplainRunOptions): Pr
   const explanation = await store(file, session, cases, options.signal.aborted ? 'cancelled' : 'complete');
   emit({ type: 'explain-finished', explanation, file });
   return { plan, explanation, file };
+}
+
+/** Whether a variant's outcome differs from the original's, compared as the explanation compares them. */
+function flips(original: VariantOutcome | undefined, outcome: VariantOutcome): boolean {
+  const byVerdict = comparesByVerdict(original);
+  const before = outcomeValue(original, byVerdict);
+  const after = outcomeValue(outcome, byVerdict);
+  return before !== null && after !== null && Math.abs(after - before) >= FLIP;
 }
 
 /** The faithfulness check's own run, when the case's explanation needs one no variant already answers. */

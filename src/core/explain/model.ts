@@ -251,7 +251,11 @@ export type ExplainEvent =
    * `outcome` is theirs. A leave-one-out outcome compared with the original already gives that document's effect,
    * so a UI can fill in bars before the case is done.
    */
-  | { type: 'variant-finished'; caseId: string; modelKey: string; variantIds: string[]; outcome: VariantOutcome; done: number; total: number }
+  | {
+    type: 'variant-finished'; caseId: string; modelKey: string; variantIds: string[]; outcome: VariantOutcome; done: number; total: number;
+    /** Its outcome differs from the original's (a verdict flipped, a rating moved by a fifth of its scale); false when either is undetermined or the original has not run yet. */
+    flipped: boolean;
+  }
   /** Every variant of a case has finished: its explanation, final unless the run is cancelled. */
   | { type: 'case-explained'; explanation: CaseExplanation }
   | { type: 'explain-finished'; explanation: RunExplanation; file: string };

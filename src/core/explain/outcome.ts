@@ -42,3 +42,8 @@ export function outcomeValue(outcome: VariantOutcome | undefined, byVerdict: boo
 
 /** A removal that moves the outcome this much flips it: always for a verdict (1 → 0), a fifth of the scale for a rating. */
 export const FLIP = 0.2;
+
+/** A method with ratings and no verdict (LLM-Eval) is compared by its rating; every other by its verdict. */
+export function comparesByVerdict(original: VariantOutcome | undefined): boolean {
+  return !(original?.pass === null && original.undeterminedBecause === undefined && original.signal !== null);
+}

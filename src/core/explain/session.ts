@@ -132,9 +132,12 @@ export async function openSession(runLog: string, options: SessionOptions): Prom
   const wanted = new Set(options.caseIds ?? []);
   const targets: Target[] = [];
   const unanswered = new Set<string>();
+  // A few ids of the run, for the message when an asked id is not one of them (no command lists a run's cases).
+  const known = new Set<string>();
   for await (const line of readCaseLines(scan)) {
-    if (wanted.size > 0 && !wanted.has(line.case.id)) continue;
     if (options.failed && !isFailure(line.result)) continue;
+    if (known.size < SHOWN_IDS + 1) known.add(line.case.id);
+    if (wanted.size > 0 && !wanted.has(line.case.id)) continue;
     if (options.modelKey !== undefined && line.result.modelKey !== options.modelKey) continue;
     // An error before the model answered has no response to explain; explaining it would repeat the error.
     if (line.result.status === 'error' && line.result.error?.stage !== 'score') {
@@ -149,9 +152,18 @@ export async function openSession(runLog: string, options: SessionOptions): Prom
   for (const id of wanted) {
     if (targets.some((t) => t.evalCase.id === id)) continue;
     if (unanswered.has(id)) throw new InputError({ file: runLog }, `case '${id}' ended in an error before the model answered: there is no answer to explain`, 'rerun the case (rag-inspector run … --resume, or Rerun Case) and explain it once it has an answer');
-    throw new InputError({ file: runLog }, `no case '${id}' to explain in this run${options.failed ? ' among its failed cases' : ''}`, 'rag-inspector report <run-log> lists the cases; ids look like suite/row/variant');
+    throw new InputError({ file: runLog }, `no case '${id}' to explain in this run${options.failed ? ' among its failed cases' : ''}`, knownIds(known));
   }
   return { header: scan.header, runLog, workspaceDir, variantLog, spec, clients, batchLog, cacheOn: !options.noCache, targets };
+}
+
+/** Case ids shown when an asked one is unknown. */
+const SHOWN_IDS = 5;
+
+function knownIds(known: ReadonlySet<string>): string {
+  if (known.size === 0) return 'the run has no case to explain';
+  const ids = [...known].slice(0, SHOWN_IDS).map((id) => `'${id}'`).join(', ');
+  return `ids look like suite/row/variant; this run has ${ids}${known.size > SHOWN_IDS ? ', …' : ''} (every id is in the case_id column of the run's cases.csv)`;
 }
 
 /**
