@@ -5,6 +5,7 @@ import type { ReportFormat } from '../core/report/writeReports.js';
 import type { ModelSpec } from '../core/providers/contract.js';
 import { VARIANT_KINDS } from '../core/explain/model.js';
 import type { VariantKind } from '../core/explain/model.js';
+import { otlpEndpointProblem } from '../core/traces/otlpExport.js';
 
 export const USAGE = `Usage:
   rag-inspector run <file.eval.yaml> [options]    run an evaluation and write its reports
@@ -120,6 +121,13 @@ export type CliCommand = RunCommand | ReportCommand | RunsCommand | GenerateCoun
 
 export class UsageError extends Error {}
 
+/** --export-otlp checked when given, as the eval file's endpoint is when loaded: a malformed URL stops before the run. */
+function otlpFlag(endpoint: string | undefined): string | undefined {
+  const problem = endpoint === undefined ? undefined : otlpEndpointProblem(endpoint);
+  if (problem) throw new UsageError(`--export-otlp ${problem}: write the OTLP/HTTP traces URL, e.g. http://localhost:6006/v1/traces`);
+  return endpoint;
+}
+
 export function parseCommandLine(argv: string[]): CliCommand {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -181,12 +189,12 @@ export function parseCommandLine(argv: string[]): CliCommand {
         formats,
         quiet: values.quiet ?? false,
         ...(values.contain ? { contain: { allowEndpoints: values['allow-endpoint'] ?? [] } } : {}),
-        exportOtlp: values['export-otlp'],
+        exportOtlp: otlpFlag(values['export-otlp']),
       };
     }
     case 'report':
       if (!target) throw new UsageError('report needs a run log: rag-inspector report .rag-inspector/runs/<run-id>.jsonl');
-      return { command: 'report', logFile: target, out: values.out, formats, exportOtlp: values['export-otlp'] };
+      return { command: 'report', logFile: target, out: values.out, formats, exportOtlp: otlpFlag(values['export-otlp']) };
     case 'runs':
       return { command: 'runs', folder: target ?? '.' };
     case 'generate-counterfactual':

@@ -8,7 +8,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import { InputError, InputErrors } from '../errors.js';
 import { decodeUtf8 } from '../data/lines.js';
-import { duplicateSuiteIds, missingFiles, thresholdRanges } from './checks.js';
+import { duplicateSuiteIds, exportEndpointProblems, missingFiles, thresholdRanges } from './checks.js';
 import { containmentProblems } from './containment.js';
 import type { Containment } from './containment.js';
 import { endpointProblems } from './endpointChecks.js';
@@ -66,6 +66,7 @@ export async function loadEvalSpec(file: string, options: LoadOptions = {}): Pro
     ...schemaProblems,
     ...duplicateSuiteIds(data, locator),
     ...thresholdRanges(data, locator),
+    ...exportEndpointProblems(data, locator),
     ...providerProblems(data, locator, options.hostProviders),
     ...paramProblems(data, absolute, locator),
     ...(await missingFiles(data, path.dirname(absolute), locator)),
