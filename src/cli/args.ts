@@ -7,6 +7,7 @@ import type { ModelSpec } from '../core/providers/contract.js';
 import { VARIANT_KINDS } from '../core/explain/model.js';
 import type { VariantKind } from '../core/explain/model.js';
 import { MAX_CONCURRENCY } from '../core/spec/schema.js';
+import { otlpEndpointProblem } from '../core/traces/otlpExport.js';
 
 export const USAGE = `Usage:
   rag-inspector run <file.eval.yaml> [options]    run an evaluation and write its reports
@@ -108,6 +109,13 @@ export type CliCommand = RunCommand | ReportCommand | RunsCommand | GenerateCoun
 
 export class UsageError extends Error {}
 
+/** --export-otlp checked when given, as the eval file's endpoint is when loaded: a malformed URL stops before the run. */
+function otlpFlag(endpoint: string | undefined): string | undefined {
+  const problem = endpoint === undefined ? undefined : otlpEndpointProblem(endpoint);
+  if (problem) throw new UsageError(`--export-otlp ${problem}: write the OTLP/HTTP traces URL, e.g. http://localhost:6006/v1/traces`);
+  return endpoint;
+}
+
 export function parseCommandLine(argv: string[]): CliCommand {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -177,7 +185,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
         formats,
         quiet: values.quiet ?? false,
         ...(values.contain ? { contain: { allowEndpoints: values['allow-endpoint'] ?? [] } } : {}),
-        exportOtlp: values['export-otlp'],
+        exportOtlp: otlpFlag(values['export-otlp']),
         baseline: values.baseline,
         failOnRegression: values['fail-on'] === 'regression',
         level: levelOf(values.level),
@@ -185,7 +193,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
     }
     case 'report':
       if (!target) throw new UsageError('report needs a run log: rag-inspector report .rag-inspector/runs/<run-id>.jsonl');
-      return { command: 'report', logFile: target, out: values.out, formats, exportOtlp: values['export-otlp'] };
+      return { command: 'report', logFile: target, out: values.out, formats, exportOtlp: otlpFlag(values['export-otlp']) };
     case 'runs':
       return { command: 'runs', folder: target ?? '.' };
     case 'generate-counterfactual':

@@ -34,7 +34,10 @@ export async function explainFromCli(invocation: ExplainInvocation): Promise<Run
     print(process.stdout, `${formatPlan(await planExplanation(invocation.runLog, options))}\n`);
     return undefined;
   }
-  const progress = createProgress(process.stderr, invocation.quiet);
+  // The bar counts variant runs, and of them those whose outcome differs from the original's.
+  const progress = createProgress(process.stderr, invocation.quiet, { unit: 'variants', counted: 'flipped' });
+  let flipped = 0;
+  let made = 0;
   const batchLines = new BatchProgressLines();
   const outcome = await explainRun(invocation.runLog, {
     ...options,
@@ -45,7 +48,12 @@ export async function explainFromCli(invocation: ExplainInvocation): Promise<Run
     },
     onEvent: (event) => {
       if (event.type === 'explain-started') progress.note(`${formatPlan(event.plan)}\nvariant log: ${event.variantLog}`);
-      if (event.type === 'variant-finished') progress.update(event.done, event.total, 0);
+      // A faithfulness check an earlier run already answers leaves the total: the finished bar shows the runs made.
+      if (event.type === 'explain-finished' && event.explanation.status === 'complete') progress.update(made, made, flipped);
+      if (event.type !== 'variant-finished') return;
+      if (event.flipped) flipped += 1;
+      made = event.done;
+      progress.update(event.done, event.total, flipped);
     },
   });
   progress.finish();

@@ -1,7 +1,7 @@
 // `rag-inspector`: the command line over core, for CI and terminals; same eval files as the extension.
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { describeError, InputErrors } from '../core/errors.js';
+import { describeError, formatPosition, InputError, InputErrors } from '../core/errors.js';
 import { causeLine, errorCausesOf, ErrorCauseTally } from '../core/errorCauses.js';
 import { PreflightError } from '../core/engine/preflight.js';
 import { failedOrErrored, keysOfResults } from '../core/engine/rerunSelection.js';
@@ -121,8 +121,18 @@ function cancelOnSigint(controller: AbortController, note: (line: string) => voi
   return onSigint;
 }
 
+function explainError(message: string, hint: string | undefined): undefined {
+  print(process.stderr, `rag-inspector: ${message}\n${hint ? `  ${hint}\n` : ''}`);
+  return undefined;
+}
+
 async function explainCommand(command: ExplainCommand): Promise<number> {
-  const runLog = command.run === 'latest' ? await latestUnder(process.cwd()) : await resolveRun(command.run, process.cwd(), 'explain');
+  // Explain's own errors (no such run, no such case) are two lines — what is wrong, then what to do — not the usage.
+  const runLog = command.run === 'latest' ? await latestUnder(process.cwd()) : await resolveRun(command.run, process.cwd(), 'explain').catch((error: unknown) => {
+    if (error instanceof UsageError) return explainError(error.message, 'explain takes a run log path, a run id or latest');
+    throw error;
+  });
+  if (runLog === undefined) return EXIT_ERROR;
   const controller = new AbortController();
   const onSigint = cancelOnSigint(controller, (line) => print(process.stderr, `${line}\n`));
   try {
@@ -132,6 +142,10 @@ async function explainCommand(command: ExplainCommand): Promise<number> {
       return EXIT_CANCELLED;
     }
     return EXIT_OK;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    explainError(`${formatPosition(error.position)}: ${error.message}`, error.hint);
+    return EXIT_ERROR;
   } finally {
     process.off('SIGINT', onSigint);
   }

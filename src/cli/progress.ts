@@ -9,22 +9,32 @@ export interface ProgressCounts {
 }
 
 export interface Progress {
-  /** `counts` as a number: the failures of a command that has no errors apart from them (explain, generation). */
+  /** `counts` as a number: the one count of a command that has no errors apart from it (explain's flips, generation's failures). */
   update(done: number, total: number, counts: ProgressCounts | number): void;
   note(line: string): void;
   finish(): void;
 }
 
-export function createProgress(stream: NodeJS.WriteStream, quiet: boolean): Progress {
+/** What the bar counts, and what its number-counts are: a run's cases and failures by default. */
+export interface ProgressWords {
+  /** "cases"; explain counts "variants". */
+  unit: string;
+  /** "failed"; explain counts variants whose outcome "flipped". */
+  counted: string;
+}
+
+const RUN_WORDS: ProgressWords = { unit: 'cases', counted: 'failed' };
+
+export function createProgress(stream: NodeJS.WriteStream, quiet: boolean, words: ProgressWords = RUN_WORDS): Progress {
   if (quiet) return { update() {}, note() {}, finish() {} };
-  return stream.isTTY && !process.env.CI ? new TerminalBar(stream) : new PlainLines(stream);
+  return stream.isTTY && !process.env.CI ? new TerminalBar(stream, words) : new PlainLines(stream, words);
 }
 
 class TerminalBar implements Progress {
   private lastDraw = 0;
   private started = Date.now();
   private drawn = false;
-  constructor(private readonly stream: NodeJS.WriteStream) {}
+  constructor(private readonly stream: NodeJS.WriteStream, private readonly words: ProgressWords) {}
 
   update(done: number, total: number, counts: ProgressCounts | number): void {
     const now = Date.now();
@@ -34,7 +44,7 @@ class TerminalBar implements Progress {
     const filled = total === 0 ? width : Math.round((done / total) * width);
     const rate = done / Math.max(0.001, (now - this.started) / 1000);
     printControl(this.stream, '\r');
-    print(this.stream, `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${done}/${total}  ${countsText(counts)}  ${rate.toFixed(1)}/s `);
+    print(this.stream, `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${done}/${total} ${this.words.unit}  ${countsText(counts, this.words)}  ${rate.toFixed(1)}/s `);
     this.drawn = true;
   }
 
@@ -51,7 +61,7 @@ class TerminalBar implements Progress {
 class PlainLines implements Progress {
   private lastPercent = -1;
   private lastTime = 0;
-  constructor(private readonly stream: NodeJS.WriteStream) {}
+  constructor(private readonly stream: NodeJS.WriteStream, private readonly words: ProgressWords) {}
 
   update(done: number, total: number, counts: ProgressCounts | number): void {
     const percent = total === 0 ? 100 : Math.floor((done / total) * 10) * 10;
@@ -60,7 +70,7 @@ class PlainLines implements Progress {
     if (percent === this.lastPercent && now - this.lastTime < 10_000 && done < total) return;
     this.lastPercent = percent;
     this.lastTime = now;
-    print(this.stream, `progress: ${done}/${total} cases (${countsText(counts)})\n`);
+    print(this.stream, `progress: ${done}/${total} ${this.words.unit} (${countsText(counts, this.words)})\n`);
   }
 
   note(line: string): void {
@@ -70,8 +80,8 @@ class PlainLines implements Progress {
   finish(): void {}
 }
 
-function countsText(given: ProgressCounts | number): string {
+function countsText(given: ProgressCounts | number, words: ProgressWords): string {
   const counts = typeof given === 'number' ? { failed: given } : given;
-  if (counts.errors === undefined) return `${counts.failed} failed`;
-  return `${counts.failed} failed, ${counts.errors} error${counts.errors === 1 ? '' : 's'}`;
+  if (counts.errors === undefined) return `${counts.failed} ${words.counted}`;
+  return `${counts.failed} ${words.counted}, ${counts.errors} error${counts.errors === 1 ? '' : 's'}`;
 }

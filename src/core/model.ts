@@ -2,8 +2,19 @@
 // results and run totals, and the one key of a (case, model) pair. Plain JSON-serialisable data, because it travels
 // through run logs, the CLI reports and the webview. This module imports nothing (ARCHITECTURE.md, "Layers").
 
-/** What a document is to the case: the answer-bearing passage, noise, a counterfactual rewrite, or haystack filler. */
-export type DocumentRole = 'positive' | 'negative' | 'counterfactual' | 'haystack';
+/**
+ * What a document is to the case: the answer-bearing passage, noise, a counterfactual rewrite, haystack filler, or
+ * unknown — a retrieved passage nothing labels (RAGAS rows without reference_contexts, rows imported from traces),
+ * which no method may count as noise.
+ */
+export type DocumentRole = 'positive' | 'negative' | 'counterfactual' | 'haystack' | 'unknown';
+
+/** What the retriever recorded of a passage (a dataset imported from traces): kept so an export gives it back. */
+export interface RetrievedPassage {
+  id?: string;
+  score?: number;
+  metadata?: Record<string, unknown>;
+}
 
 /** A known region of a document (or of a response) the inspector highlights. */
 export type SpanKind = 'answer' | 'needle' | 'counterfactual' | 'evidence' | 'citation';
@@ -27,6 +38,8 @@ export interface CaseDocument {
   spans: Span[];
   /** Where the passage came from in the dataset row, e.g. "positive[2]". */
   source?: string;
+  /** The retriever's own id, score and metadata of the passage, when the dataset row has them (`passages`). */
+  retrieved?: RetrievedPassage;
 }
 
 /** Points at the dataset row a case was built from, for "open dataset row" and diagnostics. */

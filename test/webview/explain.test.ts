@@ -91,6 +91,9 @@ test('an explained case in the report: summary first, each card with effect, val
   assert.ok((await why.innerText()).includes(expected));
   assert.equal(await why.locator('ri-line-chart path.line').count(), 1);
   assert.match(await why.innerText(), /without the system section: ✗ fails/);
+  // The faithfulness check: the credited sources removed together, and whether the outcome flipped as predicted.
+  assert.ok(explanation.faithfulness && explanation.faithfulness.status !== 'nothing-to-check', explanation.faithfulness?.note);
+  assert.ok((await why.locator('.check').innerText()).includes(explanation.faithfulness.note));
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(errors, []);
   await page.close();
@@ -241,7 +244,7 @@ async function openWithHost(run: FixtureRun): Promise<{ page: Page; received: un
   return { page, received, send, errors };
 }
 
-const plan: ExplainPlan = { cases: [{ caseId: CASE_ID, modelKey: MODEL, variants: 33, fromCache: 1 }], variants: 33, alreadyDone: 0, fromCache: 1, calls: 32, estimatedUsd: 0.0031, unpriced: [], truncated: false };
+const plan: ExplainPlan = { cases: [{ caseId: CASE_ID, modelKey: MODEL, variants: 33, fromCache: 1 }], variants: 33, alreadyDone: 0, fromCache: 1, calls: 32, checks: 0, estimatedUsd: 0.0031, unpriced: [], truncated: false };
 
 test('Explain on a case: the command to the host, then leave-one-out outcomes on the cards at once, then the attribution', async () => {
   const { page, received, send, errors } = await openWithHost(base);

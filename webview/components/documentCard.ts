@@ -15,6 +15,7 @@ export const ROLE_WORDS: Record<string, string> = {
   negative: 'noise',
   counterfactual: 'counterfactual',
   haystack: 'haystack',
+  unknown: 'role unknown',
 };
 
 /** Past this size a document starts collapsed to a scrollable box, so one haystack does not bury the rest. */

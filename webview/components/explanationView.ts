@@ -1,5 +1,6 @@
 // "Why it came out this way": an explained case's one-line summary, each source's effect (a button that shows its
-// card), the position curve and the instruction effects. The attribution bars themselves are on the document cards.
+// card), the position curve, the instruction effects and whether removing the credited sources together flips the
+// outcome as predicted (the faithfulness check). The attribution bars themselves are on the document cards.
 import { LitElement, css, html, nothing } from 'lit';
 import type { CaseExplanation } from '../../src/protocol.js';
 import { EFFECT_LABELS, cardAttributions, positionChart, positionText } from '../state/explanation.js';
@@ -35,7 +36,7 @@ export class ExplanationView extends LitElement {
     .effect.harms { color: var(--vscode-testing-iconFailed); }
     .effect.inert, .effect.undetermined { color: var(--vscode-descriptionForeground); }
     h4 { margin-top: 0.6em; }
-    .partial { color: var(--vscode-editorWarning-foreground); }
+    .partial, .check.does-not-flip { color: var(--vscode-editorWarning-foreground); }
     ri-line-chart { margin-top: 0.25em; }
   `];
 
@@ -77,6 +78,8 @@ export class ExplanationView extends LitElement {
       ${e.sentences.length ? html`<h4>Response sentences that depend on a source</h4><ul>
         ${e.sentences.map((s) => html`<li>“${s.sentence}” — gone without ${s.sourceIds.join(', ')}</li>`)}
       </ul>` : nothing}
+      ${e.faithfulness && e.faithfulness.status !== 'nothing-to-check' ? html`<p class="check ${e.faithfulness.status}" aria-label="Faithfulness check">
+        ${e.faithfulness.status === 'does-not-flip' ? '⚠ Check fails: ' : e.faithfulness.status === 'flips' ? '✓ Check holds: ' : 'Check: '}${e.faithfulness.note}.</p>` : nothing}
       ${e.surrogate ? html`<p class="muted">Subsets: ${e.surrogate.samples} determined, fit R² ${e.surrogate.r2.toFixed(2)}, accuracy ${e.surrogate.accuracy.toFixed(2)}${e.surrogate.agreementWithLeaveOneOut === null ? '' : `, agrees with leave-one-out ${e.surrogate.agreementWithLeaveOneOut.toFixed(2)}`}.</p>` : nothing}
     </section>`;
   }

@@ -1,10 +1,11 @@
 // From the variants' outcomes to an explanation: each source's effect and attribution, the surrogate's fit, the
-// position curve, the instruction effects and the response sentences each removal changes.
+// position curve, the instruction effects, the response sentences each removal changes, and the faithfulness check.
 import { fitLasso } from './lasso.js';
 import type {
   CaseExplanation, ExplainSource, InstructionEffect, PositionPoint, SentenceLink, SourceAttribution, SourceEffect, SurrogateFit, VariantOutcome, VariantSpec,
 } from './model.js';
-import { outcomeValue } from './outcome.js';
+import { faithfulnessCheck } from './faithfulness.js';
+import { FLIP, comparesByVerdict, outcomeValue } from './outcome.js';
 import { summarise } from './summary.js';
 
 /** The default LASSO penalty: small, since the outcome is 0/1 and a real effect moves the pass rate by ½ or more. */
@@ -13,8 +14,7 @@ export const DEFAULT_LAMBDA = 0.01;
 /** A surrogate weight at least this large (in pass-rate units) counts as helping or harming. */
 export const ATTRIBUTION_THRESHOLD = 0.15;
 
-/** A removal that moves the outcome this much flips it: always for a verdict (1 → 0), a fifth of the scale for a rating. */
-export const FLIP = 0.2;
+export { FLIP } from './outcome.js';
 
 /** Fewer determined subsets than this fit nothing worth reading. */
 const MIN_SUBSETS = 4;
@@ -34,8 +34,7 @@ export interface AttributionInput {
 
 export function explainCase(input: AttributionInput): CaseExplanation {
   const original = input.outcomes.get('original') ?? { variantId: 'original', pass: null, signal: null, cached: false, undeterminedBecause: 'not run yet' };
-  // A method with ratings and no verdict (LLM-Eval) is explained by its rating; every other by its verdict.
-  const byVerdict = !(original.pass === null && original.undeterminedBecause === undefined && original.signal !== null);
+  const byVerdict = comparesByVerdict(original);
   const value = (outcome: VariantOutcome | undefined) => outcomeValue(outcome, byVerdict);
   const subsets = input.variants.filter((v) => v.kind === 'subsets');
   const surrogate = fitSurrogate(input.sources, subsets, input.outcomes, value, input.lambda ?? DEFAULT_LAMBDA);
@@ -80,6 +79,7 @@ export function explainCase(input: AttributionInput): CaseExplanation {
     summary: '',
     missingVariants: input.variants.filter((v) => !input.outcomes.has(v.id)).length,
   };
+  explanation.faithfulness = faithfulnessCheck(explanation, input.variants, input.outcomes);
   explanation.summary = summarise(explanation);
   return explanation;
 }

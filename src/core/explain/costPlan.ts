@@ -5,7 +5,8 @@ import { templateParametersFor } from '../engine/runEvaluation.js';
 import { countMessages, tokenizerFor } from '../prompt/tokens.js';
 import { priceOf } from '../providers/prices.js';
 import type { ExplainPlan } from './model.js';
-import type { Session } from './session.js';
+import { explanationOf } from './session.js';
+import type { Session, Target } from './session.js';
 
 /** Output tokens assumed per call when the model sets no maxTokens: a short RAG answer (as for a run's estimate). */
 export const DEFAULT_OUTPUT_TOKENS = 256;
@@ -16,7 +17,7 @@ export const DEFAULT_OUTPUT_TOKENS = 256;
  * how many a method makes depends on the answers.
  */
 export async function priceSession(session: Session, maxCalls?: number): Promise<ExplainPlan> {
-  const plan: ExplainPlan = { cases: [], variants: 0, alreadyDone: 0, fromCache: 0, calls: 0, estimatedUsd: 0, unpriced: [], truncated: false };
+  const plan: ExplainPlan = { cases: [], variants: 0, alreadyDone: 0, fromCache: 0, calls: 0, checks: 0, estimatedUsd: 0, unpriced: [], truncated: false };
   const unpriced = new Set<string>();
   // A variant identical to one of another case (same model, same request) is answered by the cache once that one ran.
   const asked = new Set<string>();
@@ -46,6 +47,21 @@ export async function priceSession(session: Session, maxCalls?: number): Promise
       kept.push(work);
     }
     target.pending = kept;
+    // The faithfulness check is planned once the other variants have run; its call is budgeted and priced now, as
+    // the original's request (an upper bound: it shows fewer sources).
+    target.checkBudgeted = checkMayCall(target) && (maxCalls === undefined || plan.calls < maxCalls);
+    if (checkMayCall(target) && !target.checkBudgeted) plan.truncated = true;
+    if (target.checkBudgeted) {
+      plan.calls += 1;
+      plan.checks += 1;
+      const call = completionCall(target.evalCase, templateParametersFor(target.suitePlan, target.model.spec));
+      const price = priceOf(target.model.key, session.spec.prices);
+      if (!price) unpriced.add(target.model.key);
+      else {
+        const maxTokens = typeof target.model.spec.parameters.maxTokens === 'number' ? target.model.spec.parameters.maxTokens : call.maxTokens ?? DEFAULT_OUTPUT_TOKENS;
+        plan.estimatedUsd += (countMessages(target.evalCase.messages, tokenizerFor(target.model.key)) * price.input + maxTokens * price.output) / 1_000_000;
+      }
+    }
     plan.cases.push({ caseId: target.evalCase.id, modelKey: target.result.modelKey, variants: target.variants.length, fromCache });
     plan.variants += target.variants.length;
     plan.alreadyDone += alreadyDone;
@@ -54,4 +70,19 @@ export async function priceSession(session: Session, maxCalls?: number): Promise
   plan.unpriced = [...unpriced];
   plan.estimatedUsd = Math.round(plan.estimatedUsd * 1e6) / 1e6;
   return plan;
+}
+
+/**
+ * Whether the faithfulness check may need a model call of its own. Not when the response is given (re-judged only), when
+ * every subset runs (one of them shows exactly the sources the check leaves in), or when there is at most one source
+ * (removing it is its leave-one-out run); when every variant is already done, the check itself says.
+ */
+export function checkMayCall(target: Target): boolean {
+  if (target.evalCase.givenResponse !== undefined || target.sources.length === 0) return false;
+  const planned = target.variants.filter((v) => v.id !== 'original');
+  if (planned.length > 0 && planned.every((v) => target.done.has(v.id)) && target.done.has('original')) {
+    return explanationOf(target).faithfulness?.status === 'not-run';
+  }
+  if (target.variants.filter((v) => v.kind === 'subsets').length === 2 ** target.sources.length) return false;
+  return !(target.sources.length === 1 && target.variants.some((v) => v.kind === 'loo'));
 }

@@ -13,11 +13,11 @@ import { caseKey } from '../model.js';
 import { forEachConcurrent } from '../pool.js';
 import { RunLogWriter, workspaceOfRunLog } from '../run/runLog.js';
 import { aggregateSuites } from './aggregate.js';
-import { explainCase } from './attribute.js';
 import { priceSession } from './costPlan.js';
 import type { CaseExplanation, ExplainEvent, ExplainPlan, RunExplanation, VariantOutcome } from './model.js';
-import { variantOutcome } from './outcome.js';
-import { explanationsDir, openSession } from './session.js';
+import { FLIP, comparesByVerdict, outcomeValue, variantOutcome } from './outcome.js';
+import { checkVariant } from './faithfulness.js';
+import { explanationOf, explanationsDir, openSession, variantWork } from './session.js';
 import type { Session, SessionOptions, Target, VariantWork } from './session.js';
 import type { EvalSpec } from '../spec/types.js';
 
@@ -64,20 +64,39 @@ export async function explainRun(runLog: string, options: ExplainRunOptions): Pr
 
   const work = session.targets.flatMap((t) => t.pending);
   const remaining = new Map(session.targets.map((t) => [t, t.pending.length]));
-  const total = work.length;
+  // The budgeted faithfulness checks are in the total from the start; one that turns out free leaves it.
+  let total = work.length + session.targets.filter((t) => t.checkBudgeted).length;
   let done = 0;
   const width = session.clients.models.reduce((sum, m) => sum + m.concurrency, 0) * 2;
+  const run = async (item: VariantWork) => {
+    const outcome = await runVariant(session, item, options.signal);
+    if (!outcome) return;
+    writer.appendCase({ case: item.evalCase, result: outcome.result });
+    for (const id of item.mark.variants) item.target.done.set(id, variantOutcome(id, outcome.result));
+    done += 1;
+    const finished = item.target.done.get(item.mark.variants[0] as string) as VariantOutcome;
+    emit({ type: 'variant-finished', caseId: item.target.evalCase.id, modelKey: item.model.key, variantIds: item.mark.variants, outcome: finished, done, total, flipped: flips(item.target.done.get('original'), finished) });
+  };
   try {
+    // First every planned variant; a case whose variants are all in has its attributions, so its faithfulness check
+    // (the credited sources removed together) can be planned and run, before the case is reported explained.
+    const checks: VariantWork[] = [];
+    const planCheck = async (target: Target) => {
+      const check = target.checkBudgeted && !options.signal.aborted ? await checkWork(target) : undefined;
+      if (target.checkBudgeted && !check) total -= 1;
+      if (check) checks.push(check);
+      else emit({ type: 'case-explained', explanation: explanationOf(target) });
+    };
+    for (const target of session.targets) if (target.pending.length === 0) await planCheck(target);
     await forEachConcurrent(work, width, options.signal, async (item) => {
-      const outcome = await runVariant(session, item, options.signal);
-      if (!outcome) return;
-      writer.appendCase({ case: item.evalCase, result: outcome.result });
-      for (const id of item.mark.variants) item.target.done.set(id, variantOutcome(id, outcome.result));
-      done += 1;
-      emit({ type: 'variant-finished', caseId: item.target.evalCase.id, modelKey: item.model.key, variantIds: item.mark.variants, outcome: item.target.done.get(item.mark.variants[0] as string) as VariantOutcome, done, total });
+      await run(item);
       const left = (remaining.get(item.target) as number) - 1;
       remaining.set(item.target, left);
-      if (left === 0) emit({ type: 'case-explained', explanation: explanationOf(item.target) });
+      if (left === 0) await planCheck(item.target);
+    });
+    await forEachConcurrent(checks, width, options.signal, async (item) => {
+      await run(item);
+      emit({ type: 'case-explained', explanation: explanationOf(item.target) });
     });
   } finally {
     writer.close();
@@ -87,6 +106,22 @@ export async function explainRun(runLog: string, options: ExplainRunOptions): Pr
   const explanation = await store(file, session, cases, options.signal.aborted ? 'cancelled' : 'complete');
   emit({ type: 'explain-finished', explanation, file });
   return { plan, explanation, file };
+}
+
+/** Whether a variant's outcome differs from the original's, compared as the explanation compares them. */
+function flips(original: VariantOutcome | undefined, outcome: VariantOutcome): boolean {
+  const byVerdict = comparesByVerdict(original);
+  const before = outcomeValue(original, byVerdict);
+  const after = outcomeValue(outcome, byVerdict);
+  return before !== null && after !== null && Math.abs(after - before) >= FLIP;
+}
+
+/** The faithfulness check's own run, when the case's explanation needs one no variant already answers. */
+async function checkWork(target: Target): Promise<VariantWork | undefined> {
+  const explanation = explanationOf(target);
+  if (explanation.faithfulness?.status !== 'not-run') return undefined;
+  const spec = checkVariant(explanation);
+  return spec ? variantWork(target, [spec]) : undefined;
 }
 
 /** One variant through the engine; undefined when cancel cut it short (not logged, so it runs again on resume). */
@@ -105,19 +140,6 @@ async function runVariant(session: Session, item: VariantWork, signal: AbortSign
   });
   if (signal.aborted && result.status === 'error' && result.error?.kind === 'cancelled') return undefined;
   return { result };
-}
-
-function explanationOf(target: Target): CaseExplanation {
-  return explainCase({
-    caseId: target.evalCase.id,
-    modelKey: target.result.modelKey,
-    suiteId: target.evalCase.suiteId,
-    method: target.evalCase.method,
-    meaning: target.meaning,
-    sources: target.sources,
-    variants: target.variants,
-    outcomes: target.done,
-  });
 }
 
 export function explanationFile(workspaceDir: string, runId: string): string {

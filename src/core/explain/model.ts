@@ -26,7 +26,8 @@ export interface ExplainSource {
 export interface VariantSpec {
   /** Unique within the explained case: "original", "loo:d3", "subset:7", "position:2", "instruction:system". */
   id: string;
-  kind: VariantKind | 'original';
+  /** "faithfulness": the sources an explanation credits, removed together (planned once the others have run). */
+  kind: VariantKind | 'original' | 'faithfulness';
   /** Source ids shown, in the order shown. */
   present: string[];
   /** For kind "position": the 0-based position the answer-bearing source was moved to. */
@@ -118,6 +119,29 @@ export interface SentenceLink {
   sourceIds: string[];
 }
 
+/**
+ * Does the explanation hold? The sources it credits with the outcome (a pass: decisive and helping ones; a failure:
+ * harming ones; a rating: those it rests on, else those lowering it) are removed together, and the outcome must flip
+ * the predicted way. Attribution methods can mislead (long contexts, position effects), so this is checked, not assumed.
+ */
+export interface FaithfulnessCheck {
+  /** The credited sources, removed together (none when nothing is credited). */
+  removed: string[];
+  /** What the attributions predict without them. */
+  predicted: 'fails' | 'passes' | 'rating drops' | 'rating rises' | null;
+  /**
+   * flips: as predicted; does-not-flip: the attributions do not account for the outcome (may mislead);
+   * undetermined: the check's run ended in an error; not-run: cancelled or left out by --max-calls;
+   * nothing-to-check: no source is credited, or the original is undetermined.
+   */
+  status: 'flips' | 'does-not-flip' | 'undetermined' | 'not-run' | 'nothing-to-check';
+  /** The variant that answers it: its own run (`faithfulness:d0+d2`) or a planned one showing the same sources. */
+  variantId?: string;
+  outcome?: VariantOutcome;
+  /** One sentence for a person. */
+  note: string;
+}
+
 /** The explanation of one (case, model). */
 export interface CaseExplanation {
   caseId: string;
@@ -141,6 +165,8 @@ export interface CaseExplanation {
   summary: string;
   /** Variants that did not finish (cancelled): the explanation is partial until it is resumed. */
   missingVariants: number;
+  /** Whether removing the credited sources together flips the outcome as predicted (absent in explanations made before it existed). */
+  faithfulness?: FaithfulnessCheck;
 }
 
 /** Per suite, across its explained cases (one model at a time). */
@@ -181,8 +207,16 @@ export interface ExplainPlan {
   alreadyDone: number;
   /** Of the rest, answered by the response cache: no call, no cost. */
   fromCache: number;
-  /** Model calls to make: the variants left, identical ones once; given responses make none (their judge calls are not counted). */
+  /**
+   * Model calls to make: the variants left, identical ones once, and the faithfulness checks that may need one; given
+   * responses make none (their judge calls are not counted).
+   */
   calls: number;
+  /**
+   * Of `calls`, the faithfulness checks' (at most one a case; none when every subset runs, since one of them already
+   * shows the sources a check leaves in). An upper bound: a check a leave-one-out run already answers makes no call.
+   */
+  checks: number;
   /** Upper bound on USD for those calls (output at maxTokens); judge calls not included. */
   estimatedUsd: number;
   /** Models with no known price: their calls are not in estimatedUsd. */
@@ -217,7 +251,11 @@ export type ExplainEvent =
    * `outcome` is theirs. A leave-one-out outcome compared with the original already gives that document's effect,
    * so a UI can fill in bars before the case is done.
    */
-  | { type: 'variant-finished'; caseId: string; modelKey: string; variantIds: string[]; outcome: VariantOutcome; done: number; total: number }
+  | {
+    type: 'variant-finished'; caseId: string; modelKey: string; variantIds: string[]; outcome: VariantOutcome; done: number; total: number;
+    /** Its outcome differs from the original's (a verdict flipped, a rating moved by a fifth of its scale); false when either is undetermined or the original has not run yet. */
+    flipped: boolean;
+  }
   /** Every variant of a case has finished: its explanation, final unless the run is cancelled. */
   | { type: 'case-explained'; explanation: CaseExplanation }
   | { type: 'explain-finished'; explanation: RunExplanation; file: string };

@@ -39,3 +39,11 @@ export function outcomeValue(outcome: VariantOutcome | undefined, byVerdict: boo
   if (byVerdict) return outcome.pass === null ? null : outcome.pass ? 1 : 0;
   return outcome.signal;
 }
+
+/** A removal that moves the outcome this much flips it: always for a verdict (1 → 0), a fifth of the scale for a rating. */
+export const FLIP = 0.2;
+
+/** A method with ratings and no verdict (LLM-Eval) is compared by its rating; every other by its verdict. */
+export function comparesByVerdict(original: VariantOutcome | undefined): boolean {
+  return !(original?.pass === null && original.undeterminedBecause === undefined && original.signal !== null);
+}

@@ -21,8 +21,9 @@ import type { RunLogScan, RunHeader } from '../run/runLog.js';
 import type { Containment } from '../spec/containment.js';
 import { loadEvalSpec } from '../spec/load.js';
 import type { EvalSpec } from '../spec/types.js';
-import type { ExplainOptions, ExplainSource, VariantKind, VariantOutcome, VariantSpec } from './model.js';
+import type { CaseExplanation, ExplainOptions, ExplainSource, VariantKind, VariantOutcome, VariantSpec } from './model.js';
 import { VARIANT_KINDS } from './model.js';
+import { explainCase } from './attribute.js';
 import { variantOutcome } from './outcome.js';
 import { caseSources } from './sources.js';
 import { planVariants, sectionNames } from './variants.js';
@@ -88,6 +89,12 @@ export interface Target {
   done: Map<string, VariantOutcome>;
   /** Runs still to make, one per distinct variant. */
   pending: VariantWork[];
+  /** The template's section names, and the case rebuilt with only some sources: for the faithfulness check, planned last. */
+  sections: string[];
+  rebuild: (present: readonly string[]) => EvalCase;
+  model: VariantWork['model'];
+  /** False when --max-calls leaves no call for the faithfulness check (it is then reported as not run). */
+  checkBudgeted: boolean;
 }
 
 export interface Session {
@@ -126,9 +133,12 @@ export async function openSession(runLog: string, options: SessionOptions): Prom
   const wanted = new Set(options.caseIds ?? []);
   const targets: Target[] = [];
   const unanswered = new Set<string>();
+  // A few ids of the run, for the message when an asked id is not one of them (no command lists a run's cases).
+  const known = new Set<string>();
   for await (const line of readCaseLines(scan)) {
-    if (wanted.size > 0 && !wanted.has(line.case.id)) continue;
     if (options.failed && !isFailure(line.result)) continue;
+    if (known.size < SHOWN_IDS + 1) known.add(line.case.id);
+    if (wanted.size > 0 && !wanted.has(line.case.id)) continue;
     if (options.modelKey !== undefined && line.result.modelKey !== options.modelKey) continue;
     // An error before the model answered has no response to explain; explaining it would repeat the error.
     if (line.result.status === 'error' && line.result.error?.stage !== 'score') {
@@ -143,7 +153,7 @@ export async function openSession(runLog: string, options: SessionOptions): Prom
   for (const id of wanted) {
     if (targets.some((t) => t.evalCase.id === id)) continue;
     if (unanswered.has(id)) throw new InputError({ file: runLog }, `case '${id}' ended in an error before the model answered: there is no answer to explain`, 'rerun the case (rag-inspector run … --resume, or Rerun Case) and explain it once it has an answer');
-    throw new InputError({ file: runLog }, `no case '${id}' to explain in this run${options.failed ? ' among its failed cases' : ''}`, 'rag-inspector report <run-log> lists the cases; ids look like suite/row/variant');
+    throw new InputError({ file: runLog }, `no case '${id}' to explain in this run${options.failed ? ' among its failed cases' : ''}`, knownIds(known));
   }
   return { header: scan.header, runLog, workspaceDir, variantLog, spec, clients, batchLog, cacheOn: !options.noCache, targets };
 }
@@ -154,6 +164,15 @@ function noReadableCase(runLog: string, scan: RunLogScan): InputError {
   if (bad.length === 0) return new InputError({ file: runLog }, 'this run has no finished case to explain', 'run it (or resume it) until some cases finish, then explain them');
   const first = bad[0]!;
   return new InputError({ file: runLog, line: first.line }, `no case of this run log can be read: ${bad.length} damaged line(s), the first: ${first.message}`, 'the log was damaged or edited; run the evaluation again');
+}
+
+/** Case ids shown when an asked one is unknown. */
+const SHOWN_IDS = 5;
+
+function knownIds(known: ReadonlySet<string>): string {
+  if (known.size === 0) return 'the run has no case to explain';
+  const ids = [...known].slice(0, SHOWN_IDS).map((id) => `'${id}'`).join(', ');
+  return `ids look like suite/row/variant; this run has ${ids}${known.size > SHOWN_IDS ? ', …' : ''} (every id is in the case_id column of the run's cases.csv)`;
 }
 
 /**
@@ -181,7 +200,7 @@ async function buildTarget(evalCase: EvalCase, result: CaseResult, suitePlan: Su
   const sections = sectionNames(suitePlan.template.sections.map((s) => s.role));
   const kinds: readonly VariantKind[] = options.variants ?? VARIANT_KINDS;
   const variants = planVariants({ caseId: evalCase.id, seed: evalCase.seed ?? suitePlan.context.seed, sources, sections, kinds, subsets: options.subsets });
-  const target: Target = { evalCase, result, suitePlan, sources, meaning, variants, done, pending: [] };
+  const target: Target = { evalCase, result, suitePlan, sources, meaning, variants, done, pending: [], sections, rebuild: variant, model, checkBudgeted: true };
   // Identical variants (a subset drawn twice, the position that is the original order) run once.
   const groups = new Map<string, VariantSpec[]>();
   for (const v of variants) {
@@ -190,21 +209,44 @@ async function buildTarget(evalCase: EvalCase, result: CaseResult, suitePlan: Su
   }
   for (const group of groups.values()) {
     if (group.every((v) => done.has(v.id))) continue;
-    const first = group[0] as VariantSpec;
-    const mark: VariantMark = { of: evalCase.id, variants: group.map((v) => v.id), present: first.present, ...(first.removedSection ? { removedSection: first.removedSection } : {}) };
-    // The original order is the logged case itself, so its request is the run's and comes from the cache.
-    const built = sameOrder(first.present, sources) ? { ...evalCase, messages: [] } : variant(first.present);
-    const unrendered: EvalCase = { ...built, id: `${evalCase.id}#explain:${first.id}`, params: { ...built.params, explainVariant: mark } };
-    const plan = first.removedSection ? withoutSection(suitePlan, sections.indexOf(first.removedSection)) : suitePlan;
-    const rendered = await renderCase(plan, unrendered);
-    if (rendered instanceof InputError) {
-      // A variant the template cannot render (every message empty) is undetermined, not an error of the explanation.
-      for (const v of group) done.set(v.id, { variantId: v.id, pass: null, signal: null, cached: false, undeterminedBecause: `render error: ${rendered.message}` });
-      continue;
-    }
-    target.pending.push({ target, evalCase: rendered, mark, model });
+    const work = await variantWork(target, group);
+    if (work) target.pending.push(work);
   }
   return target;
+}
+
+/**
+ * One run standing for `group` (identical variants): the case rebuilt with their sources and rendered. Undefined when
+ * the template cannot render it (every message empty): those variants are then undetermined, not an error.
+ */
+export async function variantWork(target: Target, group: readonly VariantSpec[]): Promise<VariantWork | undefined> {
+  const { evalCase, sources, sections, suitePlan } = target;
+  const first = group[0] as VariantSpec;
+  const mark: VariantMark = { of: evalCase.id, variants: group.map((v) => v.id), present: first.present, ...(first.removedSection ? { removedSection: first.removedSection } : {}) };
+  // The original order is the logged case itself, so its request is the run's and comes from the cache.
+  const built = sameOrder(first.present, sources) ? { ...evalCase, messages: [] } : target.rebuild(first.present);
+  const unrendered: EvalCase = { ...built, id: `${evalCase.id}#explain:${first.id}`, params: { ...built.params, explainVariant: mark } };
+  const plan = first.removedSection ? withoutSection(suitePlan, sections.indexOf(first.removedSection)) : suitePlan;
+  const rendered = await renderCase(plan, unrendered);
+  if (rendered instanceof InputError) {
+    for (const v of group) target.done.set(v.id, { variantId: v.id, pass: null, signal: null, cached: false, undeterminedBecause: `render error: ${rendered.message}` });
+    return undefined;
+  }
+  return { target, evalCase: rendered, mark, model: target.model };
+}
+
+/** A target's explanation from the outcomes it has so far. */
+export function explanationOf(target: Target): CaseExplanation {
+  return explainCase({
+    caseId: target.evalCase.id,
+    modelKey: target.result.modelKey,
+    suiteId: target.evalCase.suiteId,
+    method: target.evalCase.method,
+    meaning: target.meaning,
+    sources: target.sources,
+    variants: target.variants,
+    outcomes: target.done,
+  });
 }
 
 function sameOrder(present: readonly string[], sources: readonly ExplainSource[]): boolean {

@@ -67,9 +67,29 @@ function documentSources(evalCase: EvalCase): CaseSources {
         });
       }
       if (Array.isArray(evalCase.variables.contexts)) variables.contexts = documents.map((d) => d.text);
-      return { ...evalCase, documents, variables, messages: [] };
+      return { ...evalCase, documents, variables, params: paramsShowing(evalCase, documents), messages: [] };
     },
   };
+}
+
+/**
+ * The case's params as they are for the documents a variant shows: a per-document list (RGB's `order`) follows
+ * the documents kept, and a count of a role (`positives`, `negatives`, `counterfactuals`, RGB's effectiveNoiseRate)
+ * counts what is shown, so a variant case in the variant log says what it holds, not what the original held.
+ */
+function paramsShowing(evalCase: EvalCase, documents: readonly CaseDocument[]): EvalCase['params'] {
+  const params: Record<string, unknown> = { ...evalCase.params };
+  const index = new Map(evalCase.documents.map((d, i) => [d.id, i]));
+  for (const [key, value] of Object.entries(evalCase.params)) {
+    if (Array.isArray(value) && value.length === evalCase.documents.length && value.length > 0) params[key] = documents.map((d) => value[index.get(d.id) as number]);
+  }
+  const count = (role: string) => documents.filter((d) => d.role === role).length;
+  const counted = (role: string) => evalCase.documents.filter((d) => d.role === role).length;
+  for (const role of ['positive', 'negative', 'counterfactual']) {
+    if (params[`${role}s`] === counted(role)) params[`${role}s`] = count(role);
+  }
+  if (typeof params.effectiveNoiseRate === 'number') params.effectiveNoiseRate = documents.length ? count('negative') / documents.length : null;
+  return params;
 }
 
 // ── Needle in a Haystack: haystack segments and the needle(s) ───────────────────────────────────────────────────

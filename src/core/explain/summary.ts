@@ -7,7 +7,7 @@ const list = (items: readonly SourceAttribution[]) => items.map(named).join(', '
 
 export function summarise(e: CaseExplanation): string {
   if (e.sources.length === 0) return e.meaning;
-  if (e.basis === 'rating') return ratingReason(e);
+  if (e.basis === 'rating') return [ratingReason(e), ...unfaithful(e)].join('; ');
   if (e.original.pass === null) return `undetermined: the original ended in ${e.original.undeterminedBecause ?? 'no verdict'}, so no variant can be compared with it`;
   const parts: string[] = [e.original.pass ? passReason(e) : failReason(e)];
   const position = positionPhrase(e);
@@ -17,7 +17,13 @@ export function summarise(e: CaseExplanation): string {
   const undetermined = e.attributions.filter((a) => a.effect === 'undetermined').length;
   if (undetermined) parts.push(`${undetermined} source${undetermined === 1 ? '' : 's'} undetermined (a variant ended in an error)`);
   if (e.missingVariants) parts.push(`partial: ${e.missingVariants} variant${e.missingVariants === 1 ? '' : 's'} not run yet`);
+  parts.push(...unfaithful(e));
   return parts.join('; ');
+}
+
+/** Said in the one line when the faithfulness check contradicts the attributions: a person must not act on them unwarned. */
+function unfaithful(e: CaseExplanation): string[] {
+  return e.faithfulness?.status === 'does-not-flip' ? [`but ${e.faithfulness.note}`] : [];
 }
 
 /** LLM-Eval: no verdict, so what moves the judge's rating (as a share of its scale). */

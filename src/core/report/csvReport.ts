@@ -7,8 +7,13 @@ import { renderToString } from './textSink.js';
 import type { TextSink } from './textSink.js';
 
 /** Spreadsheets run cells that start like a formula; model output is untrusted, so such cells get a leading quote. */
-function defuseFormula(text: string): string {
+export function defuseFormula(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/** A yes/no cell: true, false, or empty when unknown (never 1/0, never an empty false). */
+export function booleanCell(value: boolean | null | undefined): string {
+  return value === undefined || value === null ? '' : String(value);
 }
 
 export function renderCsvReport(run: RunData): Promise<string> {
@@ -32,7 +37,7 @@ export async function writeCsvReport(run: RunData, sink: TextSink): Promise<void
       evalCase?.row.file ?? '',
       evalCase?.row.line ?? '',
       result.status,
-      result.pass === undefined ? '' : String(result.pass),
+      booleanCell(result.pass),
       ...metrics.map((m) => {
         const score = byMetric.get(m);
         if (!score) return '';
@@ -46,9 +51,9 @@ export async function writeCsvReport(run: RunData, sink: TextSink): Promise<void
       result.response?.usage.outputTokens ?? '',
       result.response?.latencyMs ?? '',
       result.response?.costUsd ?? '',
-      result.response ? String(result.response.cached) : '',
+      booleanCell(result.response?.cached),
       result.response?.finishReason ?? '',
-      result.response ? String(isTruncated(result.response)) : '',
+      booleanCell(result.response ? isTruncated(result.response) : undefined),
     ]]));
   }
 }

@@ -1,7 +1,9 @@
-// Checks beyond the schema: unique suite ids, files that exist, thresholds whose min is not above max.
+// Checks beyond the schema: unique suite ids, files that exist, thresholds whose min is not above max, an OTLP export
+// endpoint that is a usable URL.
 import { regularFileProblem } from '../regularFile.js';
 import * as path from 'node:path';
 import { InputError } from '../errors.js';
+import { otlpEndpointProblem } from '../traces/otlpExport.js';
 import type { YamlLocator } from './yamlPositions.js';
 import type { PathSegment } from '../errors.js';
 
@@ -66,4 +68,12 @@ export async function missingFiles(data: Raw, folder: string, locator: YamlLocat
     return new InputError(locator.valueAt(segments), message, `paths are relative to the eval file's folder (${folder})`);
   }));
   return problems.filter((problem): problem is InputError => problem !== undefined);
+}
+
+/** `export.otlp.endpoint` must be a URL the exporter can send to (the schema checks only that it starts with http(s)://). */
+export function exportEndpointProblems(data: Raw, locator: YamlLocator): InputError[] {
+  const endpoint = asRecord(asRecord(data.export)?.otlp)?.endpoint;
+  if (typeof endpoint !== 'string' || !/^https?:\/\//i.test(endpoint)) return [];
+  const problem = otlpEndpointProblem(endpoint);
+  return problem ? [new InputError(locator.valueAt(['export', 'otlp', 'endpoint']), `export.otlp.endpoint ${problem}`, 'write the OTLP/HTTP traces URL, e.g. http://localhost:6006/v1/traces')] : [];
 }

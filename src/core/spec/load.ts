@@ -10,7 +10,7 @@ import type { TruncatedPolicy } from '../model.js';
 import { decodeUtf8 } from '../data/lines.js';
 import { boundedYamlValue, parseBoundedYaml } from '../data/boundedYaml.js';
 import { formatMegabytes, problemOfError, readRegularFile } from '../regularFile.js';
-import { duplicateSuiteIds, missingFiles, thresholdRanges } from './checks.js';
+import { duplicateSuiteIds, exportEndpointProblems, missingFiles, thresholdRanges } from './checks.js';
 import { containmentProblems } from './containment.js';
 import type { Containment } from './containment.js';
 import { endpointProblems } from './endpointChecks.js';
@@ -68,6 +68,7 @@ export async function loadEvalSpec(file: string, options: LoadOptions = {}): Pro
     ...schemaProblems,
     ...duplicateSuiteIds(data, locator),
     ...thresholdRanges(data, locator),
+    ...exportEndpointProblems(data, locator),
     ...providerProblems(data, locator, options.hostProviders),
     ...paramProblems(data, absolute, locator),
     ...(await missingFiles(data, path.dirname(absolute), locator)),

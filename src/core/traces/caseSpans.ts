@@ -103,7 +103,13 @@ function retrieverAttributes(evalCase: EvalCase): Attributes {
     [SPAN_KIND]: OpenInferenceSpanKind.RETRIEVER,
     ...otel().getInputAttributes(evalCase.question),
     ...otel().getRetrieverAttributes({
-      documents: evalCase.documents.map((doc) => ({ id: doc.id, content: doc.text, metadata: { role: doc.role, ...(doc.source ? { source: doc.source } : {}) } })),
+      // A passage imported from traces goes back with the retriever's own id, score and metadata.
+      documents: evalCase.documents.map((doc) => ({
+        id: doc.retrieved?.id ?? doc.id,
+        content: doc.text,
+        ...(doc.retrieved?.score === undefined ? {} : { score: doc.retrieved.score }),
+        metadata: { ...(doc.source ? { source: doc.source } : {}), ...doc.retrieved?.metadata, role: doc.role },
+      })),
     }),
   };
 }

@@ -1,4 +1,4 @@
-// Which interactions become rows: a time range, span attributes, a score below a threshold, and a seeded sample.
+// Which interactions become rows: a time range, span / scope / resource attributes, a score below a threshold, and a seeded sample.
 import { mulberry32, sample } from '../random.js';
 import { SC } from './conventions.js';
 import type { Interaction } from './interactions.js';
@@ -8,7 +8,11 @@ export interface TraceFilters {
   since?: number;
   /** Unix ms; the trace's first span must start before it. */
   until?: number;
-  /** Every condition must hold on some span of the trace: the attribute, read as text, equals the value. */
+  /**
+   * Every condition must hold on some span of the trace: the attribute, read as text, equals the value. The span's
+   * own attributes are read first, then its instrumentation scope's, then its resource's (service.name,
+   * deployment.environment), so standard OTLP files filter by where they came from.
+   */
   where: { key: string; value: string }[];
   /** Keep only traces whose score `name` is below `threshold` (traces without that score are left out). */
   scoreBelow?: { name: string; threshold: number };
@@ -38,9 +42,10 @@ function inTimeRange(interaction: Interaction, filters: TraceFilters): boolean {
   return (filters.since === undefined || start >= filters.since) && (filters.until === undefined || start < filters.until);
 }
 
+/** A condition holds on a span when its own attribute, else its scope's, else its resource's has the value. */
 function matchesWhere(interaction: Interaction, filters: TraceFilters): boolean {
   return filters.where.every(({ key, value }) => interaction.spans.some((span) => {
-    const attribute = span.attributes[key];
+    const attribute = span.attributes[key] ?? span.scopeAttributes?.[key] ?? span.resourceAttributes?.[key];
     if (attribute === undefined || attribute === null) return false;
     return (typeof attribute === 'string' ? attribute : JSON.stringify(attribute)) === value;
   }));

@@ -32,6 +32,29 @@ export interface ExportSummary {
 
 const DEFAULT_BATCH = 50;
 
+/**
+ * Why an OTLP endpoint cannot be used, or undefined when it can. Stricter than `new URL`, which takes an empty port
+ * ("http://127.0.0.1:/v1/traces") as the default one: a typo must be caught when the endpoint is given, not found when
+ * nothing arrives.
+ */
+export function otlpEndpointProblem(endpoint: string): string | undefined {
+  const authority = /^https?:\/\/([^/?#]*)/i.exec(endpoint)?.[1];
+  if (authority === undefined) return `'${endpoint}' is not an http(s) URL`;
+  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  const bracketed = /^\[[0-9a-fA-F:.]+\](?::(.*))?$/.exec(hostPort);
+  const colon = hostPort.indexOf(':');
+  const host = bracketed ? hostPort : colon < 0 ? hostPort : hostPort.slice(0, colon);
+  const port = bracketed ? bracketed[1] : colon < 0 ? undefined : hostPort.slice(colon + 1);
+  if (host === '') return `'${endpoint}' has no host`;
+  if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) <= 65535)) return `'${endpoint}' has ${port === '' ? 'an empty port after its colon' : `port '${port}', not a number from 0 to 65535`}`;
+  try {
+    new URL(endpoint);
+  } catch {
+    return `'${endpoint}' is not a URL`;
+  }
+  return undefined;
+}
+
 /** The OTLP default path is added to an endpoint given as an origin (http://localhost:6006 → …/v1/traces). */
 export function tracesUrl(endpoint: string): string {
   const url = new URL(endpoint);

@@ -31,12 +31,17 @@ export function isOtlpTraces(document: unknown): boolean {
 export function decodeOtlpTraces(document: Record<string, unknown>, file: string, lineOf: (spanId: string) => number): Decoded {
   const decoded: Decoded = { spans: [], problems: [] };
   for (const resourceSpans of asList(document.resourceSpans)) {
+    const resourceAttributes = flattenAttributes(keyValues((resourceSpans.resource as Record<string, unknown> | undefined)?.attributes));
     // instrumentationLibrarySpans: the name before OTLP 0.15, still written by old Collector builds.
     for (const scopeSpans of [...asList(resourceSpans.scopeSpans), ...asList(resourceSpans.instrumentationLibrarySpans)]) {
+      const scope = (scopeSpans.scope ?? scopeSpans.instrumentationLibrary) as Record<string, unknown> | undefined;
+      const scopeAttributes: Record<string, AttributeValue> = flattenAttributes(keyValues(scope?.attributes));
+      if (typeof scope?.name === 'string' && scope.name !== '') scopeAttributes['otel.scope.name'] = scope.name;
+      if (typeof scope?.version === 'string' && scope.version !== '') scopeAttributes['otel.scope.version'] = scope.version;
       for (const span of asList(scopeSpans.spans)) {
         const result = decodeSpan(span, file, lineOf);
         if (typeof result === 'string') decoded.problems.push({ line: lineOf(String(span.spanId ?? '')), message: result });
-        else decoded.spans.push(result);
+        else decoded.spans.push({ ...result, resourceAttributes, scopeAttributes });
       }
     }
   }

@@ -20,6 +20,12 @@ export interface TraceSpan {
   startMs?: number;
   endMs?: number;
   attributes: Record<string, AttributeValue>;
+  /**
+   * OTLP only: the attributes of the resource that emitted the span (service.name, deployment.environment) and of its
+   * instrumentation scope, with the scope's name and version as `otel.scope.name` / `otel.scope.version`.
+   */
+  resourceAttributes?: Record<string, AttributeValue>;
+  scopeAttributes?: Record<string, AttributeValue>;
   /** Scores found on the span (OpenInference evaluations/annotations, span events, Langfuse scores), by name. */
   scores: Record<string, number>;
   source: SpanSource;

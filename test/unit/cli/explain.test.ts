@@ -87,3 +87,32 @@ test('rag-inspector explain <log> --case ID --plan prices first; then explains t
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /unknown variant 'shuffle'/);
 });
+
+test('explain\'s progress counts variants and the ones that flipped; its own errors are two lines, with the run\'s case ids, and no usage text', async () => {
+  const evalFile = workspace('');
+  const run = await cli(['run', evalFile, '--format', 'json']);
+  assert.equal(run.code, 0, run.stderr);
+  const runs = path.join(path.dirname(evalFile), '.rag-inspector', 'runs');
+  const log = path.join(runs, readdirSync(runs)[0]!);
+
+  // CI=true: plain progress lines. The misled case flips when its distractor is left out, so flips are counted.
+  const explained = await cli(['explain', log, '--case', 'noise/misled/noise=0.75', '--variants', 'loo']);
+  assert.equal(explained.code, 0, explained.stderr);
+  const last = explained.stderr.split('\n').filter((line) => line.startsWith('progress:')).at(-1) ?? '';
+  assert.match(last, /^progress: (\d+)\/\1 variants \(([1-9]\d*) flipped\)$/, explained.stderr);
+  assert.doesNotMatch(explained.stderr, /cases \(0 failed\)/);
+
+  const unknown = await cli(['explain', log, '--case', 'noise/nope']);
+  assert.equal(unknown.code, 2);
+  const lines = unknown.stderr.trim().split('\n');
+  assert.equal(lines.length, 2, unknown.stderr);
+  assert.match(lines[0]!, /no case 'noise\/nope' to explain in this run/);
+  assert.match(lines[1]!, /'noise\/misled\/noise=0\.75'/, 'the run\'s own ids are shown');
+  assert.doesNotMatch(unknown.stderr, /rag-inspector report <run-log> lists the cases/);
+
+  const missing = await cli(['explain', path.join(runs, 'no-such-run.jsonl')]);
+  assert.equal(missing.code, 2);
+  assert.equal(missing.stderr.trim().split('\n').length, 2, missing.stderr);
+  assert.match(missing.stderr, /no such run log or run id/);
+  assert.doesNotMatch(missing.stderr, /Usage:/);
+});

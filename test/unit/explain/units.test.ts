@@ -6,6 +6,8 @@ import { defaultSubsetCount, planVariants, sectionNames } from '../../../src/cor
 import { explainCase } from '../../../src/core/explain/attribute.js';
 import type { ExplainSource, VariantOutcome } from '../../../src/core/explain/model.js';
 import { mulberry32 } from '../../../src/core/random.js';
+import { caseSources } from '../../../src/core/explain/sources.js';
+import type { EvalCase } from '../../../src/core/model.js';
 
 describe('fitLasso', () => {
   it('recovers a sparse rule and leaves the other columns at 0', () => {
@@ -40,7 +42,10 @@ describe('planVariants', () => {
     ]);
     assert.deepEqual(variants.filter((v) => v.kind === 'instruction').map((v) => v.removedSection), ['system'], 'the user section with the question is kept');
     assert.deepEqual(planVariants({ ...request, kinds: [...request.kinds] }), variants, 'the same variants every time (resume)');
-    assert.notDeepEqual(planVariants({ ...request, seed: 2, kinds: [...request.kinds] }).filter((v) => v.kind === 'subsets'), variants.filter((v) => v.kind === 'subsets'));
+    // Four sources' 16 subsets fit the budget: every one, whatever the seed; six sources' 64 do not: the seed draws them.
+    assert.deepEqual(planVariants({ ...request, seed: 2, kinds: [...request.kinds] }).filter((v) => v.kind === 'subsets'), variants.filter((v) => v.kind === 'subsets'));
+    const drawn = (seed: number) => planVariants({ ...request, sources: sources(6), seed, kinds: ['subsets'] });
+    assert.notDeepEqual(drawn(2), drawn(1));
     assert.deepEqual(sectionNames(['system', 'user', 'assistant', 'user']), ['system', 'user', 'assistant', 'user#2']);
   });
 });
@@ -64,5 +69,21 @@ describe('explainCase', () => {
     assert.ok(e.attributions.every((a) => a.effect === 'undetermined'));
     assert.equal(e.missingVariants, 2);
     assert.match(e.summary, /^undetermined: the original ended in model error: 500/);
+  });
+});
+
+describe('caseSources', () => {
+  it('a variant case says what it shows: its documents\' order and role counts, not the original\'s', () => {
+    const doc = (id: string, role: 'positive' | 'negative', source: string) => ({ id, role, text: `${id} text`, spans: [], source });
+    const original = {
+      id: 'noise/1/noise=0.67', suiteId: 'noise', method: 'rgb', row: { file: 'd.jsonl', line: 1, index: 0 }, question: 'q?',
+      documents: [doc('d0', 'positive', 'positive[0]'), doc('d1', 'negative', 'negative[0]'), doc('d2', 'negative', 'negative[1]')],
+      expected: {}, messages: [], variables: { question: 'q?' },
+      params: { noiseRate: 0.67, effectiveNoiseRate: 2 / 3, positives: 1, negatives: 2, counterfactuals: 0, passageNum: 3, order: ['positive[0]', 'negative[0]', 'negative[1]'] },
+    } as unknown as EvalCase;
+    const variant = caseSources(original).variant(['d2', 'd0']);
+    assert.deepEqual(variant.documents.map((d) => d.id), ['d2', 'd0']);
+    assert.deepEqual(variant.params, { noiseRate: 0.67, effectiveNoiseRate: 0.5, positives: 1, negatives: 1, counterfactuals: 0, passageNum: 3, order: ['negative[1]', 'positive[0]'] });
+    assert.deepEqual(original.params.order, ['positive[0]', 'negative[0]', 'negative[1]'], 'the original is left as it was');
   });
 });

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { InputErrors } from '../../../src/core/errors.js';
 import { loadEvalSpec } from '../../../src/core/spec/load.js';
 import { tempDir } from '../data/tempFiles.js';
+import { parseCommandLine, UsageError } from '../../../src/cli/args.js';
 
 function evalFile(exportLines: string[]): string {
   const folder = tempDir();
@@ -42,4 +43,18 @@ test('a header value written in the file, and an endpoint without http(s)://, ar
   assert.match(found[0]!, /export\.otlp\.endpoint "localhost:4318" is not an http\(s\) URL/);
   assert.match(found[1]!, /export\.eval\.yaml:11:/);
   assert.match(found[1]!, /export\.otlp\.headers\.authorization has the wrong type — expected a mapping/);
+});
+
+test('a malformed endpoint (an empty or non-numeric port, no host) is an error at its line, in the eval file and as --export-otlp', async () => {
+  for (const [endpoint, said] of [['http://127.0.0.1:/v1/traces', /empty port/], ['http://localhost:43x8/v1/traces', /port '43x8'/], ['http://:4318/v1/traces', /has no host/], ['http://localhost:99999', /port '99999'/]] as const) {
+    const found = await problems(evalFile(['export:', '  otlp:', `    endpoint: ${endpoint}`]));
+    assert.equal(found.length, 1, `${endpoint}: ${found.join('\n')}`);
+    assert.match(found[0]!, /export\.eval\.yaml:9:\d+: export\.otlp\.endpoint /);
+    assert.match(found[0]!, said);
+    assert.throws(() => parseCommandLine(['report', 'x.jsonl', '--export-otlp', endpoint]), (error: Error) => error instanceof UsageError && said.test(error.message));
+  }
+  for (const endpoint of ['http://127.0.0.1:4318/v1/traces', 'https://user:pw@collector.example/v1/traces', 'http://[::1]:6006', 'http://localhost:6006']) {
+    assert.deepEqual(await problems(evalFile(['export:', '  otlp:', `    endpoint: ${endpoint}`])), [], endpoint);
+    assert.equal((parseCommandLine(['report', 'x.jsonl', '--export-otlp', endpoint]) as { exportOtlp?: string }).exportOtlp, endpoint);
+  }
 });

@@ -220,6 +220,19 @@ describe('filters', () => {
     assert.deepEqual(ids((await importTraces(file(), { ...NO_FILTERS, where: [{ key: 'llm.model_name', value: 'gpt-4o-mini' }, { key: 'deployment.environment', value: 'staging' }] })).rows), [12]);
   });
 
+  test('resource and scope attributes filter as span attributes do (standard OTLP puts the environment on the resource)', async () => {
+    const onResource = (trace: number, env: string, scope: string) => JSON.stringify({ resourceSpans: [{
+      resource: { attributes: [{ key: 'service.name', value: { stringValue: 'rag-app' } }, { key: 'deployment.environment', value: { stringValue: env } }] },
+      scopeSpans: [{ scope: { name: scope, version: '1.2.0', attributes: [{ key: 'team', value: { stringValue: 'search' } }] }, spans: ragTrace(trace, T0 + trace * 1000) }],
+    }] });
+    const standard = write('resource.jsonl', [onResource(21, 'prod', 'openinference.instrumentation.openai'), onResource(22, 'staging', 'openinference.instrumentation.langchain'), onResource(23, 'prod', 'openinference.instrumentation.langchain')].join('\n'));
+    const where = async (...conditions: [string, string][]) => ids((await importTraces(standard, { ...NO_FILTERS, where: conditions.map(([key, value]) => ({ key, value })) })).rows);
+    assert.deepEqual(await where(['deployment.environment', 'prod']), [21, 23]);
+    assert.deepEqual(await where(['service.name', 'rag-app'], ['otel.scope.name', 'openinference.instrumentation.langchain']), [22, 23]);
+    assert.deepEqual(await where(['team', 'search'], ['deployment.environment', 'staging']), [22]);
+    assert.deepEqual(await where(['service.name', 'other']), []);
+  });
+
   test('a recorded score below a threshold; document.score stands for the best passage', async () => {
     assert.deepEqual(ids((await importTraces(file(), { ...NO_FILTERS, scoreBelow: { name: 'user_feedback', threshold: 0.5 } })).rows), [11, 13]);
     assert.deepEqual(ids((await importTraces(file(), { ...NO_FILTERS, scoreBelow: { name: 'document.score', threshold: 0.5 } })).rows), [11]);

@@ -32,8 +32,8 @@ export interface RagasCaseParams extends Record<string, unknown> {
   givenResponse: boolean;
   /**
    * Where the documents' roles came from before scoring: a retrieved context equal to one of the row's
-   * reference_contexts starts as 'positive'; without that hint every document starts as 'negative', which
-   * means "not known to support the reference". Noise sensitivity records the judged role after scoring.
+   * reference_contexts starts as 'positive', the others as 'negative'; without that hint every document is
+   * 'unknown' (never counted as noise). Noise sensitivity records the judged role after scoring.
    */
   roleSource: 'reference_contexts' | 'none';
 }
@@ -61,13 +61,17 @@ export function metricsForRow(row: RagasRow, params: RagasParams): { metrics: Ra
 
 function documentsOf(row: RagasRow): CaseDocument[] {
   const hints = new Set((row.referenceContexts ?? []).map((text) => text.trim()));
-  return row.retrievedContexts.map((text, i) => ({
-    id: `d${i}`,
-    role: hints.has(text.trim()) ? 'positive' : 'negative',
-    text,
-    spans: [],
-    source: `retrieved_contexts[${i}]`,
-  }));
+  return row.retrievedContexts.map((text, i): CaseDocument => {
+    const retrieved = row.retrieved?.[i];
+    return {
+      id: `d${i}`,
+      role: row.referenceContexts === undefined ? 'unknown' : hints.has(text.trim()) ? 'positive' : 'negative',
+      text,
+      spans: [],
+      source: `retrieved_contexts[${i}]`,
+      ...(retrieved ? { retrieved } : {}),
+    };
+  });
 }
 
 /** The variables templates may read: `question` and `documents` as in every method, plus the ragas names. */

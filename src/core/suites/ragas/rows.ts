@@ -2,7 +2,7 @@
 import { InputError } from '../../errors.js';
 import { rowId } from '../../data/rowIds.js';
 import { readHumanScores } from '../metaEval.js';
-import type { DatasetRow } from '../../model.js';
+import type { DatasetRow, RetrievedPassage } from '../../model.js';
 
 /** One RAGAS sample (ragas `SingleTurnSample`), plus the optional human scores used for meta-evaluation. */
 export interface RagasRow {
@@ -14,6 +14,8 @@ export interface RagasRow {
   response?: string;
   reference?: string;
   humanScores: Record<string, number>;
+  /** The retriever's ids, scores and metadata, one per retrieved context (`passages`, as import-traces writes them). */
+  retrieved?: (RetrievedPassage | undefined)[];
 }
 
 /** ragas ≥ 0.2 names first; the 0.1 names (question, contexts, answer, ground_truth) are accepted too. */
@@ -88,5 +90,25 @@ export function readRagasRow(row: DatasetRow): RagasRow {
     response: reader.string(FIELDS.response, false),
     reference: reader.string(FIELDS.reference, false),
     humanScores: human.scores,
+    ...retrievedOf(row.data.passages, reader.strings(FIELDS.retrievedContexts, true)),
   };
+}
+
+/**
+ * `passages` ({ id, content, score, metadata }) matched to the retrieved contexts by content, in order; a row whose
+ * passages do not line up with its contexts keeps the contexts alone.
+ */
+function retrievedOf(passages: unknown, contexts: readonly string[]): { retrieved?: (RetrievedPassage | undefined)[] } {
+  if (!Array.isArray(passages) || passages.length !== contexts.length) return {};
+  const retrieved = passages.map((passage: unknown, i): RetrievedPassage | undefined | null => {
+    if (typeof passage !== 'object' || passage === null || (passage as { content?: unknown }).content !== contexts[i]) return null;
+    const { id, score, metadata } = passage as { id?: unknown; score?: unknown; metadata?: unknown };
+    const kept: RetrievedPassage = {
+      ...(typeof id === 'string' || typeof id === 'number' ? { id: String(id) } : {}),
+      ...(typeof score === 'number' ? { score } : {}),
+      ...(typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? { metadata: metadata as Record<string, unknown> } : {}),
+    };
+    return Object.keys(kept).length ? kept : undefined;
+  });
+  return retrieved.includes(null) ? {} : { retrieved: retrieved as (RetrievedPassage | undefined)[] };
 }
