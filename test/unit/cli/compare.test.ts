@@ -3,14 +3,14 @@
 // behaviour as the baseline's is no detectable change and exits 0.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { answerLandmarks, createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
+import { runCli } from '../robustness/cliProcess.js';
+import type { CliExit } from '../robustness/cliProcess.js';
 
-const CLI = path.resolve('src/cli/main.ts');
 let server: FixtureServer;
 
 before(async () => {
@@ -20,18 +20,9 @@ after(async () => {
   await server.close();
 });
 
-interface Exit { code: number | null; stdout: string; stderr: string }
+const cli = (args: string[]): Promise<CliExit> => runCli(args);
 
-function cli(args: string[]): Promise<Exit> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, CI: 'true' } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => { stdout += d; });
-  child.stderr.on('data', (d) => { stderr += d; });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-const runIdOf = (exit: Exit) => /run (\S+):/.exec(exit.stderr)?.[1] ?? assert.fail(`no run id in: ${exit.stderr}`);
+const runIdOf = (exit: CliExit) => /run (\S+):/.exec(exit.stderr)?.[1] ?? assert.fail(`no run id in: ${exit.stderr}`);
 
 test('compare and --baseline --fail-on regression on a planted regression', async (t) => {
   const ws = createWorkspace({ rows: rgbRows(30), evalYaml: () => fixtureEvalYaml(server.openaiBaseUrl) });

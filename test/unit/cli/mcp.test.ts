@@ -11,8 +11,8 @@ import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { answerLandmarks, createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
 import type { Workspace } from '../engine/workspace.js';
+import { cliBundle } from '../robustness/cliProcess.js';
 
-const CLI = path.resolve('src/cli/main.ts');
 let server: FixtureServer;
 
 before(async () => {
@@ -25,8 +25,8 @@ after(async () => {
 async function connect(ws: Workspace, extra: string[] = []): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', CLI, 'mcp', '--root', ws.dir, ...extra],
-    env: { ...process.env, CI: 'true' } as Record<string, string>,
+    args: [await cliBundle(), 'mcp', '--root', ws.dir, ...extra],
+    env: { PATH: process.env.PATH ?? '', CI: 'true' },
     stderr: 'pipe',
   });
   const client = new Client({ name: 'test-agent', version: '1.0.0' });

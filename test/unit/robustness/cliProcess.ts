@@ -45,6 +45,8 @@ export function cliBundle(): Promise<string> {
     symlinkSync(path.join(REPO, 'dist', 'webview.js'), path.join(bundleDir, 'dist', 'webview.js'));
     // The vendor SDKs are loaded from beside the bundle on first use (src/core/vendor/load.ts); built by the same step.
     symlinkSync(path.join(REPO, 'dist', 'vendor'), path.join(bundleDir, 'vendor'));
+    // Likewise the tokenizer tables (src/core/prompt/encodings.ts), which a cost estimate reads.
+    symlinkSync(path.join(REPO, 'dist', 'encodings'), path.join(bundleDir, 'encodings'));
     return file;
   })();
   return bundle;
