@@ -196,7 +196,8 @@ export interface CaseResult {
  * How a run ended: 'success' only when every case ran to a verdict; 'completed-with-errors' when it finished but some
  * cases ended in an error (a server that was down never reads as success); 'error' when the run itself stopped.
  */
-export type RunStatus = 'started' | 'success' | 'completed-with-errors' | 'completed-with-judge-errors' | 'error' | 'cancelled';
+export const RUN_STATUSES = ['started', 'success', 'completed-with-errors', 'completed-with-judge-errors', 'error', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** How a run that finished came out: errored cases first, then cases with a judge answer that could not be read. */
 export function finishedStatus(totals: Pick<RunTotals, 'error' | 'judgeErrors'>): RunStatus {

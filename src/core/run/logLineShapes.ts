@@ -5,6 +5,8 @@
 // and report it at its number. Only what the readers and report writers rely on is checked; a method's own details
 // (expected answers, score details) stay as they are.
 
+import { RUN_STATUSES } from '../model.js';
+
 /** What is wrong with a value at `at` (a dotted path), or undefined when it fits. */
 type Check = (value: unknown, at: string) => string | undefined;
 
@@ -128,7 +130,8 @@ const totals = object({
 const suiteReport = object({ suiteId: string, method: string, tables: listOf(record), metrics: listOf(record), notes: listOf(string), 'scoring?': string, 'charts?': listOf(record) });
 const threshold = object({ suiteId: string, modelKey: string, metric: string, value: nullable(number), 'n?': number, 'undetermined?': number, 'min?': number, 'max?': number, passed: boolean });
 const inputProblem = object({ file: string, 'line?': number, 'column?': number, message: string, 'hint?': string, 'suiteId?': string });
-const runStatus = oneOf('started', 'success', 'completed-with-errors', 'error', 'cancelled');
+// Every status a run can end with (model.ts): a list of its own here would refuse the next one added.
+const runStatus = oneOf(...RUN_STATUSES);
 
 const checks = {
   // The format is checked apart (a newer format gets its own message); the run id must be a file name (isRunId).
