@@ -104,8 +104,8 @@ export async function createRunClients(
       cache,
       refreshCache,
       // A batched call is billed at the batch price, so that is what the run's cost says; an item the batch could not
-      // answer and an interactive call did is billed as that call.
-      prices: (usage, record) => (batching && !batching.answeredInteractively(record) ? batchCostOf : costOf)(key, usage, spec.prices),
+      // answer and an interactive call did is billed as that call, as is a failed attempt (it has no record).
+      prices: (usage, record) => (batching && record && !batching.answeredInteractively(record) ? batchCostOf : costOf)(key, usage, spec.prices),
     });
     // The interactive provider is what the preflight probes and reports name: one request, not a batch.
     return { key, client, provider: interactive, concurrency: batched ? BATCH_WAVE : spec.concurrency };

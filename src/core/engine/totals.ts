@@ -1,7 +1,7 @@
 // Counts and usage over a run's results: what the engine writes in the summary line, and what a reader of an interrupted log can still know.
 import type { ReportResult } from '../suites/reportView.js';
 import { isTruncated } from '../model.js';
-import type { RunTotals, Usage } from '../model.js';
+import type { FailedAttemptSpend, RunTotals, Usage } from '../model.js';
 
 /** What totals read of a result: the report view holds it, and so does a full CaseResult. */
 type TotalsInput = Pick<ReportResult, 'status' | 'pass' | 'judgeUsage' | 'response' | 'scores'>;
@@ -11,6 +11,8 @@ export interface CallCounts {
   modelCalls: number;
   cacheHits: number;
   judgeCalls: number;
+  /** Tokens of failed attempts only the live clients saw; absent when none (a log read back cannot show them). */
+  failedAttempts?: FailedAttemptSpend;
 }
 
 /**
