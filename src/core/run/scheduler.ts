@@ -45,8 +45,8 @@ export interface SchedulerOptions {
 }
 
 /**
- * A server that refuses or drops every connection (it died, or restarts) is waited for instead of failing each queued
- * call within seconds: after `failuresBeforeWait` connection failures in a row, no call starts except one probe at a
+ * A server that answered earlier in the run and now refuses or drops every connection (it died, or restarts) is waited
+ * for instead of failing each queued call within seconds: after `failuresBeforeWait` connection failures in a row, no call starts except one probe at a
  * time, the probes spaced by a delay doubling from `firstProbeDelayMs` to `maxProbeDelayMs`, for at most `budgetMs`.
  */
 export interface ServerWaitPolicy {
@@ -252,6 +252,11 @@ export class Scheduler {
   private outage?: ServerOutage;
   /** The last wait ran out: calls are no longer held until the server answers once. */
   private gaveUpWaiting = false;
+  /**
+   * Only a server that answered in this run is waited for (it died or restarts); one never reached is down or
+   * misconfigured, which the preflight reports, and waiting would only delay the same errors.
+   */
+  private serverEverAnswered = false;
 
   constructor(options: SchedulerOptions) {
     checkOptions(options);
@@ -565,7 +570,7 @@ export class Scheduler {
     const now = this.clock.now();
     const outage = this.outage;
     if (!outage) {
-      if (this.gaveUpWaiting || this.connectionFailures < this.serverWait.failuresBeforeWait) return;
+      if (!this.serverEverAnswered || this.gaveUpWaiting || this.connectionFailures < this.serverWait.failuresBeforeWait) return;
       const delayMs = this.serverWait.firstProbeDelayMs;
       this.outage = { since: now, delayMs, nextProbeAt: now + delayMs, probing: false, lastError: error };
       this.onServerWait?.({ state: 'waiting', error, budgetMs: this.serverWait.budgetMs });
@@ -588,6 +593,7 @@ export class Scheduler {
 
   /** The server answered: the wait (if any) is over and the held calls go on. */
   private onServerAnswered(): void {
+    this.serverEverAnswered = true;
     this.connectionFailures = 0;
     this.gaveUpWaiting = false;
     const outage = this.outage;

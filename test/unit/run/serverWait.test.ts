@@ -41,6 +41,7 @@ describe('Scheduler: waiting for an unreachable server', () => {
     const events: ServerWaitEvent[] = [];
     const s = setup(clock, events);
     const server = new SwitchableServer();
+    assert.equal((await s.schedule(server.call, { signal })).value, 'ok', 'the server answered before it went down');
     server.up = false;
     const outcomes = Array.from({ length: 10 }, () => s.schedule(server.call, { signal }).then((r) => r.value, (e: unknown) => e));
     // Twenty seconds down: far more than maxRetries' backoff (0.5 + 1 s) would have lasted.
@@ -50,7 +51,7 @@ describe('Scheduler: waiting for an unreachable server', () => {
     assert.match(waiting.error.message, /ECONNREFUSED/);
     // One probe at a time, spaced 0.5, 1, 2, 4, 8, 8 s…: a handful of calls, not a storm.
     const callsWhileDown = server.calls;
-    assert.ok(callsWhileDown <= 4 + 2 + 8, `calls while down: ${callsWhileDown}`);
+    assert.ok(callsWhileDown <= 1 + 4 + 2 + 8, `calls while down: ${callsWhileDown}`);
     server.up = true;
     await clock.advance(8_000);
     await settle();
@@ -64,6 +65,7 @@ describe('Scheduler: waiting for an unreachable server', () => {
     const events: ServerWaitEvent[] = [];
     const s = setup(clock, events);
     const server = new SwitchableServer();
+    assert.equal((await s.schedule(server.call, { signal })).value, 'ok', 'the server answered before it went down');
     server.up = false;
     let settled = 0;
     const outcomes = Array.from({ length: 6 }, () => s.schedule(server.call, { signal }).then((r) => r.value, (e: unknown) => e).finally(() => settled++));
@@ -79,6 +81,18 @@ describe('Scheduler: waiting for an unreachable server', () => {
     assert.deepEqual(events.map((e) => e.state), ['waiting', 'gave-up']);
     const gaveUp = events[1] as Extract<ServerWaitEvent, { state: 'gave-up' }>;
     assert.ok(gaveUp.waitedMs >= 60_000 && gaveUp.waitedMs < 61_000, `waited ${gaveUp.waitedMs} ms`);
+  });
+
+  it('a server never reached in this run is not waited for: its calls fail as before', async () => {
+    const clock = new FakeClock();
+    const events: ServerWaitEvent[] = [];
+    const s = setup(clock, events);
+    const server = new SwitchableServer();
+    server.up = false;
+    const outcome = s.schedule(server.call, { signal }).then(() => undefined, (e: unknown) => e);
+    await clock.advance(5_000);
+    assert.ok((await outcome) instanceof ProviderError);
+    assert.deepEqual(events, []);
   });
 
   it('an HTTP error is an answer: it does not start a wait', async () => {
