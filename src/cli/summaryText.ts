@@ -61,7 +61,15 @@ export function formatThresholds(outcomes: readonly ThresholdOutcome[]): string 
 export function formatTotals(totals: RunTotals): string {
   const cost = totals.costUsd === undefined ? 'cost unknown (a model has no price: add it under prices:)' : `$${totals.costUsd.toFixed(4)}`;
   const cut = totals.truncated ? ` · ${totals.truncated} answer${totals.truncated === 1 ? '' : 's'} cut at the token limit (finish reason "length"; raise maxTokens, or truncated: error to fail them)` : '';
-  return `Cases: ${totals.cases} (${totals.passed} passed, ${totals.failed} failed, ${totals.error} errors)${cut} · model calls: ${totals.modelCalls}, cache hits: ${totals.cacheHits}, judge calls: ${totals.judgeCalls} · tokens in/out: ${totals.inputTokens}/${totals.outputTokens} · ${cost}`;
+  return `Cases: ${totals.cases} (${totals.passed} passed, ${totals.failed} failed, ${totals.error} errors)${cut} · model calls: ${totals.modelCalls}, cache hits: ${totals.cacheHits}, judge calls: ${totals.judgeCalls} · tokens in/out: ${totals.inputTokens}/${totals.outputTokens}${failedAttemptsText(totals)} · ${cost}`;
+}
+
+/** Tokens servers reported for attempts that failed: paid for, kept apart from the answers' tokens and cost. */
+function failedAttemptsText(totals: RunTotals): string {
+  const spent = totals.failedAttempts;
+  if (!spent) return '';
+  const cost = spent.costUsd === undefined ? '' : ` ($${spent.costUsd.toFixed(4)})`;
+  return ` + ${spent.inputTokens} in / ${spent.outputTokens} out spent on failed attempts${cost}`;
 }
 
 export function formatProblem(problem: InputProblem): string {

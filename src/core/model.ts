@@ -260,6 +260,17 @@ export interface RunTotals {
   inputTokens: number;
   outputTokens: number;
   costUsd?: number;
+  /**
+   * Tokens the servers reported for attempts that failed (a retried 5xx, a call that failed after its retries), not in
+   * inputTokens/outputTokens nor costUsd; costUsd here undefined when one could not be priced. Absent when none.
+   */
+  failedAttempts?: FailedAttemptSpend;
+}
+
+export interface FailedAttemptSpend {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd?: number;
 }
 
 // ── Rows and model calls ───────────────────────────────────────────────────────────────────────────────────────

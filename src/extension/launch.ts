@@ -182,6 +182,8 @@ export class RunLauncher {
       const events = this.controller.onEvent((event) => {
         if (event.type === 'run-started') progress.report({ message: `0/${event.total} cases` });
         if (event.type === 'batch') progress.report({ message: batchLine(event) });
+        // What holds the run up shows where its progress does ("waiting for the server at …"), in the engine's words.
+        if (event.type === 'warning') progress.report({ message: event.message });
         if (event.type !== 'case-finished') return;
         const now = Date.now();
         if (event.done < event.total && now - last < PROGRESS_INTERVAL_MS) return;

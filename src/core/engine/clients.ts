@@ -10,7 +10,7 @@ import { createEmbeddingClient } from '../run/embeddingClient.js';
 import type { CountingEmbeddingClient } from '../run/embeddingClient.js';
 import { createModelClient, estimateTokens } from '../run/modelClient.js';
 import { Scheduler } from '../run/scheduler.js';
-import type { ConcurrencyLowered } from '../run/scheduler.js';
+import type { ConcurrencyLowered, ServerWaitEvent } from '../run/scheduler.js';
 import type { EvalSpec } from '../spec/types.js';
 import type { CountingModelClient } from '../run/modelClient.js';
 import type { EmbeddingProvider, ModelSpec, Provider } from '../providers/contract.js';
@@ -58,6 +58,29 @@ export function concurrencyLoweredNotice(modelKey: string, info: ConcurrencyLowe
   return `${modelKey}: the server's shared context is full with ${info.from} calls in flight (its slots share one context); concurrency lowered to ${info.limit}, retrying the calls that did not fit`;
 }
 
+/**
+ * One wording for every surface (CLI line, VS Code progress): "x: waiting for the server at http://… (connection
+ * refused) — retrying for up to 60 s", then that it answers again, or that the wait ran out.
+ */
+export function serverWaitNotice(modelKey: string, endpoint: string, info: ServerWaitEvent): string {
+  const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+  switch (info.state) {
+    case 'waiting':
+      return `${modelKey}: waiting for the server at ${endpoint} (${connectionCause(info.error)}) — retrying for up to ${seconds(info.budgetMs)}`;
+    case 'back':
+      return `${modelKey}: the server at ${endpoint} answers again after ${seconds(info.waitedMs)}; the run goes on`;
+    case 'gave-up':
+      return `${modelKey}: the server at ${endpoint} did not come back within ${seconds(info.waitedMs)} (${connectionCause(info.error)}); the calls that waited fail with that cause`;
+  }
+}
+
+/** "connection refused" for ECONNREFUSED and the like; the error's own words otherwise. */
+function connectionCause(error: Error): string {
+  const codes: Record<string, string> = { ECONNREFUSED: 'connection refused', ECONNRESET: 'connection reset', ENOTFOUND: 'host not found', EHOSTUNREACH: 'host unreachable', ETIMEDOUT: 'connection timed out', EPIPE: 'connection closed' };
+  const code = /\b(E[A-Z]+)\b/.exec(error.message)?.[1];
+  return (code && codes[code]) ?? error.message;
+}
+
 export function modelKeyOf(spec: ModelSpec): string {
   return `${spec.provider}:${spec.model}`;
 }
@@ -78,23 +101,24 @@ export async function createRunClients(
   onNotice?: (message: string) => void,
 ): Promise<RunClients> {
   const cache = cacheDir ? new ResponseCache(cacheDir) : undefined;
-  const newScheduler = (key?: string) => new Scheduler({
+  const newScheduler = (key?: string, endpoint?: string) => new Scheduler({
     concurrency: spec.concurrency,
     requestsPerMinute: spec.rateLimit.requestsPerMinute,
     tokensPerMinute: spec.rateLimit.tokensPerMinute,
     maxRetries: spec.maxRetries,
     timeoutMs: spec.timeoutMs,
     ...(key && onNotice ? { onConcurrencyLowered: (info: ConcurrencyLowered) => onNotice(concurrencyLoweredNotice(key, info)) } : {}),
+    ...(key && endpoint && onNotice ? { onServerWait: (info: ServerWaitEvent) => onNotice(serverWaitNotice(key, endpoint, info)) } : {}),
   });
   const build = async (modelSpec: ModelSpec) => {
     const key = modelKeyOf(modelSpec);
     const interactive = await createProvider(modelSpec, credentials, { providers });
     const batched = modelSpec.batch === true && batch !== undefined;
-    const batching = batched ? await batchingProvider(key, modelSpec, interactive, batch, newScheduler(key)) : undefined;
+    const batching = batched ? await batchingProvider(key, modelSpec, interactive, batch, newScheduler(key, interactive.endpoint)) : undefined;
     const provider = batching ?? interactive;
     // In batch mode the vendor paces the work: no RPM/TPM budget, no per-call time limit short of the batch window,
     // and a failed item is recorded with the vendor's reason rather than retried.
-    const scheduler = batched ? new Scheduler({ concurrency: BATCH_WAVE, maxRetries: 0, timeoutMs: BATCH_WINDOW_MS }) : newScheduler(key);
+    const scheduler = batched ? new Scheduler({ concurrency: BATCH_WAVE, maxRetries: 0, timeoutMs: BATCH_WINDOW_MS }) : newScheduler(key, interactive.endpoint);
     const client = createModelClient({
       key,
       provider,
@@ -104,8 +128,8 @@ export async function createRunClients(
       cache,
       refreshCache,
       // A batched call is billed at the batch price, so that is what the run's cost says; an item the batch could not
-      // answer and an interactive call did is billed as that call.
-      prices: (usage, record) => (batching && !batching.answeredInteractively(record) ? batchCostOf : costOf)(key, usage, spec.prices),
+      // answer and an interactive call did is billed as that call, as is a failed attempt (it has no record).
+      prices: (usage, record) => (batching && record && !batching.answeredInteractively(record) ? batchCostOf : costOf)(key, usage, spec.prices),
     });
     // The interactive provider is what the preflight probes and reports name: one request, not a batch.
     return { key, client, provider: interactive, concurrency: batched ? BATCH_WAVE : spec.concurrency };

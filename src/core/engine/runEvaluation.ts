@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { hashFile } from '../data/hash.js';
 import { isDetached } from '../detach.js';
 import { caseKey, finishedStatus } from '../model.js';
-import type { EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
+import type { EvalCase, FailedAttemptSpend, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
+import type { ModelCallCounters } from '../run/modelClient.js';
 import type { Credentials, ProviderFactory } from '../providers/registry.js';
 import { InputError } from '../errors.js';
 import { RunLogWriter, newRunId, scanRunLog } from '../run/runLog.js';
@@ -311,11 +312,23 @@ async function readPrevious(file: string, spec: EvalSpec, retryErrors: boolean) 
 
 /** Calls this process made (its clients count retries and cache hits), plus what earlier sessions of a resumed run made. */
 function callCounts(clients: RunClients, earlier: CallCounts = { modelCalls: 0, cacheHits: 0, judgeCalls: 0 }): CallCounts {
+  const failedAttempts = failedAttemptSpend([...clients.models.map((m) => m.client.counters), ...(clients.judge ? [clients.judge.client.counters] : [])], earlier.failedAttempts);
   return {
     modelCalls: earlier.modelCalls + clients.models.reduce((n, m) => n + m.client.counters.providerCalls, 0),
     cacheHits: earlier.cacheHits + clients.models.reduce((n, m) => n + m.client.counters.cacheHits, 0) + (clients.judge?.client.counters.cacheHits ?? 0),
     judgeCalls: earlier.judgeCalls + (clients.judge?.client.counters.providerCalls ?? 0),
+    ...(failedAttempts ? { failedAttempts } : {}),
   };
+}
+
+/** The failed attempts' tokens over the clients (and earlier sessions), their cost unknown once any is; undefined when none. */
+function failedAttemptSpend(counters: readonly Readonly<ModelCallCounters>[], earlier: FailedAttemptSpend | undefined): FailedAttemptSpend | undefined {
+  let spend: FailedAttemptSpend = earlier ?? { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  for (const c of counters) {
+    const costUsd = spend.costUsd === undefined || c.failedAttemptCostUsd === undefined ? undefined : spend.costUsd + c.failedAttemptCostUsd;
+    spend = { inputTokens: spend.inputTokens + c.failedAttemptTokens.inputTokens, outputTokens: spend.outputTokens + c.failedAttemptTokens.outputTokens, ...(costUsd === undefined ? {} : { costUsd }) };
+  }
+  return spend.inputTokens + spend.outputTokens > 0 ? spend : undefined;
 }
 
 function summaryLine(status: RunStatus, totals: RunTotals, reports: SuiteReport[], thresholds: ThresholdOutcome[], problems: InputProblem[]) {

@@ -1,16 +1,21 @@
 // Counts and usage over a run's results: what the engine writes in the summary line, and what a reader of an interrupted log can still know.
 import type { ReportResult } from '../suites/reportView.js';
 import { isTruncated } from '../model.js';
-import type { RunTotals, Usage } from '../model.js';
+import type { FailedAttemptSpend, RunTotals, Usage } from '../model.js';
 
-/** What totals read of a result: the report view holds it, and so does a full CaseResult. */
-type TotalsInput = Pick<ReportResult, 'status' | 'pass' | 'judgeUsage' | 'response' | 'scores'>;
+/**
+ * What totals read of a result: the report view holds it, and so does a full CaseResult, which also has the attempts
+ * its call made (retries, and a call that failed after them) for estimating the calls of a log's earlier sessions.
+ */
+type TotalsInput = Pick<ReportResult, 'status' | 'pass' | 'judgeUsage' | 'response' | 'scores'> & { attempts?: number };
 
 /** Call counters only the live clients know; a log read back without its summary estimates them from the results. */
 export interface CallCounts {
   modelCalls: number;
   cacheHits: number;
   judgeCalls: number;
+  /** Tokens of failed attempts only the live clients saw; absent when none (a log read back cannot show them). */
+  failedAttempts?: FailedAttemptSpend;
 }
 
 /**
@@ -30,7 +35,7 @@ export class TotalsCounter {
     if (r.pass === false) t.failed++;
     if (isTruncated(r.response)) t.truncated = (t.truncated ?? 0) + 1;
     if (r.scores.some((score) => score.judgeError !== undefined)) t.judgeErrors = (t.judgeErrors ?? 0) + 1;
-    if (r.response && !r.response.cached && !r.response.given) t.modelCalls++;
+    t.modelCalls += modelCallsOf(r);
     if (r.response?.cached) t.cacheHits++;
     t.judgeCalls += r.judgeUsage?.calls ?? 0;
     t.inputTokens += freshUsage(r, 'inputTokens');
@@ -38,7 +43,11 @@ export class TotalsCounter {
     t.costUsd = addCost(t.costUsd, r);
   }
 
-  /** The calls the results show: one per fresh response (retries unseen), one hit per cached one, the judge calls recorded per case. */
+  /**
+   * The calls the results show, counted as the live clients count them (every provider call): each fresh call's
+   * attempts when the result records them (one per fresh response otherwise), one hit per cached answer, the judge
+   * calls recorded per case.
+   */
   get estimatedCalls(): CallCounts {
     const { modelCalls, cacheHits, judgeCalls } = this.sums;
     return { modelCalls, cacheHits, judgeCalls };
@@ -62,6 +71,13 @@ export function resultTotals(results: readonly TotalsInput[], calls?: CallCounts
 
 export function callsFromResults(results: readonly TotalsInput[]): CallCounts {
   return counted(results).estimatedCalls;
+}
+
+/** Provider calls behind a result: its attempts, unless its answer came from the cache or the dataset (no call). */
+function modelCallsOf(r: TotalsInput): number {
+  if (r.response?.cached || r.response?.given) return 0;
+  if (r.attempts !== undefined) return Math.max(0, r.attempts);
+  return r.response ? 1 : 0;
 }
 
 /** Tokens spent now: cached answers cost nothing this run; the judge's tokens count too. */

@@ -3,6 +3,7 @@ import type { APIError as AnthropicAPIError } from '@anthropic-ai/sdk';
 import type { APIError as OpenAIAPIError } from 'openai';
 import { ProviderError } from './contract.js';
 import type { ProviderErrorKind } from './contract.js';
+import type { Usage } from '../model.js';
 import { redact as redactKeys } from '../redact.js';
 import { contextOverflowOf, describeOverflow } from './contextOverflow.js';
 import type { ErrorBodyFields } from './contextOverflow.js';
@@ -47,10 +48,11 @@ export function toProviderError(error: unknown, context: { vendor: string; signa
     const overflow = contextOverflowOf(http.message, http.fields);
     // A prompt that does not fit fails the same way every time, whatever status the server chose (llama.cpp: 400 or 500);
     // a shared context filled by the requests in flight is the exception: fewer at once fit, so the scheduler retries it.
-    if (overflow) return new ProviderError(overflow.shared ? 'shared_context' : 'context_overflow', redact(`${context.vendor} answered HTTP ${http.status}: ${describeOverflow(overflow)} (${http.message})`), { status: http.status });
+    const usage = usageOfErrorBody(http.fields);
+    if (overflow) return new ProviderError(overflow.shared ? 'shared_context' : 'context_overflow', redact(`${context.vendor} answered HTTP ${http.status}: ${describeOverflow(overflow)} (${http.message})`), { status: http.status, usage });
     const kind = kindOfStatus(http.status);
     const retryAfterMs = http.headers ? retryAfterMsFrom(http.headers) : undefined;
-    return new ProviderError(kind, redact(`${context.vendor} answered HTTP ${http.status}: ${http.message}`), { status: http.status, retryAfterMs });
+    return new ProviderError(kind, redact(`${context.vendor} answered HTTP ${http.status}: ${http.message}`), { status: http.status, retryAfterMs, usage });
   }
   const [kind, message] = classifyRaw(error);
   return new ProviderError(kind, redact(`${context.vendor}: ${message}`));
@@ -73,6 +75,20 @@ function bodyFieldsOf(error: SdkApiError): ErrorBodyFields {
   const body = error.error as (ErrorBodyFields & { error?: ErrorBodyFields }) | undefined;
   const inner = typeof body?.error === 'object' && body.error !== null ? body.error : body;
   return inner ?? {};
+}
+
+/**
+ * Tokens a failed call still spent, when its error object reports them (`usage` in the OpenAI or Anthropic shape), so
+ * a failed attempt's cost is counted rather than lost; undefined when the body says nothing.
+ */
+function usageOfErrorBody(fields: ErrorBodyFields): Usage | undefined {
+  const usage = (fields as { usage?: unknown }).usage;
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const u = usage as Record<string, unknown>;
+  const count = (...names: string[]): number => names.reduce((sum, name) => sum + (typeof u[name] === 'number' && Number.isFinite(u[name]) && (u[name] as number) > 0 ? (u[name] as number) : 0), 0);
+  const inputTokens = count('prompt_tokens', 'input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens');
+  const outputTokens = count('completion_tokens', 'output_tokens');
+  return inputTokens + outputTokens > 0 ? { inputTokens, outputTokens } : undefined;
 }
 
 /** The vendor's own message from the error body when there is one; the SDK's message repeats the status and body. */

@@ -20,7 +20,7 @@ export interface ModelClientOptions {
   /** Ask the model even when the cache holds the answer, and store the fresh answer (the CLI's --refresh). */
   refreshCache?: boolean;
   /** Cost in USD of a call's usage; undefined when the price is unknown. `record` is the provider's answer as it came. */
-  prices?: (usage: Usage, record: ResponseRecord) => number | undefined;
+  prices?: (usage: Usage, record?: ResponseRecord) => number | undefined;
   onCall?: (event: ModelCallEvent) => void;
 }
 
@@ -40,6 +40,10 @@ export interface ModelCallCounters {
   cacheHits: number;
   /** Requests that ended in an error after their retries (cancelled included). */
   failures: number;
+  /** Tokens the server reported for attempts that failed (retried or final): paid for, yet in no answer. */
+  failedAttemptTokens: Usage;
+  /** Their cost; undefined once one of them could not be priced. */
+  failedAttemptCostUsd: number | undefined;
 }
 
 export interface CountingModelClient extends ModelClient {
@@ -65,8 +69,18 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
 
 export function createModelClient(options: ModelClientOptions): CountingModelClient {
   const decoding = decodingParameters(options.key, options.parameters);
-  const counters: ModelCallCounters = { requests: 0, providerCalls: 0, cacheHits: 0, failures: 0 };
+  const counters: ModelCallCounters = { requests: 0, providerCalls: 0, cacheHits: 0, failures: 0, failedAttemptTokens: { inputTokens: 0, outputTokens: 0 }, failedAttemptCostUsd: 0 };
   const emit = (event: ModelCallEvent): void => options.onCall?.(event);
+
+  /** A failed attempt's reported tokens, counted apart from the answers' (each attempt once: retries here, the last in the catch). */
+  function countFailedAttempt(error: unknown): void {
+    const usage = error instanceof ProviderError ? error.usage : undefined;
+    if (!usage || usage.inputTokens + usage.outputTokens === 0) return;
+    counters.failedAttemptTokens.inputTokens += usage.inputTokens;
+    counters.failedAttemptTokens.outputTokens += usage.outputTokens;
+    const cost = options.prices?.(usage);
+    counters.failedAttemptCostUsd = counters.failedAttemptCostUsd === undefined || cost === undefined ? undefined : counters.failedAttemptCostUsd + cost;
+  }
 
   async function fromCache(key: string | undefined): Promise<ClientResponse | undefined> {
     if (!options.cache || key === undefined || options.refreshCache) return undefined;
@@ -90,7 +104,10 @@ export function createModelClient(options: ModelClientOptions): CountingModelCli
           signal,
           // OpenAI counts max_tokens against the TPM limit when a request arrives, so the estimate does too.
           estimatedTokens: estimateTokens(request.messages) + (request.maxTokens ?? 0),
-          onRetry: (info) => emit({ type: 'retry', modelKey: options.key, ...info }),
+          onRetry: (info) => {
+            countFailedAttempt(info.error);
+            emit({ type: 'retry', modelKey: options.key, ...info });
+          },
         },
       );
       const costUsd = options.prices?.(value.usage, value) ?? value.costUsd;
@@ -99,6 +116,7 @@ export function createModelClient(options: ModelClientOptions): CountingModelCli
       return { record: { ...value, text: redact(value.text), costUsd }, attempts };
     } catch (error) {
       counters.failures++;
+      countFailedAttempt(error);
       emit({ type: 'failure', modelKey: options.key, attempts: attemptsOf(error) ?? 1, error });
       throw error;
     }

@@ -1,5 +1,5 @@
 // Runs model calls under the run's limits: bounded concurrency, RPM/TPM budgets, retries, adaptive concurrency on 429
-// and on a full shared context, timeouts, cancellation.
+// and on a full shared context, a pause with probes while the server cannot be reached, timeouts, cancellation.
 import { ProviderError } from '../providers/contract.js';
 import { AbortFanout } from './abortFanout.js';
 import { Cancellation } from './cancellation.js';
@@ -38,7 +38,33 @@ export interface SchedulerOptions {
    * run can say why it slowed down.
    */
   onConcurrencyLowered?: (info: ConcurrencyLowered) => void;
+  /** How long calls wait for a server that stopped accepting connections; defaults in DEFAULT_SERVER_WAIT. */
+  serverWait?: Partial<ServerWaitPolicy>;
+  /** Called when the scheduler starts waiting for an unreachable server, when it answers again, and when the wait ends without it. */
+  onServerWait?: (info: ServerWaitEvent) => void;
 }
+
+/**
+ * A server that answered earlier in the run and now refuses or drops every connection (it died, or restarts) is waited
+ * for instead of failing each queued call within seconds: after `failuresBeforeWait` connection failures in a row, no call starts except one probe at a
+ * time, the probes spaced by a delay doubling from `firstProbeDelayMs` to `maxProbeDelayMs`, for at most `budgetMs`.
+ */
+export interface ServerWaitPolicy {
+  failuresBeforeWait: number;
+  firstProbeDelayMs: number;
+  maxProbeDelayMs: number;
+  budgetMs: number;
+}
+
+export const DEFAULT_SERVER_WAIT: ServerWaitPolicy = { failuresBeforeWait: 2, firstProbeDelayMs: 500, maxProbeDelayMs: 8_000, budgetMs: 60_000 };
+
+export type ServerWaitEvent =
+  /** Calls are held; `error` is the connection failure that started the wait. */
+  | { state: 'waiting'; error: ProviderError; budgetMs: number }
+  /** A call reached the server again; the held calls go on. */
+  | { state: 'back'; waitedMs: number }
+  /** The budget ran out with the server still unreachable: the held calls go on and fail with the connection's cause. */
+  | { state: 'gave-up'; error: ProviderError; waitedMs: number };
 
 export interface ConcurrencyLowered {
   /** The limit now. */
@@ -124,7 +150,22 @@ function cancelledError(signal: AbortSignal): ProviderError {
 interface Waiter {
   readonly tokens: number;
   settled: boolean;
-  start(): void;
+  /** `probe`: the call is the one attempt let through to see whether an unreachable server is back. */
+  start(probe: boolean): void;
+}
+
+/** While the server cannot be reached: when the wait began, the next probe's time and delay, whether a probe is out. */
+interface ServerOutage {
+  since: number;
+  delayMs: number;
+  nextProbeAt: number;
+  probing: boolean;
+  lastError: ProviderError;
+}
+
+/** A failure to reach the server at all (refused, reset, dropped), as opposed to an answer, even an error one. */
+function isConnectionFailure(error: unknown): error is ProviderError {
+  return error instanceof ProviderError && error.kind === 'network';
 }
 
 /** FIFO with lazy removal: a cancelled waiter is marked and skipped, so cancelling 10,000 queued calls stays linear. */
@@ -204,6 +245,18 @@ export class Scheduler {
   private successesSinceChange = 0;
   private wake?: { at: number; cancel: () => void };
   private readonly onConcurrencyLowered?: (info: ConcurrencyLowered) => void;
+  private readonly serverWait: ServerWaitPolicy;
+  private readonly onServerWait?: (info: ServerWaitEvent) => void;
+  /** Connection failures since the last answer from the server. */
+  private connectionFailures = 0;
+  private outage?: ServerOutage;
+  /** The last wait ran out: calls are no longer held until the server answers once. */
+  private gaveUpWaiting = false;
+  /**
+   * Only a server that answered in this run is waited for (it died or restarts); one never reached is down or
+   * misconfigured, which the preflight reports, and waiting would only delay the same errors.
+   */
+  private serverEverAnswered = false;
 
   constructor(options: SchedulerOptions) {
     checkOptions(options);
@@ -220,6 +273,8 @@ export class Scheduler {
     this.clock = options.clock ?? systemClock;
     this.limiter = new RateLimiter(options, this.clock.now());
     this.onConcurrencyLowered = options.onConcurrencyLowered;
+    this.serverWait = { ...DEFAULT_SERVER_WAIT, ...options.serverWait };
+    this.onServerWait = options.onServerWait;
   }
 
   get stats(): SchedulerStats {
@@ -247,22 +302,24 @@ export class Scheduler {
     const unsubscribe = this.aborts.subscribe(options.signal, () => cancellation.cancel(cancelledError(options.signal)));
     const tokens = options.estimatedTokens ?? 0;
     let attempts = 0;
-    const rateLimits: RetryAccount = { count: 0, since: 0, sharedContext: 0 };
+    const rateLimits: RetryAccount = { count: 0, since: 0, sharedContext: 0, serverWait: 0 };
     try {
       for (;;) {
-        await this.acquire(tokens, cancellation, attempts > 0);
+        const probe = (await this.acquire(tokens, cancellation, attempts > 0)) === true;
         attempts++;
         const dispatched = { epoch: this.epoch, limit: this.limit };
         let value: T;
         try {
           value = await this.runAttempt(call, cancellation);
         } catch (error) {
+          this.onAttemptFailed(error, probe);
           const verdict = this.judgeFailure(error, attempts, rateLimits, dispatched);
           this.release();
           if (!verdict.retry) throw verdict.error;
-          await this.backOff(verdict.error, attempts, options, cancellation);
+          await this.backOff(verdict.error, attempts, options, cancellation, verdict.delayMs);
           continue;
         }
+        this.onServerAnswered();
         this.recordSuccess();
         this.release();
         return { value, attempts };
@@ -280,18 +337,18 @@ export class Scheduler {
    * Waits in the queue until the call may start; the slot and rate budget are taken when it resolves. Returns
    * nothing when the call may start at once, which is the common case and needs no waiter, promise or listener.
    */
-  private acquire(tokens: number, cancellation: Cancellation, retry: boolean): Promise<void> | undefined {
+  private acquire(tokens: number, cancellation: Cancellation, retry: boolean): Promise<boolean> | undefined {
     if (cancellation.cancelled) return Promise.reject(cancellation.reason);
     if (this.startNow(tokens)) return undefined;
     const queue = retry ? this.retrying : this.fresh;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<boolean>((resolve, reject) => {
       const waiter: Waiter = {
         tokens,
         settled: false,
-        start: () => {
+        start: (probe) => {
           queue.remove(waiter);
           cancellation.clear();
-          resolve();
+          resolve(probe);
         },
       };
       cancellation.onCancel(() => {
@@ -307,7 +364,7 @@ export class Scheduler {
 
   /** What pump() would do for a lone waiter: nobody queued ahead, a free slot, no 429 pause, budget to spare. */
   private startNow(tokens: number): boolean {
-    if (this.fresh.live > 0 || this.retrying.live > 0 || this.inFlight >= this.limit) return false;
+    if (this.outage || this.fresh.live > 0 || this.retrying.live > 0 || this.inFlight >= this.limit) return false;
     const now = this.clock.now();
     if (this.pausedUntil > now || this.limiter.waitFor(tokens, now) > 0) return false;
     this.limiter.take(tokens, now);
@@ -326,15 +383,19 @@ export class Scheduler {
       }
       // A finishing call pumps again, so a full house needs no timer.
       if (this.inFlight >= this.limit) return;
+      // While the server is unreachable one probe at a time goes out; its end pumps again.
+      if (this.outage?.probing) return;
       const now = this.clock.now();
-      const wait = Math.max(this.pausedUntil - now, this.limiter.waitFor(waiter.tokens, now));
+      const wait = Math.max(this.pausedUntil - now, this.limiter.waitFor(waiter.tokens, now), this.outage ? this.outage.nextProbeAt - now : 0);
       if (wait > 0) {
         this.armWake(now + wait, wait);
         return;
       }
       this.limiter.take(waiter.tokens, now);
       this.inFlight++;
-      waiter.start();
+      const probe = this.outage !== undefined;
+      if (this.outage) this.outage.probing = true;
+      waiter.start(probe);
     }
   }
 
@@ -411,8 +472,17 @@ export class Scheduler {
    * overflow met while more than one call was allowed in flight is free: the cut it caused is the fix, not a fault of
    * the call (bounded, since the limit can only be halved so many times before it is 1).
    */
-  private judgeFailure(error: unknown, attempts: number, account: RetryAccount, dispatched: { epoch: number; limit: number }): { retry: boolean; error: unknown } {
+  private judgeFailure(error: unknown, attempts: number, account: RetryAccount, dispatched: { epoch: number; limit: number }): { retry: boolean; error: unknown; delayMs?: number } {
     if (!(error instanceof ProviderError) || !error.retryable) return { retry: false, error };
+    if (isConnectionFailure(error)) {
+      // Waiting for the server: the retry is free and waits for the probes, not for a backoff of its own.
+      if (this.outage) {
+        account.serverWait++;
+        return { retry: true, error, delayMs: 0 };
+      }
+      // The wait ran out: the calls it held fail now with the cause, as they would have without it.
+      if (this.gaveUpWaiting) return { retry: false, error: new RetriesExhaustedError(error, attempts) };
+    }
     if (error.kind === 'rate_limit') this.onRateLimited(error, dispatched.epoch);
     if (error.kind === 'shared_context') {
       this.onSharedContextFull(error, dispatched.epoch);
@@ -429,13 +499,13 @@ export class Scheduler {
       if (this.clock.now() - account.since >= this.rateLimitBudgetMs) return { retry: false, error: new RetriesExhaustedError(error, attempts) };
       return { retry: true, error };
     }
-    if (attempts - account.count - account.sharedContext > this.maxRetries) return { retry: false, error: new RetriesExhaustedError(error, attempts) };
+    if (attempts - account.count - account.sharedContext - account.serverWait > this.maxRetries) return { retry: false, error: new RetriesExhaustedError(error, attempts) };
     return { retry: true, error };
   }
 
-  private async backOff(error: unknown, attempts: number, options: ScheduleOptions, cancellation: Cancellation): Promise<void> {
+  private async backOff(error: unknown, attempts: number, options: ScheduleOptions, cancellation: Cancellation, fixedDelayMs?: number): Promise<void> {
     const providerError = error as ProviderError;
-    const delayMs = retryDelay(providerError, attempts, this.backoff);
+    const delayMs = fixedDelayMs ?? retryDelay(providerError, attempts, this.backoff);
     this.retries++;
     options.onRetry?.({ attempt: attempts, error: providerError, delayMs });
     this.backingOff++;
@@ -486,6 +556,52 @@ export class Scheduler {
     this.onConcurrencyLowered?.({ limit: this.limit, from, error });
   }
 
+  /**
+   * Feeds the server wait: connection failures in a row start it; a probe that fails again spaces the next one out,
+   * until the budget is spent; any answer from the server (an HTTP error included) ends it.
+   */
+  private onAttemptFailed(error: unknown, probe: boolean): void {
+    if (!isConnectionFailure(error)) {
+      if (error instanceof ProviderError && error.kind !== 'timeout' && error.kind !== 'cancelled') this.onServerAnswered();
+      else if (probe && this.outage) this.outage.probing = false;
+      return;
+    }
+    this.connectionFailures++;
+    const now = this.clock.now();
+    const outage = this.outage;
+    if (!outage) {
+      if (!this.serverEverAnswered || this.gaveUpWaiting || this.connectionFailures < this.serverWait.failuresBeforeWait) return;
+      const delayMs = this.serverWait.firstProbeDelayMs;
+      this.outage = { since: now, delayMs, nextProbeAt: now + delayMs, probing: false, lastError: error };
+      this.onServerWait?.({ state: 'waiting', error, budgetMs: this.serverWait.budgetMs });
+      return;
+    }
+    outage.lastError = error;
+    if (!probe) return;
+    outage.probing = false;
+    const waitedMs = now - outage.since;
+    if (waitedMs >= this.serverWait.budgetMs) {
+      this.outage = undefined;
+      this.gaveUpWaiting = true;
+      this.onServerWait?.({ state: 'gave-up', error, waitedMs });
+      return;
+    }
+    outage.delayMs = Math.min(outage.delayMs * 2, this.serverWait.maxProbeDelayMs);
+    // The last probe goes out when the budget ends, not a whole delay after it.
+    outage.nextProbeAt = Math.min(now + outage.delayMs, outage.since + this.serverWait.budgetMs);
+  }
+
+  /** The server answered: the wait (if any) is over and the held calls go on. */
+  private onServerAnswered(): void {
+    this.serverEverAnswered = true;
+    this.connectionFailures = 0;
+    this.gaveUpWaiting = false;
+    const outage = this.outage;
+    if (!outage) return;
+    this.outage = undefined;
+    this.onServerWait?.({ state: 'back', waitedMs: this.clock.now() - outage.since });
+  }
+
   private recordSuccess(): void {
     this.completed++;
     if (this.limit >= this.maxConcurrency) return;
@@ -496,11 +612,13 @@ export class Scheduler {
   }
 }
 
-/** What a call has spent of its retries beyond maxRetries' count: 429s with a Retry-After, free shared-context retries. */
+/** What a call has spent of its retries beyond maxRetries' count: 429s with a Retry-After, free shared-context and server-wait retries. */
 interface RetryAccount {
   count: number;
   since: number;
   sharedContext: number;
+  /** Connection failures met while the scheduler waited for the server: free, the wait's budget bounds them. */
+  serverWait: number;
 }
 
 function checkOptions(options: SchedulerOptions): void {

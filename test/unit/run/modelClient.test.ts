@@ -73,7 +73,8 @@ describe('createModelClient: requests', () => {
 
   it('computes the cost from the prices and reports the attempts', async () => {
     const provider = new EchoProvider();
-    provider.failures = [new ProviderError('server', '502 Bad Gateway', { status: 502 })];
+    // The failed attempt reports tokens it spent: counted apart, priced by the same prices.
+    provider.failures = [new ProviderError('server', '502 Bad Gateway', { status: 502, usage: { inputTokens: 8, outputTokens: 3 } })];
     const events: ModelCallEvent[] = [];
     const c = client(provider, { prices: (usage) => usage.inputTokens / 4 + usage.outputTokens, onCall: (e) => events.push(e) });
     const response = await c.complete({ messages: question('cost') }, signal);
@@ -81,7 +82,7 @@ describe('createModelClient: requests', () => {
     assert.equal(response.costUsd, 35);
     assert.equal(response.cached, false);
     assert.deepEqual(events.map((e) => e.type), ['retry', 'success']);
-    assert.deepEqual(c.counters, { requests: 1, providerCalls: 2, cacheHits: 0, failures: 0 });
+    assert.deepEqual(c.counters, { requests: 1, providerCalls: 2, cacheHits: 0, failures: 0, failedAttemptTokens: { inputTokens: 8, outputTokens: 3 }, failedAttemptCostUsd: 5 });
   });
 });
 
@@ -105,7 +106,7 @@ describe('createModelClient: cache', () => {
       assert.equal(answer.costUsd, 0);
     }
     assert.equal(secondProvider.requests.length, 0);
-    assert.deepEqual(second.counters, { requests: 0, providerCalls: 0, cacheHits: 3, failures: 0 });
+    assert.deepEqual(second.counters, { requests: 0, providerCalls: 0, cacheHits: 3, failures: 0, failedAttemptTokens: { inputTokens: 0, outputTokens: 0 }, failedAttemptCostUsd: 0 });
   });
 
   it('misses when anything in the request changes, but not when only streaming does', async () => {
@@ -158,7 +159,7 @@ describe('createModelClient: cache', () => {
     assert.deepEqual(events.at(-1), { type: 'failure', modelKey: 'echo:m1', attempts: 3, error });
     const answer = await c.complete({ messages: question('q') }, signal);
     assert.equal(answer.cached, false);
-    assert.deepEqual(c.counters, { requests: 2, providerCalls: 4, cacheHits: 0, failures: 1 });
+    assert.deepEqual(c.counters, { requests: 2, providerCalls: 4, cacheHits: 0, failures: 1, failedAttemptTokens: { inputTokens: 0, outputTokens: 0 }, failedAttemptCostUsd: 0 });
   });
 
   it('still answers when the cache cannot be written, and says so', async () => {

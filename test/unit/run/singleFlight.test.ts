@@ -56,8 +56,8 @@ describe('single-flight: identical requests in flight share one call', () => {
     assert.equal(a.cached, false);
     assert.equal(b.cached, true);
     assert.equal(b.costUsd, 0);
-    assert.deepEqual(first.counters, { requests: 1, providerCalls: 1, cacheHits: 0, failures: 0 });
-    assert.deepEqual(second.counters, { requests: 0, providerCalls: 0, cacheHits: 1, failures: 0 });
+    assert.deepEqual(first.counters, { requests: 1, providerCalls: 1, cacheHits: 0, failures: 0, failedAttemptTokens: { inputTokens: 0, outputTokens: 0 }, failedAttemptCostUsd: 0 });
+    assert.deepEqual(second.counters, { requests: 0, providerCalls: 0, cacheHits: 1, failures: 0, failedAttemptTokens: { inputTokens: 0, outputTokens: 0 }, failedAttemptCostUsd: 0 });
   });
 
   it('still sends requests that differ, and shares nothing with --no-cache (every request goes to the model)', async () => {
