@@ -127,8 +127,9 @@ suite('reruns', () => {
     const summary = asSummary(result.outcome);
     assert.equal(result.previousRunId, first.runId);
     assert.deepEqual(result.suiteIds, ['noise'], 'only the suite whose template was saved');
-    // The paired verdict against the previous run: 2 of 6 cases fixed, none broken — too few pairs to be significant.
-    assert.deepEqual(result.verdict, ['noise on openai-compatible:fixture-on-save: no detectable change at this size (n = 6: too few pairs for any change to be significant)']);
+    // The paired verdict against the previous run: 2 of 6 cases fixed, none broken (p = 0.5); with 6 pairs only all 6
+    // changing one way (p = 0.031) would be significant.
+    assert.deepEqual(result.verdict, ['noise on openai-compatible:fixture-on-save: no detectable change at this size (n = 6; a change of ±100.0 points in pass rate would be detectable)']);
     assert.equal(summary.totals.cases, 6);
     assert.equal(summary.totals.cacheHits, 4, 'Jupiter and sodium render the same prompt as before');
     assert.deepEqual(askedSince(server, from), [QUESTIONS.australia.text, QUESTIONS.australia.text]);
