@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 
 /** Lowest first. The files directly in src/core (model.ts, errors.ts, stats.ts…) are the base and import nothing. */
-export const CORE_LAYERS = ['(base)', 'vendor', 'data', 'traces', 'prompt', 'providers', 'suites', 'spec', 'run', 'engine', 'explain', 'verdicts', 'report'];
+export const CORE_LAYERS = ['(base)', 'vendor', 'data', 'traces', 'prompt', 'providers', 'retrieval', 'suites', 'spec', 'run', 'engine', 'explain', 'verdicts', 'report'];
 
 const WHY = {
   '(base)': 'the shapes and helpers every layer shares',
@@ -17,6 +17,7 @@ const WHY = {
   traces: 'trace files in, OpenInference traces out',
   prompt: 'templates',
   providers: 'one vendor call',
+  retrieval: 'a user\'s retriever: one contract for scripts, HTTP services and the rows\' passages',
   suites: 'the methods',
   spec: 'the eval file, checked against the methods',
   run: 'scheduling, caching and logging calls',

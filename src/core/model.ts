@@ -153,8 +153,8 @@ export interface ResponseRecord {
 }
 
 export interface CaseError {
-  /** Where it failed: building/rendering the prompt, calling the model, or scoring. */
-  stage: 'render' | 'model' | 'score';
+  /** Where it failed: building/rendering the prompt, retrieving its passages, calling the model, or scoring. */
+  stage: 'render' | 'retrieval' | 'model' | 'score';
   kind: string;
   message: string;
   status?: number;
