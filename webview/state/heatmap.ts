@@ -1,6 +1,6 @@
 // Heatmaps from a report's chart specs: cells with their colour on the spec's scale, grouped by grid, linked to their cases.
 import type { CaseListItem } from '../../src/protocol.js';
-import type { ChartSpec, ReportCell, SuiteReport } from '../../src/core/suites/contract.js';
+import type { HeatmapChartSpec, ReportCell, SuiteReport } from '../../src/core/suites/contract.js';
 
 export interface HeatCell {
   row: number;
@@ -22,7 +22,7 @@ export interface HeatCell {
 export interface HeatmapModel {
   /** Unique within the summary: `${suiteId}\u0000${tableId}`. */
   id: string;
-  spec: ChartSpec;
+  spec: HeatmapChartSpec;
   suiteId: string;
   /** The model the table is about, when its id names one of the run's models. */
   modelKey: string | undefined;
@@ -108,7 +108,7 @@ function numberOr(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 }
 
-function toCell(cell: ReportCell | undefined, row: number, col: number, rowLabel: string, colLabel: string, spec: ChartSpec, keys: string[]): HeatCell {
+function toCell(cell: ReportCell | undefined, row: number, col: number, rowLabel: string, colLabel: string, spec: HeatmapChartSpec, keys: string[]): HeatCell {
   const value = cell && typeof cell.value === 'number' && Number.isFinite(cell.value) ? cell.value : null;
   const out: HeatCell = {
     row, col, rowLabel, colLabel, value,
@@ -123,7 +123,7 @@ function toCell(cell: ReportCell | undefined, row: number, col: number, rowLabel
 
 /** Every heatmap the reports ask for, in report order; a spec whose table is missing is skipped. */
 export function heatmapsOf(reports: readonly SuiteReport[], items: readonly CaseListItem[], runModels: readonly string[] = []): HeatmapModel[] {
-  const charts = reports.flatMap((report) => (report.charts ?? []).filter((c) => c.kind === 'heatmap').map((spec) => ({ report, spec })));
+  const charts = reports.flatMap((report) => (report.charts ?? []).filter((c): c is HeatmapChartSpec => c.kind === 'heatmap').map((spec) => ({ report, spec })));
   if (charts.length === 0) return [];
   const index = indexCellCases(items);
   const models = new Set([...runModels, ...items.map((i) => i.modelKey)]);

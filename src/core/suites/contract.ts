@@ -56,9 +56,12 @@ export interface ReportMetric {
 
 /**
  * A chart the UI may draw from one of the report's tables; the table stays the source of the numbers, so a reader
- * that ignores charts loses nothing. Heatmap: rows are the y axis, columns the x axis, each cell's value its colour.
+ * that ignores charts loses nothing.
  */
-export interface ChartSpec {
+export type ChartSpec = HeatmapChartSpec | LineChartSpec | BarChartSpec;
+
+/** Heatmap: rows are the y axis, columns the x axis, each cell's value its colour. */
+export interface HeatmapChartSpec {
   kind: 'heatmap';
   /** ReportTable.id of the table holding the data. */
   tableId: string;
@@ -69,6 +72,34 @@ export interface ChartSpec {
   colors: string[];
   min: number;
   max: number;
+}
+
+/**
+ * Lines: each row of the table is a series (its label the legend), each column an x value (the column names, e.g.
+ * "1", "3", "10" for retrieval metrics by k); a cell's interval is drawn as a band when it has one.
+ */
+export interface LineChartSpec {
+  kind: 'line';
+  tableId: string;
+  title: string;
+  xTitle: string;
+  yTitle: string;
+  min?: number;
+  max?: number;
+}
+
+/**
+ * Bars: each row of the table is a bar (its label on the axis), its value in column `column` (default 0) with the
+ * cell's interval as a whisker. With `filter`, a bar opens the run's cases whose list item has that value in that
+ * field (the failure split: `cause`, each row label a cause).
+ */
+export interface BarChartSpec {
+  kind: 'bar';
+  tableId: string;
+  title: string;
+  xTitle: string;
+  column?: number;
+  filter?: { field: 'cause' };
 }
 
 export interface SuiteReport {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EvalCase, Score } from '../../../src/core/model.js';
 import { needleReport } from '../../../src/core/suites/needle/report.js';
+import type { HeatmapChartSpec } from '../../../src/core/suites/contract.js';
 import { params, result } from './builders.js';
 
 function cell(id: string, contextLength: number, requestedDepth: number | null): EvalCase {
@@ -45,7 +46,7 @@ describe('needle report', () => {
     assert.deepEqual([passRate.value, passRate.n, passRate.undetermined], [0.5, 2, 2]);
     assert.ok(passRate.low! < 0.5 && passRate.high! > 0.5, 'a Wilson interval');
 
-    assert.deepEqual(report.charts?.map((c) => [c.kind, c.tableId, c.xTitle, c.yTitle, c.colors.join(' '), c.min, c.max]), [
+    assert.deepEqual((report.charts as HeatmapChartSpec[] | undefined)?.map((c) => [c.kind, c.tableId, c.xTitle, c.yTitle, c.colors.join(' '), c.min, c.max]), [
       ['heatmap', 'needle-heatmap:m:one', 'Token Limit', 'Depth Percent', '#F0496E #EBB839 #0CD79F', 1, 10],
       ['heatmap', 'needle-heatmap:m:two', 'Token Limit', 'Depth Percent', '#F0496E #EBB839 #0CD79F', 1, 10],
     ]);
@@ -83,6 +84,7 @@ describe('needle report', () => {
     ]);
     const names = report.metrics.map((m) => `${m.name}=${m.value}`);
     assert.deepEqual(names, ['mean_score=0.5', 'pass_rate=0.5', 'miss_count=2', 'refusal_count=1', 'negative_refusal_rate=0.5']);
-    assert.deepEqual([report.charts?.[0]?.min, report.charts?.[0]?.max], [0, 1]);
+    const chart = report.charts?.[0] as HeatmapChartSpec | undefined;
+    assert.deepEqual([chart?.min, chart?.max], [0, 1]);
   });
 });

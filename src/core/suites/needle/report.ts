@@ -1,7 +1,7 @@
 // Aggregates needle results into the reference's heatmap (depth × context length, one per model) and a summary.
 import { NumberColumn, joined, modelColumns, orphansNote, reportThrough } from '../aggregator.js';
 import type { ReportCase, ReportResult, ReportScore } from '../reportView.js';
-import type { ChartSpec, ReportCell, ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
+import type { ChartSpec, HeatmapChartSpec, ReportCell, ReportMetric, ReportTable, SuiteAggregator, SuiteReport } from '../contract.js';
 import { NEEDLE_METHOD, needleCaseParams } from './cases.js';
 import type { NeedleCaseParams } from './cases.js';
 import type { NeedleParams } from './params.js';
@@ -126,7 +126,7 @@ function heatmapTable(cells: ReadonlyMap<string, ModeGroup>, model: string, mode
   };
 }
 
-function heatmapChart(table: ReportTable, mode: ScoringMode): ChartSpec {
+function heatmapChart(table: ReportTable, mode: ScoringMode): HeatmapChartSpec {
   return { kind: 'heatmap', tableId: table.id, title: table.title, xTitle: X_TITLE, yTitle: Y_TITLE, colors: [...HEATMAP_COLORS], min: SCALES[mode].min, max: SCALES[mode].max };
 }
 
