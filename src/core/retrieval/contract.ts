@@ -132,3 +132,44 @@ export interface CauseFinding {
   passageId?: string;
   rank?: number;
 }
+
+/** `retriever:` of the eval file, loaded (paths absolute, defaults applied). Secrets stay environment variable names. */
+export type RetrieverSpec = CommandRetrieverSpec | HttpRetrieverSpec | DatasetRetrieverSpec;
+
+/**
+ * The user's own script, in any language: `persistent` starts it once and speaks JSON lines on stdin/stdout (one
+ * request per line with an `id`, answers matched by id, so requests overlap); `per-call` starts it for each question
+ * (the request on stdin, the answer on stdout). The command is an argument list run without a shell.
+ */
+export interface CommandRetrieverSpec {
+  type: 'command';
+  command: string[];
+  /** Absolute; the eval file's folder by default. */
+  cwd: string;
+  mode: 'persistent' | 'per-call';
+  timeoutMs: number;
+  /** Extra environment variables by name, their values read from the environment when the process starts. */
+  env?: string[];
+  /** Passed to every request untouched (part of the cache key). */
+  params?: Record<string, unknown>;
+}
+
+/**
+ * A POST to the user's endpoint with `{ question, k, params }` (README, "Retriever contract"); the answer is a list of
+ * items or, with `response`, found in another shape by JSON pointers.
+ */
+export interface HttpRetrieverSpec {
+  type: 'http';
+  url: string;
+  /** Header name → the environment variable holding its value (read at call time, never stored). */
+  headers: Record<string, { env: string; prefix?: string }>;
+  timeoutMs: number;
+  params?: Record<string, unknown>;
+  /** For services whose answer has another shape: JSON pointers to the list, and within each item to its fields. */
+  response?: { items: string; id?: string; text?: string; score?: string; metadata?: string };
+}
+
+/** The passages already in the rows (today's behaviour), through the same contract. */
+export interface DatasetRetrieverSpec {
+  type: 'dataset';
+}
