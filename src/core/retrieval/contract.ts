@@ -70,6 +70,12 @@ export interface RetrievalRecord {
   k: number;
   /** Every candidate the retriever returned, in its order (rank 1 first; ties keep the returned order). */
   candidates: RankedPassage[];
+  /**
+   * Every id the labels call relevant for this question, retrieved or not, with its grade (recall and nDCG's ideal
+   * ranking need the ones never retrieved). Undefined when the labels only judge what was retrieved (answer match,
+   * the judge): then only the candidates' `relevance` is known, and the report says so.
+   */
+  relevant?: { id: string; grade: number }[];
   latencyMs?: number;
   cached?: boolean;
 }
