@@ -6,6 +6,7 @@ import { ProviderError } from './contract.js';
 import type { CallOptions, CompletionRequest, Provider } from './contract.js';
 import { abortError, toProviderError } from './errors.js';
 import { publicEndpoint } from './secrets.js';
+import { nodeFetch } from './nodeFetch.js';
 import { loadVendor, onFirstUse } from '../vendor/load.js';
 
 export interface AnthropicProviderOptions {
@@ -30,7 +31,7 @@ export function anthropicClientOnFirstUse(options: AnthropicProviderOptions): ()
     const { Anthropic } = loadVendor('anthropic');
     // The key is passed explicitly so the SDK never falls back to its credential chain (config files, env).
     // Providers never log (logLevel off): what went wrong travels in the ProviderError.
-    return new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS, logLevel: 'off', defaultHeaders: options.defaultHeaders });
+    return new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS, logLevel: 'off', defaultHeaders: options.defaultHeaders, fetch: nodeFetch });
   });
 }
 

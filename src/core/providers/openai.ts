@@ -5,6 +5,7 @@ import type { ResponseRecord, Usage } from '../model.js';
 import { ProviderError } from './contract.js';
 import type { CallOptions, CompletionRequest, Provider, ServerSlots } from './contract.js';
 import { fetchServerSlots } from './serverSlots.js';
+import { nodeFetch } from './nodeFetch.js';
 import { abortError, toProviderError } from './errors.js';
 import { publicEndpoint } from './secrets.js';
 import { loadVendor, onFirstUse } from '../vendor/load.js';
@@ -45,6 +46,7 @@ function createOpenAIClient(options: OpenAIProviderOptions): OpenAI {
     // Providers never log: what went wrong travels in the ProviderError (the SDK would print bad stream chunks).
     logLevel: 'off',
     defaultHeaders: { ...options.defaultHeaders, ...(keyless ? { Authorization: null } : {}) },
+    fetch: nodeFetch,
   });
 }
 

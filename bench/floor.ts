@@ -1,0 +1,113 @@
+// Benchmark: how close a latency-bound run comes to the physical floor. For 300 and 3,000 RGB cases against the fixture
+// server in its own process (100 ms per call, 16 in flight): our whole `rag-inspector run` process, the floor
+// (cases × latency ÷ in flight), and a bare HTTP client — a Node process that only POSTs the same number of chat
+// completions with 16 in flight through fetch — as the practical floor on this machine, so the gap that is ours shows.
+// With --before <dir>, the same run of another built checkout, interleaved run by run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createWorkspace, rgbRows } from '../test/unit/engine/workspace.js';
+import { startFixtureProcess } from './lib/fixtureProcess.js';
+import { machineLine, median, numberArg, stringArg, table } from './lib/report.js';
+import { rgbNoiseEval } from './lib/rgbNoiseEval.js';
+
+const LATENCY_MS = 100;
+const IN_FLIGHT = 16;
+
+interface Timing {
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** One process: wall time from here, user + system CPU from /usr/bin/time (the child's own accounting). */
+function timed(command: string[], cwd: string): Timing {
+  const started = performance.now();
+  const child = spawnSync('/usr/bin/time', ['-f', '%U %S', ...command], { cwd, encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: 'sk-fixture-key-for-the-bench-0000' } });
+  const wallMs = performance.now() - started;
+  const last = child.stderr.trim().split('\n').pop() ?? '';
+  const [user, system] = last.split(' ').map(Number);
+  if (child.status !== 0) throw new Error(`${command.join(' ')} exited with ${child.status}: ${child.stderr.slice(-1000)}`);
+  return { wallMs, cpuMs: ((user ?? NaN) + (system ?? NaN)) * 1000 };
+}
+
+/**
+ * The bare clients: N chat completions, IN_FLIGHT at a time, each a fresh small body, nothing else — through Node's
+ * fetch (undici), and through node:http with the global keep-alive agent (what the SDKs are given, nodeFetch.ts).
+ */
+const BARE_CLIENT = (post: string) => `
+const http = require('node:http');
+const [baseUrl, total, inFlight] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4])];
+const post = ${post};
+let next = 0;
+async function worker() {
+  while (next < total) {
+    const i = next++;
+    await post(baseUrl + '/chat/completions', JSON.stringify({ model: 'fixture-model', messages: [{ role: 'user', content: 'Question ' + i + '? Passages: ' + 'x'.repeat(600) }] }));
+  }
+}
+Promise.all(Array.from({ length: inFlight }, worker)).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+`;
+const FETCH_POST = `async (url, body) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-fixture' }, body })).json()`;
+const HTTP_POST = `(url, body) => new Promise((resolve, reject) => {
+  const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-fixture' } }, (response) => {
+    const chunks = [];
+    response.on('data', (chunk) => chunks.push(chunk));
+    response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+  });
+  request.on('error', reject);
+  request.end(body);
+})`;
+
+async function main(): Promise<void> {
+  const repeats = numberArg('repeats', 3);
+  const sizes = (stringArg('cases') ?? '300,3000').split(',').map(Number);
+  const before = stringArg('before');
+  const trees: [string, string][] = [...(before ? [['before', path.resolve(before)] as [string, string]] : []), ['this tree', path.resolve(__dirname, '..')]];
+  for (const [, root] of trees) if (!existsSync(path.join(root, 'dist', 'cli.js'))) throw new Error(`${root}/dist/cli.js is missing: run "npm run build" there`);
+
+  const server = await startFixtureProcess({ latencyMs: LATENCY_MS });
+  const workspaces = sizes.map((cases) => ({
+    cases,
+    workspace: createWorkspace({ rows: rgbRows(cases), evalYaml: () => rgbNoiseEval({ name: 'floor benchmark', model: `{ provider: openai-compatible, model: fixture-model, baseUrl: ${server.openaiBaseUrl} }`, concurrency: IN_FLIGHT, maxRetries: 0 }) }),
+  }));
+  const bareFetch = path.join(workspaces[0]!.workspace.dir, 'bare-fetch.js');
+  const bareHttp = path.join(workspaces[0]!.workspace.dir, 'bare-http.js');
+  writeFileSync(bareFetch, BARE_CLIENT(FETCH_POST));
+  writeFileSync(bareHttp, BARE_CLIENT(HTTP_POST));
+  try {
+    const rows: (string | number)[][] = [];
+    for (const { cases, workspace } of workspaces) {
+      const floorMs = (cases / IN_FLIGHT) * LATENCY_MS;
+      const results = new Map<string, Timing[]>();
+      const commands: [string, string[]][] = [
+        ['bare client (fetch)', [process.execPath, bareFetch, server.openaiBaseUrl, String(cases), String(IN_FLIGHT)]],
+        ['bare client (node:http)', [process.execPath, bareHttp, server.openaiBaseUrl, String(cases), String(IN_FLIGHT)]],
+        ...trees.map(([label, root]): [string, string[]] => [`rag-inspector (${label})`, [process.execPath, path.join(root, 'dist', 'cli.js'), 'run', workspace.evalFile, '--no-cache', '--quiet']]),
+      ];
+      // A warm-up of each (disk cache, the server's JIT), then the repeats interleaved command by command.
+      for (let repeat = -1; repeat < repeats; repeat++) {
+        for (const [name, argv] of commands) {
+          const timing = timed(argv, workspace.dir);
+          if (repeat >= 0) results.set(name, [...(results.get(name) ?? []), timing]);
+        }
+      }
+      for (const [name, timings] of results) {
+        const wall = median(timings.map((t) => t.wallMs));
+        const cpu = median(timings.map((t) => t.cpuMs));
+        rows.push([cases, name, wall.toFixed(0), `${Math.min(...timings.map((t) => t.wallMs)).toFixed(0)}–${Math.max(...timings.map((t) => t.wallMs)).toFixed(0)}`, floorMs.toFixed(0), `${((floorMs / wall) * 100).toFixed(0)}%`, cpu.toFixed(0), (cpu / cases).toFixed(2)]);
+      }
+    }
+    console.log(machineLine());
+    console.log(`${repeats} repeats after a warm-up; ${LATENCY_MS} ms per call, ${IN_FLIGHT} in flight; medians`);
+    console.log(table(['cases', 'process', 'wall ms', 'min–max', 'floor ms', 'of floor', 'cpu ms', 'cpu ms / case'], rows));
+  } finally {
+    for (const { workspace } of workspaces) workspace.cleanup();
+    await server.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
