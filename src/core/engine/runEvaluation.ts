@@ -25,6 +25,7 @@ import type { LazyPlan, SuitePlan } from './plan.js';
 import { forEachConcurrent } from '../pool.js';
 import { evaluateThresholds } from './thresholds.js';
 import { preflight } from './preflight.js';
+import { CheckAlongside } from './checkAlongside.js';
 import { endedInError, keysOfResults } from './rerunSelection.js';
 import { TOOL_VERSION } from '../version.js';
 import { withJudgeUsage } from './totals.js';
@@ -119,6 +120,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   for (const problem of plan.problems) emit({ type: 'input-problem', problem });
 
   // After the inputs were read (a bad file is reported before any server is contacted), before the run log exists.
+  let check: Promise<void> = Promise.resolve();
   if (options.preflight) {
     // Only the servers some call will reach: a rerun the cache answers whole runs with its servers down.
     const reached = await uncachedEndpoints(plan, {
@@ -129,19 +131,30 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
     const scorers = reached.scorers ? [...(clients.judge ? [clients.judge] : []), ...(clients.embeddings ? [clients.embeddings] : [])] : [];
     const targets = [...clients.models.filter((m) => reached.models.has(m.key)), ...scorers]
       .map((m) => ({ key: m.key, model: m.key.slice(m.key.indexOf(':') + 1), provider: m.provider, ...('concurrency' in m ? { concurrency: m.concurrency } : {}) }));
-    const { warnings } = await preflight(targets, options.signal, spec.timeoutMs);
-    for (const message of warnings) emit({ type: 'warning', message });
+    check = preflight(targets, options.signal, spec.timeoutMs).then(({ warnings }) => {
+      for (const message of warnings) emit({ type: 'warning', message });
+    });
   }
+  // The check runs alongside the first calls (checkAlongside.ts), except where something would go out before any case
+  // could be stopped: a vendor batch is submitted as calls arrive, rows prepared with the judge call it first, and a
+  // resumed log is reopened (and locked) before anything runs.
+  const overlap = !previous && !spec.models.some((m) => m.batch) && spec.judge?.batch !== true && !(clients.judge && plan.suites.some((s) => s.suite.prepareRow));
+  if (!overlap) await check;
+  const alongside = new CheckAlongside(check, overlap ? clients.models.reduce((sum, m) => sum + m.concurrency, 0) : 0);
+  const runSignal = AbortSignal.any([options.signal, alongside.signal]);
 
   const runId = previous?.header.runId ?? newRunId(new Date());
-  const writer = previous
-    ? await RunLogWriter.reopen(options.resume!)
-    : await RunLogWriter.create(path.join(stateDir, 'runs'), { ...await headerFor(runId, spec, plan, modelKeys), ...(options.overrides?.batch === true ? { batch: true as const } : {}) });
-  const logFile = writer.file;
-  batchLog.writeTo(writer);
   const createdAt = previous?.header.createdAt ?? new Date().toISOString();
-
-  emit({ type: 'run-started', runId, logFile, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size, concurrency: spec.concurrency, ...(batchRestored ? { batchRestored } : {}) });
+  // Opened once the check passed: a run it stops leaves no log.
+  const opened = alongside.passed.then(async () => {
+    const writer = previous
+      ? await RunLogWriter.reopen(options.resume!)
+      : await RunLogWriter.create(path.join(stateDir, 'runs'), { ...await headerFor(runId, spec, plan, modelKeys), ...(options.overrides?.batch === true ? { batch: true as const } : {}) });
+    batchLog.writeTo(writer);
+    emit({ type: 'run-started', runId, logFile: writer.file, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size, concurrency: spec.concurrency, ...(batchRestored ? { batchRestored } : {}) });
+    return writer;
+  });
+  opened.catch(() => undefined);
 
   // The judge's usage while preparing rows belongs to no case result; it is added to the run's totals.
   const preparation: JudgeUsage = { inputTokens: 0, outputTokens: 0, calls: 0, costUsd: 0 };
@@ -191,8 +204,10 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   let done = 0;
   // Each model's scheduler bounds its own calls; the pool only keeps enough work queued to feed them all.
   const width = clients.models.reduce((sum, m) => sum + m.concurrency, 0) * 2;
+  let writer: RunLogWriter;
   try {
     await forEachConcurrent(pending(), width, options.signal, async ({ suitePlan, evalCase, model }) => {
+      await alongside.admit();
       const result = await executeCase({
         evalCase,
         suite: suitePlan.suite,
@@ -202,28 +217,35 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
         judge: clients.judge?.client,
         embeddings: clients.embeddings?.client,
         templateParameters: templateParametersFor(suitePlan, model.spec),
-        signal: options.signal,
+        signal: runSignal,
         ...(model.spec.truncated ? { truncated: model.spec.truncated } : {}),
         ...(spec.judgeSamples ? { judgeSamples: spec.judgeSamples } : {}),
       });
       // A case cut short by cancel is not finished: leave it out of the log so --resume runs it again.
       if (options.signal.aborted && result.status === 'error' && result.error?.kind === 'cancelled') return;
       // The log is the only record kept of a finished case: the tables are computed from it at the end.
-      writer.appendCase({ type: 'case', case: evalCase, result });
+      const log = await opened;
+      log.appendCase({ type: 'case', case: evalCase, result });
       done += 1;
       emit({ type: 'case-finished', evalCase, result, done, total });
     });
+    // A failed check ends the run here with its own error, whatever the first wave did.
+    writer = await opened;
   } catch (error) {
+    const log = await opened.catch(() => undefined);
+    // The check failed: no log was opened, and the check's error is the one to tell.
+    if (!log) throw alongside.signal.aborted ? alongside.signal.reason : error;
     // Closed (and so unlocked) whatever happens here: a log left locked could not be resumed by this process.
     try {
-      if (isDetached(options.signal)) detach(writer, options.signal);
-      const { totals } = await tablesFromLog(logFile, [], callCounts(clients, previous?.calls));
-      writer.appendSummary(summaryLine('error', withJudgeUsage(totals, preparation), [], [], plan.problems));
+      if (isDetached(options.signal)) detach(log, options.signal);
+      const { totals } = await tablesFromLog(log.file, [], callCounts(clients, previous?.calls));
+      log.appendSummary(summaryLine('error', withJudgeUsage(totals, preparation), [], [], plan.problems));
     } finally {
-      writer.close();
+      log.close();
     }
     throw error;
   }
+  const logFile = writer.file;
 
   let summary: SummaryLine;
   let reports: SuiteReport[];

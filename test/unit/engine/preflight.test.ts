@@ -9,7 +9,7 @@ import { errorCausesOf } from '../../../src/core/errorCauses.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunEvent } from '../../../src/core/engine/events.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
-import { startFixtureServer } from '../../fixtures/llmServer.js';
+import { isPreflightRequest, startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureOptions, FixtureServer } from '../../fixtures/llmServer.js';
 import { answerLandmarks, createWorkspace, fixtureEvalYaml, rgbRows } from './workspace.js';
 
@@ -27,11 +27,26 @@ const options = { signal: new AbortController().signal, credentials: envCredenti
 test('an embeddings model on a llama.cpp started without --embeddings stops the run before it starts, saying so', async (t) => {
   const chat = await server({ flavour: 'llama.cpp' });
   const embed = await server({ flavour: 'llama.cpp', noEmbeddings: true, listedModels: ['/models/qwen.gguf'] });
-  const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => fixtureEvalYaml(chat.openaiBaseUrl, { top: `embeddings: { provider: openai-compatible, model: nomic-embed, baseUrl: "${embed.openaiBaseUrl}" }` }) });
+  const ws = createWorkspace({ rows: rgbRows(12), evalYaml: () => fixtureEvalYaml(chat.openaiBaseUrl, { top: `embeddings: { provider: openai-compatible, model: nomic-embed, baseUrl: "${embed.openaiBaseUrl}" }` }) });
   t.after(() => ws.cleanup());
   await assert.rejects(runEvaluation(ws.evalFile, options), (error: unknown) => error instanceof PreflightError && /cannot serve openai-compatible:nomic-embed: .*HTTP 501: This server does not support embeddings\. Start it with `--embeddings`/.test(error.message));
   assert.ok(!existsSync(path.join(ws.dir, '.rag-inspector', 'runs')), 'no run log');
-  assert.equal(chat.requests.filter((r) => r.api === 'openai-chat').length, 0, 'no case was sent');
+  // The check runs alongside the first wave (as many cases as the model keeps in flight, 4 here), never beyond it.
+  assert.ok(chat.requests.filter((r) => r.api === 'openai-chat').length <= 4, 'no case beyond the first wave was sent');
+});
+
+test('the check runs alongside the first wave: cases go out while it waits, never more than one wave, and a failed check leaves no log', async (t) => {
+  // llama.cpp lists its model file, not the name asked for, so the check sends its one-word probe, which never gets an
+  // answer: the check fails at the timeout, while the cases sent alongside it are answered at once.
+  const chat = await server({ flavour: 'llama.cpp', listedModels: ['/models/qwen.gguf'], rules: [{ match: isPreflightRequest, fault: { kind: 'hang' } }] });
+  const ws = createWorkspace({ rows: rgbRows(12), evalYaml: () => fixtureEvalYaml(chat.openaiBaseUrl).replace('timeoutMs: 5000', 'timeoutMs: 1500') });
+  t.after(() => ws.cleanup());
+  const events: RunEvent[] = [];
+  await assert.rejects(runEvaluation(ws.evalFile, { ...options, onEvent: (e) => events.push(e) }), (error: unknown) => error instanceof PreflightError && /no answer from .* in time/.test(error.message));
+  const cases = chat.requests.filter((r) => r.api === 'openai-chat' && !isPreflightRequest(r));
+  assert.ok(cases.length >= 1 && cases.length <= 4, `the first wave (concurrency 4) went out alongside the check, nothing after it: ${cases.length}`);
+  assert.deepEqual(events.filter((e) => e.type === 'run-started' || e.type === 'case-finished'), [], 'no run started, no case finished');
+  assert.ok(!existsSync(path.join(ws.dir, '.rag-inspector', 'runs')), 'no run log');
 });
 
 test('a server still loading its model is a warning; the run goes on and its 503s are retried', async (t) => {
