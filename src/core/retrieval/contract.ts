@@ -47,6 +47,7 @@ export type RetrieverErrorKind =
   | 'start' // the command could not be started (not found, not executable)
   | 'crashed' // the process exited while requests were waiting
   | 'timeout'
+  | 'reported' // the retriever answered with an error of its own ({"id", "error": "…"}, or an HTTP body saying so)
   | 'not-json' // an answer line (or body) that is not JSON
   | 'bad-shape' // JSON, but not a list of { id, text, score?, metadata? }
   | 'duplicate-id'
