@@ -173,19 +173,27 @@ export class PersistentCommandRetriever implements Retriever {
     for (const line of queued) this.send(running, line);
   }
 
+  /** Splits stdout into lines, looking for line ends in the new chunk only (a long answer arrives in many chunks). */
   private onStdout(running: Running, chunk: string): void {
-    let text = running.stdoutRest + chunk;
-    let newline = text.indexOf('\n');
-    while (newline >= 0) {
-      this.onLine(running, text.slice(0, newline));
-      text = text.slice(newline + 1);
-      newline = text.indexOf('\n');
+    let newline = chunk.indexOf('\n');
+    if (newline < 0) {
+      running.stdoutRest += chunk;
+      if (running.stdoutRest.length > MAX_LINE_CHARS) {
+        const text = running.stdoutRest;
+        running.stdoutRest = '';
+        this.failOldest(running, 'not-json', `printed more than ${MAX_LINE_CHARS} characters without a line end (${quoteText(text)})`);
+      }
+      return;
     }
-    running.stdoutRest = text;
-    if (text.length > MAX_LINE_CHARS) {
-      running.stdoutRest = '';
-      this.failOldest(running, 'not-json', `printed more than ${MAX_LINE_CHARS} characters without a line end (${quoteText(text)})`);
+    const first = running.stdoutRest + chunk.slice(0, newline);
+    running.stdoutRest = '';
+    this.onLine(running, first);
+    let start = newline + 1;
+    while ((newline = chunk.indexOf('\n', start)) >= 0) {
+      this.onLine(running, chunk.slice(start, newline));
+      start = newline + 1;
     }
+    running.stdoutRest = chunk.slice(start);
   }
 
   /**
