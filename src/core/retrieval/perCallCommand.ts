@@ -26,11 +26,18 @@ export class PerCallCommandRetriever implements Retriever {
     const startedAt = performance.now();
     const stderr = new StderrTail();
     let stdout = '';
-    let failure: unknown;
     return new Promise<RetrievalResponse>((resolve, reject) => {
-      // The first reason to stop wins; the process is killed and its exit only ends the wait.
+      let settled = false;
+      const finish = (settle: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        settle();
+      };
+      // A timeout or a cancel answers at once and kills the process: a program it started may hold its stdout open.
       const stop = (reason: unknown) => {
-        failure ??= reason;
+        finish(() => reject(reason));
         child.kill('SIGKILL');
       };
       const timer = setTimeout(() => stop(new RetrieverError('timeout', `${this.identity} did not answer within ${this.spec.timeoutMs} ms (the retriever's timeoutMs), so it was stopped${stderr.describe()}`)), this.spec.timeoutMs);
@@ -45,19 +52,16 @@ export class PerCallCommandRetriever implements Retriever {
       child.stderr.on('data', (chunk: string) => stderr.add(chunk));
       child.stdin.on('error', () => undefined);
       child.on('error', (error) => {
-        if (child.pid === undefined) failure ??= startError(this.spec, error);
+        if (child.pid === undefined) finish(() => reject(startError(this.spec, error)));
       });
-      child.on('close', (code, exitSignal) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        if (failure !== undefined) return reject(failure);
+      child.on('close', (code, exitSignal) => finish(() => {
         if (code !== 0) return reject(new RetrieverError('crashed', `${this.identity} ${describeExit(code, exitSignal)}${stderr.describe()}`));
         try {
           resolve({ items: this.items(stdout), latencyMs: performance.now() - startedAt, cached: false });
         } catch (error) {
           reject(error);
         }
-      });
+      }));
       child.stdin.end(`${JSON.stringify(wireRequest(request, this.spec.params))}\n`);
     });
   }

@@ -129,6 +129,8 @@ export class PersistentCommandRetriever implements Retriever {
       const failure = startError(this.spec, error);
       this.failAll(running, () => failure);
     });
+    // close() waits for the exit, not for stdout's end, which a program the script started may hold open.
+    child.on('exit', () => markExited());
     child.on('close', (code, signal) => {
       markExited();
       if (running.ended) return;

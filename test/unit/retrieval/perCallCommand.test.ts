@@ -32,6 +32,10 @@ describe('per-call command retriever', () => {
     await rejectsWith(perCall(500).retrieve({ question: 'hang', k: 1 }, never), 'timeout', 'within 500 ms', 'stopped');
   });
 
+  it('the timeout answers at once, even when a program the script started keeps its stdout open', { timeout: 10_000 }, async () => {
+    await rejectsWith(perCall(500).retrieve({ question: 'orphan', k: 1 }, never), 'timeout', 'within 500 ms');
+  });
+
   it('output that is not JSON is not-json, quoting it', async () => {
     await rejectsWith(perCall().retrieve({ question: 'garbage', k: 1 }, never), 'not-json', 'here are your results: doc-1, doc-2');
   });
