@@ -11,6 +11,9 @@ import { wireRequest } from './wireRequest.js';
 /** A query parameter whose name says it holds a credential: its value never reaches the identity or a message. */
 const SECRET_PARAM = /key|token|secret|pass|auth|sig|credential/i;
 
+/** A body beyond this is a runaway answer, not passages: it is not read to the end. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
 type ResponseMapping = NonNullable<HttpRetrieverSpec['response']>;
 
 /** A retriever POSTing each question to `spec.url`; header values are read from `options.env` at every call. */
@@ -70,9 +73,10 @@ async function retrieveOverHttp(spec: HttpRetrieverSpec, env: NodeJS.ProcessEnv,
   try {
     const response = await fetch(spec.url, { method: 'POST', headers, body: JSON.stringify(wireRequest(request, spec.params)), signal: both });
     status = response.status;
-    body = await response.text();
+    body = await bodyText(response, identity);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
+    if (error instanceof RetrieverError) throw error;
     if (timeout.aborted) throw new RetrieverError('timeout', `${identity} did not answer within ${spec.timeoutMs} ms (the retriever's timeoutMs).`);
     throw new RetrieverError('network', `${identity} could not be reached: ${redact(networkCause(error), secrets)}. Is the service running at that address?`);
   }
@@ -85,6 +89,32 @@ async function retrieveOverHttp(spec: HttpRetrieverSpec, env: NodeJS.ProcessEnv,
   const answer = parseAnswerJson(body, where);
   const items = spec.response ? mappedItems(answer, spec.response, where) : itemsOfAnswer(answer, where);
   return { items, latencyMs, cached: false };
+}
+
+/** The body as text, read no further than MAX_BODY_BYTES. */
+async function bodyText(response: Response, identity: string): Promise<string> {
+  const tooLong = () => new RetrieverError('bad-shape', `${identity} answered more than ${MAX_BODY_BYTES / 1024 / 1024} MB; return the top k passages only.`);
+  if (Number(response.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
+    await response.body?.cancel();
+    throw tooLong();
+  }
+  if (!response.body) return '';
+  const decoder = new TextDecoder();
+  const reader = response.body.getReader();
+  const parts: string[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLong();
+    }
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
 }
 
 /** What failed under fetch's "fetch failed": the socket's own error (ECONNREFUSED, ENOTFOUND…) when there is one. */

@@ -34,6 +34,10 @@ const answers: Record<string, (request: Received, response: http.ServerResponse)
   },
   '/duplicate': (_request, response) => json(response, 200, [{ id: 'a', text: 'x' }, { id: 'a', text: 'y' }]),
   '/hang': () => undefined,
+  '/huge': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) });
+    response.write('[');
+  },
 };
 
 function json(response: http.ServerResponse, status: number, body: unknown): void {
@@ -101,6 +105,10 @@ describe('HTTP retriever', () => {
   it('a body that is not JSON, or a bad list, says so', async () => {
     await rejectsWith(createHttpRetriever(spec('/html'), { env: {} }).retrieve({ question: 'q', k: 2 }, never), 'not-json', '<html><body>Search');
     await rejectsWith(createHttpRetriever(spec('/duplicate'), { env: {} }).retrieve({ question: 'q', k: 2 }, never), 'duplicate-id', '"a"');
+  });
+
+  it('a body announced beyond 64 MB is not read', async () => {
+    await rejectsWith(createHttpRetriever(spec('/huge'), { env: {} }).retrieve({ question: 'q', k: 2 }, never), 'bad-shape', 'more than 64 MB', 'top k');
   });
 
   it('a header variable that is not set fails before any request, naming it', async () => {

@@ -172,6 +172,13 @@ describe('persistent command retriever', () => {
     await createCommandRetriever({ type: 'command', command: ['never-started'], cwd: FIXTURES, mode: 'persistent', timeoutMs: 5000 }, { env: process.env }).close!();
   });
 
+  it('close stops a script that keeps running after its stdin ends', async () => {
+    const stubborn = createCommandRetriever({ type: 'command', command: [process.execPath, 'stubborn.mjs'], cwd: FIXTURES, mode: 'persistent', timeoutMs: 5000 }, { env: process.env });
+    const pid = pidOf(await stubborn.retrieve({ question: 'q', k: 1 }, never));
+    await stubborn.close!();
+    assert.equal(alive(pid), false);
+  });
+
   it('keeps every request when stdin\'s buffer fills (large questions, many at once)', async () => {
     const good = retriever('good.mjs');
     const question = (n: number) => `${n}:${'w'.repeat(512 * 1024)}`;
