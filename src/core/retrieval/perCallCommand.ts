@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { RetrieverError } from './contract.js';
 import type { CommandRetrieverSpec, RetrievalRequest, RetrievalResponse, Retriever } from './contract.js';
 import { itemsOfAnswer, parseAnswerJson, quoteText } from './items.js';
+import { AbortWatch } from './abortWatch.js';
 import { wireRequest } from './wireRequest.js';
 import { StderrTail, describeExit, retrieverEnv, spawnRetriever, startError } from './commandProcess.js';
 
@@ -12,6 +13,7 @@ const MAX_STDOUT_CHARS = 64 * 1024 * 1024;
 
 export class PerCallCommandRetriever implements Retriever {
   readonly kind = 'command' as const;
+  private readonly aborts = new AbortWatch();
 
   constructor(private readonly spec: CommandRetrieverSpec, private readonly env: NodeJS.ProcessEnv, readonly identity: string) {}
 
@@ -32,7 +34,7 @@ export class PerCallCommandRetriever implements Retriever {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
+        unwatch();
         settle();
       };
       // A timeout or a cancel answers at once and kills the process: a program it started may hold its stdout open.
@@ -41,8 +43,7 @@ export class PerCallCommandRetriever implements Retriever {
         child.kill('SIGKILL');
       };
       const timer = setTimeout(() => stop(new RetrieverError('timeout', `${this.identity} did not answer within ${this.spec.timeoutMs} ms (the retriever's timeoutMs), so it was stopped${stderr.describe()}`)), this.spec.timeoutMs);
-      const onAbort = () => stop(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
+      const unwatch = this.aborts.watch(signal, () => stop(signal.reason));
       child.stdout.setEncoding('utf8');
       child.stderr.setEncoding('utf8');
       child.stdout.on('data', (chunk: string) => {

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { RetrieverError } from './contract.js';
 import type { CommandRetrieverSpec, RetrievalRequest, RetrievalResponse, Retriever } from './contract.js';
 import { checkItems, quoteText } from './items.js';
+import { AbortWatch } from './abortWatch.js';
 import { wireRequest } from './wireRequest.js';
 import { StderrTail, describeExit, retrieverEnv, spawnRetriever, startError } from './commandProcess.js';
 
@@ -21,8 +22,8 @@ interface Pending {
   resolve: (response: RetrievalResponse) => void;
   reject: (error: unknown) => void;
   timer: NodeJS.Timeout;
-  signal: AbortSignal;
-  onAbort: () => void;
+  /** Stops watching the caller's signal. */
+  unwatch: () => void;
   startedAt: number;
   /** Lines the process had printed when this request was sent: none since then at its timeout means it is hung. */
   linesAtSend: number;
@@ -51,6 +52,7 @@ export class PersistentCommandRetriever implements Retriever {
   private crashesInARow = 0;
   private lastCrash = '';
   private closing: Promise<void> | undefined;
+  private readonly aborts = new AbortWatch();
 
   constructor(private readonly spec: CommandRetrieverSpec, private readonly env: NodeJS.ProcessEnv, readonly identity: string) {}
 
@@ -73,17 +75,16 @@ export class PersistentCommandRetriever implements Retriever {
         id,
         resolve,
         reject,
-        signal,
+        unwatch: () => undefined,
         startedAt: performance.now(),
         linesAtSend: running.lines,
         timer: setTimeout(() => this.timedOut(running, pending), this.spec.timeoutMs),
-        // Cancelling stops waiting for this request only: the process keeps serving the others, and its late answer is dropped.
-        onAbort: () => {
-          if (this.settle(running, pending)) reject(signal.reason);
-        },
       };
       running.pending.set(id, pending);
-      signal.addEventListener('abort', pending.onAbort, { once: true });
+      // Cancelling stops waiting for this request only: the process keeps serving the others, and its late answer is dropped.
+      pending.unwatch = this.aborts.watch(signal, () => {
+        if (this.settle(running, pending)) reject(signal.reason);
+      });
       this.send(running, line);
     });
   }
@@ -270,7 +271,7 @@ export class PersistentCommandRetriever implements Retriever {
     this.crashesInARow++;
     const stderr = running.stderr.describe();
     this.lastCrash = `printed nothing for ${this.spec.timeoutMs} ms${stderr}`;
-    pending.reject(new RetrieverError('timeout', `${this.identity} did not answer request ${pending.id} ${limit} and printed nothing since it was sent, so it is taken as hung and stopped; the next question starts it again${stderr}`));
+    pending.reject(new RetrieverError('timeout', `${this.identity} did not answer request ${pending.id} ${limit} and printed nothing since it was sent, so it is taken as hung and stopped; the next question starts it again (if it needs longer, e.g. to load an index, raise timeoutMs)${stderr}`));
     this.failAll(running, () => new RetrieverError('timeout', `${this.identity} was stopped as hung (nothing printed for ${this.spec.timeoutMs} ms) while this request waited; the next question starts it again${stderr}`));
     this.ended(running);
     running.child.kill('SIGKILL');
@@ -281,7 +282,7 @@ export class PersistentCommandRetriever implements Retriever {
     if (running.pending.get(pending.id) !== pending) return false;
     running.pending.delete(pending.id);
     clearTimeout(pending.timer);
-    pending.signal.removeEventListener('abort', pending.onAbort);
+    pending.unwatch();
     return true;
   }
 

@@ -179,10 +179,16 @@ describe('persistent command retriever', () => {
     assert.equal(alive(pid), false);
   });
 
-  it('keeps every request when stdin\'s buffer fills (large questions, many at once)', async () => {
+  it('keeps every request when stdin\'s buffer fills (large questions, many at once on one signal)', async () => {
     const good = retriever('good.mjs');
     const question = (n: number) => `${n}:${'w'.repeat(512 * 1024)}`;
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
     const answers = await Promise.all(Array.from({ length: 12 }, (_, n) => good.retrieve({ question: question(n), k: 1 }, never)));
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
     assert.deepEqual(answers.map((answer) => answer.items[0]!.id.split(':')[0]), Array.from({ length: 12 }, (_, n) => String(n)));
+    assert.deepEqual(warnings.map((warning) => warning.message), [], 'one abort listener on the shared signal, not one per request');
   });
 });

@@ -1,6 +1,5 @@
 // Shared by the retriever tests: a rejection that must be a RetrieverError of one kind whose message says given words.
 import assert from 'node:assert/strict';
-import { setMaxListeners } from 'node:events';
 import { RetrieverError } from '../../../src/core/retrieval/contract.js';
 import type { RetrieverErrorKind } from '../../../src/core/retrieval/contract.js';
 
@@ -22,4 +21,3 @@ export async function rejectsWith(promise: Promise<unknown>, kind: RetrieverErro
 
 /** A signal never aborted, shared by many requests in flight at once (as a run's signal is). */
 export const never = new AbortController().signal;
-setMaxListeners(100, never);
