@@ -90,10 +90,14 @@ export class StderrTail {
 
   /** "; stderr: …last lines…", redacted, or '' when it wrote nothing. */
   describe(): string {
-    const lines = this.text.slice(-STDERR_KEEP_CHARS).split(/\r?\n/).filter((line) => line.trim() !== '').slice(-STDERR_LINES);
+    let tail = this.text.slice(-STDERR_KEEP_CHARS);
+    // A tail that starts inside a line drops that part: it could be the end of a key, unrecognisable on its own.
+    if (tail.length < this.text.length) tail = tail.slice(tail.indexOf('\n') + 1);
+    const lines = tail.split(/\r?\n/).filter((line) => line.trim() !== '').slice(-STDERR_LINES);
     if (lines.length === 0) return '; it wrote nothing on stderr';
-    const shown = lines.map((line) => (line.length > STDERR_LINE_CHARS ? `${line.slice(0, STDERR_LINE_CHARS)}…` : line));
-    return `; stderr (last ${shown.length} line${shown.length === 1 ? '' : 's'}):\n${redact(shown.join('\n'))}`;
+    // Each line redacted whole before it is cut, so a key the cut runs through is not shown in part.
+    const shown = lines.map((line) => redact(line)).map((line) => (line.length > STDERR_LINE_CHARS ? `${line.slice(0, STDERR_LINE_CHARS)}…` : line));
+    return `; stderr (last ${shown.length} line${shown.length === 1 ? '' : 's'}):\n${shown.join('\n')}`;
   }
 }
 

@@ -82,7 +82,7 @@ async function retrieveOverHttp(spec: HttpRetrieverSpec, env: NodeJS.ProcessEnv,
   }
   const latencyMs = performance.now() - startedAt;
   if (status < 200 || status > 299) {
-    const snippet = body.trim() === '' ? 'an empty body' : redact(quoteText(body), secrets);
+    const snippet = body.trim() === '' ? 'an empty body' : quoteText(body, secrets);
     throw new RetrieverError('http-status', `${identity} answered HTTP ${status}: ${snippet}`, status);
   }
   const where = `the answer of ${identity}`;

@@ -21,10 +21,14 @@ export function quoteReceived(value: unknown): string {
   return quoteText(text);
 }
 
-/** Raw text (a line, a body) cut to about 200 characters and redacted, for a message. */
-export function quoteText(text: string): string {
-  const cut = text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}… (${text.length} characters)` : text;
-  return redact(cut);
+/**
+ * Raw text (a line, a body) cut to about 200 characters and redacted. Redacted before the cut as well, so a key the
+ * cut runs through is never shown in part; `secrets` are values known to be secret (an HTTP retriever's headers).
+ */
+export function quoteText(text: string, secrets: readonly string[] = []): string {
+  const clean = redact(text.slice(0, QUOTE_CHARS + 1000), secrets);
+  const cut = clean.length > QUOTE_CHARS ? `${clean.slice(0, QUOTE_CHARS)}… (${text.length} characters)` : clean;
+  return redact(cut, secrets);
 }
 
 /**

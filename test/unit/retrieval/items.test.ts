@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RetrieverError } from '../../../src/core/retrieval/contract.js';
 import type { RetrieverErrorKind } from '../../../src/core/retrieval/contract.js';
-import { checkItems, itemsOfAnswer, parseAnswerJson } from '../../../src/core/retrieval/items.js';
+import { checkItems, itemsOfAnswer, parseAnswerJson, quoteText } from '../../../src/core/retrieval/items.js';
 
 function failure(run: () => unknown, kind: RetrieverErrorKind, ...words: (string | RegExp)[]): void {
   assert.throws(run, (error: unknown) => {
@@ -57,6 +57,18 @@ describe('checkItems', () => {
     const long = 'x'.repeat(5000);
     failure(() => checkItems([{ id: long, text: 1 }], 'w'), 'bad-shape', '(5002 characters)');
     failure(() => checkItems(['Bearer sk-abcdefghijklmnopqrstuvwxyz123456'], 'w'), 'bad-shape', '[redacted]');
+  });
+});
+
+describe('quoteText', () => {
+  it('never shows part of a key that the cut at 200 characters runs through', () => {
+    const quoted = quoteText(`${'x'.repeat(189)} sk-${'A'.repeat(40)} and more`);
+    assert.ok(!quoted.includes('sk-AAA'), quoted);
+    assert.ok(quoted.includes('[redacted]'), quoted);
+  });
+
+  it('replaces known secret values', () => {
+    assert.equal(quoteText('denied for key-4711-abc', ['key-4711-abc']), 'denied for [redacted]');
   });
 });
 
