@@ -1,7 +1,7 @@
 // The user's retrieval service over HTTP behind the Retriever contract: a POST of { question, k, params }, the answer a
 // list of passages, { items: [...] }, or another shape mapped by JSON pointers (README, "Retriever contract").
 import { performance } from 'node:perf_hooks';
-import { resolvePointer } from '../jsonPointer.js';
+import { isJsonPointer, resolvePointer } from '../jsonPointer.js';
 import { redact } from '../redact.js';
 import { RetrieverError } from './contract.js';
 import type { HttpRetrieverSpec, RetrievalRequest, RetrievalResponse, RetrievedItem, Retriever } from './contract.js';
@@ -19,10 +19,17 @@ type ResponseMapping = NonNullable<HttpRetrieverSpec['response']>;
 /** A retriever POSTing each question to `spec.url`; header values are read from `options.env` at every call. */
 export function createHttpRetriever(spec: HttpRetrieverSpec, options: { env: NodeJS.ProcessEnv }): Retriever {
   const identity = `http: ${displayUrl(spec.url)}`;
+  const badPointer = Object.entries(spec.response ?? {}).find(([, pointer]) => !isJsonPointer(pointer));
   return {
     identity,
     kind: 'http',
-    retrieve: (request, signal) => retrieveOverHttp(spec, options.env, identity, request, signal),
+    retrieve: (request, signal) => {
+      if (badPointer) {
+        const [field, pointer] = badPointer;
+        return Promise.reject(new RetrieverError('start', `${identity} was not called: response.${field} "${pointer}" is not a JSON pointer; write it from the root with "/" before each key, e.g. "/${pointer.replace(/^[./]+/, '').split('.').join('/')}".`));
+      }
+      return retrieveOverHttp(spec, options.env, identity, request, signal);
+    },
   };
 }
 

@@ -93,6 +93,7 @@ describe('HTTP retriever', () => {
     const answer = await createHttpRetriever(spec('/mapped', { response }), { env: {} }).retrieve({ question: 'q', k: 2 }, never);
     assert.deepEqual(answer.items, [{ id: 'k1', text: 'first', score: 0.9, metadata: { url: 'https://x/1' } }, { id: 'k2', text: 'second', score: 0.4 }]);
     await rejectsWith(createHttpRetriever(spec('/mapped', { response: { ...response, items: '/data/results' } }), { env: {} }).retrieve({ question: 'q', k: 2 }, never), 'bad-shape', 'response.items "/data/results" finds nothing', 'no /data/results');
+    await rejectsWith(createHttpRetriever(spec('/mapped', { response: { ...response, text: 'doc.body' } }), { env: {} }).retrieve({ question: 'q', k: 2 }, never), 'start', 'response.text "doc.body" is not a JSON pointer', '"/doc/body"');
     await rejectsWith(createHttpRetriever(spec('/mapped-bad', { response }), { env: {} }).retrieve({ question: 'q', k: 2 }, never), 'bad-shape', 'item 1', 'response.id "/doc/key" finds nothing', '"no key"');
   });
 
