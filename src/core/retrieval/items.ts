@@ -41,6 +41,11 @@ export function itemsOfAnswer(answer: unknown, where: string): RetrievedItem[] {
   throw new RetrieverError('bad-shape', `${where} is not a list of passages nor an object with "items": received ${quoteReceived(answer)}. Answer [{"id": "...", "text": "..."}] or {"items": [...]}.`);
 }
 
+/** The text without a leading byte-order mark, which some shells and Windows tools put before their output. */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** JSON text parsed, or a 'not-json' RetrieverError quoting it. */
 export function parseAnswerJson(text: string, where: string): unknown {
   try {

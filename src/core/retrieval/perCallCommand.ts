@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { RetrieverError } from './contract.js';
 import type { CommandRetrieverSpec, RetrievalRequest, RetrievalResponse, Retriever } from './contract.js';
-import { itemsOfAnswer, parseAnswerJson, quoteText } from './items.js';
+import { itemsOfAnswer, parseAnswerJson, quoteText, stripBom } from './items.js';
 import { AbortWatch } from './abortWatch.js';
 import { wireRequest } from './wireRequest.js';
 import { StderrTail, describeExit, retrieverEnv, spawnRetriever, startError } from './commandProcess.js';
@@ -69,7 +69,7 @@ export class PerCallCommandRetriever implements Retriever {
 
   private items(stdout: string): RetrievalResponse['items'] {
     const where = `the answer of ${this.identity}`;
-    const answer = parseAnswerJson(stdout, where);
+    const answer = parseAnswerJson(stripBom(stdout), where);
     if (typeof answer === 'object' && answer !== null && !Array.isArray(answer) && 'error' in answer && !('items' in answer)) {
       const words = typeof answer.error === 'string' ? answer.error : JSON.stringify(answer.error);
       throw new RetrieverError('reported', `${this.identity} answered with an error: ${quoteText(words)}`);

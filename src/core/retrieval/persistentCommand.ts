@@ -4,7 +4,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { RetrieverError } from './contract.js';
 import type { CommandRetrieverSpec, RetrievalRequest, RetrievalResponse, Retriever } from './contract.js';
-import { checkItems, quoteText } from './items.js';
+import { checkItems, quoteText, stripBom } from './items.js';
 import { AbortWatch } from './abortWatch.js';
 import { wireRequest } from './wireRequest.js';
 import { StderrTail, describeExit, retrieverEnv, spawnRetriever, startError } from './commandProcess.js';
@@ -207,7 +207,8 @@ export class PersistentCommandRetriever implements Retriever {
    */
   private onLine(running: Running, raw: string): void {
     running.lines++;
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    // A Windows line end, and a byte-order mark some shells put before the first line, are not part of the JSON.
+    const line = stripBom(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
     if (line.trim() === '') return;
     let message: unknown;
     try {
@@ -271,7 +272,7 @@ export class PersistentCommandRetriever implements Retriever {
     this.crashesInARow++;
     const stderr = running.stderr.describe();
     this.lastCrash = `printed nothing for ${this.spec.timeoutMs} ms${stderr}`;
-    pending.reject(new RetrieverError('timeout', `${this.identity} did not answer request ${pending.id} ${limit} and printed nothing since it was sent, so it is taken as hung and stopped; the next question starts it again (if it needs longer, e.g. to load an index, raise timeoutMs)${stderr}`));
+    pending.reject(new RetrieverError('timeout', `${this.identity} did not answer request ${pending.id} ${limit} and printed nothing since it was sent, so it is taken as hung and stopped; the next question starts it again. Does it flush stdout after each answer (Python: print(..., flush=True))? If it needs longer, e.g. to load an index, raise timeoutMs${stderr}`));
     this.failAll(running, () => new RetrieverError('timeout', `${this.identity} was stopped as hung (nothing printed for ${this.spec.timeoutMs} ms) while this request waited; the next question starts it again${stderr}`));
     this.ended(running);
     running.child.kill('SIGKILL');

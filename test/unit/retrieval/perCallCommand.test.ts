@@ -22,6 +22,7 @@ describe('per-call command retriever', () => {
     const bare = await retriever.retrieve({ question: 'list', k: 3 }, never);
     assert.equal(bare.items[0]!.text, 'about list');
     assert.equal(bare.cached, false);
+    assert.equal((await retriever.retrieve({ question: 'bom', k: 3 }, never)).items[0]!.text, 'about bom');
   });
 
   it('a non-zero exit is a crash naming the code and quoting stderr', async () => {

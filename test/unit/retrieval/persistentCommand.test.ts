@@ -96,7 +96,7 @@ describe('persistent command retriever', () => {
   it('a request with no answer times out; a script that printed nothing since is stopped and restarted on the next question', async () => {
     const hanging = retriever('hanging.mjs', { timeoutMs: 400 });
     const before = await hanging.retrieve({ question: 'ok', k: 1 }, never);
-    await rejectsWith(hanging.retrieve({ question: 'hang', k: 1 }, never), 'timeout', 'within 400 ms', 'hung');
+    await rejectsWith(hanging.retrieve({ question: 'hang', k: 1 }, never), 'timeout', 'within 400 ms', 'hung', 'flush=True', 'raise timeoutMs');
     const after = await hanging.retrieve({ question: 'ok', k: 1 }, never);
     assert.notEqual(pidOf(after), pidOf(before), 'the hung process was replaced');
     assert.equal(alive(pidOf(before)), false, 'the hung process was stopped');
@@ -132,6 +132,7 @@ describe('persistent command retriever', () => {
     await rejectsWith(malformed.retrieve({ question: 'error', k: 2 }, never), 'reported', 'index not loaded: run make index');
     const numbers = await malformed.retrieve({ question: 'numbers', k: 2 }, never);
     assert.deepEqual(numbers.items.map((item) => item.id), ['17', '4']);
+    assert.deepEqual((await malformed.retrieve({ question: 'crlf', k: 2 }, never)).items.map((item) => item.id), ['17', '4']);
   });
 
   it('cancelling one request stops waiting for it only: the others are answered by the same process', async () => {
