@@ -54,6 +54,13 @@ describe('persistent command retriever', () => {
     assert.equal(good.identity, `command: ${process.execPath} good.mjs`);
   });
 
+  it('matches 300 overlapping requests answered in a shuffled order, each to its own question', async () => {
+    const good = retriever('good.mjs');
+    const questions = Array.from({ length: 300 }, (_, n) => ({ question: `q${n}`, k: 1 + (n % 3), params: { delayMs: (n * 7919) % 40 } }));
+    const answers = await Promise.all(questions.map((request) => good.retrieve(request, never)));
+    answers.forEach((answer, n) => assert.deepEqual(answer.items.map((item) => item.id), Array.from({ length: 1 + (n % 3) }, (_, i) => `q${n}-${i + 1}`)));
+  });
+
   it('sends the eval file\'s params under the request\'s own', async () => {
     const good = retriever('good.mjs', { params: { index: 'docs', delayMs: 0 } });
     const answer = await good.retrieve({ question: 'q', k: 1, params: { delayMs: 1 } }, never);
