@@ -14,6 +14,8 @@ export const MAX_CRASHES_IN_A_ROW = 3;
 /** After close() ends stdin: how long the script may take to finish before SIGTERM, then before SIGKILL. */
 const CLOSE_GRACE_MS = 1000;
 const KILL_GRACE_MS = 2000;
+/** After the process exits: how long its last output may take to arrive before its exit is acted on. */
+const EXIT_GRACE_MS = 500;
 /** An answer line longer than this is taken as a runaway output, not an answer. */
 const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
@@ -130,25 +132,30 @@ export class PersistentCommandRetriever implements Retriever {
       const failure = startError(this.spec, error);
       this.failAll(running, () => failure);
     });
-    // close() waits for the exit, not for stdout's end, which a program the script started may hold open.
-    child.on('exit', () => markExited());
-    child.on('close', (code, signal) => {
+    child.on('exit', (code, signal) => {
       markExited();
-      if (running.ended) return;
-      this.ended(running);
-      if (running.stopping) return;
-      const waiting = running.pending.size;
-      // An idle exit (no request waiting) is no crash: the next question starts it again.
-      if (waiting === 0) return;
-      this.crashesInARow++;
-      this.lastCrash = `${describeExit(code, signal)}${running.stderr.describe()}`;
-      const next = this.crashesInARow >= MAX_CRASHES_IN_A_ROW
-        ? `It crashed ${this.crashesInARow} times in a row without answering, so it is not started again`
-        : 'The next question starts it again';
-      const message = `${this.identity} ${describeExit(code, signal)} while ${waiting} request${waiting === 1 ? '' : 's'} waited. ${next}${running.stderr.describe()}`;
-      this.failAll(running, () => new RetrieverError('crashed', message));
+      // Its stdout ends with it, unless a program it started holds it open: then its exit decides, a moment later.
+      setTimeout(() => this.onExit(running, code, signal), EXIT_GRACE_MS).unref();
     });
+    child.on('close', (code, signal) => this.onExit(running, code, signal));
     return running;
+  }
+
+  /** The process is gone: unless we stopped it, the requests it had are failed as a crash. */
+  private onExit(running: Running, code: number | null, signal: NodeJS.Signals | null): void {
+    if (running.ended) return;
+    this.ended(running);
+    if (running.stopping) return;
+    const waiting = running.pending.size;
+    // An idle exit (no request waiting) is no crash: the next question starts it again.
+    if (waiting === 0) return;
+    this.crashesInARow++;
+    this.lastCrash = `${describeExit(code, signal)}${running.stderr.describe()}`;
+    const next = this.crashesInARow >= MAX_CRASHES_IN_A_ROW
+      ? `It crashed ${this.crashesInARow} times in a row without answering, so it is not started again`
+      : 'The next question starts it again';
+    const message = `${this.identity} ${describeExit(code, signal)} while ${waiting} request${waiting === 1 ? '' : 's'} waited. ${next}${running.stderr.describe()}`;
+    this.failAll(running, () => new RetrieverError('crashed', message));
   }
 
   private ended(running: Running): void {

@@ -92,6 +92,11 @@ describe('persistent command retriever', () => {
     assert.notEqual(pidOf(restarted), pidOf(first));
   });
 
+  it('a crash is reported at once even when a program the script started keeps its stdout open', { timeout: 10_000 }, async () => {
+    const crashing = retriever('crashing.mjs', { command: ['0', 'orphan'] });
+    await rejectsWith(crashing.retrieve({ question: 'a', k: 1 }, never), 'crashed', 'exited with code 3', 'IndexError');
+  });
+
   it('after 3 crashes in a row without an answer it is not started again, and says so', async () => {
     const crashing = retriever('crashing.mjs', { command: ['0'] });
     await rejectsWith(crashing.retrieve({ question: 'a', k: 1 }, never), 'crashed', 'The next question starts it again');
