@@ -44,9 +44,10 @@ export type RetrieverKind = 'command' | 'http' | 'dataset';
 
 /** Why a retrieval failed, in words a user can act on; a case error at stage 'retrieval', never an empty list. */
 export type RetrieverErrorKind =
-  | 'start' // the command could not be started (not found, not executable)
+  | 'start' // the command could not be started (not found, not executable), or a variable it needs is not set (also an HTTP header's); nothing was asked
   | 'crashed' // the process exited while requests were waiting
   | 'timeout'
+  | 'reported' // the retriever answered with an error of its own ({"id", "error": "…"}, or an HTTP body saying so)
   | 'not-json' // an answer line (or body) that is not JSON
   | 'bad-shape' // JSON, but not a list of { id, text, score?, metadata? }
   | 'duplicate-id'

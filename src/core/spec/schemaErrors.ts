@@ -4,7 +4,7 @@ import { displayPath, InputError } from '../errors.js';
 import type { JsonSchema } from './schema.js';
 import { closest } from '../suggest.js';
 import type { YamlLocator } from './yamlPositions.js';
-import { pointerSegments } from './yamlPositions.js';
+import { pointerSegments } from '../jsonPointer.js';
 import type { PathSegment } from '../errors.js';
 
 /** One InputError per distinct problem, in file order of ajv's report. */

@@ -3,16 +3,6 @@ import { isMap, isScalar, isSeq } from 'yaml';
 import type { Document, LineCounter, Node, Pair } from 'yaml';
 import type { PathSegment, SourcePosition } from '../errors.js';
 
-/** "/suites/0/dataset" → ["suites", 0, "dataset"] (ajv's instancePath, JSON-pointer escaped). */
-export function pointerSegments(pointer: string): PathSegment[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
-
 export class YamlLocator {
   constructor(
     private readonly file: string,
