@@ -6,7 +6,8 @@ import type { SuiteBuildContext } from '../contract.js';
 import { readHumanScores } from '../metaEval.js';
 import type { Level, LlmEvalParams } from './params.js';
 
-export const LLM_EVAL_METHOD = 'llm-eval';
+import { LLM_EVAL_METHOD } from './view.js';
+export { LLM_EVAL_METHOD };
 
 /** What the judge is shown besides the response (EvalCase.expected). */
 export interface LlmEvalExpected {
