@@ -1,7 +1,7 @@
-// Which method Run Evaluation proposes first for a dataset: a RAGAS-style file (a user's own questions, retrieved
-// passages and references) is what the stress method is for, so it goes to the top with a word on why.
+// Which method Run Evaluation proposes first for a dataset: each method says whether a dataset's first row fits it
+// (Suite.proposeFor: stress for a RAGAS-style file), and a fitting one goes to the top with a word on why.
 import { readDataset } from '../core/data/readDataset.js';
-import { looksLikeStressRow } from '../core/suites/stress/counterfactual.js';
+import { suiteFor } from '../core/suites/registry.js';
 
 export interface MethodItem {
   label: string;
@@ -20,11 +20,11 @@ export async function firstRowOf(file: string): Promise<Record<string, unknown> 
   return undefined;
 }
 
+/** The methods in the registry's order, those that fit the first row (Suite.proposeFor) first, with the reason. */
 export function methodItems(methods: readonly string[], firstRow: Record<string, unknown> | undefined): MethodItem[] {
-  const proposeStress = firstRow !== undefined && looksLikeStressRow(firstRow) && methods.includes('stress');
-  if (!proposeStress) return methods.map((label) => ({ label }));
-  return [
-    { label: 'stress', description: 'proposed: your RAG rows (RAGAS columns) → RGB\'s abilities and the position curve' },
-    ...methods.filter((m) => m !== 'stress').map((label) => ({ label })),
-  ];
+  const items = methods.map((label): MethodItem => {
+    const description = firstRow === undefined ? undefined : suiteFor(label)?.proposeFor?.(firstRow);
+    return description === undefined ? { label } : { label, description };
+  });
+  return [...items.filter((item) => item.description !== undefined), ...items.filter((item) => item.description === undefined)];
 }

@@ -6,9 +6,7 @@ import * as vscode from 'vscode';
 import { stringify } from 'yaml';
 import { describeError } from '../core/errors.js';
 import { loadEvalSpec } from '../core/spec/load.js';
-import { TESTBEDS } from '../core/suites/rgb/params.js';
 import { knownMethods, suiteFor } from '../core/suites/registry.js';
-import { STRESS_TESTBEDS } from '../core/suites/stress/params.js';
 import { firstRowOf, methodItems } from './methodProposal.js';
 import { STATE_FOLDER } from './evalFiles.js';
 import type { EvalFiles } from './evalFiles.js';
@@ -78,7 +76,7 @@ async function workspaceFiles(kind: InputKind): Promise<vscode.Uri[]> {
 /** Method, then its variant (RGB's testbed), then the other input file, then the model; undefined when the user backs out. */
 export async function askChoices(file: string, kind: InputKind): Promise<QuickChoices | undefined> {
   const methods = knownMethods();
-  // A dataset with RAGAS's columns gets the stress method proposed first.
+  // A method that fits the dataset's first row (Suite.proposeFor) is proposed first.
   const items = methodItems(methods, kind === 'dataset' ? await firstRowOf(file) : undefined);
   const method = methods.length === 1
     ? methods[0]!
@@ -86,16 +84,14 @@ export async function askChoices(file: string, kind: InputKind): Promise<QuickCh
   if (!method) return undefined;
 
   let params: Record<string, unknown> = {};
-  if (method === 'rgb') {
-    const testbed = await pick(TESTBEDS.map((label) => ({ label, description: label === 'noise_robustness' ? 'accuracy as noise documents are added' : undefined })), 'testbed', 'Which RGB testbed?');
-    if (!testbed) return undefined;
-    params = { testbed: testbed.label };
-  } else if (method === 'stress') {
-    const testbed = await pick(STRESS_TESTBEDS.map((label) => ({ label, description: label === 'position' ? 'accuracy with the answer-bearing passage at each position' : undefined })), 'testbed', 'Which stress testbed?');
-    if (!testbed) return undefined;
-    params = { testbed: testbed.label };
+  // The method's one required choice (Suite.quickRunChoice: RGB's testbed) is asked here; a method that needs more
+  // says so now, before any other question.
+  const choice = suiteFor(method)?.quickRunChoice;
+  if (choice) {
+    const picked = await pick(choice.choices.map((c) => ({ ...c })), choice.param, choice.question);
+    if (!picked) return undefined;
+    params = { [choice.param]: picked.label };
   } else {
-    // Only RGB's one required choice is asked here; a method that needs more says so now, before any other question.
     try {
       suiteFor(method)?.parseParams({}, { file });
     } catch (error) {

@@ -12,6 +12,7 @@ import { CUT_ANSWER, isTruncated, outcomeOf } from '../../src/core/model.js';
 import { caseAnnotations } from '../state/caseAnnotations.js';
 import type { CaseAnnotations } from '../state/caseAnnotations.js';
 import { haystackOf, responseSpansOf } from '../state/needleCase.js';
+import { caseViewParts } from '../../src/core/suites/views.js';
 import { highlighted, flashMarks } from './highlight.js';
 import { baseStyles, markStyles, outcomeStyles } from './sharedStyles.js';
 import { evidenceId } from './scoreList.js';
@@ -104,7 +105,7 @@ export class CaseView extends LitElement {
     const evidence = evidenceByDocument(result.scores);
     const annotations = this.annotationsOf(this.detail);
     // A needle case shows its haystack (virtualised) and its answer in the needle view instead.
-    const haystack = evalCase.method === 'needle' ? haystackOf(evalCase) : undefined;
+    const haystack = caseViewParts(evalCase.method).haystack ? haystackOf(evalCase) : undefined;
     const documents = haystack ? evalCase.documents.filter((d) => d !== haystack) : evalCase.documents;
     const attributions = cardAttributions(this.explanation, this.explainRuns);
     return html`

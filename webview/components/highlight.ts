@@ -3,8 +3,9 @@ import { html } from 'lit';
 import type { TemplateResult } from 'lit';
 import { segmentText } from '../text/segments.js';
 import type { MarkSpan, Segment } from '../text/segments.js';
+import type { SpanKind } from '../../src/core/model.js';
 
-const KIND_WORDS: Record<string, string> = {
+const KIND_WORDS: Record<SpanKind, string> = {
   answer: 'answer', needle: 'needle', counterfactual: 'counterfactual', evidence: 'evidence', citation: 'citation',
 };
 
@@ -17,7 +18,7 @@ export function highlighted(text: string, spans: readonly MarkSpan[]): (string |
 }
 
 function mark(segment: Segment): TemplateResult {
-  const title = segment.kinds.map((k) => KIND_WORDS[k] ?? k).join(' + ') + (segment.labels.length ? `: ${segment.labels.join(', ')}` : '');
+  const title = segment.kinds.map((k) => KIND_WORDS[k]).join(' + ') + (segment.labels.length ? `: ${segment.labels.join(', ')}` : '');
   return html`<mark class=${segment.kinds.join(' ')} data-start=${segment.start} data-end=${segment.end} data-ids=${segment.ids.join(' ')} title=${title}>${segment.text}</mark>`;
 }
 

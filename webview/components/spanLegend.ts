@@ -1,6 +1,7 @@
 // The key to the highlight styles, shown above the documents so no style has to be guessed.
 import { LitElement, css, html } from 'lit';
 import { baseStyles, markStyles } from './sharedStyles.js';
+import type { SpanKind } from '../../src/core/model.js';
 
 const ENTRIES: { kind: string; label: string; hint: string }[] = [
   { kind: 'answer', label: 'answer', hint: 'an expected answer (solid underline)' },
@@ -11,7 +12,7 @@ const ENTRIES: { kind: string; label: string; hint: string }[] = [
 ];
 
 /** The kinds shown unless a case view asks for others (citations matter only where responses cite). */
-const DEFAULT_KINDS = ['answer', 'needle', 'counterfactual', 'evidence'];
+const DEFAULT_KINDS: SpanKind[] = ['answer', 'needle', 'counterfactual', 'evidence'];
 
 export class SpanLegend extends LitElement {
   static override properties = { kinds: { attribute: false } };

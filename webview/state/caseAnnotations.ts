@@ -1,5 +1,6 @@
 // Everything a method adds to the generic case view: highlights and notes per document, notes per score, the legend's kinds.
 import type { CaseDetail } from '../../src/protocol.js';
+import { caseViewParts } from '../../src/core/suites/views.js';
 import type { SpanKind } from '../../src/core/model.js';
 import type { MarkSpan } from '../text/segments.js';
 import type { CardNote } from './cardNotes.js';
@@ -31,30 +32,27 @@ function presentKinds(detail: CaseDetail, extra: readonly SpanKind[]): SpanKind[
 export function caseAnnotations(detail: CaseDetail): CaseAnnotations {
   const { evalCase, result } = detail;
   const out: CaseAnnotations = { marks: new Map(), notes: new Map(), scoreNotes: new Map(), legend: presentKinds(detail, []) };
-  switch (evalCase.method) {
-    case 'ragas': {
-      const findings = ragasFindings(result.scores);
-      out.ragas = findings;
-      out.marks = ragasMarks(findings);
-      out.notes = ragasNotes(findings);
-      if (out.marks.size) out.legend = presentKinds(detail, ['evidence']);
-      break;
+  // What the method's view declares it uses (its view.ts), never its name.
+  const parts = caseViewParts(evalCase.method);
+  if (parts.judgeFindings) {
+    const findings = ragasFindings(result.scores);
+    out.ragas = findings;
+    out.marks = ragasMarks(findings);
+    out.notes = ragasNotes(findings);
+    if (out.marks.size) out.legend = presentKinds(detail, ['evidence']);
+  }
+  if (parts.citations) {
+    const reading = citationReading(detail);
+    // Responses that cite show citation marks; the legend says what the dotted underline is.
+    out.legend = presentKinds(detail, ['citation']);
+    if (reading) {
+      out.notes = citationNotes(reading);
+      out.scoreNotes = citationScoreNotes(reading);
     }
-    case 'ifrag': {
-      const reading = citationReading(detail);
-      // Responses that cite show citation marks; the legend says what the dotted underline is.
-      out.legend = presentKinds(detail, ['citation']);
-      if (reading) {
-        out.notes = citationNotes(reading);
-        out.scoreNotes = citationScoreNotes(reading);
-      }
-      break;
-    }
-    case 'llm-eval': {
-      const chart = dimensionChart(result.scores);
-      if (chart) out.dimensions = chart;
-      break;
-    }
+  }
+  if (parts.dimensionBars) {
+    const chart = dimensionChart(result.scores);
+    if (chart) out.dimensions = chart;
   }
   return out;
 }

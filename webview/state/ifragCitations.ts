@@ -17,10 +17,9 @@ export interface CitationReading {
 type Loose = Record<string, unknown>;
 const obj = (v: unknown): Loose => (typeof v === 'object' && v !== null ? (v as Loose) : {});
 
-/** Undefined for a case that is not IF-RAG or has no citation details. */
+/** Undefined for a case without citation details (caseAnnotations asks only for a method whose view has citations). */
 export function citationReading(detail: CaseDetail): CitationReading | undefined {
   const { evalCase, result } = detail;
-  if (evalCase.method !== 'ifrag') return undefined;
   const score = result.scores.find((s) => s.metric === 'correct');
   const d = obj(score?.details);
   if (!score || !Array.isArray(d.cited)) return undefined;

@@ -2,6 +2,7 @@
 // The variant keeps the original documents' ids, so an attribution names the document the user sees on the card.
 import type { CaseDocument, EvalCase, Span } from '../model.js';
 import { documentLabel } from '../suites/ifrag/citations.js';
+import { suiteFor } from '../suites/registry.js';
 import type { ExplainSource } from './model.js';
 
 /** Needle and LLM-Eval are cut into this many segments unless asked otherwise. */
@@ -27,12 +28,13 @@ const preview = (text: string) => {
 
 /** The sources of a case and how to rebuild it; none when the method has nothing to vary (LLM-Eval dialogue level). */
 export function caseSources(evalCase: EvalCase, segments = DEFAULT_SEGMENTS): CaseSources {
-  switch (evalCase.method) {
-    case 'needle':
+  // The method says how its case is cut (Suite.explainSources); a method this build does not know has documents.
+  switch (suiteFor(evalCase.method)?.explainSources ?? 'documents') {
+    case 'haystack':
       return needleSources(evalCase, segments);
-    case 'llm-eval':
+    case 'context':
       return contextSources(evalCase, segments);
-    default:
+    case 'documents':
       return documentSources(evalCase);
   }
 }
@@ -152,8 +154,8 @@ function needleSources(evalCase: EvalCase, segments: number): CaseSources {
 
 function pushNeedle(pieces: Piece[], text: string, spans: readonly Span[], index: number): void {
   const span = spans[index] as Span;
-  const id = spans.length > 1 ? `needle${index + 1}` : 'needle';
-  pieces.push({ id, role: 'needle', answerBearing: true, preview: preview(span.text), text: text.slice(span.start, span.end) });
+  const id = spans.length > 1 ? `${span.kind}${index + 1}` : span.kind;
+  pieces.push({ id, role: span.kind, answerBearing: true, preview: preview(span.text), text: text.slice(span.start, span.end) });
 }
 
 // ── LLM-Eval: the context's lines (dialogue turns) or paragraphs ────────────────────────────────────────────────

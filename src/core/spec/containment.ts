@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { InputError } from '../errors.js';
 import type { PathSegment } from '../errors.js';
 import { isHaystackGlob, staticBase } from '../suites/needle/haystack.js';
+import { suiteFor } from '../suites/registry.js';
 import { asRecord, suitesOf } from './checks.js';
 import type { YamlLocator } from './yamlPositions.js';
 
@@ -25,31 +26,34 @@ export interface Containment {
 /** One path the eval file names, where it is written, and what kind of input it is (for the message). */
 export interface NamedPath {
   segments: PathSegment[];
-  kind: 'dataset' | 'template' | 'haystack';
-  /** Absolute; for a haystack pattern, the folder its walk starts from. */
+  /** dataset, template, or the key of a method's param that names files (Suite.fileParams: haystack). */
+  kind: string;
+  /** Absolute; for a pattern, the folder its walk starts from. */
   absolute: string;
-  /** The haystack pattern, absolute, when `absolute` is its fixed leading folder. */
+  /** A param's pattern, absolute, when `absolute` is its fixed leading folder. */
   pattern?: string;
 }
 
 /**
- * Datasets and templates (top level and per suite) and needle haystacks (a file, a folder, or a pattern's fixed
- * leading folders). Template includes are bounded by the template's own folder (prompt/liquidEngine.ts), so a
+ * Datasets and templates (top level and per suite) and the files a method's params name (a file, a folder, or a
+ * pattern's fixed leading folders). Template includes are bounded by the template's own folder (prompt/liquidEngine.ts), so a
  * contained template contains its includes. The eval file names no output folder: run logs and reports go under
  * the workspace's .rag-inspector (or the CLI's --out, which its user types).
  */
 export function namedPaths(data: Raw, folder: string): NamedPath[] {
   const paths: NamedPath[] = [];
-  const add = (segments: PathSegment[], kind: NamedPath['kind'], value: unknown) => {
+  const add = (segments: PathSegment[], kind: string, value: unknown) => {
     if (typeof value !== 'string' || value === '') return;
     const absolute = path.resolve(folder, value);
-    if (kind === 'haystack' && isHaystackGlob(absolute)) paths.push({ segments, kind, absolute: path.resolve(staticBase(absolute)), pattern: absolute });
+    if (kind !== 'dataset' && kind !== 'template' && isHaystackGlob(absolute)) paths.push({ segments, kind, absolute: path.resolve(staticBase(absolute)), pattern: absolute });
     else paths.push({ segments, kind, absolute });
   };
   for (const kind of ['dataset', 'template'] as const) add([kind], kind, data[kind]);
   for (const [index, suite] of suitesOf(data)) {
     for (const kind of ['dataset', 'template'] as const) add(['suites', index, kind], kind, suite[kind]);
-    if (suite.method === 'needle') add(['suites', index, 'params', 'haystack'], 'haystack', asRecord(suite.params)?.haystack);
+    // The files a method's params name (Suite.fileParams: Needle's haystack), each a file, a folder or a pattern.
+    const method = typeof suite.method === 'string' ? suiteFor(suite.method) : undefined;
+    for (const key of method?.fileParams ?? []) add(['suites', index, 'params', key], key, asRecord(suite.params)?.[key]);
   }
   return paths;
 }

@@ -1,32 +1,17 @@
 // Editor documentation of the method parameters whose default depends on something else in the eval file (the
-// needle's scoring on judge:, LLM-Eval's reply parser, stress's answerBearing: judge, which needs judge:). Each method still checks its own params at load
-// (paramChecks.ts); these only describe, so they never reject a key.
+// needle's scoring on judge:, LLM-Eval's reply parser, stress's answerBearing: judge, which needs judge:), each
+// written by its method (Suite.paramDocs). Each method still checks its own params at load (paramChecks.ts); these
+// only describe, so they never reject a key.
+import { knownMethods, suiteFor } from '../suites/registry.js';
+import type { ParamDoc } from '../suites/contract.js';
 import type { JsonSchema } from './schema.js';
 
-function forMethod(method: string, properties: Record<string, JsonSchema>): JsonSchema {
+function forMethod(method: string, docs: Readonly<Record<string, ParamDoc>>): JsonSchema {
+  const properties = Object.fromEntries(Object.entries(docs).map(([key, { enum: values, ...doc }]): [string, JsonSchema] => [key, { ...(values ? { enum: [...values] } : {}), ...doc }]));
   return { if: { properties: { method: { const: method } }, required: ['method'] }, then: { properties: { params: { type: 'object', properties } } } };
 }
 
-export const methodParamDocs: JsonSchema[] = [
-  forMethod('needle', {
-    scoring: {
-      enum: ['auto', 'judge', 'substring', 'rail'],
-      default: 'auto',
-      description: 'How each response is scored. auto (default): classic — the judge (the reference\'s 1–10) when the eval file sets judge:, a substring check when it does not; arize — rails; multi — needles retrieved of k. Adding judge: for another suite therefore switches classic needle suites without scoring: to the judge; set scoring: substring to keep them as they were. The scoring used is shown beside the suite in the report and panel.',
-    },
-  }),
-  forMethod('stress', {
-    answerBearing: {
-      enum: ['match', 'judge'],
-      default: 'match',
-      description: 'Which retrieved passages bear the answer. match (default): RGB\'s rule, the reference (or any alternative of each part) as a lowercase substring. judge: before a row\'s cases are built, the eval file\'s judge is asked once per passage whether it states the reference answer, paraphrased or not (prompts/stress/judge-answer-bearing.prompt); needs judge:, verdicts are cached and recorded on each case, a row whose verdict cannot be read is reported at its line; not for information_integration or counterfactual_robustness. A row\'s answer_bearing column wins over both.',
-    },
-  }),
-  forMethod('llm-eval', {
-    parser: {
-      enum: ['reference', 'strict'],
-      default: 'reference',
-      description: 'How the judge\'s reply is read. reference (default): as MiuLab/LLM-Eval reads it — the JSON object inside any prose, extra keys ignored, numbers given as strings accepted, non-integer scores on 0–100 truncated by int(); one call, no structured output. strict: the reply must be JSON matching the schema (sent as structured output), one repair retry. What the reference parser tolerated is recorded on each case.',
-    },
-  }),
-];
+export const methodParamDocs: JsonSchema[] = knownMethods().flatMap((method) => {
+  const docs = suiteFor(method)?.paramDocs;
+  return docs ? [forMethod(method, docs)] : [];
+});

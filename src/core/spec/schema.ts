@@ -1,5 +1,15 @@
 // The JSON Schema of `*.eval.yaml`: validates eval files on load and, emitted to media/eval.schema.json, drives editor completion.
+import { knownMethods, suiteFor } from '../suites/registry.js';
 import { methodParamDocs } from './methodParamsSchema.js';
+
+/** "rgb (RGB benchmark), …, or stress (…)": each registered method with its own summary (Suite.summary). */
+function methodSummaries(): string {
+  const named = knownMethods().map((method) => {
+    const summary = suiteFor(method)?.summary;
+    return summary ? `${method} (${summary})` : method;
+  });
+  return named.length > 1 ? `${named.slice(0, -1).join(', ')} or ${named.at(-1)!}` : named.join('');
+}
 
 /** The subset of draft-07 this schema uses, so the const below is checked as it is written. */
 export interface JsonSchema {
@@ -30,9 +40,6 @@ export interface JsonSchema {
   examples?: unknown[];
   definitions?: Record<string, JsonSchema>;
 }
-
-/** The methods an eval file may name; each has a folder under src/core/suites. */
-export const SUITE_METHODS = ['rgb', 'needle', 'ifrag', 'ragas', 'llm-eval', 'stress'] as const;
 
 export const DEFAULTS = {
   // Eval runs are latency-bound, and the scheduler halves its concurrency on a 429 and honours Retry-After, so a
@@ -124,8 +131,9 @@ const suite: JsonSchema = {
     },
     method: {
       type: 'string',
-      enum: [...SUITE_METHODS],
-      description: 'The evaluation method: rgb (RGB benchmark), needle (needle in a haystack), ifrag (IF-RAG), ragas (RAGAS metrics), llm-eval (LLM-judged criteria) or stress (RGB\'s abilities and the position curve on your own RAG rows).',
+      // The methods an eval file may name: the registry's (each has a folder under src/core/suites).
+      enum: knownMethods(),
+      description: `The evaluation method: ${methodSummaries()}.`,
     },
     dataset: { type: 'string', minLength: 1, description: 'Dataset file (JSONL, JSON, CSV, TSV or YAML), relative to this file. Defaults to the top-level dataset.' },
     template: { type: 'string', minLength: 1, description: "Prompt template file, relative to this file. Defaults to the top-level template, then the method's built-in prompt." },

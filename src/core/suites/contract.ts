@@ -1,4 +1,4 @@
-// The contract every method (rgb, needle, ifrag, ragas, llm-eval) implements; see CONTRACT.md beside this file.
+// The contract every method implements; see CONTRACT.md beside this file.
 import type { DatasetRow, EvalCase, Score } from '../model.js';
 import type { ReportCase, ReportResult } from './reportView.js';
 import type { Judge } from './judging.js';
@@ -155,9 +155,27 @@ export interface PrepareContext extends SuiteBuildContext {
   signal: AbortSignal;
 }
 
+/** The editor's words on one key of a method's params (a JSON Schema fragment in the eval file's schema). */
+export interface ParamDoc {
+  enum?: readonly string[];
+  default?: string | number | boolean;
+  description: string;
+}
+
+/** A method's one required choice in Run Evaluation (Suite.quickRunChoice). */
+export interface QuickRunChoice {
+  /** The params key the choice sets ("testbed"). */
+  param: string;
+  /** Said in the picker: "Which RGB testbed?". */
+  question: string;
+  choices: readonly { label: string; description?: string }[];
+}
+
 export interface Suite<Params = Record<string, unknown>, Prepared = unknown> {
   /** The method id used in eval files: "rgb". */
   readonly method: string;
+  /** What the method is, in a few words, shown beside its id in the eval file's hover docs: "RGB benchmark". */
+  readonly summary?: string;
   /**
    * Validate and default the suite's `params` from the eval file; throw InputError naming the key. `judge` says
    * whether the eval file sets judge: (undefined: not known), for a parameter that cannot work without one.
@@ -202,6 +220,34 @@ export interface Suite<Params = Record<string, unknown>, Prepared = unknown> {
   reportDetails?(score: Score): unknown;
   /** The built-in template used when the eval file names none (a path under prompts/). */
   defaultTemplate(params: Params): string;
+  /**
+   * How Explain cuts this method's case into sources (explain/sources.ts): `documents` (default) one source per
+   * document; `haystack` the first document's filler in segments with each needle span a source of its own;
+   * `context` the `context` variable's lines or paragraphs.
+   */
+  readonly explainSources?: 'documents' | 'haystack' | 'context';
+  /**
+   * Keys of `params` that name a file, a folder or a glob pattern the method reads (Needle's `haystack`), so the
+   * workspace containment check (spec/containment.ts) covers them as it covers datasets and templates.
+   */
+  readonly fileParams?: readonly string[];
+  /**
+   * The one choice Run Evaluation (quick run) asks for this method before it can run without an eval file (RGB's
+   * testbed): the param it sets and its choices. Without it the method must run on `parseParams({})` or is refused
+   * with the reason.
+   */
+  readonly quickRunChoice?: QuickRunChoice;
+  /**
+   * The editor's documentation of params keys whose default depends on something else in the eval file (the
+   * needle's scoring on judge:), written into the eval file's JSON schema (spec/methodParamsSchema.ts). Describes
+   * only: parseParams still checks every key.
+   */
+  readonly paramDocs?: Readonly<Record<string, ParamDoc>>;
+  /**
+   * Optional: whether Run Evaluation on a dataset proposes this method first, given the dataset's first row; the
+   * words shown beside the method when it does (stress on a file with RAGAS's columns), undefined when not.
+   */
+  proposeFor?(firstRow: Readonly<Record<string, unknown>>): string | undefined;
   /** Metrics whose lower value is the better one (RAGAS noise sensitivity), so a comparison of two runs words them right. */
   readonly lowerIsBetter?: readonly string[];
 }

@@ -61,6 +61,7 @@ describe('rows', () => {
     assert.throws(() => build({ response: 'x' }), /context: missing/);
     assert.throws(() => build({ context: 'c', response: 'x' }, { withReference: true }), /reference: missing/);
     assert.throws(() => build({ context: 'c' }, { level: 'dialogue' }), /dialog: missing/);
+    assert.throws(() => build({ dialog: 'Human: Hi', dialogue: 'Human: Bye' }, { level: 'dialogue' }), /dialogue: differs from dialog/);
     assert.throws(() => build({ context: 'c', human_content: 'good' }), /human_content: expected a number/);
   });
 });

@@ -14,7 +14,8 @@ import { ROW_FORMAT, readIfRagRow } from './rows.js';
 import { rowKey } from '../../data/rowIds.js';
 import type { IfRagRow } from './rows.js';
 
-export const IFRAG_METHOD = 'ifrag';
+import { IFRAG_METHOD } from './view.js';
+export { IFRAG_METHOD };
 
 /** One answer the case accepts, with the documents that support it. */
 export interface GoldAnswer {

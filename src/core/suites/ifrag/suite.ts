@@ -10,6 +10,7 @@ import { scoreIfRagCase } from './score.js';
 
 export const ifragSuite: Suite<IfRagParams> = {
   method: IFRAG_METHOD,
+  summary: 'IF-RAG',
   parseParams: (raw, where) => parseIfRagParams(raw, where),
   expandRow: (row, params, context) => expandIfRagRow(row, params, context, passagePoolOf(row.ref.file)),
   score: async (evalCase, responseText, params) => scoreIfRagCase(evalCase, responseText, params),

@@ -1,12 +1,14 @@
 // Reads an LLM-Eval dataset row and builds its case: the context, the given response or dialogue, the reference, human scores.
 import { InputError } from '../../errors.js';
 import { rowKey } from '../../data/rowIds.js';
+import { aliasedField } from '../../data/rowFields.js';
 import type { DatasetRow, EvalCase } from '../../model.js';
 import type { SuiteBuildContext } from '../contract.js';
 import { readHumanScores } from '../metaEval.js';
 import type { Level, LlmEvalParams } from './params.js';
 
-export const LLM_EVAL_METHOD = 'llm-eval';
+import { LLM_EVAL_METHOD } from './view.js';
+export { LLM_EVAL_METHOD };
 
 /** What the judge is shown besides the response (EvalCase.expected). */
 export interface LlmEvalExpected {
@@ -38,7 +40,8 @@ class RowReader {
 
   /** A dialogue as text: a string as it is, or turns (strings, or {speaker|role, text|content}) one per line. */
   dialog(): string | undefined {
-    const value = this.row.data.dialog ?? this.row.data.dialogue;
+    // dialog or dialogue; the two with different values are refused (data/rowFields.ts).
+    const value = aliasedField(this.row, ['dialog', 'dialogue'])?.value;
     if (value === undefined || value === null) return undefined;
     if (typeof value === 'string') return value;
     if (!Array.isArray(value)) this.fail('dialog', `expected a string or a list of turns, got ${typeof value}`);

@@ -9,7 +9,16 @@ import { scoreLlmEvalCase } from './score.js';
 
 export const llmEvalSuite: Suite<LlmEvalParams> = {
   method: LLM_EVAL_METHOD,
+  summary: 'LLM-judged criteria',
   parseParams: (raw, where) => parseLlmEvalParams(raw, where),
+  paramDocs: {
+    parser: {
+      enum: ['reference', 'strict'],
+      default: 'reference',
+      description: 'How the judge\'s reply is read. reference (default): as MiuLab/LLM-Eval reads it — the JSON object inside any prose, extra keys ignored, numbers given as strings accepted, non-integer scores on 0–100 truncated by int(); one call, no structured output. strict: the reply must be JSON matching the schema (sent as structured output), one repair retry. What the reference parser tolerated is recorded on each case.',
+    },
+  },
+  explainSources: 'context',
   expandRow: (row, params, context) => expandLlmEvalRow(row, params, context),
   score: (evalCase, responseText, params, context) => scoreLlmEvalCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => llmEvalReport(cases, results, params, suiteId),

@@ -17,7 +17,8 @@ import type { IndexedText } from './tokenIndex.js';
 import { haystackTokenizerFor } from './tokenizer.js';
 import type { HaystackTokenizer } from './tokenizer.js';
 
-export const NEEDLE_METHOD = 'needle';
+import { NEEDLE_METHOD } from './view.js';
+export { NEEDLE_METHOD };
 
 /** What a needle case expects: the inserted needles, the phrases scoring looks for, the judge's ground truth. */
 export interface NeedleExpected {

@@ -10,7 +10,17 @@ import { scoreNeedleCase } from './score.js';
 
 export const needleSuite: Suite<NeedleParams> = {
   method: NEEDLE_METHOD,
+  summary: 'needle in a haystack',
   parseParams: (raw, where) => parseNeedleParams(raw, where),
+  paramDocs: {
+    scoring: {
+      enum: ['auto', 'judge', 'substring', 'rail'],
+      default: 'auto',
+      description: 'How each response is scored. auto (default): classic — the judge (the reference\'s 1–10) when the eval file sets judge:, a substring check when it does not; arize — rails; multi — needles retrieved of k. Adding judge: for another suite therefore switches classic needle suites without scoring: to the judge; set scoring: substring to keep them as they were. The scoring used is shown beside the suite in the report and panel.',
+    },
+  },
+  explainSources: 'haystack',
+  fileParams: ['haystack'],
   expandRow: (row) => {
     // The grid comes from the haystack and the params; a dataset has nothing to add to it.
     throw new InputError({ file: row.ref.file, line: row.ref.line }, 'the needle method builds its cases from params.haystack, not from a dataset', 'remove dataset from this suite (and from the top level, or give this suite its own entry without one)');

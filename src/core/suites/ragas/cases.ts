@@ -7,7 +7,8 @@ import type { RagasMetric, RagasParams } from './params.js';
 import { readRagasRow } from './rows.js';
 import type { RagasRow } from './rows.js';
 
-export const RAGAS_METHOD = 'ragas';
+import { RAGAS_METHOD } from './view.js';
+export { RAGAS_METHOD };
 
 /** What a RAGAS case is scored against (EvalCase.expected). */
 export interface RagasExpected {

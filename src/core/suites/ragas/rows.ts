@@ -1,6 +1,7 @@
 // Reads a RAGAS dataset row: the ragas column names and their older aliases, checked with messages that name the field.
 import { InputError } from '../../errors.js';
 import { rowId } from '../../data/rowIds.js';
+import { aliasedField } from '../../data/rowFields.js';
 import { readHumanScores } from '../metaEval.js';
 import type { DatasetRow, RetrievedPassage } from '../../model.js';
 
@@ -34,17 +35,9 @@ class RowReader {
     throw new InputError({ file: this.row.ref.file, line: this.row.ref.line }, `row ${this.row.ref.index + 1}: ${field}: ${message}`, hint);
   }
 
-  /** The value under the first alias present; two aliases with different values is a mistake worth naming. */
+  /** The value under the first alias present; two aliases with different values are refused (data/rowFields.ts). */
   pick(names: readonly string[]): { name: string; value: unknown } | undefined {
-    const present = names.filter((name) => this.row.data[name] !== undefined && this.row.data[name] !== null);
-    if (present.length === 0) return undefined;
-    const [first, ...others] = present as [string, ...string[]];
-    for (const other of others) {
-      if (JSON.stringify(this.row.data[other]) !== JSON.stringify(this.row.data[first])) {
-        this.fail(other, `differs from ${first}`, `keep one of ${names.join(' / ')}`);
-      }
-    }
-    return { name: first, value: this.row.data[first] };
+    return aliasedField(this.row, names);
   }
 
   string(names: readonly string[], required: true): string;

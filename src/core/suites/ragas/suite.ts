@@ -9,6 +9,7 @@ import { scoreRagasCase } from './score.js';
 
 export const ragasSuite: Suite<RagasParams> = {
   method: RAGAS_METHOD,
+  summary: 'RAGAS metrics',
   parseParams: (raw, where) => parseRagasParams(raw, where),
   expandRow: (row, params, context) => expandRagasRow(row, params, context),
   score: (evalCase, responseText, params, context) => scoreRagasCase(evalCase, responseText, params, context),

@@ -10,7 +10,8 @@ import { dataKindFor, readRgbRow } from './rows.js';
 import type { AnswerParts, RgbRow } from './rows.js';
 import { documentSpans } from './spans.js';
 
-export const RGB_METHOD = 'rgb';
+import { RGB_METHOD } from './view.js';
+export { RGB_METHOD };
 
 /** What an RGB case expects; `fakeanswer` only on counterfactual rows. */
 export interface RgbExpected {

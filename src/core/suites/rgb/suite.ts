@@ -2,14 +2,20 @@
 import { builtinPrompt } from '../../assets.js';
 import type { Suite } from '../contract.js';
 import { RGB_METHOD, expandRgbRow } from './cases.js';
-import { parseRgbParams } from './params.js';
+import { TESTBEDS, parseRgbParams } from './params.js';
 import type { RgbParams } from './params.js';
 import { createRgbAggregator, rgbReport } from './report.js';
 import { scoreRgbCase } from './score.js';
 
 export const rgbSuite: Suite<RgbParams> = {
   method: RGB_METHOD,
+  summary: 'RGB benchmark',
   parseParams: (raw, where) => parseRgbParams(raw, where),
+  quickRunChoice: {
+    param: 'testbed',
+    question: 'Which RGB testbed?',
+    choices: TESTBEDS.map((label) => (label === 'noise_robustness' ? { label, description: 'accuracy as noise documents are added' } : { label })),
+  },
   expandRow: (row, params, context) => expandRgbRow(row, params, context),
   score: (evalCase, responseText, params, context) => scoreRgbCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => rgbReport(cases, results, params, suiteId),

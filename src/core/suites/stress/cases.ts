@@ -24,7 +24,8 @@ import type { Distractor, DistractorPool } from './pool.js';
 import { ROW_FORMAT, readStressRow, stressRowKey } from './rows.js';
 import type { StressRow } from './rows.js';
 
-export const STRESS_METHOD = 'stress';
+import { STRESS_METHOD } from './view.js';
+export { STRESS_METHOD };
 
 /** RGB's recorded parameters (the scorer and tables read them) plus what the stress build decided. */
 export interface StressCaseParams extends RgbCaseParams {

@@ -2,10 +2,11 @@
 // fake answer, or throws an InputError at the row's file:line naming the accepted column names.
 import { InputError } from '../../errors.js';
 import { rowId, rowKey } from '../../data/rowIds.js';
+import { aliasedField } from '../../data/rowFields.js';
 import type { DatasetRow } from '../../model.js';
 import type { AnswerParts } from '../rgb/rows.js';
 
-/** Accepted names per column, first match wins: RAGAS's current names, then its older ones. */
+/** Accepted names per column, first match wins: RAGAS's current names, then its older ones; names that disagree are refused. */
 export const COLUMNS = {
   question: ['user_input', 'question'],
   contexts: ['retrieved_contexts', 'contexts'],
@@ -46,13 +47,9 @@ class RowReader {
     throw new InputError({ file: this.row.ref.file, line: this.row.ref.line }, `stress row ${field}: ${message}`, ROW_FORMAT);
   }
 
-  /** The first accepted name present in the row, with its value. */
+  /** The first accepted name present in the row, with its value; two names with different values are refused (data/rowFields.ts). */
   column(names: readonly string[]): { name: string; value: unknown } | undefined {
-    for (const name of names) {
-      const value = this.row.data[name];
-      if (value !== undefined && value !== null) return { name, value };
-    }
-    return undefined;
+    return aliasedField(this.row, names);
   }
 
   required(names: readonly string[], what: string): { name: string; value: unknown } {

@@ -4,7 +4,8 @@ import type { Suite } from '../contract.js';
 import { STRESS_METHOD, expandStressRow } from './cases.js';
 import { prepareStressRow } from './judgedBearing.js';
 import type { StressPrepared } from './judgedBearing.js';
-import { parseStressParams } from './params.js';
+import { STRESS_TESTBEDS, parseStressParams } from './params.js';
+import { looksLikeStressRow } from './counterfactual.js';
 import type { StressParams } from './params.js';
 import { distractorPoolFor } from './pool.js';
 import { createStressAggregator, stressReport } from './report.js';
@@ -12,7 +13,22 @@ import { scoreStressCase } from './score.js';
 
 export const stressSuite: Suite<StressParams, StressPrepared | undefined> = {
   method: STRESS_METHOD,
+  summary: 'RGB\'s abilities and the position curve on your own RAG rows',
   parseParams: (raw, where) => parseStressParams(raw, where),
+  paramDocs: {
+    answerBearing: {
+      enum: ['match', 'judge'],
+      default: 'match',
+      description: 'Which retrieved passages bear the answer. match (default): RGB\'s rule, the reference (or any alternative of each part) as a lowercase substring. judge: before a row\'s cases are built, the eval file\'s judge is asked once per passage whether it states the reference answer, paraphrased or not (prompts/stress/judge-answer-bearing.prompt); needs judge:, verdicts are cached and recorded on each case, a row whose verdict cannot be read is reported at its line; not for information_integration or counterfactual_robustness. A row\'s answer_bearing column wins over both.',
+    },
+  },
+  quickRunChoice: {
+    param: 'testbed',
+    question: 'Which stress testbed?',
+    choices: STRESS_TESTBEDS.map((label) => (label === 'position' ? { label, description: 'accuracy with the answer-bearing passage at each position' } : { label })),
+  },
+  // A dataset with RAGAS's columns (a user's own questions, retrieved passages and references) is what stress is for.
+  proposeFor: (firstRow) => (looksLikeStressRow(firstRow) ? 'proposed: your RAG rows (RAGAS columns) → RGB\'s abilities and the position curve' : undefined),
   // answerBearing: judge — the judge's verdict on each passage and distractor candidate, before the row's cases are
   // built (judgedBearing.ts).
   prepareRow: (row, params, context) => prepareStressRow(row, params, context, distractorPoolFor(params.distractors, row)),
