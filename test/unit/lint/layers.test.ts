@@ -18,7 +18,7 @@ describe('core layers', () => {
     const problems = await layerProblems('src/core/data/example.ts', "import type { Suite } from '../suites/contract.js';\nexport type S = Suite;\n");
     assert.equal(problems.length, 1);
     assert.match(problems[0]!, /src\/core\/data \(reading datasets\) may not import from src\/core\/suites/);
-    assert.match(problems[0]!, /\(base\) < vendor < data < traces < prompt < providers < suites < spec < run < engine < explain < verdicts < report/);
+    assert.match(problems[0]!, /\(base\) < vendor < data < traces < prompt < providers < retrieval < suites < spec < run < engine < explain < verdicts < report/);
   });
 
   it('run may not reach the engine, nor the engine the reports', async () => {
