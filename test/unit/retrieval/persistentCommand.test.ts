@@ -75,6 +75,11 @@ describe('persistent command retriever', () => {
     assert.ok(!good.identity.includes('tok-4711'));
   });
 
+  it('identity redacts a key written in the command line', () => {
+    const identity = createCommandRetriever({ type: 'command', command: ['python3', 'r.py', '--api-key=abcdef123456789'], cwd: FIXTURES, mode: 'per-call', timeoutMs: 5000 }, { env: process.env }).identity;
+    assert.equal(identity, 'command: python3 r.py --api-key=[redacted] (per-call)');
+  });
+
   it('a variable env: names that is not set fails before the script starts, naming it', async () => {
     const env = { ...process.env };
     delete env.RETRIEVER_TOKEN;
