@@ -75,6 +75,11 @@ describe('persistent command retriever', () => {
     assert.ok(!good.identity.includes('tok-4711'));
   });
 
+  it('identity redacts a key written in the command line', () => {
+    const identity = createCommandRetriever({ type: 'command', command: ['python3', 'r.py', '--api-key=abcdef123456789'], cwd: FIXTURES, mode: 'per-call', timeoutMs: 5000 }, { env: process.env }).identity;
+    assert.equal(identity, 'command: python3 r.py --api-key=[redacted] (per-call)');
+  });
+
   it('a variable env: names that is not set fails before the script starts, naming it', async () => {
     const env = { ...process.env };
     delete env.RETRIEVER_TOKEN;
@@ -115,10 +120,12 @@ describe('persistent command retriever', () => {
   });
 
   it('a timeout while the script goes on answering others fails that request only; the process is kept', async () => {
-    const hanging = retriever('hanging.mjs', { timeoutMs: 600 });
+    const hanging = retriever('hanging.mjs', { timeoutMs: 2000 });
+    // Started first, so the answer below comes well within the time limit even on a busy machine.
+    await hanging.retrieve({ question: 'ok', k: 1 }, never);
     const hung = hanging.retrieve({ question: 'hang', k: 1 }, never);
     const answered = await hanging.retrieve({ question: 'ok', k: 1 }, never);
-    await rejectsWith(hung, 'timeout', 'within 600 ms', 'keeps running');
+    await rejectsWith(hung, 'timeout', 'within 2000 ms', 'keeps running');
     const later = await hanging.retrieve({ question: 'ok', k: 1 }, never);
     assert.equal(pidOf(later), pidOf(answered));
   });
