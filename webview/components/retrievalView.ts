@@ -70,7 +70,7 @@ export class RetrievalView extends LitElement {
     const reading = this.reading;
     if (reading.kind === 'none') return nothing;
     return html`
-      ${this.cause ? html`<p class="cause" role="note" data-cause=${this.cause.cause}><strong>${capitalised(CAUSE_WORDS[this.cause.cause])}:</strong>${this.cause.words}</p>` : nothing}
+      ${this.cause ? html`<p class="cause" role="note" data-cause=${this.cause.cause}><strong>${capitalised(CAUSE_WORDS[this.cause.cause])}:</strong> ${this.cause.words}</p>` : nothing}
       ${reading.kind === 'invalid'
         ? html`<p class="error-text" role="alert">This case's retrieval record cannot be read (${reading.reason}); its ranked list is not shown.</p>`
         : this.renderRecord(reading.record)}
