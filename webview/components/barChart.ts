@@ -22,7 +22,7 @@ export class BarChart extends LitElement {
     .sub { margin-bottom: 0.5em; }
     ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.25em; }
     .bar {
-      display: grid; grid-template-columns: minmax(8em, 11em) 1fr minmax(9em, auto); gap: 0.75em; align-items: center;
+      display: grid; grid-template-columns: 11em minmax(8em, 1fr) 14em; gap: 0.75em; align-items: center;
       width: 100%; padding: 0.2em 0.4em; margin: 0; font: inherit; color: inherit; text-align: start;
       background: none; border: 1px solid transparent; border-radius: 2px;
     }

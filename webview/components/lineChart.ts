@@ -26,7 +26,7 @@ export class LineChart extends LitElement {
     text { fill: var(--vscode-charts-foreground); font-size: 11px; font-family: var(--vscode-font-family); }
     .line { fill: none; stroke-width: 2; }
     .whisker { stroke-width: 1; }
-    .band { fill-opacity: 0.14; stroke-opacity: 0.45; stroke-width: 0.75; stroke-dasharray: 2 2; }
+    .band { fill-opacity: 0.08; stroke-opacity: 0.4; stroke-width: 0.75; stroke-dasharray: 2 3; }
     .marker { stroke-width: 1.5; }
     .s0 { stroke: var(--vscode-charts-blue); fill: var(--vscode-charts-blue); }
     .s1 { stroke: var(--vscode-charts-orange); fill: var(--vscode-charts-orange); }

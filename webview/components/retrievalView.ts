@@ -44,6 +44,7 @@ export class RetrievalView extends LitElement {
     th { color: var(--vscode-descriptionForeground); font-weight: 600; }
     td.num { text-align: end; font-variant-numeric: tabular-nums; }
     td.id { overflow-wrap: anywhere; }
+    td.sent, .mark { white-space: nowrap; }
     tr.unsent td { color: var(--vscode-descriptionForeground); }
     tr.unsent td.id, tr.unsent .relevant { color: var(--vscode-foreground); }
     tr.about { background: var(--vscode-editor-findMatchHighlightBackground); outline: 1px dashed var(--vscode-editorWarning-foreground); outline-offset: -1px; }
@@ -107,8 +108,8 @@ export class RetrievalView extends LitElement {
       <td class="num">${passage.rank}</td>
       <td class="num">${passage.score === undefined ? '—' : formatNumber(passage.score)}</td>
       <td class="id mono">${passage.id}${about ? html` <span class="muted">(the cause's passage)</span>` : nothing}</td>
-      <td><span class=${relevance}>${RELEVANCE_MARK[relevance]} ${RELEVANCE_WORD[relevance]}</span>${passage.labelSource ? html` <span class="muted">(${LABEL_SOURCE_WORDS[passage.labelSource]})</span>` : nothing}</td>
-      <td>${passage.sent
+      <td><span class=${`${relevance} mark`}>${RELEVANCE_MARK[relevance]} ${RELEVANCE_WORD[relevance]}</span>${passage.labelSource ? html` <span class="muted">(${LABEL_SOURCE_WORDS[passage.labelSource]})</span>` : nothing}</td>
+      <td class="sent">${passage.sent
         ? passage.documentId
           ? html`<button class="link" title="Show the document card the model saw" @click=${() => this.reveal(passage.documentId!)}>sent as ${passage.documentId}</button>`
           : html`sent`
