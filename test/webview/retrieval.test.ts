@@ -3,11 +3,16 @@
 // keyboard), the retrieval metrics' line chart; screenshots in light, dark and high contrast.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import {
   MARKUP_ID, METRIC_KS, NOT_RETRIEVED_CASE, NOT_RETRIEVED_WORDS, RAG_K, RAG_MODEL, RANKED_OUT_CASE, RANKED_OUT_WORDS, SOURCE_FILE, SOURCE_URL, ragRun,
 } from './ragBuilders.js';
-import { collectPageErrors, cspViolations, screenshotPath, seedViewState, useBrowser, waitFor } from './harness.js';
+import { collectPageErrors, cspViolations, screenshotPath, seedViewState, useBrowser, waitFor, webviewBundle } from './harness.js';
+import { renderHtmlReport } from '../../src/core/report/html.js';
 import type { PaletteName } from '../../webview/theme/palettes.js';
 
 const session = useBrowser();
@@ -139,6 +144,25 @@ test('the retrieval metrics by k: one line per metric over k, interval bands, ax
   // Both tables are charted: their numbers fold away, and no second line chart is drawn from them.
   assert.equal(await page.locator('ri-report-table details table').count(), 2);
   assert.equal(await page.locator('ri-line-chart').count(), 1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the offline HTML report shows the same: ranked list with its cut-off and cause, bars that filter the list', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'rag-inspector-rag-report-')), 'report.html');
+  writeFileSync(file, renderHtmlReport(run.detail, run.cases, await webviewBundle()));
+  const page = await session.browser.newPage({ viewport: { width: 1300, height: 950 } });
+  const errors = collectPageErrors(page);
+  await page.goto(pathToFileURL(file).href);
+  await page.locator('ri-bar-chart button.bar[data-label="ranked-out"]').click();
+  const rows = page.locator('ri-case-list .viewport [role="option"]');
+  await waitFor('the list shows the ranked-out cases', async () => (await rows.count()) === 2);
+  await page.locator(`ri-case-list .row[data-case="${RANKED_OUT_CASE}"]`).click();
+  const view = page.locator('ri-retrieval-view');
+  await view.locator('.cutoff-line').waitFor();
+  assert.equal(await view.locator('.cause').innerText(), `Ranked out: ${RANKED_OUT_WORDS}`);
+  // No editor to open a file in: the source is its path as text.
+  assert.equal(await view.locator('tr[data-rank="2"] button').count(), 1, 'only the card link');
   assert.deepEqual(errors, []);
   await page.close();
 });
