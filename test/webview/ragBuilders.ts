@@ -18,6 +18,8 @@ export const RANKED_OUT_WORDS = 'relevant passage doc-17 at rank 8, cut-off 5';
 export const NOT_RETRIEVED_CASE = `${RAG_SUITE}/2`;
 export const NOT_RETRIEVED_WORDS = 'no relevant passage among the 6 candidates (relevant: doc-99)';
 export const PASSING_CASE = `${RAG_SUITE}/0`;
+/** A case whose stored record is malformed (k is not a number): named, not drawn. */
+export const MALFORMED_CASE = `${RAG_SUITE}/4`;
 /** A candidate id that is markup: drawn as text. */
 export const MARKUP_ID = '<img src=x onerror="window.__xss = 3">';
 /** The passage of rank 2 in the ranked-out case comes from a file; rank 3 from a URL. */
@@ -121,6 +123,9 @@ function splitTable(): ReportTable {
 
 export function ragRun(runId = 'rag-run'): FixtureRun {
   const cases = PLANS.map((plan, i) => ({ ...ragCase(plan, i), runId }));
+  const malformed = ragCase(PLANS[0]!, PLANS.length);
+  malformed.evalCase.params = { ...malformed.evalCase.params, retrieval: { retriever: 'command: node bm25.mjs', k: 'five', candidates: [] } };
+  cases.push({ ...malformed, runId });
   const metrics = metricsTable();
   const split = splitTable();
   const report: SuiteReport = {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import {
-  MARKUP_ID, METRIC_KS, NOT_RETRIEVED_CASE, NOT_RETRIEVED_WORDS, RAG_K, RAG_MODEL, RANKED_OUT_CASE, RANKED_OUT_WORDS, SOURCE_FILE, SOURCE_URL, ragRun,
+  MALFORMED_CASE, MARKUP_ID, METRIC_KS, NOT_RETRIEVED_CASE, NOT_RETRIEVED_WORDS, RAG_K, RAG_MODEL, RANKED_OUT_CASE, RANKED_OUT_WORDS, SOURCE_FILE, SOURCE_URL, ragRun,
 } from './ragBuilders.js';
 import { collectPageErrors, cspViolations, screenshotPath, seedViewState, useBrowser, waitFor, webviewBundle } from './harness.js';
 import { renderHtmlReport } from '../../src/core/report/html.js';
@@ -100,6 +100,16 @@ test('a not-retrieved case: its cause, no relevant candidate, the relevant id ne
   assert.equal(await view.locator('tbody .not-relevant').count(), 6);
   assert.match(await view.locator('dl.facts').innerText(), /Relevant, never retrieved\s+doc-99/);
   assert.deepEqual(await rankOrder(page), ['1', '2', '3', '4', '5', 'cut-5', '6']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a malformed retrieval record is named in words, and the rest of the case still shows', async () => {
+  const { page, errors } = await openCase(MALFORMED_CASE);
+  const alert = page.locator('ri-retrieval-view [role="alert"]');
+  assert.equal(await alert.innerText(), 'This case\'s retrieval record cannot be read (params.retrieval.k is not a whole number ≥ 0); its ranked list is not shown.');
+  assert.equal(await page.locator('ri-retrieval-view table').count(), 0);
+  await page.locator('ri-document-card').first().waitFor();
   assert.deepEqual(errors, []);
   await page.close();
 });
