@@ -173,7 +173,7 @@ export async function seedViewState(page: Page, state: object): Promise<void> {
   await page.addInitScript((json: string) => {
     const storage = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } }).sessionStorage;
     if (storage.getItem('rag-inspector.viewState') === null) storage.setItem('rag-inspector.viewState', json);
-  }, JSON.stringify({ v: 1, view: 'summary', filters: { failedOnly: false, suite: '', model: '', role: '', search: '' }, sort: 'run', ...state }));
+  }, JSON.stringify({ v: 1, view: 'summary', filters: { failedOnly: false, suite: '', model: '', role: '', cause: '', search: '' }, sort: 'run', ...state }));
 }
 
 /** A computed style property of the first element a locator matches (the callback runs in the page). */

@@ -123,5 +123,5 @@ test('chartFromTable: rows of noise ratios × model columns, and no chart from m
 test('restoreViewState accepts only its own version and sanitises fields', () => {
   assert.equal(restoreViewState({ v: 0, view: 'cases' }).view, 'summary');
   const state = restoreViewState({ v: 1, view: 'cases', runId: 'r', caseKey: 'k', sort: 'bogus', filters: { failedOnly: 'yes', search: 'x' } });
-  assert.deepEqual(state, { v: 1, view: 'cases', runId: 'r', caseKey: 'k', sort: 'run', filters: { failedOnly: false, suite: '', model: '', role: '', search: 'x' } });
+  assert.deepEqual(state, { v: 1, view: 'cases', runId: 'r', caseKey: 'k', sort: 'run', filters: { failedOnly: false, suite: '', model: '', role: '', cause: '', search: 'x' } });
 });

@@ -11,6 +11,7 @@ import type { CompareRow } from '../../src/protocol.js';
 import { JUDGE_ERROR_CASE, MODELS, listItem, rgbRun } from './builders.js';
 import { NEEDLE_SUITES, needleGridRun } from './methodBuilders.js';
 import type { FixtureRun } from './builders.js';
+import { RAG_MODEL, RANKED_OUT_CASE, SOURCE_FILE, ragRun } from './ragBuilders.js';
 import { collectPageErrors, cspViolations, screenshotPath, waitFor, useBrowser } from './harness.js';
 import { flippedCases, responseTextOf } from '../../webview/api/compareRuns.js';
 
@@ -75,6 +76,21 @@ async function openWithHost(runs: FixtureRun[]): Promise<{ page: Page; host: Fak
 }
 
 const first = rgbRun({ runId: 'run-1', name: 'RGB noise', createdAt: '2025-05-01T10:00:00.000Z' });
+
+test('a retrieved passage\'s source file opens at its first line through the open-row command', async () => {
+  const { page, host, errors } = await openWithHost([ragRun()]);
+  await page.locator('[role="tab"]#tab-cases').click();
+  await page.locator(`ri-case-list .row[data-case="${RANKED_OUT_CASE}"][data-model="${RAG_MODEL}"]`).click();
+  const source = page.locator('ri-retrieval-view tr[data-rank="2"] button', { hasText: 'handbook.md:40–52' });
+  await source.focus();
+  await page.keyboard.press('Enter');
+  await waitFor('the open command', () => host.received.some((m) => OpenDatasetRow.is(m)));
+  const open = host.received.find((m) => OpenDatasetRow.is(m));
+  assert.ok(open && OpenDatasetRow.is(open));
+  assert.deepEqual(open.params, { file: SOURCE_FILE, line: 40 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 test('sends Ready with the protocol version first, then requests with distinct ids', async () => {
   const { page, host, errors } = await openWithHost([first]);

@@ -1,11 +1,12 @@
-// The filter bar above the case list: search, failed only, suite/testbed, model, document role, sort.
-import { LitElement, css, html } from 'lit';
+// The filter bar above the case list: search, failed only, suite/testbed, model, failure cause, document role, sort.
+import { LitElement, css, html, nothing } from 'lit';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import type { CaseFilters, FilterOptions, SortKey } from '../state/caseQuery.js';
 import { ROLE_WORDS } from './documentCard.js';
+import { CAUSE_WORDS } from '../state/retrieval.js';
 import { baseStyles } from './sharedStyles.js';
 import { formatCount } from './format.js';
 
@@ -30,7 +31,7 @@ export class CaseFiltersBar extends LitElement {
     total: { type: Number },
   };
 
-  options: FilterOptions = { suites: [], models: [], roles: [] };
+  options: FilterOptions = { suites: [], models: [], roles: [], causes: [] };
   filters!: CaseFilters;
   sort: SortKey = 'run';
   shown = 0;
@@ -65,6 +66,9 @@ export class CaseFiltersBar extends LitElement {
         ${this.select('suite', 'All suites', this.options.suites, f.suite)}
         ${this.select('model', 'All models', this.options.models.map((m) => ({ value: m, label: m })), f.model)}
       </div>
+      ${this.options.causes.length ? html`<div class="row">
+        ${this.select('cause', 'Any failure cause', this.options.causes.map((c) => ({ value: c, label: CAUSE_WORDS[c] })), f.cause)}
+      </div>` : nothing}
       <div class="row">
         ${this.select('role', 'Any document role', this.options.roles.map((r) => ({ value: r, label: ROLE_WORDS[r] ?? r })), f.role)}
         <vscode-single-select aria-label="Sort" data-filter="sort" .value=${this.sort}
@@ -75,7 +79,7 @@ export class CaseFiltersBar extends LitElement {
     `;
   }
 
-  private select(key: 'suite' | 'model' | 'role', allLabel: string, options: { value: string; label: string }[], value: string) {
+  private select(key: 'suite' | 'model' | 'role' | 'cause', allLabel: string, options: { value: string; label: string }[], value: string) {
     return html`<vscode-single-select aria-label=${allLabel} data-filter=${key} .value=${value}
         @change=${(e: Event) => this.change({ [key]: (e.target as HTMLSelectElement).value } as Partial<CaseFilters>)}>
       <vscode-option value="" ?selected=${value === ''}>${allLabel}</vscode-option>

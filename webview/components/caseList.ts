@@ -3,6 +3,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { CaseListItem } from '../../src/protocol.js';
 import { outcomeOf } from '../../src/core/model.js';
 import type { Outcome } from '../../src/core/model.js';
+import { CAUSE_WORDS } from '../state/retrieval.js';
 import { EMPTY_FILTERS, filterOptions, nextFailure, queryCases, visibleRange } from '../state/caseQuery.js';
 import type { CaseFilters, FilterOptions, SortKey } from '../state/caseQuery.js';
 import { baseStyles, outcomeStyles } from './sharedStyles.js';
@@ -47,7 +48,7 @@ export class CaseList extends LitElement {
   viewportHeight = 600;
 
   private visible: CaseListItem[] = [];
-  private options: FilterOptions = { suites: [], models: [], roles: [] };
+  private options: FilterOptions = { suites: [], models: [], roles: [], causes: [] };
   private optionsOf: CaseListItem[] | undefined;
   private resizeObserver = new ResizeObserver((entries) => {
     const height = entries[0]?.contentRect.height;
@@ -172,13 +173,13 @@ export class CaseList extends LitElement {
     const classes = `row${index === this.cursor ? ' cursor' : ''}${item.key === this.openKey ? ' open' : ''}${this.marked.has(item.key) ? ' marked' : ''}`;
     return html`<div class=${classes} id=${`row-${index}`} role="option" data-key=${item.key} data-case=${item.caseId} data-model=${item.modelKey} data-outcome=${outcome}
         aria-selected=${String(item.key === this.openKey)} aria-posinset=${index + 1} aria-setsize=${count}
-        aria-label=${`${item.caseId}, ${item.modelKey}, ${OUTCOME_WORD[outcome]}${item.summary ? `, ${item.summary}` : ''}`}
+        aria-label=${`${item.caseId}, ${item.modelKey}, ${OUTCOME_WORD[outcome]}${item.cause ? `, ${CAUSE_WORDS[item.cause]}` : ''}${item.summary ? `, ${item.summary}` : ''}`}
         ${styleProps({ transform: `translateY(${index * ROW_HEIGHT}px)` })}
         @click=${(event: MouseEvent) => this.onRowClick(event, index)}>
       <span class="glyph outcome ${outcome}" title=${OUTCOME_WORD[outcome]} aria-hidden="true">${GLYPH[outcome]}</span>
       <span class="id mono">${item.caseId}</span>
       <span class="score mono muted">${this.humanMark(item.key)}${typeof item.score === 'number' ? formatNumber(item.score) : ''}</span>
-      <span class="sub muted">${item.truncated ? html`<span class="badge cut" title="The model stopped at its token limit: the answer is incomplete">cut</span> ` : nothing}${item.modelKey} · ${item.summary || item.question}</span>
+      <span class="sub muted">${item.truncated ? html`<span class="badge cut" title="The model stopped at its token limit: the answer is incomplete">cut</span> ` : nothing}${item.cause ? html`<span class="badge cause" data-cause=${item.cause} title="Why it failed">${CAUSE_WORDS[item.cause]}</span> ` : nothing}${item.modelKey} · ${item.summary || item.question}</span>
     </div>`;
   }
 

@@ -17,7 +17,10 @@ import { highlighted, flashMarks } from './highlight.js';
 import { baseStyles, markStyles, outcomeStyles } from './sharedStyles.js';
 import { evidenceId } from './scoreList.js';
 import type { EvidenceEventDetail } from './scoreList.js';
-import { formatCost, formatCount, formatMs } from './format.js';
+import { basename, formatCost, formatCount, formatMs } from './format.js';
+import { causeFindingOf, readRetrieval } from '../state/retrieval.js';
+import type { RetrievalReading } from '../state/retrieval.js';
+import './retrievalView.js';
 import './documentCard.js';
 import './scoreList.js';
 import './spanLegend.js';
@@ -58,6 +61,8 @@ export class CaseView extends LitElement {
 
   private annotations: CaseAnnotations | undefined;
   private annotated: CaseDetail | undefined;
+  private retrieval: RetrievalReading = { kind: 'none' };
+  private retrievalFor: CaseDetail | undefined;
 
   static override styles = [baseStyles, outcomeStyles, markStyles, css`
     :host { display: block; padding: 0.75em 1.25em 3em; }
@@ -108,12 +113,15 @@ export class CaseView extends LitElement {
     const haystack = caseViewParts(evalCase.method).haystack ? haystackOf(evalCase) : undefined;
     const documents = haystack ? evalCase.documents.filter((d) => d !== haystack) : evalCase.documents;
     const attributions = cardAttributions(this.explanation, this.explainRuns);
+    const retrieval = this.retrievalOf(this.detail);
     return html`
       ${this.renderHeader()}
       <ri-explanation .explanation=${this.explanation} .progress=${this.explainRuns && !this.explanation ? { done: this.explainRuns.size } : undefined}></ri-explanation>
       ${result.error ? html`<div class="case-error" role="note"><strong>${result.error.stage} error</strong> (${result.error.kind}${result.error.status ? `, HTTP ${result.error.status}` : ''}): ${result.error.message}</div>` : nothing}
       ${haystack ? html`<section aria-label="Needle"><ri-needle-view .detail=${this.detail} .evidence=${evidence.get(haystack.id) ?? []}></ri-needle-view></section>` : nothing}
       <section aria-labelledby="q"><h3 id="q">Question</h3><p class="question">${evalCase.question}</p></section>
+      ${retrieval.kind === 'none' ? nothing : html`<section aria-labelledby="rt"><h3 id="rt">Retrieval</h3>
+        <ri-retrieval-view .reading=${retrieval} .cause=${causeFindingOf(result.scores)} ?can-run-commands=${this.canRunCommands}></ri-retrieval-view></section>`}
       <section aria-labelledby="s"><h3 id="s">Scores</h3>
         ${annotations.dimensions ? html`<ri-dimension-bars .chart=${annotations.dimensions}></ri-dimension-bars>` : nothing}
         <ri-score-list .scores=${result.scores} .notes=${annotations.scoreNotes}></ri-score-list></section>
@@ -195,7 +203,7 @@ export class CaseView extends LitElement {
 
   /** Fires `ri-case-shown` once the cards have rendered too: the app's timing and the tests wait for it. */
   private async announceShown(detail: CaseDetail): Promise<void> {
-    const children = [...this.renderRoot.querySelectorAll('ri-document-card, ri-score-list, ri-prompt-messages, ri-needle-view, ri-ragas-findings, ri-explanation')] as LitElement[];
+    const children = [...this.renderRoot.querySelectorAll('ri-document-card, ri-score-list, ri-prompt-messages, ri-needle-view, ri-ragas-findings, ri-explanation, ri-retrieval-view')] as LitElement[];
     await Promise.all(children.map((c) => c.updateComplete));
     if (this.detail !== detail) return;
     this.dispatchEvent(new CustomEvent('ri-case-shown', { detail: { caseId: detail.evalCase.id, modelKey: detail.result.modelKey }, bubbles: true, composed: true }));
@@ -228,6 +236,12 @@ export class CaseView extends LitElement {
     const card = [...this.renderRoot.querySelectorAll('ri-document-card')].find((c) => c.dataset.docId === documentId);
     if (card) { card.flashCard(); card.focusAttribution(); }
     else this.notice = `“${documentId}” is a piece of the context, not one of the document cards; its effect is listed in the explanation.`;
+  }
+
+  /** The case's retrieval record, read once per case. */
+  private retrievalOf(detail: CaseDetail): RetrievalReading {
+    if (this.retrievalFor !== detail) { this.retrievalFor = detail; this.retrieval = readRetrieval(detail.evalCase.params); }
+    return this.retrieval;
   }
 
   /** Method readings of the case, once per case (they are read on every render). */
@@ -277,10 +291,6 @@ function responseMatches(detail: CaseDetail): MarkSpan[] {
 
 function spansOfKind(documents: readonly CaseDocument[], kind: 'answer' | 'counterfactual') {
   return documents.flatMap((d) => d.spans.filter((s) => s.kind === kind).map((s) => ({ text: s.text, kind })));
-}
-
-function basename(file: string): string {
-  return file.split(/[\\/]/).pop() ?? file;
 }
 
 customElements.define('ri-case-view', CaseView);

@@ -23,3 +23,8 @@ export function formatCost(usd: number): string {
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
+
+/** The last part of a path, either separator. */
+export function basename(file: string): string {
+  return file.split(/[\\/]/).pop() ?? file;
+}

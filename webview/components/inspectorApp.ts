@@ -18,6 +18,8 @@ import { INITIAL_VIEW_STATE, VIEW_STATE_VERSION, restoreViewState } from '../sta
 import type { ViewName, ViewState } from '../state/viewState.js';
 import type { CaseList } from './caseList.js';
 import type { FiltersChangedDetail } from './caseFilters.js';
+import type { FilterCasesDetail } from './barChart.js';
+import { EMPTY_FILTERS } from '../state/caseQuery.js';
 import type { CompareSelection } from './compareView.js';
 import type { ExportImageDetail, ShowCaseDetail } from './heatmap.js';
 import { baseStyles, outcomeStyles } from './sharedStyles.js';
@@ -165,6 +167,7 @@ export class InspectorApp extends LitElement {
       const { filters, sort } = (e as CustomEvent<FiltersChangedDetail>).detail;
       this.saveState({ ...this.state, filters, sort });
     });
+    this.addEventListener('ri-filter-cases', (e) => this.showCause((e as CustomEvent<FilterCasesDetail>).detail));
     this.addEventListener('ri-compare-select', (e) => this.saveState({ ...this.state, compare: (e as CustomEvent<CompareSelection>).detail }));
     this.addEventListener('ri-open-dataset-row', (e) => {
       const { file, line } = (e as CustomEvent<{ file: string; line: number }>).detail;
@@ -371,6 +374,13 @@ export class InspectorApp extends LitElement {
     } catch (error) {
       if (this.state.runId === runId) this.error = `Could not read the run's explanation: ${describeError(error)}`;
     }
+  }
+
+  /** A bar of a failure split: the case list with exactly that bar's cases (its suite, cause and, when the bar is one model's, that model). */
+  private showCause({ cause, suiteId, column }: FilterCasesDetail): void {
+    const model = this.detail?.listing.models.includes(column) ? column : '';
+    this.saveState({ ...this.state, view: 'cases', filters: { ...EMPTY_FILTERS, suite: suiteId, model, cause } });
+    void this.updateComplete.then(() => this.caseList()?.focusList());
   }
 
   private setView(view: ViewName): void {

@@ -1,4 +1,4 @@
-// A small inline-SVG line chart: one line per series, interval whiskers, and a legend that does not rely on colour.
+// A small inline-SVG line chart: one line per series, intervals as whiskers or bands, and a legend that does not rely on colour.
 import { LitElement, css, html, svg, nothing } from 'lit';
 import type { ChartData, ChartPoint } from '../state/chartSeries.js';
 import { baseStyles } from './sharedStyles.js';
@@ -26,6 +26,7 @@ export class LineChart extends LitElement {
     text { fill: var(--vscode-charts-foreground); font-size: 11px; font-family: var(--vscode-font-family); }
     .line { fill: none; stroke-width: 2; }
     .whisker { stroke-width: 1; }
+    .band { fill-opacity: 0.08; stroke-opacity: 0.4; stroke-width: 0.75; stroke-dasharray: 2 3; }
     .marker { stroke-width: 1.5; }
     .s0 { stroke: var(--vscode-charts-blue); fill: var(--vscode-charts-blue); }
     .s1 { stroke: var(--vscode-charts-orange); fill: var(--vscode-charts-orange); }
@@ -49,8 +50,8 @@ export class LineChart extends LitElement {
     const xMax = Math.max(...xs);
     // Proportions get the full 0–1 axis so two charts of rates compare at a glance.
     const proportions = ys.every((y) => y >= 0 && y <= 1);
-    const yMin = proportions ? 0 : Math.min(0, ...ys);
-    const yMax = proportions ? 1 : Math.max(...ys) || 1;
+    const yMin = data.yMin ?? (proportions ? 0 : Math.min(0, ...ys));
+    const yMax = data.yMax ?? (proportions ? 1 : Math.max(...ys) || 1);
     const plotW = WIDTH - MARGIN.left - MARGIN.right;
     const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
     const x = (v: number) => MARGIN.left + (xMax === xMin ? plotW / 2 : ((v - xMin) / (xMax - xMin)) * plotW);
@@ -68,11 +69,15 @@ export class LineChart extends LitElement {
           ${xTicks.map((t) => svg`<text x=${x(t)} y=${MARGIN.top + plotH + 16} text-anchor="middle">${formatNumber(t)}</text>`)}
         </g>
         ${data.xLabel ? svg`<text x=${MARGIN.left + plotW / 2} y=${HEIGHT - 4} text-anchor="middle">${data.xLabel}</text>` : nothing}
+        ${data.yLabel ? svg`<text class="y-title" transform=${`translate(11 ${MARGIN.top + plotH / 2}) rotate(-90)`} text-anchor="middle">${data.yLabel}</text>` : nothing}
         ${data.series.map((series, i) => {
           const cls = `s${i % SERIES_CLASSES}`;
           const path = series.points.map((p, j) => `${j === 0 ? 'M' : 'L'}${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`).join(' ');
+          const withInterval = series.points.filter((p) => p.low !== undefined && p.high !== undefined);
           return svg`<g data-series=${series.name}>
-            ${series.points.filter((p) => p.low !== undefined && p.high !== undefined).map((p) => svg`
+            ${data.bands
+              ? withInterval.length >= 2 ? svg`<path class="band ${cls}" d=${bandPath(withInterval, x, y)}></path>` : nothing
+              : withInterval.map((p) => svg`
               <line class="whisker ${cls}" x1=${x(p.x)} x2=${x(p.x)} y1=${y(p.low!)} y2=${y(p.high!)}></line>`)}
             <path class="line ${cls}" d=${path} stroke-dasharray=${DASHES[i % DASHES.length]!}></path>
             ${series.points.map((p) => marker(MARKERS[i % MARKERS.length]!, x(p.x), y(p.y), cls, tooltip(series.name, p)))}
@@ -90,6 +95,13 @@ export class LineChart extends LitElement {
       </ul>
     </figure>`;
   }
+}
+
+/** The area between each point's low and high, along the line: upper edge left to right, lower edge back. */
+function bandPath(points: readonly ChartPoint[], x: (v: number) => number, y: (v: number) => number): string {
+  const upper = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.x).toFixed(1)},${y(p.high!).toFixed(1)}`);
+  const lower = [...points].reverse().map((p) => `L${x(p.x).toFixed(1)},${y(p.low!).toFixed(1)}`);
+  return `${upper.join(' ')} ${lower.join(' ')} Z`;
 }
 
 function tooltip(name: string, p: ChartPoint): string {

@@ -1,4 +1,4 @@
-// The run at a glance: totals, threshold outcomes, input problems, heatmaps side by side, and every suite's report tables and charts.
+// The run at a glance: totals, threshold outcomes, input problems, heatmaps side by side, and every suite's report tables and charts (lines, bars).
 import { LitElement, css, html, nothing } from 'lit';
 import type { CaseListItem, RunDetail } from '../../src/protocol.js';
 import { chartedTableIds, groupHeatmaps, heatmapsOf } from '../state/heatmap.js';
@@ -8,6 +8,10 @@ import { formatCost, formatCount, formatNumber } from './format.js';
 import type { CaseLoader } from './heatmap.js';
 import './reportTable.js';
 import './heatmap.js';
+import './lineChart.js';
+import './barChart.js';
+import { reportChartsOf } from '../state/reportCharts.js';
+import type { SuiteReport } from '../../src/core/suites/contract.js';
 import type { InputProblem, RunTotals } from '../../src/core/model.js';
 import { runStatusLabel } from '../../src/core/model.js';
 
@@ -46,6 +50,9 @@ export class RunSummary extends LitElement {
     .suite { margin-bottom: 2em; }
     .suite > h3 { margin-bottom: 0.6em; }
     .tables { display: grid; gap: 1.5em; }
+    .charts { display: grid; gap: 1.5em; margin-bottom: 1.5em; }
+    figure.line-chart { margin: 0; }
+    figcaption { font-weight: 600; margin-bottom: 0.3em; }
     ul.notes { margin: 0.5em 0 0; padding-inline-start: 1.2em; color: var(--vscode-descriptionForeground); }
     .hint { margin: 0 0 0.75em; }
     .heatmap-group { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 400px), 1fr)); gap: 1.5em 2em; margin-bottom: 1.5em; }
@@ -93,12 +100,23 @@ export class RunSummary extends LitElement {
       </section>` : nothing}
       ${reports.map((report) => html`<section class="suite" aria-label=${`Suite ${report.suiteId}`}>
         <h3>${report.suiteId} <span class="muted">(${report.method})</span>${report.scoring ? html` <span class="scoring muted">· scoring: ${report.scoring}</span>` : nothing}</h3>
+        ${this.renderCharts(report)}
         <div class="tables">${report.tables.map((table) => html`<ri-report-table .table=${table} ?charted=${chartedTableIds(report).has(table.id)}></ri-report-table>`)}</div>
         ${report.notes.length ? html`<ul class="notes">${report.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}
       </section>`)}
       ${reports.length === 0 ? html`<p class="muted">No suite reports yet.</p>` : nothing}
       <slot name="after"></slot>
     `;
+  }
+
+  /** The report's line and bar charts, above the tables they draw (which fold away under them). */
+  private renderCharts(report: SuiteReport) {
+    const charts = reportChartsOf(report);
+    if (charts.length === 0) return nothing;
+    return html`<div class="charts">${charts.map((chart) => chart.kind === 'line'
+      ? html`<figure class="line-chart" data-table=${chart.spec.tableId}><figcaption>${chart.spec.title}</figcaption>
+          <ri-line-chart .data=${chart.data} .caption=${chart.spec.title}></ri-line-chart></figure>`
+      : html`<ri-bar-chart data-table=${chart.spec.tableId} .model=${chart}></ri-bar-chart>`)}</div>`;
   }
 
   private renderProblem(p: InputProblem) {

@@ -2,6 +2,8 @@
 import { isFailure, outcomeOf } from '../../src/core/model.js';
 import type { Outcome } from '../../src/core/model.js';
 import type { CaseListItem } from '../../src/protocol.js';
+import { FAILURE_CAUSES } from '../../src/core/retrieval/contract.js';
+import type { FailureCause } from '../../src/core/retrieval/contract.js';
 
 export type SortKey = 'run' | 'status' | 'score-asc' | 'score-desc';
 
@@ -11,10 +13,12 @@ export interface CaseFilters {
   suite: string;
   model: string;
   role: string;
+  /** "" for all, or a failure cause id ("ranked-out"). */
+  cause: string;
   search: string;
 }
 
-export const EMPTY_FILTERS: CaseFilters = { failedOnly: false, suite: '', model: '', role: '', search: '' };
+export const EMPTY_FILTERS: CaseFilters = { failedOnly: false, suite: '', model: '', role: '', cause: '', search: '' };
 
 export const SUITE_SEPARATOR = '\u0000';
 
@@ -22,12 +26,15 @@ export interface FilterOptions {
   suites: { value: string; label: string }[];
   models: string[];
   roles: string[];
+  /** Failure causes present, in the contract's order. */
+  causes: FailureCause[];
 }
 
 export function filterOptions(items: readonly CaseListItem[]): FilterOptions {
   const suites = new Map<string, string>();
   const models = new Set<string>();
   const roles = new Set<string>();
+  const causes = new Set<FailureCause>();
   for (const item of items) {
     if (!suites.has(item.suiteId)) suites.set(item.suiteId, item.suiteId);
     if (item.testbed) {
@@ -36,11 +43,13 @@ export function filterOptions(items: readonly CaseListItem[]): FilterOptions {
     }
     models.add(item.modelKey);
     for (const role of item.roles) roles.add(role);
+    if (item.cause) causes.add(item.cause);
   }
   return {
     suites: [...suites].map(([value, label]) => ({ value, label })).sort((a, b) => a.value.localeCompare(b.value)),
     models: [...models].sort(),
     roles: [...roles].sort(),
+    causes: FAILURE_CAUSES.filter((c) => causes.has(c)),
   };
 }
 
@@ -67,6 +76,7 @@ export function queryCases(items: readonly CaseListItem[], filters: CaseFilters,
     if (testbed && item.testbed !== testbed) return false;
     if (filters.model && item.modelKey !== filters.model) return false;
     if (filters.role && !item.roles.includes(filters.role)) return false;
+    if (filters.cause && item.cause !== filters.cause) return false;
     if (terms.length > 0) {
       const text = searchable(item);
       if (!terms.every((t) => text.includes(t))) return false;

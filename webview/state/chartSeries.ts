@@ -3,7 +3,16 @@ import type { ReportTable } from '../../src/core/suites/contract.js';
 
 export interface ChartPoint { x: number; y: number; low?: number; high?: number }
 export interface ChartSeries { name: string; points: ChartPoint[] }
-export interface ChartData { xLabel: string; series: ChartSeries[] }
+export interface ChartData {
+  xLabel: string;
+  series: ChartSeries[];
+  /** The y axis title and range, when a chart spec gives them (otherwise 0–1 for shares, else the data's range). */
+  yLabel?: string;
+  yMin?: number;
+  yMax?: number;
+  /** Draw intervals as shaded bands along each line instead of whiskers at each point. */
+  bands?: boolean;
+}
 
 /**
  * A label counts as an x value only when it is a number, optionally after one word and "=" / ":" / space, with a
@@ -33,7 +42,7 @@ function fromColumns(table: ReportTable): ChartData | undefined {
   if (axis.length < 2) return undefined;
   const series: ChartSeries[] = [];
   for (const row of table.rows) {
-    const points = axis.flatMap(({ index, parsed }) => point(parsed!.value, row.cells[index]));
+    const points = axis.flatMap(({ index, parsed }) => chartPoint(parsed!.value, row.cells[index]));
     if (points.length >= 2) series.push({ name: row.label, points });
   }
   if (series.length === 0) return undefined;
@@ -45,14 +54,15 @@ function fromRows(table: ReportTable): ChartData | undefined {
   if (axis.length < 2) return undefined;
   const series: ChartSeries[] = [];
   table.columns.forEach((column, index) => {
-    const points = axis.flatMap(({ row, parsed }) => point(parsed!.value, row.cells[index]));
+    const points = axis.flatMap(({ row, parsed }) => chartPoint(parsed!.value, row.cells[index]));
     if (points.length >= 2) series.push({ name: column, points });
   });
   if (series.length === 0) return undefined;
   return { xLabel: axis[0]!.parsed!.word ?? '', series };
 }
 
-function point(x: number, cell: ReportTable['rows'][number]['cells'][number] | undefined): ChartPoint[] {
+/** A cell as a point, with its interval when it has one; nothing for a cell without a number. */
+export function chartPoint(x: number, cell: ReportTable['rows'][number]['cells'][number] | undefined): ChartPoint[] {
   if (!cell || typeof cell.value !== 'number' || !Number.isFinite(cell.value)) return [];
   const p: ChartPoint = { x, y: cell.value };
   if (typeof cell.low === 'number' && typeof cell.high === 'number') { p.low = cell.low; p.high = cell.high; }

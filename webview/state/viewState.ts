@@ -38,6 +38,7 @@ export function restoreViewState(saved: unknown): ViewState {
       suite: typeof f.suite === 'string' ? f.suite : '',
       model: typeof f.model === 'string' ? f.model : '',
       role: typeof f.role === 'string' ? f.role : '',
+      cause: typeof f.cause === 'string' ? f.cause : '',
       search: typeof f.search === 'string' ? f.search : '',
     },
     sort: SORTS.includes(s.sort as SortKey) ? (s.sort as SortKey) : 'run',

@@ -1,6 +1,8 @@
 // How one (case, model) result is named and summarised, shared by the live session, the run logs on disk, diagnostics, CodeLens and hovers.
 import { CUT_ANSWER, caseKey, isTruncated, outcomeOf } from '../model.js';
 import type { CaseEntry, CaseError, CaseResult, EvalCase } from '../model.js';
+import { FAILURE_CAUSES } from '../retrieval/contract.js';
+import type { FailureCause } from '../retrieval/contract.js';
 import { failureMessage } from './runData.js';
 import type { CaseListItem, CompareRow } from './viewModel.js';
 
@@ -34,7 +36,18 @@ export function caseListItem(evalCase: Pick<EvalCase, 'id' | 'suiteId' | 'testbe
     roles: [...new Set(evalCase.documents.map((d) => d.role))],
     score: primary ? primary.value : undefined,
     ...(isTruncated(result.response) ? { truncated: true } : {}),
+    ...withCause(causeOf(result)),
   };
+}
+
+/** The failure cause a case's scores state (the rag method's `cause` score label); undefined when none or unknown. */
+export function causeOf(result: Pick<CaseResult, 'scores'>): FailureCause | undefined {
+  const label = result.scores.find((s) => s.metric === 'cause')?.label;
+  return FAILURE_CAUSES.find((c) => c === label);
+}
+
+function withCause(cause: FailureCause | undefined): { cause?: FailureCause } {
+  return cause ? { cause } : {};
 }
 
 /** "… · answer cut at the token limit", so the list (and its search: "cut") shows a truncated answer scored as it is. */

@@ -2,6 +2,7 @@
 // Plain JSON, because it crosses the webview channel (src/protocol.ts carries it) and is embedded in report pages.
 import type { ErrorCause } from '../errorCauses.js';
 import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
+import type { FailureCause } from '../retrieval/contract.js';
 import type { SuiteReport } from '../suites/contract.js';
 
 /** A run as listed: enough for a picker and the status line, without reading every case. */
@@ -38,6 +39,8 @@ export interface CaseListItem {
   score?: number | null;
   /** The answer was cut at the token limit (finish reason "length" / "max_tokens"): the list marks it. */
   truncated?: boolean;
+  /** Why a failed case with a retrieval failed (its `cause` score; refined later by Explain's evidence): the cause filter. */
+  cause?: FailureCause;
 }
 
 export interface RunDetail {
