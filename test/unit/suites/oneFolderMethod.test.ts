@@ -11,10 +11,13 @@ import { RunLogIndex } from '../../../src/core/report/runLogIndex.js';
 import type { CaseDetail } from '../../../src/core/report/viewModel.js';
 import { listRuns } from '../../../src/core/run/runLog.js';
 import { loadEvalSpec } from '../../../src/core/spec/load.js';
-import { knownMethods, suiteFor } from '../../../src/core/suites/registry.js';
+import { knownMethods, registerSuite, suiteFor } from '../../../src/core/suites/registry.js';
+import { rgbView } from '../../../src/core/suites/rgb/view.js';
 import { caseViewParts, viewedMethods } from '../../../src/core/suites/views.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { answerContainsSuite } from '../../fixtures/methods/answer-contains/suite.js';
+import { answerContainsView } from '../../fixtures/methods/answer-contains/view.js';
 
 const REPO = path.resolve(__dirname, '../../..');
 const METHOD_DIR = path.join(REPO, 'test/fixtures/methods/answer-contains');
@@ -118,4 +121,11 @@ test('registered by one line, it runs through the CLI into every report and the 
   assert.deepEqual(caseViewParts(METHOD), {}, 'the case view draws its documents by role with their spans');
   const asked = server.requests.filter((r) => r.text.includes('Question:')).map((r) => r.lastUserMessage.split('\n').at(-1));
   assert.deepEqual(asked.sort(), ['What is the capital of France?', 'What is the capital of Italy?'], 'one real model call per case');
+});
+
+test('a method registered twice, or with the view of another method, is refused rather than replacing one', () => {
+  assert.throws(() => registerSuite(answerContainsSuite, rgbView), /method "answer-contains" registered with the view of "rgb"/);
+  assert.throws(() => registerSuite({ ...answerContainsSuite, method: 'rgb' }, rgbView), /method "rgb" is registered twice/);
+  registerSuite({ ...answerContainsSuite, method: 'answer-contains-copy' }, { ...answerContainsView, method: 'answer-contains-copy' });
+  assert.throws(() => registerSuite({ ...answerContainsSuite, method: 'answer-contains-copy' }, { ...answerContainsView, method: 'answer-contains-copy' }), /is registered twice/);
 });
