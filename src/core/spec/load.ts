@@ -15,6 +15,7 @@ import { containmentProblems } from './containment.js';
 import type { Containment } from './containment.js';
 import { endpointProblems } from './endpointChecks.js';
 import type { EndpointAllowance } from './endpointChecks.js';
+import { methodProblems } from './methodChecks.js';
 import { paramProblems } from './paramChecks.js';
 import { providerProblems } from './providerChecks.js';
 import { DEFAULTS } from './schema.js';
@@ -67,6 +68,7 @@ export async function loadEvalSpec(file: string, options: LoadOptions = {}): Pro
   const problems = [
     ...schemaProblems,
     ...duplicateSuiteIds(data, locator),
+    ...methodProblems(data, locator),
     ...thresholdRanges(data, locator),
     ...exportEndpointProblems(data, locator),
     ...providerProblems(data, locator, options.hostProviders),

@@ -131,7 +131,8 @@ const suite: JsonSchema = {
     },
     method: {
       type: 'string',
-      // The methods an eval file may name: the registry's (each has a folder under src/core/suites).
+      // The methods the editor offers: the registry's at build time. Loading checks `method` against the registry as it
+      // is then (methodChecks.ts), so a method registered at run time is accepted; the validator leaves the list out.
       enum: knownMethods(),
       description: `The evaluation method: ${methodSummaries()}.`,
     },
@@ -271,6 +272,16 @@ export const evalSchema: JsonSchema = {
   additionalProperties: false,
   definitions: { modelRef, threshold, suite },
 };
+
+/**
+ * What the compiled validator checks (emitValidator.ts): the schema without the method list, which is fixed when the
+ * validator is generated; `method` is checked against the registry when the file is loaded (methodChecks.ts).
+ */
+export function validatorSchema(): JsonSchema {
+  const { enum: _offered, ...method } = suite.properties!.method!;
+  const checked: JsonSchema = { ...suite, properties: { ...suite.properties, method } };
+  return { ...evalSchema, definitions: { ...evalSchema.definitions, suite: checked } };
+}
 
 /** The schema file's exact text (media/eval.schema.json), so a test can tell when it drifts. */
 export function evalSchemaJson(): string {

@@ -92,11 +92,13 @@ function unknownKey(locator: YamlLocator, segments: PathSegment[], key: string, 
 }
 
 function notAllowed(locator: YamlLocator, segments: PathSegment[], where: string, value: unknown, allowed: string[]): InputError {
-  const isMethod = segments.at(-1) === 'method';
-  const message = isMethod ? `unknown method ${JSON.stringify(value)}` : `${where} is not one of the allowed values`;
+  return new InputError(locator.valueAt(segments), `${where} is not one of the allowed values`, oneOfHint(value, allowed));
+}
+
+/** "did you mean 'rgb'? use one of: rgb, needle, …": the hint for a value outside a fixed list. */
+export function oneOfHint(value: unknown, allowed: readonly string[]): string {
   const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
-  const hint = `${suggestion ? `did you mean '${suggestion}'? ` : ''}use one of: ${allowed.join(', ')}`;
-  return new InputError(locator.valueAt(segments), message, hint);
+  return `${suggestion ? `did you mean '${suggestion}'? ` : ''}use one of: ${allowed.join(', ')}`;
 }
 
 /** Patterns other than the model shorthand, by the key they check: what is wrong, and how to write it. */
