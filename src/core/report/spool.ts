@@ -9,7 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { TextSink } from './textSink.js';
 
 /** Characters held in memory before the spool moves to a file: a small run's reports never touch the disk. */
-const MEMORY_CHARS = 4 * 1024 * 1024;
+const MEMORY_CHARS = 1024 * 1024;
 const READ_CHUNK = 1024 * 1024;
 
 export class Spool implements TextSink {

@@ -575,17 +575,20 @@ export function parseLogLines(lines: Iterable<string>): (RunLogLine & { type: st
   return out;
 }
 
+/** How a reader opens a run log: openRegularFile, or a caller's wrapper of it (one that counts what is read). */
+export type LogOpener = (file: string) => Promise<FileHandle>;
+
 /**
  * Second pass: the case lines that count, one at a time, in the order they were written; a (case, model) written
  * twice (a resumed run that reran it) comes once, as its later line. Lines appended after the scan are not read.
  * Each case comes with its texts rebuilt (a bounded cache of texts, the rest read back by byte range).
  */
-export async function* readCaseLines(scan: RunLogScan): AsyncGenerator<CaseLine> {
+export async function* readCaseLines(scan: RunLogScan, openLog: LogOpener = openRegularFile): AsyncGenerator<CaseLine> {
   let last = 0;
   for (const number of scan.winners.values()) last = Math.max(last, number);
   const texts = new LogTexts();
   const shared = new SharedTable();
-  const handle = await open(scan.file, 'r');
+  const handle = await openLog(scan.file);
   try {
     const { size } = await handle.stat();
     for await (const line of scanLines(handle, 0, size)) {
