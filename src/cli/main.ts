@@ -26,6 +26,7 @@ import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
 import { formatComparison, hasRegression, runCompare } from './compare.js';
 import { runMcpServer } from './mcp.js';
+import { runLogCommand } from './log.js';
 import { comparePaired } from '../core/report/pairedComparison.js';
 import { createProgress } from './progress.js';
 import { BATCH_RESTORED_LINE, invocation, rerunCacheHint, resumeHint, retryErrorsHint } from './hints.js';
@@ -49,6 +50,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (argv[0] === 'import-traces') return await runImportTraces(argv.slice(1));
     if (argv[0] === 'compare') return await runCompare(argv.slice(1), (run) => resolveRun(run, process.cwd(), 'compare'));
+    if (argv[0] === 'log') return await runLogCommand(argv.slice(1), async (run) => (run === 'latest' ? await latestUnder(process.cwd(), 'log') : await resolveRun(run, process.cwd(), 'log')));
     if (argv[0] === 'mcp') return await runMcpServer(argv.slice(1), {
       // A run id or "latest" is looked up in the folder's runs; a path (it has a separator) is relative to the folder.
       resolveRun: (run, folder) => resolveRun(/[\\/]/.test(run) ? path.resolve(folder, run) : run, folder, 'run'),
@@ -268,10 +270,10 @@ function defaultReportDir(workspaceDir: string, runId: string): string {
 }
 
 /** explain latest: the newest run anywhere under the folder it is typed in (runs are kept beside each eval file). */
-async function latestUnder(folder: string): Promise<string> {
+async function latestUnder(folder: string, command = 'explain'): Promise<string> {
   const file = await latestRunUnder(folder);
   if (file) return file;
-  throw new NoRunsError(`explain latest: no runs under ${folder} or its subfolders\nruns are kept beside each eval file, in <its folder>/.rag-inspector/runs/: start one with  ${invocation()} run <file.eval.yaml>, or name a run log`);
+  throw new NoRunsError(`${command} latest: no runs under ${folder} or its subfolders\nruns are kept beside each eval file, in <its folder>/.rag-inspector/runs/: start one with  ${invocation()} run <file.eval.yaml>, or name a run log`);
 }
 
 /** --resume, --rerun-failed and explain take a log path, a run id, or "latest" (for a run: beside its eval file). */
