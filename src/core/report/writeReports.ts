@@ -36,7 +36,12 @@ function webviewBundle(): string {
  * each case goes to every writer, each file is streamed (and replaced whole at the end, atomicFile.ts), and what a
  * writer must place after the totals waits in a spool beside the reports, so memory does not grow with the run.
  */
-export async function writeReports(run: RunData, outDir: string, formats: readonly ReportFormat[], options: VerdictsReportOptions = {}): Promise<string[]> {
+export interface WriteReportsOptions extends VerdictsReportOptions {
+  /** Readers of the same pass (the CLI counts the error causes it prints), so the log is still read once. */
+  alongside?: readonly ReportWriter[];
+}
+
+export async function writeReports(run: RunData, outDir: string, formats: readonly ReportFormat[], options: WriteReportsOptions = {}): Promise<string[]> {
   // Checked first: a missing bundle should fail before any file is written.
   if (formats.includes('html') && !existsSync(webviewBundle())) throw new Error(`the HTML report needs the inspector bundle ${webviewBundle()}: build it with "npm run build"`);
   await mkdir(outDir, { recursive: true });
@@ -48,7 +53,7 @@ export async function writeReports(run: RunData, outDir: string, formats: readon
   const verdicts = await verdictsReportWriter(run, outDir, options);
   await withFileSinks(targets, async (sinks) => {
     const writers = formats.map((format, i) => WRITERS[format].writer(run, sinks[i]!, spool, bundle));
-    await writeInOnePass(run, verdicts ? [...writers, verdicts] : writers);
+    await writeInOnePass(run, [...writers, ...(verdicts ? [verdicts] : []), ...(options.alongside ?? [])]);
   });
   return verdicts ? [...targets, verdicts.file] : targets;
 }
