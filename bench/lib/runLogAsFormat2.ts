@@ -4,6 +4,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { SharedTable } from '../../src/core/run/sharedValues.js';
+import type { SharedLine } from '../../src/core/run/sharedValues.js';
 import { unpackCaseLine } from '../../src/core/run/packedCase.js';
 
 async function main(): Promise<void> {
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
       value.format = 2;
       first = false;
     } else if (value.type === 'shared') {
-      shared.note(value);
+      shared.note(value as Partial<SharedLine>);
       continue;
     } else if (value.type === 'case') {
       value = unpackCaseLine(value, shared);
