@@ -13,6 +13,8 @@ export const USAGE = `Usage:
   rag-inspector run <file.eval.yaml> [options]    run an evaluation and write its reports
   rag-inspector report <run-log.jsonl> [options]  write reports again from a finished run log
   rag-inspector runs [folder]                     list the runs under <folder>/.rag-inspector/runs
+  rag-inspector log <run|latest> [--case ID]… [--failed]
+                                                  print each case as it was sent and scored, one JSON line per case
   rag-inspector compare <run-a> <run-b> [--level p]
                                                   whether the change from run-a to run-b helped: the paired verdict
   rag-inspector explain <run-log|run-id|latest> [--case ID]… [--failed] [--variants loo,subsets,position,instruction]

@@ -56,6 +56,21 @@ Options:
 Example:
   rag-inspector compare .rag-inspector/runs/2026-11-27T10-00-00-1a2b3c.jsonl latest`,
 
+  log: `Usage: rag-inspector log <run-log|run-id|latest> [--case <id>]… [--failed]
+
+Prints each case of a run as it was sent and scored: one JSON line per case and model, {"case": …, "result": …},
+with every text whole (the run log writes long texts and repeated values once; this puts them back), in the order
+the cases finished. For jq, pandas and your own scripts: the run log's own lines are for RAG Inspector's readers.
+A damaged line of the log is named on stderr at its line number and the other cases are still printed (exit 2).
+"latest" is the newest run under the current folder's tree.
+
+Options:
+  --case <id>   only this case (repeatable); a case id the run does not have is an error (exit 2)
+  --failed      only the cases that failed or ended in an error
+
+Example:
+  rag-inspector log latest --failed | jq -r '[.case.id, .result.modelKey, .result.response.text] | @tsv'`,
+
   mcp: `Usage: rag-inspector mcp [--root folder] [--max-cost usd] [--contain] [--allow-endpoint url]…
 
 Serves RAG Inspector's tools to an editor's agent over MCP (stdio): run_eval, list_failures, show_case, explain_case,

@@ -2,7 +2,8 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { describeError, formatPosition, InputError, InputErrors } from '../core/errors.js';
-import { causeLine, errorCausesOf, ErrorCauseTally } from '../core/errorCauses.js';
+import { causeLine, ErrorCauseTally } from '../core/errorCauses.js';
+import type { ErrorCause } from '../core/errorCauses.js';
 import { PreflightError } from '../core/engine/preflight.js';
 import { failedOrErrored, keysOfResults } from '../core/engine/rerunSelection.js';
 import { caseKey, outcomeStatus, runStatusLabel } from '../core/model.js';
@@ -13,6 +14,7 @@ import { envCredentials } from '../core/providers/registry.js';
 import { runDataFromLog } from '../core/report/runDataSources.js';
 import type { RunData } from '../core/report/runData.js';
 import { reportFolderProblem, writeReports } from '../core/report/writeReports.js';
+import type { ReportWriter } from '../core/report/reportPass.js';
 import type { VerdictsReportOptions } from '../core/report/verdictsReport.js';
 import { listRuns, workspaceOfRunLog } from '../core/run/runLog.js';
 import { isInside } from '../core/spec/containment.js';
@@ -26,6 +28,7 @@ import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
 import { formatComparison, hasRegression, runCompare } from './compare.js';
 import { runMcpServer } from './mcp.js';
+import { runLogCommand } from './log.js';
 import { comparePaired } from '../core/report/pairedComparison.js';
 import { createProgress } from './progress.js';
 import { BATCH_RESTORED_LINE, invocation, rerunCacheHint, resumeHint, retryErrorsHint } from './hints.js';
@@ -49,6 +52,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (argv[0] === 'import-traces') return await runImportTraces(argv.slice(1));
     if (argv[0] === 'compare') return await runCompare(argv.slice(1), (run) => resolveRun(run, process.cwd(), 'compare'));
+    if (argv[0] === 'log') return await runLogCommand(argv.slice(1), async (run) => (run === 'latest' ? await latestUnder(process.cwd(), 'log') : await resolveRun(run, process.cwd(), 'log')));
     if (argv[0] === 'mcp') return await runMcpServer(argv.slice(1), {
       // A run id or "latest" is looked up in the folder's runs; a path (it has a separator) is relative to the folder.
       resolveRun: (run, folder) => resolveRun(/[\\/]/.test(run) ? path.resolve(folder, run) : run, folder, 'run'),
@@ -68,7 +72,9 @@ export async function main(argv: string[]): Promise<number> {
         const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
         // A run explained earlier gets its explanation reports again too.
         const explanation = await readExplanation(explanationFile(workspaceDir, run.runId));
-        printRun(run, [...await writeReports(run, out, command.formats, verdictsOptions(process.cwd())), ...(explanation ? await writeExplanationReports(explanation, out, command.formats) : [])], await causesOf(run));
+        const causes = causesCounter();
+        const written = await writeReports(run, out, command.formats, { ...verdictsOptions(process.cwd()), alongside: [causes] });
+        printRun(run, [...written, ...(explanation ? await writeExplanationReports(explanation, out, command.formats) : [])], causes.list());
         await exportRunTraces(run, command.exportOtlp);
         return exitCodeFor(run);
       }
@@ -204,7 +210,9 @@ async function runCommand(command: RunCommand): Promise<number> {
     // --baseline: the paired verdict against an earlier run, compared before the reports so JUnit can name broken cases.
     const run = baselineLog ? { ...logged, baseline: await baselineOf(baselineLog, logged, command.level) } : logged;
     const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
-    printRun(run, await writeReports(run, out, command.formats, verdictsOptions(command.contain ? workspaceDir : process.cwd())), await causesOf(run, outcome.spec.concurrency));
+    const loggedCauses = causesCounter(outcome.spec.concurrency);
+    const written = await writeReports(run, out, command.formats, { ...verdictsOptions(command.contain ? workspaceDir : process.cwd()), alongside: [loggedCauses] });
+    printRun(run, written, loggedCauses.list());
     if (run.baseline) print(process.stdout, `\nCompared with ${run.baseline.runId}:\n${formatComparison(run.baseline.comparison)}\n`);
     const regression = command.failOnRegression && run.baseline !== undefined && hasRegression(run.baseline.comparison);
     if (regression) print(process.stderr, `regression: the case verdicts got significantly worse than in ${run.baseline?.runId} (--fail-on regression)\n`);
@@ -268,10 +276,10 @@ function defaultReportDir(workspaceDir: string, runId: string): string {
 }
 
 /** explain latest: the newest run anywhere under the folder it is typed in (runs are kept beside each eval file). */
-async function latestUnder(folder: string): Promise<string> {
+async function latestUnder(folder: string, command = 'explain'): Promise<string> {
   const file = await latestRunUnder(folder);
   if (file) return file;
-  throw new NoRunsError(`explain latest: no runs under ${folder} or its subfolders\nruns are kept beside each eval file, in <its folder>/.rag-inspector/runs/: start one with  ${invocation()} run <file.eval.yaml>, or name a run log`);
+  throw new NoRunsError(`${command} latest: no runs under ${folder} or its subfolders\nruns are kept beside each eval file, in <its folder>/.rag-inspector/runs/: start one with  ${invocation()} run <file.eval.yaml>, or name a run log`);
 }
 
 /** --resume, --rerun-failed and explain take a log path, a run id, or "latest" (for a run: beside its eval file). */
@@ -296,14 +304,22 @@ async function rerunSelection(run: string, workspaceDir: string): Promise<Set<st
   return keys;
 }
 
-/** The run's error causes, grouped, from its log (a resumed run's earlier errors included). */
-async function causesOf(run: RunData, concurrency?: number) {
-  const results = [];
-  for await (const entry of run.entries()) if (entry.result.status === 'error' || entry.result.scores.some((s) => s.judgeError !== undefined)) results.push(entry.result);
-  return errorCausesOf(results, { concurrency });
+/**
+ * The run's error causes, grouped, counted in the reports' one pass over its log (a resumed run's earlier errors
+ * included): errored cases and unreadable judge answers.
+ */
+function causesCounter(concurrency?: number): ReportWriter & { list(): ErrorCause[] } {
+  const tally = new ErrorCauseTally({ concurrency });
+  return {
+    async add({ result }) {
+      if (result.status === 'error' || result.scores.some((s) => s.judgeError !== undefined)) tally.add(result);
+    },
+    async finish() {},
+    list: () => tally.list(),
+  };
 }
 
-function printRun(run: RunData, written: string[], causes: ReturnType<typeof errorCausesOf>): void {
+function printRun(run: RunData, written: string[], causes: ErrorCause[]): void {
   const out = process.stdout;
   print(out, `\n${formatReports(run.reports)}\n\n`);
   const thresholds = formatThresholds(run.thresholds);

@@ -26,3 +26,33 @@ export type TerminalControl = '\r' | '\r\x1b[K';
 export function printControl(stream: NodeJS.WritableStream, control: TerminalControl): void {
   stream.write(control);
 }
+
+/**
+ * `value` as one line of JSON whose control characters are JSON's own `\u` escapes: the same value when parsed, and
+ * nothing left for print to make visible (its `\x1b` would not be JSON). For output read by programs (`jq`).
+ */
+export function terminalJson(value: unknown): string {
+  return JSON.stringify(value).replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * print, then wait while the stream's buffer is full, so a long listing piped to a slow reader is not held in memory.
+ * False once the stream is closed (the reader went away, as `| head` does): stop printing.
+ */
+export async function printAndWait(stream: NodeJS.WritableStream & { writableNeedDrain?: boolean; destroyed?: boolean }, text: string): Promise<boolean> {
+  if (stream.destroyed) return false;
+  if (stream.write(terminalText(text)) || !stream.writableNeedDrain) return true;
+  return new Promise((resolve) => {
+    const done = (open: boolean) => {
+      stream.off('drain', drained);
+      stream.off('close', closed);
+      stream.off('error', closed);
+      resolve(open);
+    };
+    const drained = () => done(true);
+    const closed = () => done(false);
+    stream.on('drain', drained);
+    stream.on('close', closed);
+    stream.on('error', closed);
+  });
+}

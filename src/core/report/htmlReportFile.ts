@@ -3,7 +3,10 @@
 import type { CaseDetail, RunDetail } from './viewModel.js';
 import { caseListItem } from './caseItems.js';
 import { escapeJsonForHtml, htmlReportFrame, reportDataOpening } from './html.js';
-import { errorCausesOfRun, runDetailOf } from './inspectorRun.js';
+import { runDetailOf } from './inspectorRun.js';
+import { spoolsIn, writeInOnePass } from './reportPass.js';
+import type { ReportWriter, SpoolFactory } from './reportPass.js';
+import { ErrorCauseTally } from '../errorCauses.js';
 import type { RunData } from './runData.js';
 import type { TextSink } from './textSink.js';
 import type { InputProblem } from '../model.js';
@@ -24,42 +27,66 @@ export interface HtmlReportOptions {
   detailBudget?: number;
 }
 
+export function writeHtmlReport(run: RunData, sink: TextSink, webviewBundleJs: string, options: HtmlReportOptions = {}, spool: SpoolFactory = spoolsIn()): Promise<void> {
+  return writeInOnePass(run, [htmlReportWriter(run, sink, webviewBundleJs, options, spool)]);
+}
+
 /**
- * Three passes over the run's cases: sizes (to choose which details fit), the list items, the chosen details. A case
- * left out is still listed with its outcome and score; opening it says it is not in this report, and a problem at the
- * top of the report says how many were embedded and where the rest are.
+ * The HTML report in one pass (reportPass.ts). The data element opens with what only the end knows (the error causes,
+ * how many details fit), so the list items and the details are spooled as they come: each listed case's size is kept
+ * (8 bytes, negative for a failure) and its detail spooled unless it is over the whole budget on its own. At the end
+ * the details chosen — failures first, then the others in log order, while they fit — are copied out of the spool in
+ * log order. A case left out is still listed with its outcome and score; opening it says it is not in this report,
+ * and a problem at the top of the report says how many were embedded and where the rest are.
  */
-export async function writeHtmlReport(run: RunData, sink: TextSink, webviewBundleJs: string, options: HtmlReportOptions = {}): Promise<void> {
+export function htmlReportWriter(run: RunData, sink: TextSink, webviewBundleJs: string, options: HtmlReportOptions, newSpool: SpoolFactory): ReportWriter {
   const budget = options.detailBudget ?? DEFAULT_DETAIL_BUDGET;
-  const { embedded, listed } = await chooseEmbedded(run, budget);
-  const notes: InputProblem[] = embedded.size < listed ? [embeddingNote(run, embedded.size, listed, budget)] : [];
-  const explained = await explanationOf(run);
-  if (explained.problem) notes.push(explained.problem);
-  const detail: Omit<RunDetail, 'cases'> = { ...runDetailOf(run), errorCauses: await errorCausesOfRun(run) };
-  const { before, after } = htmlReportFrame(run.name, webviewBundleJs, options.css);
-  await sink.write(before);
-  await sink.write(escapeJsonForHtml(reportDataOpening({ ...detail, problems: [...notes, ...detail.problems] })));
-  await sink.write('[');
-  let first = true;
-  for await (const { evalCase, result } of run.entries()) {
-    if (!evalCase) continue; // a result without its case cannot be shown; the log reader reports such lines
-    await sink.write(`${first ? '' : ','}${escapeJsonForHtml(JSON.stringify(caseListItem(evalCase, result)))}`);
-    first = false;
-  }
-  await sink.write(']},"cases":[');
-  first = true;
-  // The n-th listed case of this pass is the n-th of the sizing pass: the log is read in the same order each time.
-  let index = -1;
-  for await (const { evalCase, result } of run.entries()) {
-    if (!evalCase) continue;
-    index += 1;
-    if (!embedded.has(index)) continue;
-    const caseDetail: CaseDetail = { runId: run.runId, evalCase, result };
-    await sink.write(`${first ? '' : ','}${escapeJsonForHtml(JSON.stringify(caseDetail))}`);
-    first = false;
-  }
-  // The run's explanation goes after the cases (StaticRun.explanation), so explained cases show their attribution.
-  await sink.write(`]${explained.explanation ? `,"explanation":${escapeJsonForHtml(JSON.stringify(explained.explanation))}` : ''}}]}${after}`);
+  const items = newSpool();
+  const details = newSpool();
+  const sizes = new NumberColumn();
+  const causes = new ErrorCauseTally();
+  const dispose = async () => {
+    await items.dispose();
+    await details.dispose();
+  };
+  return {
+    async add({ evalCase, result }) {
+      if (result.status === 'error') causes.add(result);
+      if (!evalCase) return; // a result without its case cannot be shown; the log reader reports such lines
+      await items.write(`${sizes.length === 0 ? '' : ','}${escapeJsonForHtml(JSON.stringify(caseListItem(evalCase, result)))}`);
+      const caseDetail: CaseDetail = { runId: run.runId, evalCase, result };
+      const json = JSON.stringify(caseDetail);
+      sizes.push(isFailure(result) ? -json.length : json.length);
+      // One line per listed case (JSON holds no raw newline); one that cannot fit any budget is left empty.
+      await details.write(`${json.length <= budget ? json : ''}\n`);
+    },
+    async finish() {
+      const { embedded, listed } = chooseEmbedded(sizes, budget);
+      const notes: InputProblem[] = embedded.size < listed ? [embeddingNote(run, embedded.size, listed, budget)] : [];
+      const explained = await explanationOf(run);
+      if (explained.problem) notes.push(explained.problem);
+      const detail: Omit<RunDetail, 'cases'> = { ...runDetailOf(run), errorCauses: causes.list() };
+      const { before, after } = htmlReportFrame(run.name, webviewBundleJs, options.css);
+      await sink.write(before);
+      await sink.write(escapeJsonForHtml(reportDataOpening({ ...detail, problems: [...notes, ...detail.problems] })));
+      await sink.write('[');
+      await items.copyTo(sink);
+      await items.dispose();
+      await sink.write(']},"cases":[');
+      let first = true;
+      let index = -1;
+      for await (const json of details.lines()) {
+        index += 1;
+        if (!embedded.has(index)) continue;
+        await sink.write(`${first ? '' : ','}${escapeJsonForHtml(json)}`);
+        first = false;
+      }
+      await details.dispose();
+      // The run's explanation goes after the cases (StaticRun.explanation), so explained cases show their attribution.
+      await sink.write(`]${explained.explanation ? `,"explanation":${escapeJsonForHtml(JSON.stringify(explained.explanation))}` : ''}}]}${after}`);
+    },
+    dispose,
+  };
 }
 
 /** The run's stored explanation (.rag-inspector/explanations/<run-id>.json beside its log), when it was explained. */
@@ -80,13 +107,7 @@ async function explanationOf(run: RunData): Promise<{ explanation?: RunExplanati
  * per listed case: its size, negative for a failure (8 bytes), not its key; the chosen ones are their positions in
  * the list, at most as many as the budget holds.
  */
-async function chooseEmbedded(run: RunData, budget: number): Promise<{ embedded: Set<number>; listed: number }> {
-  const sizes = new NumberColumn();
-  for await (const { evalCase, result } of run.entries()) {
-    if (!evalCase) continue;
-    const size = JSON.stringify({ runId: run.runId, evalCase, result }).length;
-    sizes.push(isFailure(result) ? -size : size);
-  }
+function chooseEmbedded(sizes: NumberColumn, budget: number): { embedded: Set<number>; listed: number } {
   const all = sizes.toArray();
   const embedded = new Set<number>();
   let used = 0;

@@ -1,6 +1,8 @@
 // The JSON report: the whole run (tables, thresholds, every case with its scores) for other tools to read; streamed case by case.
 import { isTruncated } from '../model.js';
 import type { RunData, RunEntry } from './runData.js';
+import { writeInOnePass } from './reportPass.js';
+import type { ReportWriter } from './reportPass.js';
 import { renderToString } from './textSink.js';
 import type { TextSink } from './textSink.js';
 
@@ -9,32 +11,48 @@ export function renderJsonReport(run: RunData): Promise<string> {
 }
 
 /** The same text JSON.stringify(report, …, 2) gives, written one case at a time. */
-export async function writeJsonReport(run: RunData, sink: TextSink): Promise<void> {
-  const head = JSON.stringify({
-    format: 'rag-inspector-report',
-    version: 1,
-    runId: run.runId,
-    name: run.name,
-    specFile: run.specFile,
-    createdAt: run.createdAt,
-    status: run.status,
-    models: run.models,
-    totals: run.totals,
-    thresholds: run.thresholds,
-    problems: run.problems,
-    reports: run.reports,
-    cases: [],
-  }, jsonNumbers, 2);
+export function writeJsonReport(run: RunData, sink: TextSink): Promise<void> {
+  return writeInOnePass(run, [jsonReportWriter(run, sink)]);
+}
+
+/** The JSON report as a writer of one pass (reportPass.ts): the run's fields first, then each case as it comes. */
+export function jsonReportWriter(run: RunData, sink: TextSink): ReportWriter {
   const emptyTail = '[]\n}';
-  await sink.write(head.slice(0, head.length - emptyTail.length));
   let first = true;
-  for await (const entry of run.entries()) {
-    // An element of an array two levels deep: JSON.stringify indents its lines by four more spaces.
-    const text = JSON.stringify(caseJson(entry), jsonNumbers, 2).replace(/\n/g, '\n    ');
-    await sink.write(`${first ? '[\n' : ',\n'}    ${text}`);
-    first = false;
-  }
-  await sink.write(first ? emptyTail : '\n  ]\n}');
+  let headWritten = false;
+  const writeHead = async () => {
+    if (headWritten) return;
+    headWritten = true;
+    const head = JSON.stringify({
+      format: 'rag-inspector-report',
+      version: 1,
+      runId: run.runId,
+      name: run.name,
+      specFile: run.specFile,
+      createdAt: run.createdAt,
+      status: run.status,
+      models: run.models,
+      totals: run.totals,
+      thresholds: run.thresholds,
+      problems: run.problems,
+      reports: run.reports,
+      cases: [],
+    }, jsonNumbers, 2);
+    await sink.write(head.slice(0, head.length - emptyTail.length));
+  };
+  return {
+    async add(entry) {
+      await writeHead();
+      // An element of an array two levels deep: JSON.stringify indents its lines by four more spaces.
+      const text = JSON.stringify(caseJson(entry), jsonNumbers, 2).replace(/\n/g, '\n    ');
+      await sink.write(`${first ? '[\n' : ',\n'}    ${text}`);
+      first = false;
+    },
+    async finish() {
+      await writeHead();
+      await sink.write(first ? emptyTail : '\n  ]\n}');
+    },
+  };
 }
 
 function caseJson({ evalCase, result }: RunEntry) {

@@ -2,6 +2,9 @@
 import { failureMessage } from './runData.js';
 import { OUTCOME_METRIC } from './pairedRows.js';
 import type { RunData, RunEntry } from './runData.js';
+import { spoolsIn, writeInOnePass } from './reportPass.js';
+import type { ReportWriter, SpoolFactory } from './reportPass.js';
+import type { Spool } from './spool.js';
 import { renderToString } from './textSink.js';
 import type { TextSink } from './textSink.js';
 
@@ -16,39 +19,59 @@ interface SuiteCounts {
   latencyMs: number;
 }
 
-/** A first pass counts each suite's tests (the <testsuite> attributes come first); then one pass per suite writes its cases. */
-export async function writeJunitReport(run: RunData, sink: TextSink): Promise<void> {
-  const bySuite = new Map<string, SuiteCounts>();
-  for await (const { evalCase, result } of run.entries()) {
-    const suiteId = evalCase?.suiteId ?? 'unknown';
-    const counts = bySuite.get(suiteId) ?? { tests: 0, failures: 0, errors: 0, latencyMs: 0 };
-    counts.tests += 1;
-    if (result.status === 'success' && result.pass === false) counts.failures += 1;
-    if (result.status === 'error') counts.errors += 1;
-    counts.latencyMs += result.response?.latencyMs ?? 0;
-    bySuite.set(suiteId, counts);
-  }
-  await sink.write(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(run.name)}" tests="${run.caseCount}">\n`);
-  let firstSuite = true;
-  for (const [suiteId, counts] of bySuite) {
-    await sink.write(`${firstSuite ? '' : '\n'}  <testsuite name="${xml(suiteId)}" tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" time="${(counts.latencyMs / 1000).toFixed(3)}">\n`);
-    firstSuite = false;
-    let firstCase = true;
-    for await (const { evalCase, result } of run.entries()) {
-      if ((evalCase?.suiteId ?? 'unknown') !== suiteId) continue;
-      await sink.write(`${firstCase ? '' : '\n'}${testcase(run, suiteId, evalCase, result)}`);
-      firstCase = false;
-    }
-    await sink.write('\n  </testsuite>');
-  }
-  const thresholdSuite = run.thresholds.length === 0 ? '' : `\n  <testsuite name="thresholds" tests="${run.thresholds.length}" failures="${run.thresholds.filter((t) => !t.passed).length}" errors="0">\n${run.thresholds.map((t) => {
+export function writeJunitReport(run: RunData, sink: TextSink, spool: SpoolFactory = spoolsIn()): Promise<void> {
+  return writeInOnePass(run, [junitReportWriter(run, sink, spool)]);
+}
+
+/**
+ * The JUnit report in one pass (reportPass.ts): each suite's testcases are spooled as they come, since its
+ * <testsuite> attributes (counts, time) come first; at the end each suite is written whole, in the order first seen.
+ */
+export function junitReportWriter(run: RunData, sink: TextSink, newSpool: SpoolFactory): ReportWriter {
+  const bySuite = new Map<string, SuiteCounts & { cases: Spool }>();
+  const dispose = async () => {
+    for (const { cases } of bySuite.values()) await cases.dispose();
+  };
+  return {
+    async add({ evalCase, result }) {
+      const suiteId = evalCase?.suiteId ?? 'unknown';
+      let counts = bySuite.get(suiteId);
+      if (!counts) {
+        counts = { tests: 0, failures: 0, errors: 0, latencyMs: 0, cases: newSpool() };
+        bySuite.set(suiteId, counts);
+      }
+      await counts.cases.write(`${counts.tests === 0 ? '' : '\n'}${testcase(run, suiteId, evalCase, result)}`);
+      counts.tests += 1;
+      if (result.status === 'success' && result.pass === false) counts.failures += 1;
+      if (result.status === 'error') counts.errors += 1;
+      counts.latencyMs += result.response?.latencyMs ?? 0;
+    },
+    async finish() {
+      await sink.write(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(run.name)}" tests="${run.caseCount}">\n`);
+      let firstSuite = true;
+      for (const [suiteId, counts] of bySuite) {
+        await sink.write(`${firstSuite ? '' : '\n'}  <testsuite name="${xml(suiteId)}" tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" time="${(counts.latencyMs / 1000).toFixed(3)}">\n`);
+        firstSuite = false;
+        await counts.cases.copyTo(sink);
+        await counts.cases.dispose();
+        await sink.write('\n  </testsuite>');
+      }
+      await sink.write(`${thresholdSuite(run)}${baselineSuite(run)}\n</testsuites>\n`);
+    },
+    dispose,
+  };
+}
+
+/** The thresholds as one suite, a test each. */
+function thresholdSuite(run: RunData): string {
+  if (run.thresholds.length === 0) return '';
+  return `\n  <testsuite name="thresholds" tests="${run.thresholds.length}" failures="${run.thresholds.filter((t) => !t.passed).length}" errors="0">\n${run.thresholds.map((t) => {
     const name = `${t.suiteId}.${t.metric} [${t.modelKey}]`;
     const bounds = [t.min !== undefined ? `>= ${t.min}` : '', t.max !== undefined ? `<= ${t.max}` : ''].filter(Boolean).join(' and ');
     return t.passed
       ? `    <testcase name="${xml(name)}" classname="${xml(run.name)}.thresholds"/>`
       : `    <testcase name="${xml(name)}" classname="${xml(run.name)}.thresholds">\n      <failure message="${xml(`${t.metric} = ${t.value ?? 'undetermined'}, required ${bounds}`)}"/>\n    </testcase>`;
   }).join('\n')}\n  </testsuite>`;
-  await sink.write(`${thresholdSuite}${baselineSuite(run)}\n</testsuites>\n`);
 }
 
 /** `run --baseline`: one test per suite and model, failed when its case verdicts got significantly worse, naming the broken cases. */

@@ -1,6 +1,7 @@
 // Builds a RunData from a run log on disk: the summary read once, the cases streamed on demand.
 import type { RunOutcome } from '../engine/runEvaluation.js';
 import { readCaseLines, scanRunLog } from '../run/runLog.js';
+import type { LogOpener } from '../run/runLog.js';
 import type { RunData } from './runData.js';
 import { outcomeStatus } from '../model.js';
 import type { CaseResult, RunTotals } from '../model.js';
@@ -14,13 +15,14 @@ export function runDataFromOutcome(outcome: RunOutcome): Promise<RunData> {
 /**
  * The report view of a run read back from its log. The summary line holds the tables as they were computed; an
  * interrupted run has none, so its cases are shown with counts from the results and a problem saying how to finish it.
- * The log is scanned once here (the line that counts per case and model); `entries()` reads it again each time.
+ * The log is scanned once here (the line that counts per case and model); `entries()` reads it again each time, through
+ * `openLog` when given (a test counts the reads).
  */
-export async function runDataFromLog(file: string): Promise<RunData> {
+export async function runDataFromLog(file: string, options: { openLog?: LogOpener } = {}): Promise<RunData> {
   const scan = await scanRunLog(file);
   const summary = scan.summary;
   const entries = async function* () {
-    for await (const line of readCaseLines(scan)) yield { evalCase: line.case, result: line.result };
+    for await (const line of readCaseLines(scan, options.openLog)) yield { evalCase: line.case, result: line.result };
   };
   const logProblems = scan.problems.map((p) => ({ file, line: p.line, message: `run log: ${p.message}` }));
   const interrupted = summary ? [] : [{ file, message: 'this run was interrupted: it has no summary, so the tables are missing', hint: `finish it with: rag-inspector run ${scan.header.spec.file} --resume ${scan.header.runId}` }];

@@ -9,11 +9,11 @@ import type { CaseDigest } from './caseItems.js';
 import type { CaseListItem } from './viewModel.js';
 import { scanLines } from '../run/jsonLines.js';
 import type { LocatedLine } from '../run/jsonLines.js';
-import { RunLogReader, decodeCaseLine, isCaseLine, parseHeader } from '../run/runLog.js';
+import { RunLogReader, decodeCaseLine, parseHeader } from '../run/runLog.js';
+import { decodeLogLine } from '../run/logLine.js';
 import type { RunHeader, RunLogProblem, StoredCaseLine, SummaryLine } from '../run/runLog.js';
 import { LogTexts } from '../run/logTexts.js';
 import { MissingTextError } from '../run/caseText.js';
-import { unpackCaseLine } from '../run/packedCase.js';
 import type { SharedTable } from '../run/sharedValues.js';
 import type { StoredCase } from '../run/caseText.js';
 import { caseKey, outcomeStatus } from '../model.js';
@@ -280,14 +280,10 @@ export function digestOf(entry: IndexedCase): CaseDigest {
 async function readIndexedLine(file: string, handle: FileHandle, entry: IndexedCase, key: string, header: RunHeader, texts: LogTexts, shared: SharedTable): Promise<CaseEntry> {
   const buffer = Buffer.alloc(entry.length);
   const { bytesRead } = await handle.read(buffer, 0, entry.length, entry.offset);
-  let value: Partial<StoredCaseLine> | null = null;
-  try {
-    // Shared values are defined before the line that uses them, so the index has read them all.
-    if (bytesRead === entry.length) value = unpackCaseLine(JSON.parse(buffer.toString('utf8')) as Partial<StoredCaseLine>, shared, entry.line);
-  } catch {
-    value = null;
-  }
-  if (!value || value.type !== 'case' || !isCaseLine<StoredCaseLine>(value) || caseKey(value.result.caseId, value.result.modelKey) !== key) {
+  // Shared values are defined before the line that uses them, so the index has read them all.
+  const decoded = bytesRead === entry.length ? decodeLogLine(buffer.toString('utf8'), shared, entry.line) : undefined;
+  const value = decoded && 'line' in decoded && decoded.line.type === 'case' ? decoded.line : undefined;
+  if (!value || caseKey(value.result.caseId, value.result.modelKey) !== key) {
     throw new InputError({ file, line: entry.line }, `this case line is not the one indexed (the log was replaced or rewritten since it was read)`, 'open the run again');
   }
   try {

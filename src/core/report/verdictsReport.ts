@@ -5,10 +5,11 @@
 // read, and a named pipe there cannot block the report.
 import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { CaseEntry } from '../model.js';
 import { problemOfError } from '../regularFile.js';
 import { VERDICTS_FILE, VerdictStore } from '../verdicts/store.js';
-import { buildVerdictsView } from '../verdicts/view.js';
+import { VerdictsViewBuilder } from '../verdicts/view.js';
+import { writeInOnePass } from './reportPass.js';
+import type { ReportWriter } from './reportPass.js';
 import type { RunData } from './runData.js';
 import { writeFileStreaming } from './textSink.js';
 
@@ -36,6 +37,18 @@ export interface VerdictsReportOptions {
 
 /** Writes verdicts.json when the workspace has verdicts; returns its path, or undefined when there are none. */
 export async function writeVerdictsReport(run: RunData, outDir: string, options: VerdictsReportOptions = {}): Promise<string | undefined> {
+  const writer = await verdictsReportWriter(run, outDir, options);
+  if (!writer) return undefined;
+  await writeInOnePass(run, [writer]);
+  return writer.file;
+}
+
+/**
+ * verdicts.json as a writer of one pass (reportPass.ts), or undefined when the workspace has no verdicts. Streams: of
+ * the run's cases it keeps only the marked ones' verdicts and, per judge metric, a (key, judge, person) triple per
+ * case a person labelled (verdicts/view.ts) — never the cases.
+ */
+export async function verdictsReportWriter(run: RunData, outDir: string, options: VerdictsReportOptions = {}): Promise<(ReportWriter & { file: string }) | undefined> {
   const file = await findVerdictsFile(run.specFile, options.verdictsWithin);
   if (!file) return undefined;
   let index;
@@ -46,12 +59,18 @@ export async function writeVerdictsReport(run: RunData, outDir: string, options:
     return undefined;
   }
   if (index.size === 0) return undefined;
-  const entries: CaseEntry[] = [];
-  for await (const { evalCase, result } of run.entries()) if (evalCase) entries.push({ evalCase, result });
-  const view = buildVerdictsView(entries, index);
+  const builder = new VerdictsViewBuilder(index);
   const target = path.join(outDir, 'verdicts.json');
-  await writeFileStreaming(target, async (sink) => {
-    await sink.write(`${JSON.stringify({ format: 'rag-inspector/verdicts', version: 1, runId: run.runId, source: file, ...view }, null, 2)}\n`);
-  });
-  return target;
+  return {
+    file: target,
+    async add({ evalCase, result }) {
+      if (evalCase) builder.add({ evalCase, result });
+    },
+    async finish() {
+      const view = builder.view();
+      await writeFileStreaming(target, async (sink) => {
+        await sink.write(`${JSON.stringify({ format: 'rag-inspector/verdicts', version: 1, runId: run.runId, source: file, ...view }, null, 2)}\n`);
+      });
+    },
+  };
 }

@@ -7,8 +7,15 @@
 
 import { RUN_STATUSES } from '../model.js';
 
-/** What is wrong with a value at `at` (a dotted path), or undefined when it fits. */
-type Check = (value: unknown, at: string) => string | undefined;
+/** The JSON Schema a check stands for: the run log's published schema is built from the checks (logLineSchema.ts). */
+export type JsonSchema = Record<string, unknown>;
+
+/** What is wrong with a value at `at` (a dotted path), or undefined when it fits; `schema` says the same as JSON Schema. */
+type Check = ((value: unknown, at: string) => string | undefined) & { schema: JsonSchema };
+
+function check(test: (value: unknown, at: string) => string | undefined, schema: JsonSchema): Check {
+  return Object.assign(test, { schema });
+}
 
 const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -20,66 +27,71 @@ export function isRunId(value: unknown): value is string {
   return typeof value === 'string' && RUN_ID_PATTERN.test(value) && !value.includes('..');
 }
 
-const string: Check = (value, at) => (typeof value === 'string' ? undefined : `${at} is not a string`);
-const number: Check = (value, at) => (typeof value === 'number' && Number.isFinite(value) ? undefined : `${at} is not a number`);
-const boolean: Check = (value, at) => (typeof value === 'boolean' ? undefined : `${at} is not true or false`);
+const string = check((value, at) => (typeof value === 'string' ? undefined : `${at} is not a string`), { type: 'string' });
+const boolean = check((value, at) => (typeof value === 'boolean' ? undefined : `${at} is not true or false`), { type: 'boolean' });
+const number = check((value, at) => (typeof value === 'number' && Number.isFinite(value) ? undefined : `${at} is not a number`), { type: 'number' });
 /** An ISO time as the writer stores it: shown as a date, so `new Date(value)` must be a valid one. */
-const date: Check = (value, at) => (typeof value === 'string' && Number.isFinite(Date.parse(value)) ? undefined : `${at} is not a date`);
+const date = check((value, at) => (typeof value === 'string' && Number.isFinite(Date.parse(value)) ? undefined : `${at} is not a date`), { type: 'string', format: 'date-time' });
 
-function nullable(check: Check): Check {
-  return (value, at) => (value === null ? undefined : check(value, at));
+function nullable(inner: Check): Check {
+  return check((value, at) => (value === null ? undefined : inner(value, at)), { anyOf: [inner.schema, { type: 'null' }] });
 }
 
 function oneOf(...allowed: readonly (string | number)[]): Check {
-  return (value, at) => (allowed.includes(value as string | number) ? undefined : `${at} is not one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`);
+  return check((value, at) => (allowed.includes(value as string | number) ? undefined : `${at} is not one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`), { enum: [...allowed] });
 }
 
 function either(...checks: Check[]): Check {
-  return (value, at) => {
+  return check((value, at) => {
     let first: string | undefined;
-    for (const check of checks) {
-      const problem = check(value, at);
+    for (const one of checks) {
+      const problem = one(value, at);
       if (problem === undefined) return undefined;
       first ??= problem;
     }
     return first;
-  };
+  }, { anyOf: checks.map((one) => one.schema) });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const record: Check = (value, at) => (isObject(value) ? undefined : `${at} is not an object`);
+const record = check((value, at) => (isObject(value) ? undefined : `${at} is not an object`), { type: 'object' });
 
 function listOf(item: Check): Check {
-  return (value, at) => {
+  return check((value, at) => {
     if (!Array.isArray(value)) return `${at} is not a list`;
     for (let i = 0; i < value.length; i++) {
       const problem = item(value[i], `${at}[${i}]`);
       if (problem !== undefined) return problem;
     }
     return undefined;
-  };
+  }, { type: 'array', items: item.schema });
 }
 
 /** An object with these members (a `?` after the name: may be absent); other members are allowed. */
 function object(members: Record<string, Check>): Check {
-  const entries = Object.entries(members).map(([name, check]) => ({ name: name.replace(/\?$/, ''), optional: name.endsWith('?'), check }));
-  return (value, at) => {
+  const entries = Object.entries(members).map(([name, member]) => ({ name: name.replace(/\?$/, ''), optional: name.endsWith('?'), check: member }));
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: Object.fromEntries(entries.map(({ name, check: member }) => [name, member.schema])),
+    required: entries.filter((entry) => !entry.optional).map((entry) => entry.name),
+  };
+  return check((value, at) => {
     if (!isObject(value)) return `${at || 'the line'} is not an object`;
-    for (const { name, optional, check } of entries) {
-      const member = value[name];
+    for (const { name, optional, check: member } of entries) {
+      const found = value[name];
       const path = at ? `${at}.${name}` : name;
-      if (member === undefined) {
+      if (found === undefined) {
         if (optional) continue;
         return `${path} is missing`;
       }
-      const problem = check(member, path);
+      const problem = member(found, path);
       if (problem !== undefined) return problem;
     }
     return undefined;
-  };
+  }, schema);
 }
 
 // Stored texts (caseText.ts): inline, a text reference {$t, s?, e?}, a document reference {$d, s?, e?}, or pieces {$p}.
@@ -89,22 +101,26 @@ const piece = either(string, textRef, docRef);
 const storedText = either(string, textRef, docRef, object({ $p: listOf(piece) }));
 
 const rowRef = object({ file: string, line: number, index: number });
-const storedCase = object({
-  id: string,
-  suiteId: string,
-  method: string,
-  'testbed?': string,
-  row: rowRef,
-  question: string,
-  documents: listOf(object({ id: string, role: string, text: storedText, spans: listOf(record), 'source?': string })),
-  'params?': record,
-  'seed?': number,
-  'variables?': record,
-  messages: listOf(object({ role: string, content: storedText })),
-  'template?': string,
-  'givenResponse?': string,
-  'humanLabel?': boolean,
-});
+/** A case whose texts are `text`: as stored (references allowed), or as sent (every text whole). */
+function caseOf(text: Check): Check {
+  return object({
+    id: string,
+    suiteId: string,
+    method: string,
+    'testbed?': string,
+    row: rowRef,
+    question: string,
+    documents: listOf(object({ id: string, role: string, text, spans: listOf(record), 'source?': string })),
+    'params?': record,
+    'seed?': number,
+    'variables?': record,
+    messages: listOf(object({ role: string, content: text })),
+    'template?': string,
+    'givenResponse?': string,
+    'humanLabel?': boolean,
+  });
+}
+const storedCase = caseOf(storedText);
 
 const usage = record;
 const caseResult = object({
@@ -136,7 +152,7 @@ const runStatus = oneOf(...RUN_STATUSES);
 const checks = {
   // The format is checked apart (a newer format gets its own message); the run id must be a file name (isRunId).
   header: object({
-    runId: (value, at) => (isRunId(value) ? undefined : `${at} ${JSON.stringify(value)} is not a run id (letters, digits, '.', '_' and '-' only)`),
+    runId: check((value, at) => (isRunId(value) ? undefined : `${at} ${JSON.stringify(value)} is not a run id (letters, digits, '.', '_' and '-' only)`), { type: 'string', pattern: RUN_ID_PATTERN.source }),
     createdAt: date,
     'tool?': object({ name: string, version: string }),
     spec: object({ file: string, 'hash?': string, name: string }),
@@ -159,6 +175,14 @@ export type LogLineType = keyof typeof checks;
 
 export function isLogLineType(type: unknown): type is LogLineType {
   return typeof type === 'string' && Object.prototype.hasOwnProperty.call(checks, type);
+}
+
+/**
+ * Each line type's shape as JSON Schema (the members its readers rely on; others are allowed), and `case` as
+ * `rag-inspector log` prints it: the case as sent, every text whole. Built from the very checks above.
+ */
+export function lineSchemas(): Record<LogLineType, JsonSchema> & { sentCase: JsonSchema } {
+  return { ...(Object.fromEntries(Object.entries(checks).map(([type, one]) => [type, one.schema])) as Record<LogLineType, JsonSchema>), sentCase: object({ case: caseOf(string), result: caseResult }).schema };
 }
 
 /** What is wrong with a line of this type ("result.scores is not a list"), or undefined when it has the shape readers rely on. */

@@ -1,7 +1,9 @@
 // Where a run log's stored texts are (byte ranges of their text lines) and a bounded cache of the ones read, so a
 // reader rebuilds any case from one open file without holding every text of a large log.
 import type { FileHandle } from 'node:fs/promises';
-import type { StoredCase, TextLine } from './caseText.js';
+import type { StoredCase } from './caseText.js';
+import { decodeLogLine } from './logLine.js';
+import { SharedTable } from './sharedValues.js';
 import { MissingTextError, textIdsOf } from './caseText.js';
 
 /** Recently read texts kept in memory, in UTF-16 units: a needle haystack at 128k tokens is ~0.5 M. */
@@ -56,13 +58,10 @@ export class LogTexts {
     if (!range) throw new MissingTextError(`text ${id} is not in the run log`);
     const buffer = Buffer.alloc(range.length);
     const { bytesRead } = await handle.read(buffer, 0, range.length, range.offset);
-    let line: Partial<TextLine> | undefined;
-    try {
-      line = JSON.parse(buffer.subarray(0, bytesRead).toString('utf8')) as Partial<TextLine>;
-    } catch {
-      line = undefined;
-    }
-    if (line?.type !== 'text' || line.id !== id || typeof line.text !== 'string') throw new MissingTextError(`text ${id} is not where the log said (the log was replaced or rewritten since it was read)`);
+    // A text line refers to no shared value: an empty table is enough to decode it.
+    const decoded = decodeLogLine(buffer.subarray(0, bytesRead).toString('utf8'), new SharedTable(), 0);
+    const line = 'line' in decoded && decoded.line.type === 'text' ? decoded.line : undefined;
+    if (line?.id !== id) throw new MissingTextError(`text ${id} is not where the log said (the log was replaced or rewritten since it was read)`);
     return line.text;
   }
 }

@@ -14,13 +14,14 @@ import { caseKey } from '../model.js';
 import type { CaseResult, EvalCase, InputProblem, RunStatus, RunTotals, ThresholdOutcome } from '../model.js';
 import type { SuiteReport } from '../suites/contract.js';
 import { findLastByte, readFirstLine, readLastCompleteLine, readLines, scanLines } from './jsonLines.js';
-import { packCaseLine, unpackCaseLine } from './packedCase.js';
-import { MissingSharedError, SharedPacker, SharedTable } from './sharedValues.js';
+import { packCaseLine } from './packedCase.js';
+import { SharedPacker, SharedTable } from './sharedValues.js';
 import type { SharedLine } from './sharedValues.js';
 import { CaseTextEncoder, MissingTextError, decodeCase, textIdsOf } from './caseText.js';
 import type { StoredCase, TextLine } from './caseText.js';
 import { LogTexts } from './logTexts.js';
-import { isLogLineType, isRunId, lineShapeProblem } from './logLineShapes.js';
+import { isRunId, lineShapeProblem } from './logLineShapes.js';
+import { decodeLogLine } from './logLine.js';
 import { RunLogLock } from './runLogLock.js';
 import { stringifyRedacted } from '../redact.js';
 
@@ -332,13 +333,8 @@ async function sharedOf(file: string): Promise<SharedPacker> {
   const table = new SharedTable();
   for await (const line of readLines(file)) {
     if (!line.complete || !line.text.startsWith('{"type":"shared"')) continue;
-    let value: Partial<SharedLine>;
-    try {
-      value = JSON.parse(line.text) as Partial<SharedLine>;
-    } catch {
-      continue;
-    }
-    if (lineShapeProblem('shared', value) === undefined && table.note(value)) packer.learn(value as SharedLine);
+    const decoded = decodeLogLine(line.text, table, line.number, line.utf8);
+    if ('line' in decoded && decoded.line.type === 'shared') packer.learn(decoded.line);
   }
   return packer;
 }
@@ -387,11 +383,6 @@ function notARunLog(file: string): InputError {
   return new InputError({ file, line: 1 }, 'not a RAG Inspector run log: line 1 must be its header', 'run logs are written by RAG Inspector under .rag-inspector/runs/');
 }
 
-/** A case line with the fields every reader keys on. */
-export function isCaseLine<T extends CaseLine | StoredCaseLine = CaseLine>(value: Partial<T>): value is T {
-  return typeof value.case?.id === 'string' && typeof value.result?.caseId === 'string' && typeof value.result.modelKey === 'string';
-}
-
 /**
  * Accumulates the lines after the header; `onCase` decides what to keep of each case line (the index keeps a digest)
  * and `onText` of each text line. A case line comes as stored: its texts may be references (see decodeCaseLine).
@@ -417,62 +408,36 @@ export class RunLogReader {
    */
   accept(number: number, text: string, utf8 = true): void {
     if (text.trim() === '') return;
-    if (!utf8) return this.problem('error', number, 'not valid UTF-8 (the file was damaged); the line was skipped');
-    let value: Partial<RunLogLine> | null;
-    try {
-      value = JSON.parse(text) as Partial<RunLogLine> | null;
-    } catch {
-      this.problem('error', number, 'not valid JSON; the line was skipped');
-      return;
-    }
-    const type = value?.type;
-    if (!isLogLineType(type) || type === 'header') return this.problem('warning', number, `unknown line type ${JSON.stringify(type)}; skipped`);
-    if (type === 'case') return this.acceptCase(number, value as Partial<StoredCaseLine>);
-    const shape = lineShapeProblem(type, value);
-    if (shape !== undefined) return this.problem('error', number, `a ${type} line whose ${shape}; skipped`);
-    switch (type) {
-      case 'text': {
-        const line = value as TextLine;
+    const decoded = decodeLogLine(text, this.shared, number, utf8);
+    if ('problem' in decoded) return this.problem(decoded.problem.severity, number, decoded.problem.message);
+    const { line } = decoded;
+    switch (line.type) {
+      case 'header':
+        return this.problem('warning', number, 'unknown line type "header"; skipped');
+      case 'case':
+        for (const id of textIdsOf(line.case)) {
+          if (!this.textIds.has(id)) return this.problem('error', number, `text ${id} is not in the run log before this line (the log was cut or edited); the case was skipped`);
+        }
+        this.onCase(caseKey(line.result.caseId, line.result.modelKey), number, line);
+        return;
+      case 'text':
         this.textIds.add(line.id);
         this.onText(line.id, number, line.text);
         return;
-      }
-      case 'shared': {
-        const line = value as SharedLine;
-        if (this.shared.note(line, number) === 'redefined') {
-          this.problem('error', number, `shared value @${line.id} is defined again with a different value (two processes wrote this log at once); the case lines after this one that use it are skipped`);
-        }
+      case 'shared':
         return;
-      }
       case 'resume':
-        this.resumes.push(value as ResumeLine);
+        this.resumes.push(line);
         // A summary before a resume described the earlier process; the resumed run has not finished yet.
         this.summary = undefined;
         return;
       case 'batch':
-        this.batches.push(value as BatchLine);
+        this.batches.push(line);
         return;
       case 'summary':
-        this.summary = value as SummaryLine;
+        this.summary = line;
         return;
     }
-  }
-
-  private acceptCase(number: number, packed: Partial<StoredCaseLine>): void {
-    let value: Partial<StoredCaseLine>;
-    try {
-      value = unpackCaseLine(packed, this.shared, number);
-    } catch (error) {
-      // A packed line of the wrong shape fails while unpacking (a list where a shape's values should be, ...).
-      return this.problem('error', number, `${error instanceof MissingSharedError ? error.message : `a case line that cannot be unpacked (${(error as Error).message})`}; the case was skipped`);
-    }
-    const shape = lineShapeProblem('case', value);
-    if (shape !== undefined) return this.problem('error', number, `a case line whose ${shape}; the case was skipped`);
-    const line = value as StoredCaseLine;
-    for (const id of textIdsOf(line.case)) {
-      if (!this.textIds.has(id)) return this.problem('error', number, `text ${id} is not in the run log before this line (the log was cut or edited); the case was skipped`);
-    }
-    this.onCase(caseKey(line.result.caseId, line.result.modelKey), number, line);
   }
 
   problem(severity: RunLogProblem['severity'], line: number, message: string): void {
@@ -565,73 +530,62 @@ export function decodeCaseLine(header: Pick<RunHeader, 'format'>, line: StoredCa
 export function parseLogLines(lines: Iterable<string>): (RunLogLine & { type: string })[] {
   const shared = new SharedTable();
   const out: (RunLogLine & { type: string })[] = [];
+  let number = 0;
   for (const text of lines) {
+    number++;
     if (text === '') continue;
-    let value = JSON.parse(text) as RunLogLine;
-    if (value.type === 'shared') shared.note(value);
-    if (value.type === 'case') value = unpackCaseLine(value, shared);
-    out.push(value);
+    const decoded = decodeLogLine(text, shared, number);
+    if ('line' in decoded) out.push(decoded.line);
+    // Kept as it is, for the tests that count what a damaged log holds; only a line that is not JSON throws.
+    else out.push(JSON.parse(text) as RunLogLine & { type: string });
   }
   return out;
 }
+
+/** How a reader opens a run log: openRegularFile, or a caller's wrapper of it (one that counts what is read). */
+export type LogOpener = (file: string) => Promise<FileHandle>;
 
 /**
  * Second pass: the case lines that count, one at a time, in the order they were written; a (case, model) written
  * twice (a resumed run that reran it) comes once, as its later line. Lines appended after the scan are not read.
  * Each case comes with its texts rebuilt (a bounded cache of texts, the rest read back by byte range).
  */
-export async function* readCaseLines(scan: RunLogScan): AsyncGenerator<CaseLine> {
+export async function* readCaseLines(scan: RunLogScan, openLog: LogOpener = openRegularFile): AsyncGenerator<CaseLine> {
   let last = 0;
   for (const number of scan.winners.values()) last = Math.max(last, number);
   const texts = new LogTexts();
   const shared = new SharedTable();
-  const handle = await open(scan.file, 'r');
+  const handle = await openLog(scan.file);
   try {
     const { size } = await handle.stat();
     for await (const line of scanLines(handle, 0, size)) {
       if (line.number > last) return;
       // Every line the scan skipped is skipped here too, without a second report: the scan reported it.
-      if (line.number === 1 || !line.utf8) continue;
-      let value: Partial<RunLogLine> | null;
-      try {
-        value = JSON.parse(line.text) as Partial<RunLogLine> | null;
-      } catch {
+      if (line.number === 1) continue;
+      const decoded = decodeLogLine(line.text, shared, line.number, line.utf8);
+      if ('problem' in decoded) continue;
+      if (decoded.line.type === 'text') {
+        texts.note(decoded.line.id, line.offset, line.length);
+        texts.keep(decoded.line.id, decoded.line.text);
         continue;
       }
-      if (value?.type === 'text') {
-        if (lineShapeProblem('text', value) !== undefined) continue;
-        const text = value as TextLine;
-        texts.note(text.id, line.offset, line.length);
-        texts.keep(text.id, text.text);
-        continue;
-      }
-      if (value?.type === 'shared') {
-        if (lineShapeProblem('shared', value) === undefined) shared.note(value, line.number);
-        continue;
-      }
-      if (value?.type !== 'case') continue;
-      try {
-        value = unpackCaseLine(value, shared, line.number);
-      } catch {
-        continue;
-      }
-      if (lineShapeProblem('case', value) !== undefined) continue;
-      const stored = value as StoredCaseLine;
+      if (decoded.line.type !== 'case') continue;
+      const stored = decoded.line;
       if (scan.winners.get(caseKey(stored.result.caseId, stored.result.modelKey)) !== line.number) continue;
       if (scan.header.format < 2) {
         yield stored as CaseLine;
         continue;
       }
-      let decoded: CaseLine;
+      let whole: CaseLine;
       try {
-        decoded = decodeCaseLine(scan.header, stored, await texts.resolve(stored.case, handle));
+        whole = decodeCaseLine(scan.header, stored, await texts.resolve(stored.case, handle));
       } catch (error) {
         if (!(error instanceof MissingTextError)) throw error;
         // A reference the scan could not check (a document index out of range): this case is left out, the rest read.
         scan.problems.push({ severity: 'error', line: line.number, message: `${error.message}; the case was skipped` });
         continue;
       }
-      yield decoded;
+      yield whole;
     }
   } finally {
     await handle.close();
@@ -672,10 +626,6 @@ async function listEntry(file: string): Promise<RunListEntry> {
 
 function parseSummary(text: string | undefined): SummaryLine | undefined {
   if (text === undefined) return undefined;
-  try {
-    const value = JSON.parse(text) as Partial<RunLogLine>;
-    return value.type === 'summary' && lineShapeProblem('summary', value) === undefined ? (value as SummaryLine) : undefined;
-  } catch {
-    return undefined;
-  }
+  const decoded = decodeLogLine(text, new SharedTable(), 0);
+  return 'line' in decoded && decoded.line.type === 'summary' ? decoded.line : undefined;
 }

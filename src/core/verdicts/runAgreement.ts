@@ -30,15 +30,28 @@ export function humanLabelOf(entry: CaseEntry, index: VerdictIndex, metric?: str
 }
 
 export function runAgreement(entries: Iterable<CaseEntry>, index: VerdictIndex): MetricAgreement[] {
-  const byMetric = new Map<string, { pairs: VerdictPair[]; stale: number; undetermined: number }>();
-  for (const entry of entries) {
-    if (entry.result.status !== 'success') continue;
+  const counter = new RunAgreementCounter(index);
+  for (const entry of entries) counter.add(entry);
+  return counter.list();
+}
+
+/**
+ * runAgreement one case at a time, for a report that streams a run's cases: per metric it keeps only the marked
+ * cases' verdict pairs (a key and two booleans) and the counts, never the cases.
+ */
+export class RunAgreementCounter {
+  private readonly byMetric = new Map<string, { pairs: VerdictPair[]; stale: number; undetermined: number }>();
+
+  constructor(private readonly index: VerdictIndex) {}
+
+  add(entry: CaseEntry): void {
+    if (entry.result.status !== 'success') return;
     for (const score of entry.result.scores) {
       const gaveVerdict = score.pass !== undefined || score.judgeError !== undefined;
       if (!gaveVerdict) continue;
-      const human = humanLabelOf(entry, index, score.metric);
-      const bucket = byMetric.get(score.metric) ?? { pairs: [], stale: 0, undetermined: 0 };
-      byMetric.set(score.metric, bucket);
+      const human = humanLabelOf(entry, this.index, score.metric);
+      const bucket = this.byMetric.get(score.metric) ?? { pairs: [], stale: 0, undetermined: 0 };
+      this.byMetric.set(score.metric, bucket);
       if (human.stale) bucket.stale += 1;
       if (!human.label) continue;
       if (score.judgeError !== undefined || score.pass === undefined) {
@@ -48,6 +61,9 @@ export function runAgreement(entries: Iterable<CaseEntry>, index: VerdictIndex):
       bucket.pairs.push({ key: caseKey(entry.evalCase.id, entry.result.modelKey), judge: score.pass, human: human.label === 'correct' });
     }
   }
-  return [...byMetric].filter(([, b]) => b.pairs.length + b.stale + b.undetermined > 0)
-    .map(([metric, b]) => ({ metric, ...agreementOf(b.pairs), stale: b.stale, undetermined: b.undetermined }));
+
+  list(): MetricAgreement[] {
+    return [...this.byMetric].filter(([, b]) => b.pairs.length + b.stale + b.undetermined > 0)
+      .map(([metric, b]) => ({ metric, ...agreementOf(b.pairs), stale: b.stale, undetermined: b.undetermined }));
+  }
 }

@@ -3,7 +3,7 @@
 import type { CaseEntry } from '../model.js';
 import { requestHash, responseHash } from './model.js';
 import type { HumanLabel, VerdictLine } from './model.js';
-import { runAgreement } from './runAgreement.js';
+import { RunAgreementCounter } from './runAgreement.js';
 import type { MetricAgreement } from './runAgreement.js';
 import type { VerdictIndex } from './store.js';
 
@@ -29,14 +29,33 @@ export interface VerdictChange {
 }
 
 export function buildVerdictsView(entries: readonly CaseEntry[], index: VerdictIndex): VerdictsView {
-  const cases: Record<string, CaseVerdictView> = {};
-  for (const { evalCase, result } of entries) {
-    const text = result.response?.text;
-    if (text === undefined) continue;
-    const verdict = index.lookup(requestHash(evalCase.messages), responseHash(text), result.modelKey);
-    if (verdict) cases[`${evalCase.id}\u0000${result.modelKey}`] = { label: verdict.label, ...(verdict.note !== undefined ? { note: verdict.note } : {}), stale: verdict.stale };
+  const builder = new VerdictsViewBuilder(index);
+  for (const entry of entries) builder.add(entry);
+  return builder.view();
+}
+
+/** buildVerdictsView one case at a time (a report streaming a run): keeps the marked cases' verdicts and the agreement's counts only. */
+export class VerdictsViewBuilder {
+  private readonly cases: Record<string, CaseVerdictView> = {};
+  private readonly agreement: RunAgreementCounter;
+
+  constructor(private readonly index: VerdictIndex) {
+    this.agreement = new RunAgreementCounter(index);
   }
-  return { cases, agreement: runAgreement(entries, index) };
+
+  add(entry: CaseEntry): void {
+    const { evalCase, result } = entry;
+    const text = result.response?.text;
+    if (text !== undefined) {
+      const verdict = this.index.lookup(requestHash(evalCase.messages), responseHash(text), result.modelKey);
+      if (verdict) this.cases[`${evalCase.id}\u0000${result.modelKey}`] = { label: verdict.label, ...(verdict.note !== undefined ? { note: verdict.note } : {}), stale: verdict.stale };
+    }
+    this.agreement.add(entry);
+  }
+
+  view(): VerdictsView {
+    return { cases: this.cases, agreement: this.agreement.list() };
+  }
 }
 
 /** The lines a change appends: one per case that has a response (a case that errored before answering has nothing to judge). */

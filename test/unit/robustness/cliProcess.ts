@@ -61,6 +61,9 @@ export async function startCli(args: string[], env: Record<string, string> = {},
   const child = spawn(process.execPath, [file, ...args], { env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), CI: 'true', ...env }, ...(cwd ? { cwd } : {}) });
   let stdout = '';
   let stderr = '';
+  // Decoded as a stream: a character whose bytes are split between two chunks (Chinese text in a JSON line) stays whole.
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
   child.stdout?.on('data', (chunk) => { stdout += chunk; });
   child.stderr?.on('data', (chunk) => { stderr += chunk; });
   const done = new Promise<CliExit>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
