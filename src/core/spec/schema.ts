@@ -32,7 +32,7 @@ export interface JsonSchema {
 }
 
 /** The methods an eval file may name; each has a folder under src/core/suites. */
-export const SUITE_METHODS = ['rgb', 'needle', 'ifrag', 'ragas', 'llm-eval', 'stress'] as const;
+export const SUITE_METHODS = ['rgb', 'needle', 'ifrag', 'ragas', 'llm-eval', 'stress', 'rag'] as const;
 
 export const DEFAULTS = {
   // Eval runs are latency-bound, and the scheduler halves its concurrency on a 429 and honours Retry-After, so a
@@ -125,7 +125,7 @@ const suite: JsonSchema = {
     method: {
       type: 'string',
       enum: [...SUITE_METHODS],
-      description: 'The evaluation method: rgb (RGB benchmark), needle (needle in a haystack), ifrag (IF-RAG), ragas (RAGAS metrics), llm-eval (LLM-judged criteria) or stress (RGB\'s abilities and the position curve on your own RAG rows).',
+      description: 'The evaluation method: rgb (RGB benchmark), needle (needle in a haystack), ifrag (IF-RAG), ragas (RAGAS metrics), llm-eval (LLM-judged criteria), stress (RGB\'s abilities and the position curve on your own RAG rows) or rag (your retriever in the loop: retrieval metrics and where failures come from).',
     },
     dataset: { type: 'string', minLength: 1, description: 'Dataset file (JSONL, JSON, CSV, TSV or YAML), relative to this file. Defaults to the top-level dataset.' },
     template: { type: 'string', minLength: 1, description: "Prompt template file, relative to this file. Defaults to the top-level template, then the method's built-in prompt." },
@@ -173,6 +173,41 @@ const exportTargets: JsonSchema = {
       required: ['endpoint'],
       additionalProperties: false,
     },
+  },
+  additionalProperties: false,
+};
+
+/** `retriever:`: where the rag method's passages come from. One object; `type` says which keys apply (load.ts checks them). */
+const retrieverSource: JsonSchema = {
+  type: 'object',
+  description: 'Where the rag method gets its passages: your own retriever script (command), your search service (http), or the passages already in the rows (dataset, the default). Answers are cached like model calls (key: the retriever, the question, k and params), so a rerun asks nothing again. The wire protocol is in README, "Retriever contract".',
+  properties: {
+    type: { enum: ['command', 'http', 'dataset'], default: 'dataset', description: 'command: your script, any language, JSON lines on stdin/stdout. http: a POST to your endpoint. dataset (default): the rows\' retrieved_contexts (ids from passages).' },
+    command: {
+      // A string is accepted here only for load.ts to say how to write it as a list (it is run without a shell).
+      oneOf: [{ type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }, { type: 'string' }],
+      description: 'type: command. The program and its arguments as a list, run without a shell, e.g. [python, retrieve.py, --index, docs.idx].',
+    },
+    cwd: { type: 'string', minLength: 1, description: 'type: command. The folder the script runs in, relative to this file (default: this file\'s folder).' },
+    mode: { enum: ['persistent', 'per-call'], default: 'persistent', description: 'type: command. persistent (default): started once, one JSON request per line, answers matched by id. per-call: started for each question, the request on stdin, the answer on stdout.' },
+    env: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }, description: 'type: command. Environment variables passed to the script by name (their values are never written to the eval file or the logs).' },
+    url: { type: 'string', pattern: '^https?://', description: 'type: http. The endpoint the question is POSTed to as { question, k, params }.' },
+    headers: { type: 'object', description: 'type: http. Header name → { env: VARIABLE } (and an optional prefix); values read from the environment at call time.', additionalProperties: headerValue },
+    response: {
+      type: 'object',
+      description: 'type: http. For a service whose answer has another shape: JSON pointers to the list of passages and, within each, to its fields.',
+      properties: {
+        items: { type: 'string', description: 'JSON pointer to the list, e.g. /data/hits.' },
+        id: { type: 'string', description: 'Within an item, e.g. /_id.' },
+        text: { type: 'string', description: 'Within an item, e.g. /_source/body.' },
+        score: { type: 'string', description: 'Within an item, e.g. /_score.' },
+        metadata: { type: 'string', description: 'Within an item, e.g. /_source/meta.' },
+      },
+      required: ['items'],
+      additionalProperties: false,
+    },
+    timeoutMs: { type: 'integer', minimum: 1, default: 30000, description: 'Time limit of one retrieval in milliseconds (default 30000); a retrieval over it is a case error, retried by --resume <run> --retry-errors.' },
+    params: { type: 'object', description: 'Passed to your retriever with every question, untouched (part of the cache key): an index name, filters, a hybrid weight…' },
   },
   additionalProperties: false,
 };
@@ -258,6 +293,7 @@ export const evalSchema: JsonSchema = {
     dataset: { type: 'string', minLength: 1, description: 'Default dataset for suites that name none, relative to this file.' },
     suites: { type: 'array', minItems: 1, items: { $ref: '#/definitions/suite' }, description: 'The evaluations to run.' },
     export: exportTargets,
+    retriever: retrieverSource,
   },
   required: ['version', 'models', 'suites'],
   additionalProperties: false,

@@ -2,6 +2,7 @@
 import type { DatasetRow, EvalCase, Score } from '../model.js';
 import type { ReportCase, ReportResult } from './reportView.js';
 import type { Judge } from './judging.js';
+import type { Retriever } from '../retrieval/contract.js';
 
 /** Embeddings through the run's scheduler and cache (answer relevancy needs them). */
 export interface EmbeddingClient {
@@ -152,6 +153,11 @@ export interface PrepareContext extends SuiteBuildContext {
    * explanation's plan): nothing may be spent then, so the method returns what counting should assume.
    */
   judge?: Judge;
+  /**
+   * The run's retriever (rag), through the run's cache. Like `judge`, undefined when the plan is only counted or
+   * priced: the method then builds what counting should assume and asks nothing.
+   */
+  retriever?: Retriever;
   signal: AbortSignal;
 }
 

@@ -4,6 +4,7 @@ import { llmEvalSuite } from './llmEval/suite.js';
 import { ragasSuite } from './ragas/suite.js';
 import { ifragSuite } from './ifrag/suite.js';
 import { needleSuite } from './needle/suite.js';
+import { ragSuite } from './rag/suite.js';
 import { rgbSuite } from './rgb/suite.js';
 import { stressSuite } from './stress/suite.js';
 
@@ -14,6 +15,7 @@ const SUITES: ReadonlyMap<string, Suite<unknown>> = new Map<string, Suite<unknow
   [ragasSuite.method, ragasSuite as Suite<unknown>],
   [llmEvalSuite.method, llmEvalSuite as Suite<unknown>],
   [stressSuite.method, stressSuite as Suite<unknown>],
+  [ragSuite.method, ragSuite as Suite<unknown>],
 ]);
 
 export function knownMethods(): string[] {
