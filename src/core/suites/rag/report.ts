@@ -20,6 +20,7 @@ interface Tally {
 
 export function createRagAggregator(params: RagParams, suiteId: string): SuiteAggregator {
   const tallies = new Map<string, Tally>();
+  // A fixed seed: the aggregator has no run seed, and the same questions give the same intervals on every run.
   const metrics = createRetrievalMetricsAggregator({ suiteId, ks: params.ks, seed: 0 });
   const split = createFailureSplitAggregator(suiteId);
   let retrievalErrors = 0;
