@@ -21,6 +21,8 @@ export interface RagCaseParams {
   k: number;
   candidates: number;
   score: RagParams['score'];
+  /** The run's seed, for the report's bootstrap intervals (the report sees cases, not the run). */
+  runSeed: number;
   /** Undefined while the plan is only counted, and when the retrieval failed. */
   retrieval?: RetrievalRecord;
 }
@@ -63,7 +65,7 @@ export function passagesInRow(row: DatasetRow): RetrievedItem[] {
 /** Suite.expandRow for rag: one case per row, its id the suite and the row's key (never the retrieval's outcome). */
 export function expandRagRow(row: DatasetRow, params: RagParams, context: SuiteBuildContext, prepared?: RagPrepared): EvalCase[] {
   const ragRow = readRagRow(row, params);
-  const caseParams: RagCaseParams = { k: params.k, candidates: params.candidates, score: params.score };
+  const caseParams: RagCaseParams = { k: params.k, candidates: params.candidates, score: params.score, runSeed: context.seed };
   let documents: CaseDocument[] = [];
   if (prepared?.kind === 'retrieved') {
     const { items } = prepared.response;

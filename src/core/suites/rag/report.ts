@@ -20,14 +20,15 @@ interface Tally {
 
 export function createRagAggregator(params: RagParams, suiteId: string): SuiteAggregator {
   const tallies = new Map<string, Tally>();
-  // A fixed seed: the aggregator has no run seed, and the same questions give the same intervals on every run.
-  const metrics = createRetrievalMetricsAggregator({ suiteId, ks: params.ks, seed: 0 });
+  // Made at the first case, which carries the run's seed: the same questions give the same intervals on every run.
+  let metrics: ReturnType<typeof createRetrievalMetricsAggregator> | undefined;
+  const metricsFor = (seed: number) => (metrics ??= createRetrievalMetricsAggregator({ suiteId, ks: params.ks, seed }));
   const split = createFailureSplitAggregator(suiteId);
   let retrievalErrors = 0;
   return joined({
     addCase(evalCase: ReportCase) {
-      const record = ragCaseParams(evalCase).retrieval;
-      if (record) metrics.add(record);
+      const { retrieval, runSeed } = ragCaseParams(evalCase);
+      if (retrieval) metricsFor(runSeed).add(retrieval);
     },
     add(_evalCase: ReportCase, result: ReportResult) {
       const tally = tallies.get(result.modelKey) ?? { hits: 0, n: 0, undetermined: 0 };
@@ -53,7 +54,7 @@ export function createRagAggregator(params: RagParams, suiteId: string): SuiteAg
         columns: models,
         rows: [{ label: 'accuracy', cells: models.map((m) => { const t = tallies.get(m) as Tally; return wilsonCell(t.hits, t.n, t.undetermined); }) }],
       };
-      const retrieval = metrics.finish();
+      const retrieval = metricsFor(0).finish();
       const failures = split.finish();
       const notes = [
         params.score === 'judge' ? 'Correctness decided by the eval file\'s judge (prompts/rag/judge.prompt).' : 'Correctness by RGB\'s answer match: any alternative of the answer as a lowercase substring of the response.',
