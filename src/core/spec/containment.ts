@@ -25,17 +25,20 @@ export interface Containment {
 /** One path the eval file names, where it is written, and what kind of input it is (for the message). */
 export interface NamedPath {
   segments: PathSegment[];
-  kind: 'dataset' | 'template' | 'haystack';
+  kind: 'dataset' | 'template' | 'haystack' | 'retriever folder' | 'retriever script';
   /** Absolute; for a haystack pattern, the folder its walk starts from. */
   absolute: string;
   /** The haystack pattern, absolute, when `absolute` is its fixed leading folder. */
   pattern?: string;
 }
 
+/** A command word that names a file: it holds a path separator or ends in a script's extension. */
+const SCRIPT_WORD = /[\\/]|\.(?:py|mjs|cjs|js|ts|sh|rb|pl|jar|exe|bat|cmd|ps1)$/i;
+
 /**
  * Datasets and templates (top level and per suite) and needle haystacks (a file, a folder, or a pattern's fixed
- * leading folders). Template includes are bounded by the template's own folder (prompt/liquidEngine.ts), so a
- * contained template contains its includes. The eval file names no output folder: run logs and reports go under
+ * leading folders), and a command retriever's folder and script. Template includes are bounded by the template's
+ * own folder (prompt/liquidEngine.ts), so a contained template contains its includes. The eval file names no output folder: run logs and reports go under
  * the workspace's .rag-inspector (or the CLI's --out, which its user types).
  */
 export function namedPaths(data: Raw, folder: string): NamedPath[] {
@@ -50,6 +53,18 @@ export function namedPaths(data: Raw, folder: string): NamedPath[] {
   for (const [index, suite] of suitesOf(data)) {
     for (const kind of ['dataset', 'template'] as const) add(['suites', index, kind], kind, suite[kind]);
     if (suite.method === 'needle') add(['suites', index, 'params', 'haystack'], 'haystack', asRecord(suite.params)?.haystack);
+  }
+  // A command retriever's folder, and the words of its command that name a file (a path or a script's name), which
+  // the program would run: both must stay inside as a dataset must.
+  const retriever = asRecord(data.retriever);
+  if (retriever?.type === 'command') {
+    const cwd = typeof retriever.cwd === 'string' ? retriever.cwd : '.';
+    add(['retriever', 'cwd'], 'retriever folder', cwd);
+    if (Array.isArray(retriever.command)) {
+      retriever.command.forEach((word, i) => {
+        if (typeof word === 'string' && SCRIPT_WORD.test(word)) add(['retriever', 'command', i], 'retriever script', path.join(cwd, word));
+      });
+    }
   }
   return paths;
 }

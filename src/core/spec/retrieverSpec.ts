@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { InputError } from '../errors.js';
 import type { RetrieverSpec } from '../retrieval/contract.js';
 import { asRecord } from './checks.js';
+import type { EvalSpec } from './types.js';
 import type { YamlLocator } from './yamlPositions.js';
 
 type Raw = Record<string, unknown>;
@@ -66,4 +67,18 @@ export function toRetrieverSpec(raw: unknown, evalFolder: string): RetrieverSpec
     };
   }
   return { type: 'dataset' };
+}
+
+/**
+ * What an untrusted workspace (Restricted Mode) may do with the eval file's retriever: a command would run a program
+ * the workspace chose, so it is refused with words saying how to proceed; an http service is an endpoint the workspace
+ * chose, asked about like a model's baseUrl; the rows' own passages need nothing.
+ */
+export function untrustedRetriever(spec: Pick<EvalSpec, 'retriever' | 'file'>): { refused: string } | { endpoint: string } | undefined {
+  const source = spec.retriever;
+  if (source?.type === 'command') {
+    return { refused: `${spec.file}: this untrusted workspace's eval file names a command retriever (${source.command.join(' ')}); Restricted Mode never starts a program the workspace chose. Trust the workspace (Workspaces: Manage Workspace Trust) to run it, or use retriever: { type: dataset } with the passages in the rows` };
+  }
+  if (source?.type === 'http') return { endpoint: source.url };
+  return undefined;
 }
