@@ -22,6 +22,12 @@ export const methodParamDocs: JsonSchema[] = [
       description: 'Which retrieved passages bear the answer. match (default): RGB\'s rule, the reference (or any alternative of each part) as a lowercase substring. judge: before a row\'s cases are built, the eval file\'s judge is asked once per passage whether it states the reference answer, paraphrased or not (prompts/stress/judge-answer-bearing.prompt); needs judge:, verdicts are cached and recorded on each case, a row whose verdict cannot be read is reported at its line; not for information_integration or counterfactual_robustness. A row\'s answer_bearing column wins over both.',
     },
   }),
+  forMethod('rag', {
+    k: { type: 'integer', minimum: 1, default: 5, description: 'The cut-off: the first k passages the retriever returns are sent to the model (the case\'s documents d0…).' },
+    candidates: { type: 'integer', minimum: 1, default: 20, description: 'Passages asked of the retriever per question (at least k): the ranked list the retrieval metrics and the causes (ranked out below k) read.' },
+    score: { enum: ['match', 'judge'], default: 'match', description: 'match (default): RGB\'s answer match, any alternative of the answer column as a lowercase substring of the response. judge: the eval file\'s judge decides (prompts/rag/judge.prompt); a judge answer that cannot be read is undetermined.' },
+    ks: { type: 'array', items: { type: 'integer', minimum: 1 }, default: [1, 3, 5, 10], description: 'The cut-offs of the retrieval metrics table (recall, precision, hit rate, nDCG at each).' },
+  }),
   forMethod('llm-eval', {
     parser: {
       enum: ['reference', 'strict'],
