@@ -105,11 +105,40 @@ describe('rag method with a command retriever', () => {
       ws.cleanup();
     }
   });
+  it('cancelled while the retriever is asked: the row is not logged, the run ends cancelled, and --resume finishes it', async () => {
+    const ws = plantedWorkspace({ hang: QUESTIONS[4]!.question });
+    try {
+      const controller = new AbortController();
+      // Cancelled once the hanging question has reached the retriever (its request is in the calls file).
+      const watch = setInterval(() => {
+        if (ws.calls().includes(QUESTIONS[4]!.question)) controller.abort();
+      }, 20);
+      let outcome;
+      try {
+        outcome = await run(ws.evalFile, { signal: controller.signal });
+      } finally {
+        clearInterval(watch);
+      }
+      assert.equal(outcome.status, 'cancelled');
+      const cases = await logged(outcome.logFile);
+      assert.equal(cases.has('rag/q-4'), false);
+      assert.ok([...cases.values()].every((c) => c.result.status === 'success'));
+      plantedWorkspaceFix(ws.dir);
+      const resumed = await run(ws.evalFile, { resume: outcome.logFile });
+      assert.equal(resumed.status, 'success');
+      const after = await logged(resumed.logFile);
+      assert.equal(after.size, QUESTIONS.length);
+      assert.equal(after.get('rag/q-4')!.result.status, 'success');
+    } finally {
+      ws.cleanup();
+    }
+  });
 });
 
 function plantedWorkspaceFix(dir: string): void {
   const file = path.join(dir, 'plan.json');
   const plan = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   delete plan.crashAfter;
+  delete plan.hang;
   writeFileSync(file, JSON.stringify(plan));
 }

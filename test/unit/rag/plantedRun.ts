@@ -32,10 +32,11 @@ export interface PlantedWorkspace {
   cleanup(): void;
 }
 
-export function plantedWorkspace(options: { crashAfter?: number; extraYaml?: string } = {}): PlantedWorkspace {
+export function plantedWorkspace(options: { crashAfter?: number; hang?: string; extraYaml?: string } = {}): PlantedWorkspace {
   const dir = mkdtempSync(path.join(tmpdir(), 'rag-inspector-rag-'));
   const plan: Record<string, unknown> = Object.fromEntries(QUESTIONS.map((q) => [q.question, { gold: q.gold, text: `The capital of ${q.question.slice(23, -1)} is ${q.answer}.`, rank: q.rank, ...(q.distractor ? { distractor: q.distractor } : {}) }]));
   if (options.crashAfter !== undefined) plan.crashAfter = options.crashAfter;
+  if (options.hang !== undefined) plan.hang = options.hang;
   writeFileSync(path.join(dir, 'plan.json'), JSON.stringify(plan));
   writeFileSync(path.join(dir, 'questions.jsonl'), QUESTIONS.map((q) => JSON.stringify({ id: q.gold.replace('gold', 'q'), question: q.question, answer: q.answer, relevant_ids: [q.gold] })).join('\n') + '\n');
   const callsFile = path.join(dir, 'calls.txt');
