@@ -90,6 +90,12 @@ export interface EvalCase {
    * correct. Agreement reads it where no verdict was given in the inspector (core/verdicts).
    */
   humanLabel?: boolean;
+  /**
+   * The retriever failed for this case's question (rag): the case is built without passages and the engine records
+   * this as a case error at stage 'retrieval' without calling the model, so finished cases are kept and
+   * `--resume --retry-errors` asks again.
+   */
+  retrievalError?: { kind: string; message: string };
 }
 
 export interface Evidence {

@@ -1,4 +1,5 @@
 // Restricted Mode: an untrusted workspace's eval files read only inside its folders, and reach an endpoint they chose only after the user says yes to that URL.
+import { untrustedRetriever } from '../core/spec/retrieverSpec.js';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { normaliseBaseUrl, usesBaseUrl } from '../core/providers/registry.js';
@@ -97,11 +98,18 @@ export class UntrustedWorkspaceGate {
 
   /**
    * Asks, one URL at a time, about every endpoint this run would reach that the workspace chose (the eval file's
-   * `baseUrl` for a model, the judge or the embeddings model). A yes is remembered; a no stops at once and is not
-   * remembered, so the next run asks again.
+   * `baseUrl` for a model, the judge or the embeddings model, an http retriever's url). A yes is remembered; a no
+   * stops at once and is not remembered, so the next run asks again. A command retriever is never started here: it
+   * throws with the words to show.
    */
   async endpointsAllowed(spec: EvalSpec): Promise<EndpointVerdict> {
     if (this.facts.isTrusted()) return { allowed: true };
+    const retriever = untrustedRetriever(spec);
+    if (retriever && 'refused' in retriever) throw new Error(retriever.refused);
+    if (retriever && !(await this.endpointAllowed(retriever.endpoint, 'retriever', spec.file))) {
+      this.logger?.warn(`Not started: ${retriever.endpoint} was not allowed. This untrusted workspace's eval file chose it as its retriever; nothing was sent.`);
+      return { allowed: false, url: retriever.endpoint };
+    }
     for (const { url, model } of this.workspaceEndpoints(spec)) {
       if (!(await this.endpointAllowed(url, model, spec.file))) {
         this.logger?.warn(`Not started: ${url} was not allowed. This untrusted workspace's eval file chose it; nothing was sent.`);

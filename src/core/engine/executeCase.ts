@@ -33,6 +33,15 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
   const startedAt = new Date().toISOString();
   const judgeUsage = { inputTokens: 0, outputTokens: 0, calls: 0, costUsd: 0 as number | undefined };
 
+  // The retriever failed for this case's question: nothing to send the model; --resume --retry-errors asks again.
+  if (run.evalCase.retrievalError) {
+    const { kind, message } = run.evalCase.retrievalError;
+    return {
+      caseId: run.evalCase.id, modelKey: run.modelKey, status: 'error', scores: [],
+      error: { stage: 'retrieval', kind, message: `the retriever failed: ${message}` }, attempts: 0, startedAt, finishedAt: new Date().toISOString(),
+    };
+  }
+
   let response: ClientResponse;
   try {
     response = run.evalCase.givenResponse !== undefined

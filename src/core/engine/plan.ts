@@ -9,6 +9,7 @@ import type { PromptTemplate } from '../prompt/template.js';
 import type { EvalSpec, SuiteSpec } from '../spec/types.js';
 import type { Suite, SuiteBuildContext } from '../suites/contract.js';
 import type { Judge } from '../suites/judging.js';
+import type { Retriever } from '../retrieval/contract.js';
 import { knownMethods, suiteFor } from '../suites/registry.js';
 import { parseHumanLabel } from '../suites/humanLabels.js';
 
@@ -135,18 +136,19 @@ export interface ExpandOptions {
   /** Called for every dataset item, usable or not (the count pass notices an empty dataset). */
   onItem?: () => void;
   /**
-   * The run's judge, for a method that prepares its rows with one (Suite.prepareRow). Only the run pass gives it:
-   * the count pass, the cost estimate and an explanation's plan spend nothing, and the method assumes instead.
+   * The run pass: rows of a method with Suite.prepareRow are prepared with the run's judge and retriever (either may
+   * be absent) as the run pulls them. Only the run pass sets it: the count pass, the cost estimate and an
+   * explanation's plan spend nothing, and the method assumes instead.
    */
-  judge?: Judge;
+  prepare?: { judge?: Judge; retriever?: Retriever };
   /** The cases the count pass counted for a row its preparation then rejected: they will not run. */
   onDropped?: (cases: EvalCase[]) => void;
   /**
-   * With `judge`: whether a case is to run (resume, rerun one case). A row none of whose cases is wanted is not
-   * prepared at all, so a rerun of one case asks the judge about one row.
+   * With `prepare`: whether a case is to run (resume, rerun one case). A row none of whose cases is wanted is not
+   * prepared at all, so a rerun of one case asks the judge or the retriever about one row.
    */
   wanted?: (caseId: string) => boolean;
-  /** With `judge`: how many rows are prepared at once (1 when unset). */
+  /** With `prepare`: how many rows are prepared at once (1 when unset). */
   prepareAhead?: number;
 }
 
@@ -178,7 +180,7 @@ export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, 
       options.reporter?.add('row id', error);
     }
   };
-  const preparing = options.judge !== undefined && suitePlan.suite.prepareRow !== undefined;
+  const preparing = options.prepare !== undefined && suitePlan.suite.prepareRow !== undefined;
   const width = preparing ? options.prepareAhead ?? 1 : 1;
   for await (const built of mapOrdered(usableRows(suitePlan, signal, options.onItem, reportKeyProblems), width, (item) => buildRow(suitePlan, item, signal, options))) {
     if (built.kind === 'skipped') continue;
@@ -222,26 +224,26 @@ type BuiltRow =
 async function buildRow(suitePlan: SuitePlan, item: DatasetItem, signal: AbortSignal, options: ExpandOptions): Promise<BuiltRow> {
   if (!item.ok) return { kind: 'problem', line: item.error.position.line, error: item.error };
   const { row } = item;
-  // A row prepared with the judge: its cases as the count pass saw them (same ids), to skip a row with none wanted
+  // A row prepared in the run pass: its cases as the count pass saw them (same ids), to skip a row with none wanted
   // and to take a rejected row's cases out of the total.
-  const counted = options.judge && suitePlan.suite.prepareRow ? await countedCases(suitePlan, row, signal) : undefined;
+  const counted = options.prepare && suitePlan.suite.prepareRow ? await countedCases(suitePlan, row, signal) : undefined;
   if (counted && options.wanted && !counted.some((c) => options.wanted!(c.id))) return { kind: 'skipped' };
   try {
-    return { kind: 'cases', row, cases: await expandRow(suitePlan, row, signal, options.judge) };
+    return { kind: 'cases', row, cases: await expandRow(suitePlan, row, signal, options.prepare) };
   } catch (error) {
     if (signal.aborted) throw error;
     return { kind: 'problem', line: row.ref.line, error: asInputError(error, row.ref.file, row.ref.line), ...(counted ? { counted } : {}) };
   }
 }
 
-/** One row's cases: prepared first when the method prepares its rows (with the judge, when one is given). */
-async function expandRow(suitePlan: SuitePlan, row: DatasetRow, signal: AbortSignal, judge: Judge | undefined): Promise<EvalCase[]> {
+/** One row's cases: prepared first when the method prepares its rows (with the run's judge and retriever in the run pass). */
+async function expandRow(suitePlan: SuitePlan, row: DatasetRow, signal: AbortSignal, prepare: ExpandOptions['prepare']): Promise<EvalCase[]> {
   const { suite, params, context } = suitePlan;
-  const prepared = suite.prepareRow ? await suite.prepareRow(row, params, { ...context, judge, signal }) : undefined;
+  const prepared = suite.prepareRow ? await suite.prepareRow(row, params, { ...context, ...prepare, signal }) : undefined;
   return suite.expandRow(row, params, context, prepared);
 }
 
-/** What the count pass built for a row (no judge: the method's assumption); none when it failed there too. */
+/** What the count pass built for a row (no judge, no retriever: the method's assumption); none when it failed there too. */
 async function countedCases(suitePlan: SuitePlan, row: DatasetRow, signal: AbortSignal): Promise<EvalCase[]> {
   try {
     return await expandRow(suitePlan, row, signal, undefined);

@@ -33,6 +33,7 @@ import type { CallCounts } from './totals.js';
 import { loggedCalls, tablesFromLog } from './tablesFromLog.js';
 import type { ModelSpec } from '../providers/contract.js';
 import { BATCH_PROVIDER_NAMES } from '../providers/names.js';
+import { runRetriever } from './retriever.js';
 
 export interface RunOptions {
   /**
@@ -70,6 +71,8 @@ export interface RunOptions {
   providers?: Readonly<Record<string, ProviderFactory>>;
   /** Where the eval file's paths and endpoints may lead (the CLI's --contain); checked when `source` is a path. */
   contain?: Pick<LoadOptions, 'contain' | 'endpoints'>;
+  /** The environment a command retriever starts with and an HTTP retriever's header variables are read from. */
+  retrieverEnv?: NodeJS.ProcessEnv;
 }
 
 /** How the run ended. The cases and results are in the run log (`logFile`); the outcome holds only the summary. */
@@ -107,6 +110,15 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   // Batches are submitted only once cases run, after the log exists; the line is written before the first poll.
   const batchLog = new BatchLog(options.signal, previous?.batches ?? [], emit);
   const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache, batchLog.options, (message) => emit({ type: 'warning', message }));
+  // Started on its first question (nothing runs for a plan only counted), closed whenever the run ends.
+  const retriever = runRetriever(spec, options.noCache ? undefined : path.join(stateDir, 'cache', 'retrieval'), options.refreshCache === true, options.retrieverEnv ?? process.env);
+  try {
+    return await runWithClients();
+  } finally {
+    await retriever.close?.().catch(() => undefined);
+  }
+
+  async function runWithClients(): Promise<RunOutcome> {
   const modelKeys = clients.models.map((m) => m.key);
 
   const finished = previous?.finished ?? new Set<string>();
@@ -124,7 +136,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   if (options.preflight) {
     // Only the servers some call will reach: a rerun the cache answers whole runs with its servers down.
     const reached = await uncachedEndpoints(plan, {
-      models: clients.models, wanted, judge: clients.judge !== undefined, signal: options.signal,
+      models: clients.models, wanted, judge: clients.judge !== undefined, retriever: retriever.kind !== 'dataset', signal: options.signal,
       cacheAnswers: !options.noCache && !options.refreshCache,
       callFor: (suitePlan, evalCase, model) => completionCall(evalCase, templateParametersFor(suitePlan, model.spec)),
     });
@@ -177,7 +189,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
     const reporter = problemReporter(plan.problems, suitePlan.spec.id, (problem) => emit({ type: 'input-problem', problem }));
     const expand = {
       reporter,
-      judge,
+      prepare: { judge, retriever },
       prepareAhead: clients.judge?.concurrency,
       wanted: (caseId: string) => clients.models.some((m) => wanted(caseId, m.key)),
       // Counted in `total` but never run (the judge rejected the row): later progress events carry the corrected total.
@@ -267,6 +279,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   const totals = summary.totals;
   emit({ type: 'run-finished', runId, logFile, status, totals, reports, thresholds });
   return { runId, createdAt, logFile, status, totals, reports, thresholds, spec, problems: plan.problems };
+  }
 }
 
 /**

@@ -31,6 +31,8 @@ export interface UncachedScanOptions<M extends PlannedModel> {
   cacheAnswers: boolean;
   /** The run has a judge (a method may then prepare rows with it). */
   judge: boolean;
+  /** A retriever the run calls (not the rows' own passages): a case's passages are known only once it answers. */
+  retriever?: boolean;
   signal: AbortSignal;
 }
 
@@ -42,7 +44,7 @@ export async function uncachedEndpoints<M extends PlannedModel>(plan: LazyPlan, 
   const all = { models: new Set(options.models.map((m) => m.key)), scorers: true };
   if (!options.cacheAnswers) return all;
   // Rows a method prepares with the judge become cases only through the judge: what they will ask is not known here.
-  if (options.judge && plan.suites.some((s) => s.suite.prepareRow !== undefined && s.dataset !== undefined)) return all;
+  if ((options.judge || options.retriever) && plan.suites.some((s) => s.suite.prepareRow !== undefined && s.dataset !== undefined)) return all;
   const found: UncachedEndpoints = { models: new Set(), scorers: false };
   for (const suitePlan of plan.suites) {
     for await (const evalCase of expandedCases(suitePlan, options.signal)) {

@@ -1,13 +1,10 @@
 // The EmbeddingClient suites call: one vector per text, from a per-text disk cache, else batched provider calls through the scheduler.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { readRegularFile } from '../regularFile.js';
-import type { FileProblem } from '../regularFile.js';
-import * as path from 'node:path';
+import { createHash } from 'node:crypto';
 import { ProviderError } from '../providers/contract.js';
 import type { EmbeddingProvider } from '../providers/contract.js';
 import type { EmbeddingClient } from '../suites/contract.js';
 import { canonicalJson, endpointIdentity } from './cache.js';
+import { JsonEntryStore } from './jsonEntryStore.js';
 import type { Scheduler } from './scheduler.js';
 
 /** Part of every key: a change to what a key covers or to the entry layout invalidates old entries. */
@@ -163,64 +160,19 @@ interface VectorEntry {
   vector: number[];
 }
 
-const KEY_PATTERN = /^[0-9a-f]{64}$/;
-
-/**
- * One JSON file per text at `<dir>/<first two hex>/<key>.json`, written to a temporary file and renamed into
- * place (rename is atomic), as the response cache does: a reader never sees half a vector, and a corrupt entry
- * is a miss that is removed — a cache may forget, it must never lie.
- */
-class VectorStore {
-  constructor(readonly dir: string) {}
-
-  pathOf(key: string): string {
-    if (!KEY_PATTERN.test(key)) throw new TypeError(`not a cache key: ${JSON.stringify(key)}`);
-    return path.join(this.dir, key.slice(0, 2), `${key}.json`);
-  }
-
-  async get(key: string): Promise<number[] | undefined> {
-    const file = this.pathOf(key);
-    let text: string;
-    try {
-      text = (await readRegularFile(file)).toString('utf8'); // a named pipe in the cache is a damaged entry, never waited on
-    } catch (error) {
-      if ((error as FileProblem).kind !== 'missing') await rm(file, { force: true }).catch(() => undefined);
-      return undefined;
-    }
-    const vector = parseEntry(text);
-    if (!vector) await rm(file, { force: true }).catch(() => undefined);
-    return vector;
-  }
-
-  async set(key: string, vector: number[]): Promise<void> {
-    if (!isVector(vector)) throw new TypeError('only non-empty lists of finite numbers can be cached as embeddings');
-    const file = this.pathOf(key);
-    const entry: VectorEntry = { format: EMBEDDING_CACHE_FORMAT, vector };
-    await mkdir(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      await writeFile(temporary, JSON.stringify(entry), { flag: 'wx' });
-      try {
-        await rename(temporary, file);
-      } catch (error) {
-        // Windows refuses a rename onto an open file; the entry there holds the same vector (content addressing).
-        if (!(await stat(file).then(() => true, () => false))) throw error;
-      }
-    } finally {
-      await rm(temporary, { force: true });
-    }
+/** One JSON file per text (jsonEntryStore.ts); only a non-empty list of finite numbers can be stored or read back. */
+class VectorStore extends JsonEntryStore<number[]> {
+  constructor(dir: string) {
+    super(dir, (entry) => {
+      const vector = (entry as VectorEntry | null)?.format === EMBEDDING_CACHE_FORMAT ? (entry as VectorEntry).vector : undefined;
+      return isVector(vector) ? vector : undefined;
+    }, (vector) => {
+      if (!isVector(vector)) throw new TypeError('only non-empty lists of finite numbers can be cached as embeddings');
+      return { format: EMBEDDING_CACHE_FORMAT, vector } satisfies VectorEntry;
+    });
   }
 }
 
 function isVector(value: unknown): value is number[] {
   return Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'number' && Number.isFinite(x));
-}
-
-function parseEntry(text: string): number[] | undefined {
-  try {
-    const entry = JSON.parse(text) as VectorEntry;
-    return entry?.format === EMBEDDING_CACHE_FORMAT && isVector(entry.vector) ? entry.vector : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -118,6 +118,7 @@ function caseOf(text: Check): Check {
     'template?': string,
     'givenResponse?': string,
     'humanLabel?': boolean,
+    'retrievalError?': object({ kind: string, message: string }),
   });
 }
 const storedCase = caseOf(storedText);
@@ -130,7 +131,7 @@ const caseResult = object({
   'response?': object({ text: string, 'given?': boolean, usage, latencyMs: number, cached: boolean, 'costUsd?': number, 'finishReason?': string }),
   scores: listOf(object({ metric: string, value: nullable(number), 'pass?': boolean, 'label?': string, 'explanation?': string, 'evidence?': listOf(record), 'judgeError?': string })),
   'pass?': boolean,
-  'error?': object({ stage: oneOf('render', 'model', 'score'), kind: string, message: string, 'status?': number }),
+  'error?': object({ stage: oneOf('render', 'retrieval', 'model', 'score'), kind: string, message: string, 'status?': number }),
   attempts: number,
   'judgeUsage?': record,
   // Any string: the engine's own results are ISO times, and a finishedAt stored as a delta is checked when unpacked.

@@ -34,10 +34,13 @@ export interface NamedPath {
   pattern?: string;
 }
 
+/** A command word that names a file: it holds a path separator or ends in a script's extension. */
+const SCRIPT_WORD = /[\\/]|\.(?:py|mjs|cjs|js|ts|sh|rb|pl|jar|exe|bat|cmd|ps1)$/i;
+
 /**
- * Datasets and templates (top level and per suite) and the files a method's params name (a file, a folder, or a
- * pattern's fixed leading folders). Template includes are bounded by the template's own folder (prompt/liquidEngine.ts), so a
- * contained template contains its includes. The eval file names no output folder: run logs and reports go under
+ * Datasets and templates (top level and per suite), the files a method's params name (a file, a folder, or a
+ * pattern's fixed leading folders), and a command retriever's folder and script. Template includes are bounded by the
+ * template's own folder (prompt/liquidEngine.ts), so a contained template contains its includes. The eval file names no output folder: run logs and reports go under
  * the workspace's .rag-inspector (or the CLI's --out, which its user types).
  */
 export function namedPaths(data: Raw, folder: string): NamedPath[] {
@@ -54,6 +57,18 @@ export function namedPaths(data: Raw, folder: string): NamedPath[] {
     // The files a method's params name (Suite.fileParams: Needle's haystack), each a file, a folder or a pattern.
     const method = typeof suite.method === 'string' ? suiteFor(suite.method) : undefined;
     for (const key of method?.fileParams ?? []) add(['suites', index, 'params', key], key, asRecord(suite.params)?.[key]);
+  }
+  // A command retriever's folder, and the words of its command that name a file (a path or a script's name), which
+  // the program would run: both must stay inside as a dataset must.
+  const retriever = asRecord(data.retriever);
+  if (retriever?.type === 'command') {
+    const cwd = typeof retriever.cwd === 'string' ? retriever.cwd : '.';
+    add(['retriever', 'cwd'], 'retriever folder', cwd);
+    if (Array.isArray(retriever.command)) {
+      retriever.command.forEach((word, i) => {
+        if (typeof word === 'string' && SCRIPT_WORD.test(word)) add(['retriever', 'command', i], 'retriever script', path.join(cwd, word));
+      });
+    }
   }
   return paths;
 }

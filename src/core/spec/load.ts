@@ -24,6 +24,7 @@ import { DEFAULT_SAMPLE_TEMPERATURE } from '../suites/judgeSamples.js';
 import type { JudgeSampling } from '../suites/judgeSamples.js';
 import type { EvalSpec, SuiteSpec, ThresholdSpec } from './types.js';
 import { YamlLocator } from './yamlPositions.js';
+import { retrieverProblems, toRetrieverSpec } from './retrieverSpec.js';
 import type { ModelSpec } from '../providers/contract.js';
 
 type Raw = Record<string, unknown>;
@@ -71,6 +72,7 @@ export async function loadEvalSpec(file: string, options: LoadOptions = {}): Pro
     ...methodProblems(data, locator),
     ...thresholdRanges(data, locator),
     ...exportEndpointProblems(data, locator),
+    ...retrieverProblems(data, locator),
     ...providerProblems(data, locator, options.hostProviders),
     ...paramProblems(data, absolute, locator),
     ...(await missingFiles(data, path.dirname(absolute), locator)),
@@ -166,6 +168,7 @@ function toEvalSpec(file: string, hash: string, data: Raw): EvalSpec {
     prices: (data.prices as EvalSpec['prices'] | undefined) ?? {},
     ...(data.explain === undefined ? {} : { explain: { failed: false, ...(data.explain as Partial<EvalSpec['explain']>) } }),
     ...(data.export === undefined ? {} : { export: toExportSpec(data.export as Raw) }),
+    ...(data.retriever === undefined ? {} : { retriever: toRetrieverSpec(data.retriever, folder) }),
   };
 }
 

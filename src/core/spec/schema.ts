@@ -186,6 +186,41 @@ const exportTargets: JsonSchema = {
   additionalProperties: false,
 };
 
+/** `retriever:`: where the rag method's passages come from. One object; `type` says which keys apply (load.ts checks them). */
+const retrieverSource: JsonSchema = {
+  type: 'object',
+  description: 'Where the rag method gets its passages: your own retriever script (command), your search service (http), or the passages already in the rows (dataset, the default). Answers are cached like model calls (key: the retriever, the question, k and params), so a rerun asks nothing again. The wire protocol is in README, "Retriever contract".',
+  properties: {
+    type: { enum: ['command', 'http', 'dataset'], default: 'dataset', description: 'command: your script, any language, JSON lines on stdin/stdout. http: a POST to your endpoint. dataset (default): the rows\' retrieved_contexts (ids from passages).' },
+    command: {
+      // A string is accepted here only for load.ts to say how to write it as a list (it is run without a shell).
+      oneOf: [{ type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }, { type: 'string' }],
+      description: 'type: command. The program and its arguments as a list, run without a shell, e.g. [python, retrieve.py, --index, docs.idx].',
+    },
+    cwd: { type: 'string', minLength: 1, description: 'type: command. The folder the script runs in, relative to this file (default: this file\'s folder).' },
+    mode: { enum: ['persistent', 'per-call'], default: 'persistent', description: 'type: command. persistent (default): started once, one JSON request per line, answers matched by id. per-call: started for each question, the request on stdin, the answer on stdout.' },
+    env: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }, description: 'type: command. Environment variables passed to the script by name (their values are never written to the eval file or the logs).' },
+    url: { type: 'string', pattern: '^https?://', description: 'type: http. The endpoint the question is POSTed to as { question, k, params }.' },
+    headers: { type: 'object', description: 'type: http. Header name → { env: VARIABLE } (and an optional prefix); values read from the environment at call time.', additionalProperties: headerValue },
+    response: {
+      type: 'object',
+      description: 'type: http. For a service whose answer has another shape: JSON pointers to the list of passages and, within each, to its fields.',
+      properties: {
+        items: { type: 'string', description: 'JSON pointer to the list, e.g. /data/hits.' },
+        id: { type: 'string', description: 'Within an item, e.g. /_id.' },
+        text: { type: 'string', description: 'Within an item, e.g. /_source/body.' },
+        score: { type: 'string', description: 'Within an item, e.g. /_score.' },
+        metadata: { type: 'string', description: 'Within an item, e.g. /_source/meta.' },
+      },
+      required: ['items'],
+      additionalProperties: false,
+    },
+    timeoutMs: { type: 'integer', minimum: 1, default: 30000, description: 'Time limit of one retrieval in milliseconds (default 30000); a retrieval over it is a case error, retried by --resume <run> --retry-errors.' },
+    params: { type: 'object', description: 'Passed to your retriever with every question, untouched (part of the cache key): an index name, filters, a hybrid weight…' },
+  },
+  additionalProperties: false,
+};
+
 export const evalSchema: JsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://rag-inspector.invalid/eval.schema.json',
@@ -267,6 +302,7 @@ export const evalSchema: JsonSchema = {
     dataset: { type: 'string', minLength: 1, description: 'Default dataset for suites that name none, relative to this file.' },
     suites: { type: 'array', minItems: 1, items: { $ref: '#/definitions/suite' }, description: 'The evaluations to run.' },
     export: exportTargets,
+    retriever: retrieverSource,
   },
   required: ['version', 'models', 'suites'],
   additionalProperties: false,

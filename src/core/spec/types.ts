@@ -1,4 +1,5 @@
 // The eval file (`*.eval.yaml`) after loading: paths resolved, defaults applied.
+import type { RetrieverSpec } from '../retrieval/contract.js';
 import type { Usage } from '../model.js';
 import type { ModelSpec } from '../providers/contract.js';
 import type { JudgeSampling } from '../suites/judgeSamples.js';
@@ -77,6 +78,8 @@ export interface EvalSpec {
   prices: Record<string, { input: number; output: number }>;
   explain?: ExplainSpec;
   export?: { otlp?: OtlpExportSpec };
+  /** `retriever:`, the source of the rag method's passages; absent: the passages already in the rows. */
+  retriever?: RetrieverSpec;
 }
 
 export type { Usage };

@@ -2,6 +2,9 @@
 // of the tables, fed either from arrays (tests, a caller with a few cases in memory) or line by line from a run log.
 import type { SuiteAggregator, SuiteReport } from './contract.js';
 import type { ReportCase, ReportResult } from './reportView.js';
+import { NumberColumn } from '../numberColumn.js';
+
+export { NumberColumn };
 
 /** What `report(cases, results)` returns, computed by feeding `aggregator` every case, then every result in order. */
 export function reportThrough(aggregator: SuiteAggregator, cases: ReadonlyMap<string, ReportCase>, results: readonly ReportResult[]): SuiteReport {
@@ -33,30 +36,6 @@ export function joined(inner: JoinedAggregator): SuiteAggregator {
 /** The note a report adds when some results had no case. */
 export function orphansNote(orphans: number): string[] {
   return orphans > 0 ? [`${orphans} result(s) had no matching case and were left out.`] : [];
-}
-
-/** A growable column of numbers (8 bytes each): what a mean with its interval or a correlation keeps per value. */
-export class NumberColumn {
-  private values = new Float64Array(64);
-  private size = 0;
-
-  get length(): number {
-    return this.size;
-  }
-
-  push(value: number): void {
-    if (this.size === this.values.length) {
-      const grown = new Float64Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.size++] = value;
-  }
-
-  /** A copy as a plain array, in the order pushed (for the statistics in stats.ts and metaEval.ts). */
-  toArray(): number[] {
-    return Array.from(this.values.subarray(0, this.size));
-  }
 }
 
 /**

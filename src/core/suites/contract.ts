@@ -2,6 +2,7 @@
 import type { DatasetRow, EvalCase, Score } from '../model.js';
 import type { ReportCase, ReportResult } from './reportView.js';
 import type { Judge } from './judging.js';
+import type { Retriever } from '../retrieval/contract.js';
 
 /** Embeddings through the run's scheduler and cache (answer relevancy needs them). */
 export interface EmbeddingClient {
@@ -18,89 +19,9 @@ export interface ScoreContext {
   signal: AbortSignal;
 }
 
-/** One table of a report, shaped like the paper's (rows × columns), each cell with an optional interval. */
-export interface ReportCell {
-  value: number | string | null;
-  /** 95% interval for proportions/means, when meaningful. */
-  low?: number;
-  high?: number;
-  /** Denominator for proportions ("3/20"). */
-  n?: number;
-  /** Cases that could not be scored (NaN kept apart from 0). */
-  undetermined?: number;
-  /**
-   * Judge answers that matched neither verdict of the prompt: counted in the value as the reference counts them
-   * (its rule is one substring), and shown beside it so a weak judge's garbage is not a silent 0.
-   */
-  unmatched?: number;
-}
-
-export interface ReportTable {
-  id: string;
-  title: string;
-  columns: string[];
-  rows: { label: string; cells: ReportCell[] }[];
-  notes?: string[];
-}
-
-/** A named number per model, which eval-file thresholds test ("accuracy", "rej_star"…). */
-export interface ReportMetric {
-  suiteId: string;
-  modelKey: string;
-  name: string;
-  value: number | null;
-  n: number;
-  /** Results left out of `n` as undetermined (judge errors, NaN); filled in for a metric named as a score is (samplesReport.ts). */
-  undetermined?: number;
-}
-
-/**
- * A chart the UI may draw from one of the report's tables; the table stays the source of the numbers, so a reader
- * that ignores charts loses nothing.
- */
-export type ChartSpec = HeatmapChartSpec | LineChartSpec | BarChartSpec;
-
-/** Heatmap: rows are the y axis, columns the x axis, each cell's value its colour. */
-export interface HeatmapChartSpec {
-  kind: 'heatmap';
-  /** ReportTable.id of the table holding the data. */
-  tableId: string;
-  title: string;
-  xTitle: string;
-  yTitle: string;
-  /** Colour stops from `min` to `max` (the method's reference palette). */
-  colors: string[];
-  min: number;
-  max: number;
-}
-
-/**
- * Lines: each row of the table is a series (its label the legend), each column an x value (the column names, e.g.
- * "1", "3", "10" for retrieval metrics by k); a cell's interval is drawn as a band when it has one.
- */
-export interface LineChartSpec {
-  kind: 'line';
-  tableId: string;
-  title: string;
-  xTitle: string;
-  yTitle: string;
-  min?: number;
-  max?: number;
-}
-
-/**
- * Bars: each row of the table is a bar (its label on the axis), its value in column `column` (default 0) with the
- * cell's interval as a whisker. With `filter`, a bar opens the run's cases whose list item has that value in that
- * field (the failure split: `cause`, each row label a cause).
- */
-export interface BarChartSpec {
-  kind: 'bar';
-  tableId: string;
-  title: string;
-  xTitle: string;
-  column?: number;
-  filter?: { field: 'cause' };
-}
+// The report's shapes live at the base (reportTable.ts) so the retrieval layer below the methods can build tables too.
+import type { ChartSpec, ReportMetric, ReportTable } from '../reportTable.js';
+export type { BarChartSpec, ChartSpec, HeatmapChartSpec, LineChartSpec, ReportCell, ReportMetric, ReportTable } from '../reportTable.js';
 
 export interface SuiteReport {
   suiteId: string;
@@ -152,13 +73,21 @@ export interface PrepareContext extends SuiteBuildContext {
    * explanation's plan): nothing may be spent then, so the method returns what counting should assume.
    */
   judge?: Judge;
+  /**
+   * The run's retriever (rag), through the run's cache. Like `judge`, undefined when the plan is only counted or
+   * priced: the method then builds what counting should assume and asks nothing.
+   */
+  retriever?: Retriever;
   signal: AbortSignal;
 }
 
 /** The editor's words on one key of a method's params (a JSON Schema fragment in the eval file's schema). */
 export interface ParamDoc {
+  type?: 'integer' | 'number' | 'string' | 'boolean' | 'array';
+  minimum?: number;
+  items?: { type: 'integer' | 'number' | 'string'; minimum?: number };
   enum?: readonly string[];
-  default?: string | number | boolean;
+  default?: string | number | boolean | readonly number[];
   description: string;
 }
 

@@ -11,6 +11,8 @@ import { ifragSuite } from './ifrag/suite.js';
 import { ifragView } from './ifrag/view.js';
 import { needleSuite } from './needle/suite.js';
 import { needleView } from './needle/view.js';
+import { ragSuite } from './rag/suite.js';
+import { ragView } from './rag/view.js';
 import { rgbSuite } from './rgb/suite.js';
 import { rgbView } from './rgb/view.js';
 import { stressSuite } from './stress/suite.js';
@@ -35,6 +37,7 @@ registerSuite(ifragSuite, ifragView);
 registerSuite(ragasSuite, ragasView);
 registerSuite(llmEvalSuite, llmEvalView);
 registerSuite(stressSuite, stressView);
+registerSuite(ragSuite, ragView);
 
 export function knownMethods(): string[] {
   return [...SUITES.keys()];

@@ -7,11 +7,12 @@ import { ifragView } from './ifrag/view.js';
 import { llmEvalView } from './llmEval/view.js';
 import { needleView } from './needle/view.js';
 import { ragasView } from './ragas/view.js';
+import { ragView } from './rag/view.js';
 import { rgbView } from './rgb/view.js';
 import { stressView } from './stress/view.js';
 
 const VIEWS = new Map<string, MethodView>(
-  [rgbView, needleView, ifragView, ragasView, llmEvalView, stressView].map((view) => [view.method, view]),
+  [rgbView, needleView, ifragView, ragasView, llmEvalView, stressView, ragView].map((view) => [view.method, view]),
 );
 
 /** Called by registerSuite only; a bundled method's view is already listed (the same object), another of its name is refused. */

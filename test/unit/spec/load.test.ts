@@ -165,7 +165,7 @@ test('a model that is neither text nor a mapping, and a shorthand without a prov
 test('an unknown method is named with the closest one', async () => {
   const file = evalFile('method.eval.yaml', [...MINIMAL.slice(0, 4), '    method: rgbb', MINIMAL[5]!]);
   assert.deepEqual(await loadErrors(file), [
-    '<dir>/method.eval.yaml:5:13: unknown method "rgbb" — did you mean \'rgb\'? use one of: rgb, needle, ifrag, ragas, llm-eval, stress',
+    '<dir>/method.eval.yaml:5:13: unknown method "rgbb" — did you mean \'rgb\'? use one of: rgb, needle, ifrag, ragas, llm-eval, stress, rag',
   ]);
 });
 
