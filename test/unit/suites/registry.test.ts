@@ -13,7 +13,7 @@ describe('the method registry', () => {
 
   it("the eval file's schema offers exactly the registered methods", () => {
     assert.deepEqual(evalSchema.definitions?.suite?.properties?.method?.enum, knownMethods());
-    assert.match(evalSchema.definitions?.suite?.properties?.method?.description ?? '', /rgb \(RGB benchmark\), .* or stress \(/);
+    assert.match(evalSchema.definitions?.suite?.properties?.method?.description ?? '', /rgb \(RGB benchmark\), .* or rag \(/);
   });
 
   it("the editor documents each method's paramDocs under that method", () => {
