@@ -51,14 +51,31 @@ export function rankedIds(record: RetrievalRecord): string[] {
     .map(({ passage }) => passage.id);
 }
 
-/** The grade at each rank (0 for unlabelled ids and for an id's repeats): what every measure below walks. */
-function gradesByRank(ranked: readonly string[], qrels: Qrels): number[] {
+/**
+ * One question judged once: the grade at each rank (0 for an unlabelled id and for an id's repeats), which ranks are
+ * relevant, R, and the judged grades > 0 in decreasing order (nDCG's ideal ranking). Every measure below reads it.
+ */
+interface Judged {
+  grades: number[];
+  relevant: boolean[];
+  /** R: how many documents the labels call relevant (trec_eval's num_rel, counted over the whole qrels). */
+  r: number;
+  ideal: number[];
+}
+
+function judge(ranked: readonly string[], qrels: Qrels, options: RelevanceOptions): Judged {
   const seen = new Set<string>();
-  return ranked.map((id) => {
-    if (seen.has(id)) return 0;
+  const grades: number[] = [];
+  const relevant: boolean[] = [];
+  for (const id of ranked) {
+    const repeat = seen.has(id);
     seen.add(id);
-    return qrels.get(id) ?? 0;
-  });
+    const grade = repeat ? 0 : qrels.get(id) ?? 0;
+    grades.push(grade);
+    relevant.push(!repeat && qrels.has(id) && isRelevant(grade, options));
+  }
+  const ideal = [...qrels.values()].filter((grade) => grade > 0).sort((a, b) => b - a);
+  return { grades, relevant, r: relevantCount(qrels, options), ideal };
 }
 
 /** R: how many documents the labels call relevant (trec_eval's num_rel, counted over the whole qrels). */
@@ -68,38 +85,59 @@ export function relevantCount(qrels: Qrels, options: RelevanceOptions = {}): num
   return count;
 }
 
-function relevantInTop(grades: readonly number[], k: number, options: RelevanceOptions): number {
+function relevantInTop(judged: Judged, k: number): number {
   let count = 0;
-  for (let i = 0; i < Math.min(k, grades.length); i++) if (isRelevant(grades[i], options)) count++;
+  for (let i = 0; i < Math.min(k, judged.relevant.length); i++) if (judged.relevant[i]) count++;
   return count;
+}
+
+const recallOf = (j: Judged, k: number) => (j.r === 0 ? 0 : relevantInTop(j, k) / j.r);
+const precisionOf = (j: Judged, k: number) => (k <= 0 ? 0 : relevantInTop(j, k) / k);
+const hitOf = (j: Judged, k: number) => (relevantInTop(j, k) > 0 ? 1 : 0);
+const firstRankOf = (j: Judged) => {
+  const at = j.relevant.indexOf(true);
+  return at < 0 ? null : at + 1;
+};
+const reciprocalOf = (j: Judged) => {
+  const rank = firstRankOf(j);
+  return rank === null ? 0 : 1 / rank;
+};
+const rPrecisionOf = (j: Judged) => (j.r === 0 ? 0 : relevantInTop(j, j.r) / j.r);
+
+function ndcgOf(j: Judged, k: number): number {
+  let dcg = 0;
+  for (let i = 0; i < Math.min(k, j.grades.length); i++) {
+    const grade = j.grades[i] as number;
+    if (grade > 0) dcg += grade / Math.log2(i + 2);
+  }
+  let idcg = 0;
+  for (let i = 0; i < Math.min(k, j.ideal.length); i++) idcg += (j.ideal[i] as number) / Math.log2(i + 2);
+  return idcg > 0 ? dcg / idcg : 0;
 }
 
 /** trec_eval `recall_k` (m_recall.c): relevant retrieved in the top k / R. */
 export function recallAt(ranked: readonly string[], qrels: Qrels, k: number, options: RelevanceOptions = {}): number {
-  const r = relevantCount(qrels, options);
-  return r === 0 ? 0 : relevantInTop(gradesByRank(ranked, qrels), k, options) / r;
+  return recallOf(judge(ranked, qrels, options), k);
 }
 
 /** trec_eval `P_k` (m_P.c): relevant retrieved in the top k / k, dividing by k even when fewer than k were retrieved. */
 export function precisionAt(ranked: readonly string[], qrels: Qrels, k: number, options: RelevanceOptions = {}): number {
-  return k <= 0 ? 0 : relevantInTop(gradesByRank(ranked, qrels), k, options) / k;
+  return precisionOf(judge(ranked, qrels, options), k);
 }
 
 /** trec_eval `success_k` (m_success.c), ir_measures `Success@k`, "hit rate@k": 1 when a relevant one is in the top k. */
 export function hitRateAt(ranked: readonly string[], qrels: Qrels, k: number, options: RelevanceOptions = {}): number {
-  return relevantInTop(gradesByRank(ranked, qrels), k, options) > 0 ? 1 : 0;
+  return hitOf(judge(ranked, qrels, options), k);
 }
 
 /** The 1-based rank of the first relevant id, or null when none was retrieved. */
 export function firstRelevantRank(ranked: readonly string[], qrels: Qrels, options: RelevanceOptions = {}): number | null {
-  const at = gradesByRank(ranked, qrels).findIndex((grade) => isRelevant(grade, options));
-  return at < 0 ? null : at + 1;
+  return firstRankOf(judge(ranked, qrels, options));
 }
 
 /** trec_eval `recip_rank` (m_recip_rank.c), ir_measures `RR`: 1 / rank of the first relevant, 0 when none retrieved. */
 export function reciprocalRank(ranked: readonly string[], qrels: Qrels, options: RelevanceOptions = {}): number {
-  const rank = firstRelevantRank(ranked, qrels, options);
-  return rank === null ? 0 : 1 / rank;
+  return reciprocalOf(judge(ranked, qrels, options));
 }
 
 /**
@@ -107,8 +145,7 @@ export function reciprocalRank(ranked: readonly string[], qrels: Qrels, options:
  * fewer than R were retrieved, the relevant among them still divide by R.
  */
 export function rPrecision(ranked: readonly string[], qrels: Qrels, options: RelevanceOptions = {}): number {
-  const r = relevantCount(qrels, options);
-  return r === 0 ? 0 : relevantInTop(gradesByRank(ranked, qrels), r, options) / r;
+  return rPrecisionOf(judge(ranked, qrels, options));
 }
 
 /**
@@ -118,16 +155,7 @@ export function rPrecision(ranked: readonly string[], qrels: Qrels, options: Rel
  * undiscounted, log2(rank) from rank 2; 9.0 changed to log2(rank + 1), which ir_measures documents.)
  */
 export function ndcgAt(ranked: readonly string[], qrels: Qrels, k: number): number {
-  const grades = gradesByRank(ranked, qrels);
-  let dcg = 0;
-  for (let i = 0; i < Math.min(k, grades.length); i++) {
-    const grade = grades[i] as number;
-    if (grade > 0) dcg += grade / Math.log2(i + 2);
-  }
-  const ideal = [...qrels.values()].filter((grade) => grade > 0).sort((a, b) => b - a);
-  let idcg = 0;
-  for (let i = 0; i < Math.min(k, ideal.length); i++) idcg += (ideal[i] as number) / Math.log2(i + 2);
-  return idcg > 0 ? dcg / idcg : 0;
+  return ndcgOf(judge(ranked, qrels, {}), k);
 }
 
 /** Every measure of one question, at each of `ks` (same order). */
@@ -148,16 +176,16 @@ export interface QuestionMetrics {
  * (no relevant documents, every measure undefined), so it is left out of every mean, and the caller counts it.
  */
 export function questionMetrics(ranked: readonly string[], qrels: Qrels, ks: readonly number[], options: RelevanceOptions = {}): QuestionMetrics | undefined {
-  const relevant = relevantCount(qrels, options);
-  if (relevant === 0) return undefined;
+  const j = judge(ranked, qrels, options);
+  if (j.r === 0) return undefined;
   return {
-    relevant,
-    firstRelevantRank: firstRelevantRank(ranked, qrels, options),
-    recall: ks.map((k) => recallAt(ranked, qrels, k, options)),
-    precision: ks.map((k) => precisionAt(ranked, qrels, k, options)),
-    hitRate: ks.map((k) => hitRateAt(ranked, qrels, k, options)),
-    ndcg: ks.map((k) => ndcgAt(ranked, qrels, k)),
-    reciprocalRank: reciprocalRank(ranked, qrels, options),
-    rPrecision: rPrecision(ranked, qrels, options),
+    relevant: j.r,
+    firstRelevantRank: firstRankOf(j),
+    recall: ks.map((k) => recallOf(j, k)),
+    precision: ks.map((k) => precisionOf(j, k)),
+    hitRate: ks.map((k) => hitOf(j, k)),
+    ndcg: ks.map((k) => ndcgOf(j, k)),
+    reciprocalRank: reciprocalOf(j),
+    rPrecision: rPrecisionOf(j),
   };
 }

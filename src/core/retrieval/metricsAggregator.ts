@@ -2,8 +2,7 @@
 // and nDCG at each k, MRR and R-precision, each with a seeded bootstrap interval and n, as report tables, a line chart
 // of the metrics by k, and named metrics that eval-file thresholds test ("recall@5", "ndcg@10", "mrr").
 import { NumberColumn } from '../numberColumn.js';
-import { pairedBootstrap } from '../pairedStats.js';
-import { caseSeed } from '../random.js';
+import { caseSeed, mulberry32 } from '../random.js';
 import type { ChartSpec, ReportCell, ReportMetric, ReportTable } from '../reportTable.js';
 import type { LabelSource, RetrievalRecord } from './contract.js';
 import { isLabelled, qrelsOf, questionMetrics, rankedIds, type QuestionMetrics, type RelevanceOptions } from './metrics.js';
@@ -46,23 +45,45 @@ const AT_K: readonly (readonly [keyof Pick<QuestionMetrics, 'recall' | 'precisio
   ['ndcg', 'ndcg', 'nDCG'],
 ];
 
-/** The per-question numbers of one retriever, column by column (8 bytes a value, never the records). */
-class RetrieverColumns {
-  readonly atK: NumberColumn[][] = AT_K.map(() => []);
-  readonly reciprocalRank = new NumberColumn();
-  readonly rPrecision = new NumberColumn();
+/** How many numbers a question keeps: each measure at each k, then MRR and R-precision. */
+const width = (ks: readonly number[]) => AT_K.length * ks.length + 2;
 
-  constructor(ks: readonly number[]) {
-    for (const columns of this.atK) for (let i = 0; i < ks.length; i++) columns.push(new NumberColumn());
+/**
+ * Percentile bootstrap intervals (95%) of the mean of each measure over the questions: `values` holds each question's
+ * measures in a row (`width` numbers). One set of resamples serves every measure, drawn with the project's seeded
+ * generator, so a run gives the same intervals every time, and the work is one draw per question and resample.
+ */
+function bootstrapCells(values: readonly number[], width: number, seed: number, resamples: number): ReportCell[] {
+  const n = values.length / width;
+  if (n === 0) return Array.from({ length: width }, () => ({ value: null, n: 0 }));
+  const means = Array.from({ length: width }, () => new Float64Array(resamples));
+  const sums = new Float64Array(width);
+  // A resample as how often it drew each question (the same draws as picking n indices), then one pass in order:
+  // the per-question rows are read front to back, not at random, which keeps a large run's resampling in cache.
+  const drawn = new Uint32Array(n);
+  const random = mulberry32(seed);
+  for (let r = 0; r < resamples; r++) {
+    drawn.fill(0);
+    for (let i = 0; i < n; i++) {
+      const at = Math.floor(random() * n);
+      drawn[at] = (drawn[at] as number) + 1;
+    }
+    sums.fill(0);
+    for (let i = 0; i < n; i++) {
+      const times = drawn[i] as number;
+      if (times === 0) continue;
+      const row = i * width;
+      for (let m = 0; m < width; m++) sums[m] = (sums[m] as number) + times * (values[row + m] as number);
+    }
+    for (let m = 0; m < width; m++) (means[m] as Float64Array)[r] = (sums[m] as number) / n;
   }
-}
-
-/** A mean over questions with its percentile bootstrap interval (seeded by the run's seed and the metric's name). */
-function bootstrapCell(values: NumberColumn, seed: number, name: string, resamples: number): ReportCell {
-  const numbers = values.toArray();
-  const interval = pairedBootstrap(numbers, caseSeed(seed, name), 0.05, resamples);
-  if (!interval) return { value: null, n: 0 };
-  return { value: interval.difference, low: interval.low, high: interval.high, n: numbers.length };
+  const at = (sorted: Float64Array, q: number) => sorted[Math.min(resamples - 1, Math.max(0, Math.floor(q * resamples)))] as number;
+  return means.map((resampled, m) => {
+    let total = 0;
+    for (let i = 0; i < n; i++) total += values[i * width + m] as number;
+    resampled.sort();
+    return { value: total / n, low: at(resampled, 0.025), high: at(resampled, 0.975), n };
+  });
 }
 
 function plural(count: number, word: string): string {
@@ -72,7 +93,7 @@ function plural(count: number, word: string): string {
 export function createRetrievalMetricsAggregator(options: RetrievalMetricsOptions): RetrievalMetricsAggregator {
   const ks = [...new Set(options.ks)].filter((k) => Number.isInteger(k) && k > 0).sort((a, b) => a - b);
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
-  const byRetriever = new Map<string, RetrieverColumns>();
+  const byRetriever = new Map<string, NumberColumn>();
   const labelSources = new Set<LabelSource>();
   let unlabelled = 0;
   let noRelevant = 0;
@@ -93,11 +114,11 @@ export function createRetrievalMetricsAggregator(options: RetrievalMetricsOption
       if (record.relevant === undefined) retrievedOnly++;
       if (record.candidates.length === 0) nothingRetrieved++;
       for (const passage of record.candidates) if (passage.labelSource) labelSources.add(passage.labelSource);
-      let columns = byRetriever.get(record.retriever);
-      if (!columns) byRetriever.set(record.retriever, (columns = new RetrieverColumns(ks)));
-      AT_K.forEach(([field], m) => ks.forEach((_, i) => columns.atK[m]?.[i]?.push(metrics[field][i] as number)));
-      columns.reciprocalRank.push(metrics.reciprocalRank);
-      columns.rPrecision.push(metrics.rPrecision);
+      let values = byRetriever.get(record.retriever);
+      if (!values) byRetriever.set(record.retriever, (values = new NumberColumn()));
+      for (const [field] of AT_K) for (const value of metrics[field]) values.push(value);
+      values.push(metrics.reciprocalRank);
+      values.push(metrics.rPrecision);
     },
 
     finish() {
@@ -105,19 +126,16 @@ export function createRetrievalMetricsAggregator(options: RetrievalMetricsOption
       const tables: ReportTable[] = [];
       const charts: ChartSpec[] = [];
       const metrics: ReportMetric[] = [];
-      const cellsOf = (columns: RetrieverColumns, retriever: string) => {
-        const rows: { name: string; label: string; cell: ReportCell }[] = [];
-        AT_K.forEach(([, name, words], m) =>
-          ks.forEach((k, i) => {
-            const column = columns.atK[m]?.[i] as NumberColumn;
-            rows.push({ name: `${name}@${k}`, label: `${words}@${k}`, cell: bootstrapCell(column, options.seed, `${retriever}\u0000${name}@${k}`, resamples) });
-          }),
-        );
-        rows.push({ name: 'mrr', label: 'MRR', cell: bootstrapCell(columns.reciprocalRank, options.seed, `${retriever}\u0000mrr`, resamples) });
-        rows.push({ name: 'r_precision', label: 'R-precision', cell: bootstrapCell(columns.rPrecision, options.seed, `${retriever}\u0000r_precision`, resamples) });
-        return rows;
+      const cellsOf = (values: NumberColumn, retriever: string) => {
+        const cells = bootstrapCells(values.toArray(), width(ks), caseSeed(options.seed, `retrieval\u0000${retriever}`), resamples);
+        const names = [
+          ...AT_K.flatMap(([, name, words]) => ks.map((k) => ({ name: `${name}@${k}`, label: `${words}@${k}` }))),
+          { name: 'mrr', label: 'MRR' },
+          { name: 'r_precision', label: 'R-precision' },
+        ];
+        return names.map((row, m) => ({ ...row, cell: cells[m] as ReportCell }));
       };
-      const perRetriever = retrievers.map((retriever) => ({ retriever, rows: cellsOf(byRetriever.get(retriever) as RetrieverColumns, retriever) }));
+      const perRetriever = retrievers.map((retriever) => ({ retriever, rows: cellsOf(byRetriever.get(retriever) as NumberColumn, retriever) }));
 
       if (perRetriever.length > 0) {
         const first = perRetriever[0]?.rows ?? [];
@@ -145,7 +163,7 @@ export function createRetrievalMetricsAggregator(options: RetrievalMetricsOption
 
       const notes: string[] = [];
       if (perRetriever.length > 0) {
-        notes.push(`Retrieval metrics as trec_eval defines them, averaged over questions; ranks as the retriever returned them (ties keep its order). Intervals: 95% percentile bootstrap over questions, ${resamples.toLocaleString('en-US')} resamples, seeded by the run's seed.`);
+        notes.push(`Retrieval metrics as trec_eval defines them, averaged over questions; ranks as the retriever returned them (ties keep its order). Intervals: 95% percentile bootstrap over questions, ${resamples.toLocaleString('en-US')} resamples (shared by every measure), seeded by the run's seed.`);
       }
       if (noRelevant > 0) notes.push(`${plural(noRelevant, 'question')} with no relevant passage in the labels left out of every mean (as trec_eval does).`);
       if (unlabelled > 0) notes.push(`${plural(unlabelled, 'question')} without any relevance label left out.`);
