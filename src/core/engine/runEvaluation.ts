@@ -33,6 +33,7 @@ import type { CallCounts } from './totals.js';
 import { loggedCalls, tablesFromLog } from './tablesFromLog.js';
 import type { ModelSpec } from '../providers/contract.js';
 import { BATCH_PROVIDER_NAMES } from '../providers/names.js';
+import type { Retriever } from '../retrieval/contract.js';
 import { runRetriever } from './retriever.js';
 
 export interface RunOptions {
@@ -113,12 +114,28 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   // Started on its first question (nothing runs for a plan only counted), closed whenever the run ends.
   const retriever = runRetriever(spec, options.noCache ? undefined : path.join(stateDir, 'cache', 'retrieval'), options.refreshCache === true, options.retrieverEnv ?? process.env);
   try {
-    return await runWithClients();
+    return await runWithClients({ options, emit, spec, previous, batchRestored, stateDir, batchLog, clients, retriever });
   } finally {
     await retriever.close?.().catch(() => undefined);
   }
+}
 
-  async function runWithClients(): Promise<RunOutcome> {
+/** What the run has once its eval file is loaded and its clients and retriever are made. */
+interface RunSetup {
+  options: RunOptions;
+  emit: (event: RunEvent) => void;
+  spec: EvalSpec;
+  previous: Awaited<ReturnType<typeof readPrevious>> | undefined;
+  batchRestored: boolean;
+  stateDir: string;
+  batchLog: BatchLog;
+  clients: RunClients;
+  retriever: Retriever;
+}
+
+/** The run proper: count, check, run every case, write the summary. */
+async function runWithClients(setup: RunSetup): Promise<RunOutcome> {
+  const { options, emit, spec, previous, batchRestored, stateDir, batchLog, clients, retriever } = setup;
   const modelKeys = clients.models.map((m) => m.key);
 
   const finished = previous?.finished ?? new Set<string>();
@@ -279,7 +296,6 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   const totals = summary.totals;
   emit({ type: 'run-finished', runId, logFile, status, totals, reports, thresholds });
   return { runId, createdAt, logFile, status, totals, reports, thresholds, spec, problems: plan.problems };
-  }
 }
 
 /**
