@@ -4,7 +4,9 @@ import type { Message, MessageCreateParamsNonStreaming, MessageCreateParamsStrea
 import type { ChatMessage, ResponseRecord, Usage } from '../model.js';
 import { ProviderError } from './contract.js';
 import type { CallOptions, CompletionRequest, Provider } from './contract.js';
-import { abortError, toProviderError } from './errors.js';
+import { abortError } from './errors.js';
+import { timedCompletion, vendorCall } from './timedCompletion.js';
+import type { CompletionOutcome, VendorContext } from './timedCompletion.js';
 import { publicEndpoint } from './secrets.js';
 import { nodeFetch } from './nodeFetch.js';
 import { loadVendor, onFirstUse } from '../vendor/load.js';
@@ -46,36 +48,29 @@ export class AnthropicProvider implements Provider {
   readonly endpoint: string;
   /** Made on the first call, not at construction: loading the SDK (1.2 MB) is what a run without Anthropic models skips. */
   private readonly client: () => Anthropic;
-  private readonly apiKey: string;
+  /** The label errors are worded with, and the key none may carry. */
+  private readonly vendor: VendorContext;
 
   constructor(options: AnthropicProviderOptions) {
     this.label = options.label ?? 'Anthropic';
     this.endpoint = publicEndpoint(options.baseURL);
-    this.apiKey = options.apiKey;
+    this.vendor = { vendor: this.label, secret: options.apiKey };
     this.client = anthropicClientOnFirstUse(options);
   }
 
-  async complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord> {
-    const { signal } = options;
-    const started = performance.now();
-    try {
-      if (signal.aborted) throw abortError(this.label, signal);
+  complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord> {
+    return timedCompletion(this.vendor, options, (signal) => {
       const body = messagesBody(request);
-      const outcome = request.stream ? await this.completeStreaming(body, signal) : await this.completeOnce(body, signal);
-      return { ...outcome, latencyMs: performance.now() - started, cached: false };
-    } catch (error) {
-      throw toProviderError(error, { vendor: this.label, signal, secrets: [this.apiKey] });
-    }
+      return request.stream ? this.completeStreaming(body, signal) : this.completeOnce(body, signal);
+    });
   }
 
-  async listModels(options: CallOptions): Promise<string[]> {
-    try {
+  listModels(options: CallOptions): Promise<string[]> {
+    return vendorCall(this.vendor, options, async (signal) => {
       const ids: string[] = [];
-      for await (const model of this.client().models.list({}, { signal: options.signal })) ids.push(model.id);
+      for await (const model of this.client().models.list({}, { signal })) ids.push(model.id);
       return ids;
-    } catch (error) {
-      throw toProviderError(error, { vendor: this.label, signal: options.signal, secrets: [this.apiKey] });
-    }
+    });
   }
 
   private async completeOnce(body: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<Outcome> {
@@ -93,7 +88,7 @@ export class AnthropicProvider implements Provider {
   }
 }
 
-type Outcome = Pick<ResponseRecord, 'text' | 'usage' | 'finishReason'>;
+type Outcome = CompletionOutcome;
 
 /**
  * Every system message goes to `system` (joined, in order), the rest stay in order. A trailing assistant message

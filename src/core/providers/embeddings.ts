@@ -2,47 +2,41 @@
 import type { OpenAI } from 'openai';
 import { ProviderError } from './contract.js';
 import type { CallOptions, EmbeddingProvider, EmbeddingRequest, EmbeddingResult } from './contract.js';
-import { abortError, toProviderError } from './errors.js';
 import { listModelIds, openAIClientOnFirstUse } from './openai.js';
 import type { OpenAIProviderOptions } from './openai.js';
 import { publicEndpoint } from './secrets.js';
+import { vendorCall } from './timedCompletion.js';
+import type { VendorContext } from './timedCompletion.js';
 
 export class OpenAIEmbeddingProvider implements EmbeddingProvider {
   readonly id: string;
   readonly endpoint: string;
   private readonly label: string;
   private readonly client: () => OpenAI;
-  private readonly apiKey: string | undefined;
+  /** The label errors are worded with, and the key none may carry. */
+  private readonly vendor: VendorContext;
 
   constructor(options: OpenAIProviderOptions) {
     this.id = options.id ?? 'openai';
     this.endpoint = publicEndpoint(options.baseURL);
     this.label = options.label ?? (this.id === 'openai' ? 'OpenAI embeddings' : `Embeddings (${this.endpoint})`);
-    this.apiKey = options.apiKey;
+    this.vendor = { vendor: this.label, secret: options.apiKey };
     this.client = openAIClientOnFirstUse(options);
   }
 
-  async listModels(options: CallOptions): Promise<string[]> {
-    try {
-      return await listModelIds(this.client(), options.signal);
-    } catch (error) {
-      throw toProviderError(error, { vendor: this.label, signal: options.signal, secrets: [this.apiKey] });
-    }
+  listModels(options: CallOptions): Promise<string[]> {
+    return vendorCall(this.vendor, options, (signal) => listModelIds(this.client(), signal));
   }
 
   async embed(request: EmbeddingRequest, options: CallOptions): Promise<EmbeddingResult> {
-    const { signal } = options;
     const started = performance.now();
     // The API rejects an empty input list; nothing to embed is simply no vectors.
     if (request.input.length === 0) return { vectors: [], usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
-    try {
-      if (signal.aborted) throw abortError(this.label, signal);
+    return vendorCall(this.vendor, options, async (signal) => {
       // 'float' explicitly: the SDK otherwise asks for base64, which several compatible servers do not implement.
       const response: unknown = await this.client().embeddings.create({ model: request.model, input: request.input, encoding_format: 'float' }, { signal });
       return { vectors: vectorsOf(response, request.input.length, this.label), usage: { inputTokens: promptTokensOf(response), outputTokens: 0 }, latencyMs: performance.now() - started };
-    } catch (error) {
-      throw toProviderError(error, { vendor: this.label, signal, secrets: [this.apiKey] });
-    }
+    });
   }
 }
 

@@ -6,7 +6,9 @@ import { ProviderError } from './contract.js';
 import type { CallOptions, CompletionRequest, Provider, ServerSlots } from './contract.js';
 import { fetchServerSlots } from './serverSlots.js';
 import { nodeFetch } from './nodeFetch.js';
-import { abortError, toProviderError } from './errors.js';
+import { abortError } from './errors.js';
+import { timedCompletion, vendorCall } from './timedCompletion.js';
+import type { CompletionOutcome, VendorContext } from './timedCompletion.js';
 import { publicEndpoint } from './secrets.js';
 import { loadVendor, onFirstUse } from '../vendor/load.js';
 
@@ -58,36 +60,29 @@ export class OpenAIProvider implements Provider {
   private readonly apiKey: string | undefined;
   private readonly baseURL: string;
   private readonly defaultHeaders: Record<string, string>;
+  /** The label errors are worded with, and the key none may carry. */
+  private readonly vendor: VendorContext;
 
   constructor(options: OpenAIProviderOptions) {
     this.id = options.id ?? 'openai';
     this.label = options.label ?? (this.id === 'openai' ? 'OpenAI' : `OpenAI-compatible (${publicEndpoint(options.baseURL)})`);
     this.endpoint = publicEndpoint(options.baseURL);
     this.apiKey = options.apiKey;
+    this.vendor = { vendor: this.label, secret: options.apiKey };
     this.baseURL = options.baseURL;
     this.defaultHeaders = options.defaultHeaders ?? {};
     this.client = openAIClientOnFirstUse(options);
   }
 
-  async complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord> {
-    const { signal } = options;
-    const started = performance.now();
-    try {
-      if (signal.aborted) throw abortError(this.label, signal);
+  complete(request: CompletionRequest, options: CallOptions): Promise<ResponseRecord> {
+    return timedCompletion(this.vendor, options, (signal) => {
       const body = chatCompletionBody(request);
-      const outcome = request.stream ? await this.completeStreaming(body, signal) : await this.completeOnce(body, signal);
-      return { ...outcome, latencyMs: performance.now() - started, cached: false };
-    } catch (error) {
-      throw toProviderError(error, { vendor: this.label, signal, secrets: [this.apiKey] });
-    }
+      return request.stream ? this.completeStreaming(body, signal) : this.completeOnce(body, signal);
+    });
   }
 
-  async listModels(options: CallOptions): Promise<string[]> {
-    try {
-      return await listModelIds(this.client(), options.signal);
-    } catch (error) {
-      throw toProviderError(error, { vendor: this.label, signal: options.signal, secrets: [this.apiKey] });
-    }
+  listModels(options: CallOptions): Promise<string[]> {
+    return vendorCall(this.vendor, options, (signal) => listModelIds(this.client(), signal));
   }
 
   /** llama.cpp's slots and context; OpenAI itself has no /props, so it is not asked. */
@@ -120,7 +115,7 @@ export async function listModelIds(client: OpenAI, signal: AbortSignal): Promise
   return ids;
 }
 
-export type Outcome = Pick<ResponseRecord, 'text' | 'usage' | 'finishReason'>;
+export type Outcome = CompletionOutcome;
 
 /**
  * The request body. `max_tokens` rather than `max_completion_tokens`: the v6 SDK marks it deprecated, but it is

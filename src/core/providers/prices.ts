@@ -1,5 +1,6 @@
 // What a call cost: an editable table of list prices, overridden by the eval file's `prices`.
 import type { Usage } from '../model.js';
+import { vendorOf } from './registry.js';
 
 export interface Price {
   /** USD per million input tokens. */
@@ -48,9 +49,6 @@ export const BUILTIN_PRICES: Readonly<Record<string, Price>> = {
   'claude-3-opus': { input: 15, output: 75 },
 };
 
-/** Providers that run on this machine and cost nothing per call. */
-const FREE_PROVIDERS: ReadonlySet<string> = new Set(['extractive']);
-
 /** Dated snapshots and aliases share their family's price unless the table names them: gpt-4o-2024-08-06, claude-sonnet-4-5-20250929, claude-3-5-haiku-latest. */
 const SNAPSHOT_SUFFIX = /-(?:\d{4}-\d{2}-\d{2}|\d{8}|latest)$/;
 
@@ -67,7 +65,6 @@ export function costOf(modelKey: string, usage: Usage, overrides: Record<string,
 
 /** The batch APIs' discount on the list price, as OpenAI (Batch API) and Anthropic (Message Batches) publish it. */
 export const BATCH_PRICE_FACTOR = 0.5;
-const BATCH_DISCOUNT_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic']);
 
 /**
  * USD for `usage` sent through a batch API: half of `costOf` for OpenAI and Anthropic. Another server's batch
@@ -76,16 +73,19 @@ const BATCH_DISCOUNT_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthro
 export function batchCostOf(modelKey: string, usage: Usage, overrides: Record<string, Price> = {}): number | undefined {
   const cost = costOf(modelKey, usage, overrides);
   if (cost === undefined) return undefined;
-  return BATCH_DISCOUNT_PROVIDERS.has(splitModelKey(modelKey).provider ?? '') ? cost * BATCH_PRICE_FACTOR : cost;
+  return vendorOf(splitModelKey(modelKey).provider)?.batchDiscount ? cost * BATCH_PRICE_FACTOR : cost;
 }
 
 export function priceOf(modelKey: string, overrides: Record<string, Price> = {}): Price | undefined {
   const { provider, model } = splitModelKey(modelKey);
   const overridden = overrides[modelKey] ?? overrides[model] ?? (provider ? overrides[provider] : undefined);
   if (overridden) return overridden;
-  if (provider && FREE_PROVIDERS.has(provider)) return { input: 0, output: 0 };
-  // A compatible server's model names are its own; "gpt-4o" behind a proxy is not known to cost OpenAI's price.
-  if (provider === 'openai-compatible') return undefined;
+  // The vendor table says how a provider is priced: free on this machine, or unknown (a compatible server's model
+  // names are its own; "gpt-4o" behind a proxy is not known to cost OpenAI's price). A host's provider, or a key
+  // without one, is priced by its model name.
+  const pricing = vendorOf(provider)?.prices;
+  if (pricing === 'free') return { input: 0, output: 0 };
+  if (pricing === 'unknown') return undefined;
   return BUILTIN_PRICES[model] ?? BUILTIN_PRICES[model.replace(SNAPSHOT_SUFFIX, '')];
 }
 

@@ -4,7 +4,6 @@ import { ProviderConfigError } from './contract.js';
 import type { EmbeddingProvider, ModelSpec, Provider } from './contract.js';
 import { OpenAIEmbeddingProvider } from './embeddings.js';
 import { ExtractiveProvider } from './extractive.js';
-import { BATCH_PROVIDER_NAMES, EMBEDDING_PROVIDER_NAMES, PROVIDER_NAMES } from './names.js';
 import { OpenAIProvider } from './openai.js';
 import { AnthropicBatchClient } from './anthropicBatch.js';
 import type { BatchClient } from './batch.js';
@@ -28,30 +27,83 @@ export interface RegistryOptions {
   providers?: Readonly<Record<string, ProviderFactory>>;
 }
 
-export { EMBEDDING_PROVIDER_NAMES, PROVIDER_NAMES };
+/** Where a vendor's server is and how its key is found: what the registry resolves before it makes a client. */
+export interface Connection {
+  /** Undefined for a server that takes no key (a local Ollama). */
+  apiKey: string | undefined;
+  baseURL: string;
+  label: string | undefined;
+}
 
-const DEFAULT_BASE_URLS: Record<string, string> = {
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com',
-};
+/**
+ * One vendor: everything a host asks of a provider name. A new vendor is one entry here; names.ts, prices.ts and the
+ * factories below read this table and switch on no name.
+ */
+export interface VendorEntry {
+  /** The vendor's name in messages ("No OpenAI API key"). */
+  title: string;
+  /** The key's environment variable unless the model entry names another (`apiKeyEnv`); none: a key only through `apiKeyEnv`, so a vendor's key never reaches a third-party server. */
+  keyEnv?: string;
+  /** A vendor API refuses calls without a key: a missing one is said before any call. */
+  keyRequired: boolean;
+  /** Requests go to a base URL (an eval file's `baseUrl` decides where prompts go): this variable, else `defaultBaseUrl`. */
+  baseUrlEnv?: string;
+  defaultBaseUrl?: string;
+  /** How calls are priced: the built-in list (prices.ts, by model name), free (runs on this machine), or unknown unless the eval file prices it (a server's model names are its own). */
+  prices: 'list' | 'free' | 'unknown';
+  /** The vendor publishes a batch discount (prices.ts BATCH_PRICE_FACTOR). */
+  batchDiscount: boolean;
+  create(spec: ModelSpec, connect: () => Promise<Connection>): Promise<Provider>;
+  embeddings?(connection: Connection): EmbeddingProvider;
+  batch?(connection: Connection): BatchClient;
+}
 
-/** The environment variable holding each vendor's key unless the model entry names another (`apiKeyEnv`). */
-const KEY_ENV: Record<string, string> = {
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY',
-};
+/** The built-in vendors, in the order messages list them. */
+export const VENDORS = {
+  openai: {
+    title: 'OpenAI', keyEnv: 'OPENAI_API_KEY', keyRequired: true, baseUrlEnv: 'OPENAI_BASE_URL', defaultBaseUrl: 'https://api.openai.com/v1', prices: 'list', batchDiscount: true,
+    create: async (_spec, connect) => new OpenAIProvider({ id: 'openai', ...(await connect()) }),
+    embeddings: (connection) => new OpenAIEmbeddingProvider({ id: 'openai', ...connection }),
+    batch: (connection) => new OpenAIBatchClient({ id: 'openai', ...connection }),
+  },
+  'openai-compatible': {
+    title: 'OpenAI-compatible', keyRequired: false, baseUrlEnv: 'OPENAI_BASE_URL', prices: 'unknown', batchDiscount: false,
+    create: async (_spec, connect) => new OpenAIProvider({ id: 'openai-compatible', ...(await connect()) }),
+    embeddings: (connection) => new OpenAIEmbeddingProvider({ id: 'openai-compatible', ...connection }),
+    batch: (connection) => new OpenAIBatchClient({ id: 'openai-compatible', ...connection }),
+  },
+  anthropic: {
+    title: 'Anthropic', keyEnv: 'ANTHROPIC_API_KEY', keyRequired: true, baseUrlEnv: 'ANTHROPIC_BASE_URL', defaultBaseUrl: 'https://api.anthropic.com', prices: 'list', batchDiscount: true,
+    create: async (_spec, connect) => new AnthropicProvider(keyedOptions(await connect())),
+    batch: (connection) => new AnthropicBatchClient(keyedOptions(connection)),
+  },
+  extractive: {
+    title: 'Extractive baseline', keyRequired: false, prices: 'free', batchDiscount: false,
+    create: async (spec) => new ExtractiveProvider({ refusal: refusalOf(spec) }),
+  },
+} satisfies Record<string, VendorEntry>;
 
-const BASE_URL_ENV: Record<string, string> = {
-  openai: 'OPENAI_BASE_URL',
-  'openai-compatible': 'OPENAI_BASE_URL',
-  anthropic: 'ANTHROPIC_BASE_URL',
-};
+export type VendorName = keyof typeof VENDORS;
 
-const VENDOR_NAMES: Record<string, string> = {
-  openai: 'OpenAI',
-  'openai-compatible': 'OpenAI-compatible',
-  anthropic: 'Anthropic',
-};
+/** The table's entry for a provider name; undefined for a host's provider (vscode-lm) or an unknown name. */
+export function vendorOf(provider: string | undefined): VendorEntry | undefined {
+  return provider !== undefined && Object.hasOwn(VENDORS, provider) ? (VENDORS as Record<string, VendorEntry>)[provider] : undefined;
+}
+
+const vendorEntries = Object.entries(VENDORS) as [VendorName, VendorEntry][];
+
+/** Provider names an eval file may use, and those with embeddings or a batch API: read off the table. */
+export const PROVIDER_NAMES = vendorEntries.map(([name]) => name);
+export const EMBEDDING_PROVIDER_NAMES = vendorEntries.filter(([, entry]) => entry.embeddings).map(([name]) => name);
+export const BATCH_PROVIDER_NAMES: readonly string[] = vendorEntries.filter(([, entry]) => entry.batch).map(([name]) => name);
+/** Contributed by a host through RegistryOptions.providers: the extension's VS Code chat models. The CLI has none. */
+export const HOST_PROVIDER_NAMES = ['vscode-lm'] as const;
+
+/** For clients that take a key always: their entry requires one, so a connection reaches them only with it. */
+function keyedOptions(connection: Connection): { apiKey: string; baseURL: string; label: string | undefined } {
+  if (connection.apiKey === undefined) throw new ProviderConfigError(`No API key for ${connection.baseURL}.`);
+  return { ...connection, apiKey: connection.apiKey };
+}
 
 /**
  * Keys from environment variables: `spec.apiKeyEnv` when set, else OPENAI_API_KEY / ANTHROPIC_API_KEY. An
@@ -61,11 +113,11 @@ const VENDOR_NAMES: Record<string, string> = {
 export function envCredentials(env: Record<string, string | undefined> = process.env): Credentials {
   return {
     apiKey: async (provider, spec) => {
-      const variable = spec.apiKeyEnv ?? KEY_ENV[provider];
+      const variable = spec.apiKeyEnv ?? vendorOf(provider)?.keyEnv;
       const value = variable ? env[variable]?.trim() : undefined;
       // A variable the eval file names on purpose, unset: an OpenAI-compatible server would get no key at all and fail
       // later as a vague 401 (a vendor's missing key is said by requiredKey).
-      if (!value && spec.apiKeyEnv !== undefined && KEY_ENV[provider] === undefined) {
+      if (!value && spec.apiKeyEnv !== undefined && vendorOf(provider)?.keyEnv === undefined) {
         throw new ProviderConfigError(`apiKeyEnv names ${spec.apiKeyEnv} for model "${spec.model}", but ${spec.apiKeyEnv} is not set: export ${spec.apiKeyEnv}=<key>, or remove apiKeyEnv if the server takes no key.`);
       }
       return value ? value : undefined;
@@ -74,65 +126,46 @@ export function envCredentials(env: Record<string, string | undefined> = process
 }
 
 export async function createProvider(spec: ModelSpec, credentials: Credentials, options: RegistryOptions = {}): Promise<Provider> {
-  const env = options.env ?? process.env;
-  switch (spec.provider) {
-    case 'openai':
-      return new OpenAIProvider({ id: 'openai', apiKey: await requiredKey(spec, credentials), baseURL: baseUrlOf(spec, env), label: spec.label });
-    case 'openai-compatible':
-      return new OpenAIProvider({ id: 'openai-compatible', apiKey: await credentials.apiKey(spec.provider, spec), baseURL: baseUrlOf(spec, env), label: spec.label });
-    case 'anthropic':
-      return new AnthropicProvider({ apiKey: await requiredKey(spec, credentials), baseURL: baseUrlOf(spec, env), label: spec.label });
-    case 'extractive':
-      return new ExtractiveProvider({ refusal: refusalOf(spec) });
-    default: {
-      const contributed = options.providers?.[spec.provider];
-      if (contributed) return contributed(spec);
-      const names = [...PROVIDER_NAMES, ...Object.keys(options.providers ?? {})];
-      // The CLI has no VS Code to borrow models from; say so rather than just "unknown".
-      const hint = spec.provider === 'vscode-lm' ? ' (vscode-lm uses VS Code\'s chat models, so it runs only in the RAG Inspector extension)' : '';
-      throw new ProviderConfigError(`Unknown provider "${spec.provider}" for model "${spec.model}"${hint}: use one of ${names.join(', ')}.`);
-    }
-  }
+  const vendor = vendorOf(spec.provider);
+  if (vendor) return vendor.create(spec, () => connectionOf(vendor, spec, credentials, options));
+  const contributed = options.providers?.[spec.provider];
+  if (contributed) return contributed(spec);
+  const names = [...PROVIDER_NAMES, ...Object.keys(options.providers ?? {})];
+  // The CLI has no VS Code to borrow models from; say so rather than just "unknown".
+  const hint = (HOST_PROVIDER_NAMES as readonly string[]).includes(spec.provider) ? ' (vscode-lm uses VS Code\'s chat models, so it runs only in the RAG Inspector extension)' : '';
+  throw new ProviderConfigError(`Unknown provider "${spec.provider}" for model "${spec.model}"${hint}: use one of ${names.join(', ')}.`);
 }
 
 /** The batch API of a model entry with `batch: true`: OpenAI's (and servers that speak it) or Anthropic's Message Batches. */
 export async function createBatchClient(spec: ModelSpec, credentials: Credentials, options: RegistryOptions = {}): Promise<BatchClient> {
-  const env = options.env ?? process.env;
-  switch (spec.provider) {
-    case 'openai':
-      return new OpenAIBatchClient({ id: 'openai', apiKey: await requiredKey(spec, credentials), baseURL: baseUrlOf(spec, env), label: spec.label });
-    case 'openai-compatible':
-      return new OpenAIBatchClient({ id: 'openai-compatible', apiKey: await credentials.apiKey(spec.provider, spec), baseURL: baseUrlOf(spec, env), label: spec.label });
-    case 'anthropic':
-      return new AnthropicBatchClient({ apiKey: await requiredKey(spec, credentials), baseURL: baseUrlOf(spec, env), label: spec.label });
-    default:
-      // Said plainly rather than silently running interactively.
-      throw new ProviderConfigError(`batch mode is available for the ${BATCH_PROVIDER_NAMES.join(', ')} providers only; "${spec.provider}:${spec.model}" has batch: true`);
-  }
+  const vendor = vendorOf(spec.provider);
+  // Said plainly rather than silently running interactively.
+  if (!vendor?.batch) throw new ProviderConfigError(`batch mode is available for the ${BATCH_PROVIDER_NAMES.join(', ')} providers only; "${spec.provider}:${spec.model}" has batch: true`);
+  return vendor.batch(await connectionOf(vendor, spec, credentials, options));
 }
 
 export async function createEmbeddingProvider(spec: ModelSpec, credentials: Credentials, options: RegistryOptions = {}): Promise<EmbeddingProvider> {
-  const env = options.env ?? process.env;
-  switch (spec.provider) {
-    case 'openai':
-      return new OpenAIEmbeddingProvider({ id: 'openai', apiKey: await requiredKey(spec, credentials), baseURL: baseUrlOf(spec, env), label: spec.label });
-    case 'openai-compatible':
-      return new OpenAIEmbeddingProvider({ id: 'openai-compatible', apiKey: await credentials.apiKey(spec.provider, spec), baseURL: baseUrlOf(spec, env), label: spec.label });
-    default:
-      throw new ProviderConfigError(`Provider "${spec.provider}" cannot make embeddings (model "${spec.model}"): use one of ${EMBEDDING_PROVIDER_NAMES.join(', ')}.`);
-  }
+  const vendor = vendorOf(spec.provider);
+  if (!vendor?.embeddings) throw new ProviderConfigError(`Provider "${spec.provider}" cannot make embeddings (model "${spec.model}"): use one of ${EMBEDDING_PROVIDER_NAMES.join(', ')}.`);
+  return vendor.embeddings(await connectionOf(vendor, spec, credentials, options));
 }
 
-async function requiredKey(spec: ModelSpec, credentials: Credentials): Promise<string> {
+/** The key (said missing when the vendor requires one), then the base URL, then the label of a model entry. */
+async function connectionOf(vendor: VendorEntry, spec: ModelSpec, credentials: Credentials, options: RegistryOptions): Promise<Connection> {
+  const apiKey = vendor.keyRequired ? await requiredKey(vendor, spec, credentials) : await credentials.apiKey(spec.provider, spec);
+  return { apiKey, baseURL: baseUrlOf(vendor, spec, options.env ?? process.env), label: spec.label };
+}
+
+async function requiredKey(vendor: VendorEntry, spec: ModelSpec, credentials: Credentials): Promise<string> {
   const key = await credentials.apiKey(spec.provider, spec);
   if (key) return key;
-  const variable = spec.apiKeyEnv ?? KEY_ENV[spec.provider] ?? 'the API key variable';
-  throw new ProviderConfigError(`No ${VENDOR_NAMES[spec.provider] ?? spec.provider} API key: set ${variable} (CLI) or run 'RAG Inspector: Set API Key' (VS Code).`);
+  const variable = spec.apiKeyEnv ?? vendor.keyEnv ?? 'the API key variable';
+  throw new ProviderConfigError(`No ${vendor.title} API key: set ${variable} (CLI) or run 'RAG Inspector: Set API Key' (VS Code).`);
 }
 
 /** True for providers that send requests to a base URL (so an eval file's `baseUrl` decides where prompts go). */
 export function usesBaseUrl(provider: string): boolean {
-  return provider in BASE_URL_ENV;
+  return vendorOf(provider)?.baseUrlEnv !== undefined;
 }
 
 /** A base URL as compared for "the same endpoint": scheme, lower-case host and path, without trailing slashes. */
@@ -146,9 +179,9 @@ export function normaliseBaseUrl(url: string): string {
 }
 
 /** spec.baseUrl, else the vendor's *_BASE_URL variable, else the vendor default; a compatible server has no default. */
-function baseUrlOf(spec: ModelSpec, env: Record<string, string | undefined>): string {
-  const variable = BASE_URL_ENV[spec.provider];
-  const url = spec.baseUrl ?? (variable ? env[variable]?.trim() || undefined : undefined) ?? DEFAULT_BASE_URLS[spec.provider];
+function baseUrlOf(vendor: VendorEntry, spec: ModelSpec, env: Record<string, string | undefined>): string {
+  const variable = vendor.baseUrlEnv;
+  const url = spec.baseUrl ?? (variable ? env[variable]?.trim() || undefined : undefined) ?? vendor.defaultBaseUrl;
   if (!url) {
     throw new ProviderConfigError(`Model "${spec.model}" (provider ${spec.provider}) needs a base URL: set baseUrl in the eval file (e.g. http://localhost:11434/v1 for Ollama) or ${variable ?? 'OPENAI_BASE_URL'}.`);
   }

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
+import { waitFor } from '../../fixtures/waitFor.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
@@ -81,7 +82,7 @@ test('killed mid-run, then --resume latest: every case present once, no finished
     const files = existsSync(runsDir) ? readdirSync(runsDir).filter((f) => f.endsWith('.jsonl')) : [];
     const file = files[0] && path.join(runsDir, files[0]);
     return file && readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"type":"case"')).length >= 5 ? file : undefined;
-  });
+  }, 'five cases in the run log');
   child.kill('SIGKILL');
   await done;
 
@@ -102,13 +103,3 @@ test('killed mid-run, then --resume latest: every case present once, no finished
     assert.ok(!finished.has(`noise/${row}/noise=0`), `finished case ${row} was called again`);
   }
 });
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -3,17 +3,17 @@
 // write one log, and `explain` on a log with no readable case fails clearly.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
+import { waitFor } from '../../fixtures/waitFor.js';
+import { runCli, startCli } from '../robustness/cliProcess.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { answerLandmarks, createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';
 import type { Workspace } from '../engine/workspace.js';
 
-const CLI = path.resolve('src/cli/main.ts');
 let server: FixtureServer;
 let root: string;
 
@@ -26,28 +26,6 @@ after(async () => {
   await server.close();
   rmSync(root, { recursive: true, force: true });
 });
-
-interface Exit { code: number | null; stdout: string; stderr: string }
-
-function cli(args: string[]): { child: ReturnType<typeof spawn>; done: Promise<Exit> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, CI: 'true' } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => { stdout += d; });
-  child.stderr.on('data', (d) => { stderr += d; });
-  const done = new Promise<Exit>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  return { child, done };
-}
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 function runsOf(ws: Workspace): string[] {
   const dir = path.join(ws.dir, '.rag-inspector', 'runs');
@@ -68,7 +46,7 @@ async function finishedRun(name: string): Promise<{ ws: Workspace; logFile: stri
   }
   ws.cleanup();
   const workspace: Workspace = { ...ws, dir: moved, evalFile: path.join(moved, 'test.eval.yaml'), datasetFile: path.join(moved, 'data.jsonl') };
-  const run = await cli(['run', workspace.evalFile, '--no-cache', '--format', 'json']).done;
+  const run = await runCli(['run', workspace.evalFile, '--no-cache', '--format', 'json']);
   assert.equal(run.code, 0, run.stderr);
   const [logFile] = runsOf(workspace);
   assert.ok(logFile);
@@ -83,10 +61,10 @@ test('a forged run id ("../../../escape/pwned") in a log header: report and --re
   writeFileSync(logFile, lines.join('\n'));
   const before = readdirSync(outer).sort();
 
-  const report = await cli(['report', logFile, '--format', 'json']).done;
+  const report = await runCli(['report', logFile, '--format', 'json']);
   assert.equal(report.code, 2, report.stderr);
   assert.match(report.stderr, new RegExp(`${path.basename(logFile).replace(/\./g, '\\.')}:1: .*runId "\\.\\./\\.\\./\\.\\./escape/pwned" is not a run id`));
-  const resume = await cli(['run', ws.evalFile, '--resume', logFile, '--no-cache', '--format', 'json']).done;
+  const resume = await runCli(['run', ws.evalFile, '--resume', logFile, '--no-cache', '--format', 'json']);
   assert.equal(resume.code, 2, resume.stderr);
   assert.match(resume.stderr, /is not a run id/);
 
@@ -99,7 +77,7 @@ test('report of a log kept outside .rag-inspector/runs/ writes under the log\'s 
   const kept = path.join(outer, 'x', 'y', 'run.jsonl');
   mkdirSync(path.dirname(kept), { recursive: true });
   copyFileSync(logFile, kept);
-  const report = await cli(['report', kept, '--format', 'json']).done;
+  const report = await runCli(['report', kept, '--format', 'json']);
   assert.equal(report.code, 0, report.stderr);
   const runId = (JSON.parse(readFileSync(kept, 'utf8').split('\n')[0]!) as { runId: string }).runId;
   assert.ok(existsSync(path.join(outer, 'x', 'y', '.rag-inspector', 'reports', runId, 'report.json')), report.stdout);
@@ -115,12 +93,12 @@ test('two writers of one log: a --resume while the run still runs is refused wit
   server.setLatency(1500);
   t.after(() => server.setLatency(0));
 
-  const first = cli(['run', ws.evalFile, '--no-cache', '--format', 'json']);
+  const first = await startCli(['run', ws.evalFile, '--no-cache', '--format', 'json']);
   const logFile = await waitFor(() => {
     const [file] = runsOf(ws);
     return file && readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"type":"case"')).length >= 2 ? file : undefined;
-  });
-  const second = await cli(['run', ws.evalFile, '--no-cache', '--resume', logFile, '--format', 'json']).done;
+  }, 'two cases in the first run\'s log', 30_000);
+  const second = await runCli(['run', ws.evalFile, '--no-cache', '--resume', logFile, '--format', 'json']);
   assert.equal(first.child.exitCode, null, 'the first run was still running');
   first.child.kill('SIGKILL');
   await first.done;
@@ -131,7 +109,7 @@ test('two writers of one log: a --resume while the run still runs is refused wit
   assert.ok(existsSync(`${logFile}.lock`), 'the killed run left its lock');
   assert.equal(readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes('"type":"resume"')).length, 0, 'the refused resume wrote nothing');
 
-  const third = await cli(['run', ws.evalFile, '--no-cache', '--resume', logFile, '--format', 'json']).done;
+  const third = await runCli(['run', ws.evalFile, '--no-cache', '--resume', logFile, '--format', 'json']);
   assert.equal(third.code, 0, third.stderr);
   const log = await readRunLog(logFile);
   assert.deepEqual(log.problems, []);
@@ -144,7 +122,7 @@ test('explain on a log whose every case line is damaged: a clear error naming th
   const { logFile } = await finishedRun('explain');
   const lines = readFileSync(logFile, 'utf8').split('\n').map((l) => (l.startsWith('{"type":"case"') ? '{"type":"case","case":{},"result":{}}' : l));
   writeFileSync(logFile, lines.join('\n'));
-  const explain = await cli(['explain', logFile, '--failed', '--format', 'json']).done;
+  const explain = await runCli(['explain', logFile, '--failed', '--format', 'json']);
   assert.equal(explain.code, 2, explain.stdout + explain.stderr);
   assert.match(explain.stderr, /no case of this run log can be read: \d+ damaged line\(s\)/);
   assert.doesNotMatch(explain.stdout, /0 cases/);

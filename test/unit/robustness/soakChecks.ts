@@ -90,17 +90,17 @@ export function assertFaultOutcomes(results: readonly CaseResult[], exhaustedSta
 
 /**
  * No case failed, the server admitted each case once and refused at least one call, and no more than the retry
- * overshoot: a call beyond the minute's allowance is refused about once, then waits out Retry-After; the calls in
+ * overshoot: a call beyond the window's allowance is refused about once, then waits out Retry-After; the calls in
  * flight when the window fills, and when it reopens, add up to a concurrency's worth each. A client that retried on
  * its own schedule would be refused again and again (and run out of retries).
  */
 export function assertRateLimitHeld(results: readonly CaseResult[], requests: readonly RecordedRequest[]): void {
-  const { rowCount, perMinute, concurrency } = RATE_LIMITED;
+  const { rowCount, perWindow, concurrency } = RATE_LIMITED;
   assert.deepEqual(results.filter((r) => r.status !== 'success').map((r) => `${r.caseId}: ${r.error?.message}`), []);
   const refused = requests.filter((r) => r.reply?.status === 429).length;
   const admitted = requests.filter((r) => r.reply?.status === 200).length;
   assert.equal(admitted, rowCount, 'the server admitted each case once');
   assert.ok(refused >= 1, 'the test drove the client past the server limit');
-  const overshoot = rowCount - perMinute + 2 * concurrency;
+  const overshoot = rowCount - perWindow + 2 * concurrency;
   assert.ok(refused <= overshoot, `${refused} calls refused for ${rowCount} cases (bound ${overshoot})`);
 }

@@ -32,19 +32,22 @@ export async function runSoak(t: TestContext, rowCount: number, evalFile: EvalFi
   return runEvaluation(ws.evalFile, { signal: new AbortController().signal, credentials: envCredentials(env), noCache: true });
 }
 
-/** The rate-limit soak's shape: enough cases past the server's minute allowance that the client must be refused. */
-export const RATE_LIMITED = { rowCount: 60, perMinute: 40, concurrency: 8 } as const;
+/**
+ * The rate-limit soak's shape: enough cases past the server's allowance that the client must be refused. The server's
+ * window is two seconds rather than a minute, so the run waits out Retry-After in seconds, not a real minute.
+ */
+export const RATE_LIMITED = { rowCount: 60, perWindow: 40, windowMs: 2_000, concurrency: 8 } as const;
 
 /**
- * The rate-limit soak: a server admitting RATE_LIMITED.perMinute calls a sliding minute (429 with Retry-After above
+ * The rate-limit soak: a server admitting RATE_LIMITED.perWindow calls a sliding window (429 with Retry-After above
  * it), answering every row correctly, and a run of RATE_LIMITED.rowCount rows on `model` whose eval file declares the
- * same limit and allows 8 retries.
+ * same rate (per minute, as eval files say it) and allows 8 retries.
  */
 export async function runRateLimitedSoak(t: TestContext, model: (server: FixtureServer) => ModelEntry, env: Record<string, string> = {}): Promise<{ server: FixtureServer; outcome: RunOutcome }> {
-  const { rowCount, perMinute, concurrency } = RATE_LIMITED;
-  const server = await startFixtureServer({ latencyMs: 5, rateLimit: { requestsPerMinute: perMinute } });
+  const { rowCount, perWindow, windowMs, concurrency } = RATE_LIMITED;
+  const server = await startFixtureServer({ latencyMs: 5, rateLimit: { requestsPerMinute: perWindow, windowMs } });
   t.after(() => server.close());
   server.addRule(correctAnswers());
-  const outcome = await runSoak(t, rowCount, { models: [model(server)], concurrency, timeoutMs: 5000, maxRetries: 8, rateLimit: { requestsPerMinute: perMinute } }, env);
+  const outcome = await runSoak(t, rowCount, { models: [model(server)], concurrency, timeoutMs: 5000, maxRetries: 8, rateLimit: { requestsPerMinute: (perWindow * 60_000) / windowMs } }, env);
   return { server, outcome };
 }
