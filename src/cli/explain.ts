@@ -1,6 +1,10 @@
 // `rag-inspector explain`: the cost plan first, then the variants run with progress on stderr, then the summaries on
 // stdout and the explanation reports beside the run's.
 import * as path from 'node:path';
+import { failureCausesOfRun } from '../core/report/failureCauses.js';
+import type { RunFailureCauses } from '../core/report/failureCauses.js';
+import { runDataFromLog } from '../core/report/runDataSources.js';
+import { formatTable } from './summaryText.js';
 import { BatchProgressLines } from '../core/engine/batchProgress.js';
 import { explainRun, planExplanation } from '../core/explain/explainRun.js';
 import type { ExplainOptions, RunExplanation } from '../core/explain/model.js';
@@ -59,6 +63,8 @@ export async function explainFromCli(invocation: ExplainInvocation): Promise<Run
   progress.finish();
   const explanation = outcome.explanation as RunExplanation;
   print(process.stdout, `\n${formatExplanation(explanation)}\n`);
+  const causes = await failureCausesOfRun(await runDataFromLog(invocation.runLog));
+  if (causes.suites.length > 0) print(process.stdout, `\n${formatFailureCauses(causes)}\n`);
   const written = await writeExplanationReports(explanation, invocation.out, invocation.formats);
   print(process.stdout, `Explanation: ${outcome.file}${written.length ? `\nReports: ${written.join(', ')}` : ''}\n`);
   return explanation;
@@ -81,4 +87,15 @@ export function explainInvocation(command: ExplainCommand, runLog: string, signa
     formats: command.formats,
     signal,
   };
+}
+
+/** Where a run's failures come from once Explain's evidence is in: each rag suite's split, then its notes. */
+function formatFailureCauses(causes: RunFailureCauses): string {
+  const lines = ['With Explain\'s evidence:'];
+  for (const suite of causes.suites) {
+    for (const table of suite.tables) lines.push(formatTable(table));
+    lines.push(...suite.notes.map((note) => `  ${note}`));
+  }
+  lines.push(...causes.notes);
+  return lines.join('\n');
 }

@@ -23,4 +23,9 @@ test('rag-inspector run examples/rag prints the retrieval metrics, the accuracy 
   assert.match(stdout, /MRR +0\.\d+ \[[^\]]+\] n=23/);
   // Every failed case is explained (leave-one-out and position), as the eval file asks.
   assert.match(stdout + stderr, /explain: 7 cases/);
+  // With Explain's evidence every failed case has a cause: the split after it leaves none undetermined.
+  const split = stdout.slice(stdout.indexOf("With Explain's evidence:"));
+  assert.match(split, /^With Explain's evidence:/);
+  assert.match(split, /retrieved-not-used|distracted|position|generation/);
+  assert.doesNotMatch(split, /undetermined +\d/);
 });
