@@ -9,7 +9,7 @@ import { workspaceOfRunLog } from '../core/run/runLog.js';
 import { writeExplanationReports } from '../core/report/explanationReport.js';
 import type { ReportFormat } from '../core/report/writeReports.js';
 import type { ExplainCommand } from './args.js';
-import { formatExplanation, formatPlan } from './explainText.js';
+import { formatExplanation, formatPlan } from '../core/explain/explanationText.js';
 import { createProgress } from './progress.js';
 import { print } from './terminal.js';
 
