@@ -28,7 +28,7 @@ export interface McpHost {
   containOptions(folder: string, allowEndpoints: string[]): RunOptions['contain'];
 }
 
-interface McpSettings {
+export interface McpSettings {
   root: string;
   maxCostUsd: number;
   contain?: { allowEndpoints: string[] };
@@ -54,7 +54,7 @@ export async function runMcpServer(argv: string[], host: McpHost): Promise<numbe
 }
 
 /** The CLI's side of the tools (core/agentTools): runs go straight to the engine, held to the --max-cost ceiling. */
-function mcpToolHost(settings: McpSettings, host: McpHost): AgentToolHost {
+export function mcpToolHost(settings: McpSettings, host: McpHost): AgentToolHost {
   const contain = (folder: string) => (settings.contain ? host.containOptions(folder, settings.contain.allowEndpoints) : undefined);
   const load = (specFile: string) => loadEvalSpec(specFile, { hostProviders: [], ...contain(path.dirname(specFile)) });
   const explainOptions = ({ runLog, caseId, modelKey, maxCalls, signal }: ExplainRequest) => {
