@@ -64,8 +64,8 @@ export class VsCodeAgentTool implements vscode.LanguageModelTool<object> {
     const limit = maxCostWithoutConfirm();
     if (plan.usd === 0 || plan.usd <= limit) return { invocationMessage };
     this.accepted.set(JSON.stringify(options.input), plan.usd);
-    const message = new vscode.MarkdownString();
-    message.appendText(`${plan.summary[0]?.toUpperCase() ?? ''}${plan.summary.slice(1)}.\n\n${plan.details.join('\n\n')}${plan.details.length ? '\n\n' : ''}Above ragInspector.maxCostWithoutConfirm (${formatUsd(limit)}).`);
+    // Plain text: VS Code shows a string as it is (a MarkdownString's appendText would escape every space).
+    const message = [`${plan.summary[0]?.toUpperCase() ?? ''}${plan.summary.slice(1)}.`, ...plan.details, `Above ragInspector.maxCostWithoutConfirm (${formatUsd(limit)}).`].join('\n\n');
     return { invocationMessage, confirmationMessages: { title: `RAG Inspector: ${this.tool.title} for up to ${formatUsd(plan.usd)}?`, message } };
   }
 
