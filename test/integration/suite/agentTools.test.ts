@@ -78,11 +78,13 @@ suite('agent tools (VS Code language model tools)', () => {
     const message = prepared!.confirmationMessages!.message;
     assert.match(typeof message === 'string' ? message : message.value, /3 calls/);
 
-    // The launcher's own question, as for a person, when the estimate was not accepted in chat: declined.
+    // Declined in chat, VS Code never calls invoke: preparing sent nothing. A call whose cost was not accepted in chat
+    // (these inputs were never prepared) meets the launcher's own question, as a person's run does: declined there too.
+    assert.equal(server.requests.filter((r) => r.model === 'fixture-agent-paid').length, 0, 'preparing sent nothing');
     const modal = answerModalWarnings();
     try {
       const before = server.requests.length;
-      await assert.rejects(Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined }, cancel.token)), /declined its cost/);
+      await assert.rejects(Promise.resolve(tool.invoke({ input: { ...input, cases: ['noise/'] }, toolInvocationToken: undefined }, cancel.token)), /declined its cost/);
       assert.equal(modal.questions.length, 1);
       assert.equal(server.requests.length, before, 'nothing sent');
     } finally {
