@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 
 /** Lowest first. The files directly in src/core (model.ts, errors.ts, stats.ts…) are the base and import nothing. */
-export const CORE_LAYERS = ['(base)', 'vendor', 'data', 'traces', 'prompt', 'providers', 'retrieval', 'suites', 'spec', 'run', 'engine', 'explain', 'verdicts', 'report'];
+export const CORE_LAYERS = ['(base)', 'vendor', 'data', 'traces', 'prompt', 'providers', 'retrieval', 'suites', 'spec', 'run', 'engine', 'explain', 'verdicts', 'report', 'agentTools'];
 
 const WHY = {
   '(base)': 'the shapes and helpers every layer shares',
@@ -25,6 +25,7 @@ const WHY = {
   explain: 'why a case came out as it did: variants of it run through the engine',
   verdicts: 'a person\'s verdicts on cases, and how far the judge agrees with them',
   report: 'what a run shows',
+  agentTools: 'the tools an editor\'s agent drives the product with, one implementation for the MCP server and VS Code',
 };
 
 function coreRoot(file) {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { failureCausesOfRun } from '../core/report/failureCauses.js';
 import type { RunFailureCauses } from '../core/report/failureCauses.js';
 import { runDataFromLog } from '../core/report/runDataSources.js';
-import { formatTable } from './summaryText.js';
+import { formatTable } from '../core/report/summaryText.js';
 import { BatchProgressLines } from '../core/engine/batchProgress.js';
 import { explainRun, planExplanation } from '../core/explain/explainRun.js';
 import type { ExplainOptions, RunExplanation } from '../core/explain/model.js';
@@ -13,7 +13,7 @@ import { workspaceOfRunLog } from '../core/run/runLog.js';
 import { writeExplanationReports } from '../core/report/explanationReport.js';
 import type { ReportFormat } from '../core/report/writeReports.js';
 import type { ExplainCommand } from './args.js';
-import { formatExplanation, formatPlan } from './explainText.js';
+import { formatExplanation, formatPlan } from '../core/explain/explanationText.js';
 import { createProgress } from './progress.js';
 import { print } from './terminal.js';
 

@@ -26,7 +26,8 @@ import { writeExplanationReports } from '../core/report/explanationReport.js';
 import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
-import { formatComparison, hasRegression, runCompare } from './compare.js';
+import { formatComparison } from '../core/report/comparisonText.js';
+import { hasRegression, runCompare } from './compare.js';
 import { runMcpServer } from './mcp.js';
 import { runLogCommand } from './log.js';
 import { comparePaired } from '../core/report/pairedComparison.js';
@@ -35,7 +36,7 @@ import { BATCH_RESTORED_LINE, invocation, rerunCacheHint, resumeHint, retryError
 import { commandHelp, helpLine, wantsHelp } from './commandHelp.js';
 import { latestRunUnder, NoRunsError } from './latestRun.js';
 import { BatchProgressLines } from '../core/engine/batchProgress.js';
-import { formatCauses, formatProblem, formatReports, formatThresholds, formatTotals } from './summaryText.js';
+import { formatCauses, formatProblem, formatReports, formatThresholds, formatTotals } from '../core/report/summaryText.js';
 import { print } from './terminal.js';
 
 const EXIT_OK = 0;

@@ -3,8 +3,8 @@
 // inspector as a notification so its cards fill in live, and the stored explanation read back for the panel.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { explainRun, explanationFileOfRunLog, readExplanation } from '../core/explain/explainRun.js';
-import type { ExplainEvent, RunExplanation } from '../core/explain/model.js';
+import { explainRun, explanationFileOfRunLog, planExplanation, readExplanation } from '../core/explain/explainRun.js';
+import type { ExplainEvent, ExplainPlan, RunExplanation } from '../core/explain/model.js';
 import { caseKey, describeKey, isFailure, splitCaseKey } from '../core/model.js';
 import type { Credentials, ProviderFactory } from '../core/providers/registry.js';
 import type { EvalSpec } from '../core/spec/types.js';
@@ -12,7 +12,7 @@ import { CaseExplained, ExplainFinished, ExplainProgress, ExplainStarted } from 
 import type { Notification } from '../protocol.js';
 import { confirmExplanationCost, describePlan } from './costGuard.js';
 import { formatUsd } from '../core/engine/costEstimate.js';
-import { reportRunError } from './launch.js';
+import { maxCostWithoutConfirm, reportRunError } from './launch.js';
 import type { OverridesOf } from './launch.js';
 import type { Logger } from './outputChannel.js';
 import type { RunStore } from './runStore.js';
@@ -51,6 +51,16 @@ export async function storedExplanation(store: Pick<RunStore, 'logFileOf'>, runI
   return (await readExplanation(explanationFileOfRunLog(logFile, runId))) ?? null;
 }
 
+/** What an agent's explain_case adds to a person's Explain. */
+export interface ExplainCallOptions {
+  /** A call budget: at most this many model calls (a partial explanation). */
+  maxCalls?: number;
+  /** A cost the user already accepted for this explanation: no second question unless the plan is higher. */
+  acceptedUsd?: number;
+  /** Cancels it too, beside the notification's Cancel. */
+  cancellation?: vscode.CancellationToken;
+}
+
 /** One explanation at a time: they share the response cache and the variant log of a run. */
 export class Explainer {
   private running: { runId: string; abort: AbortController } | undefined;
@@ -67,8 +77,26 @@ export class Explainer {
     return true;
   }
 
+  /** What explaining the (case, model) `key` of the run may cost, read as explain would run it; nothing is asked or sent. */
+  async plan(runId: string, key: string, maxCalls?: number): Promise<ExplainPlan> {
+    const logFile = await this.deps.store.logFileOf(runId);
+    return planExplanation(logFile, { ...this.sessionOptions(key, new AbortController().signal), ...(maxCalls ? { maxCalls } : {}) });
+  }
+
+  private sessionOptions(key: string | undefined, signal: AbortSignal) {
+    const gate = this.deps.untrusted;
+    return {
+      credentials: this.deps.credentials,
+      providers: this.deps.providers,
+      signal,
+      overridesOf: this.deps.overridesOf,
+      ...(gate ? { contain: gate.containment() } : {}),
+      ...(key ? { caseIds: [splitCaseKey(key).caseId], modelKey: splitCaseKey(key).modelKey } : { failed: true }),
+    };
+  }
+
   /** Explains one case (every model the run has it on) or, with no key, the run's failed cases. */
-  async explain(runId: string, key?: string): Promise<ExplainOutcome> {
+  async explain(runId: string, key?: string, call: ExplainCallOptions = {}): Promise<ExplainOutcome> {
     const { logger } = this.deps;
     if (this.running) {
       void vscode.window.showInformationMessage(`RAG Inspector: an explanation of run ${this.running.runId} is running; cancel it or wait for it to finish.`);
@@ -85,29 +113,30 @@ export class Explainer {
       // Variants are logged and cached under the run's `.rag-inspector`, three folders up from its log.
       const stateProblem = await gate?.stateFolderProblem(path.dirname(path.dirname(path.dirname(logFile))));
       if (stateProblem) throw new Error(stateProblem);
-      const limit = vscode.workspace.getConfiguration('ragInspector').get<number>('maxCostWithoutConfirm', 1);
+      const limit = maxCostWithoutConfirm();
       let declined = false;
       const outcome = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `RAG Inspector: ${title}`, cancellable: true },
         async (progress, token) => {
           const cancel = token.onCancellationRequested(() => abort.abort());
+          const cancelToo = call.cancellation?.onCancellationRequested(() => abort.abort());
+          if (call.cancellation?.isCancellationRequested) abort.abort();
           try {
             return await explainRun(logFile, {
-              credentials: this.deps.credentials,
-              providers: this.deps.providers,
-              signal: abort.signal,
-              overridesOf: this.deps.overridesOf,
-              ...(gate ? { contain: gate.containment(), allowed: async (spec: EvalSpec) => (await gate.endpointsAllowed(spec)).allowed } : {}),
-              ...(key ? { caseIds: [splitCaseKey(key).caseId], modelKey: splitCaseKey(key).modelKey } : { failed: true }),
+              ...this.sessionOptions(key, abort.signal),
+              ...(call.maxCalls ? { maxCalls: call.maxCalls } : {}),
+              ...(gate ? { allowed: async (spec: EvalSpec) => (await gate.endpointsAllowed(spec)).allowed } : {}),
               confirm: async (plan) => {
                 logger.info(`${title}: ${describePlan(plan)}, up to ${formatUsd(plan.estimatedUsd)}.`);
-                declined = !(await confirmExplanationCost(title, plan, limit));
+                const accepted = call.acceptedUsd !== undefined && plan.estimatedUsd <= call.acceptedUsd;
+                declined = !accepted && !(await confirmExplanationCost(title, plan, limit));
                 return !declined && !abort.signal.aborted;
               },
               onEvent: (event) => this.forward(runId, event, (message) => progress.report(message)),
             });
           } finally {
             cancel.dispose();
+            cancelToo?.dispose();
           }
         },
       );

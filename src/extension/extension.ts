@@ -13,6 +13,8 @@ import { activateGenerateCounterfactual } from './generateCounterfactual.js';
 import { activateHover } from './hover.js';
 import { activateImportTraces } from './importTraces.js';
 import { languageModelProviders } from './languageModelProvider.js';
+import { activateLanguageModelTools } from './languageModelTools.js';
+import type { AgentToolsApi } from './languageModelTools.js';
 import { RunLauncher } from './launch.js';
 import { activateOutputChannel } from './outputChannel.js';
 import type { RedactingLogger } from './outputChannel.js';
@@ -54,6 +56,7 @@ export interface TestingApi {
   evalFiles: EvalFiles;
   untrusted: UntrustedWorkspaceGate;
   explainer: Explainer;
+  agentTools: AgentToolsApi;
 }
 
 export function activate(context: vscode.ExtensionContext): { testing: TestingApi } | undefined {
@@ -87,13 +90,14 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
     reveal: (runId) => panels.point({ runId }),
   });
   const tests = activateTestExplorer(context, launcher, index, logger);
+  const agentTools = activateLanguageModelTools(context, { launcher, explainer, store, untrusted, logger });
   activateGenerateCounterfactual(context, secrets.credentials, logger);
   activateImportTraces(context, logger);
   activateWalkthrough(context, logger);
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests, evalFiles, untrusted, explainer } };
+  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests, evalFiles, untrusted, explainer, agentTools } };
 }
 
 export function deactivate(): void {

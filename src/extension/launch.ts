@@ -12,6 +12,7 @@ import type { EvalSpec } from '../core/spec/types.js';
 import { ErrorCauseTally } from '../core/errorCauses.js';
 import { confirmCost } from './costGuard.js';
 import { estimateCost } from '../core/engine/costEstimate.js';
+import type { CostEstimate } from '../core/engine/costEstimate.js';
 import { causeLines, outcomeMessage } from './outcomeMessage.js';
 import type { Logger } from './outputChannel.js';
 import type { RunController, RunSummary } from './runController.js';
@@ -40,6 +41,13 @@ export interface LaunchRequest {
   cancellation?: vscode.CancellationToken;
   /** How a failure is reported; by default in the log and an error notification (reportRunError). */
   onError?: (error: unknown) => void;
+  /**
+   * A cost the user already accepted for this run (an agent's tool call, confirmed in chat): no second question
+   * unless the estimate made now is higher.
+   */
+  acceptedUsd?: number;
+  /** With `announce`: this token cancels the run too (an agent's tool call), beside the notification's Cancel. */
+  alsoCancelledBy?: vscode.CancellationToken;
 }
 
 /**
@@ -93,7 +101,7 @@ export class RunLauncher {
         return 'cancelled';
       }
       // Stopped while the cost question was open (the Testing view's Stop): nothing to start.
-      if (request.cancellation?.isCancellationRequested) {
+      if (request.cancellation?.isCancellationRequested || request.alsoCancelledBy?.isCancellationRequested) {
         this.logger.info(`${title}: not started (cancelled).`);
         return 'cancelled';
       }
@@ -117,7 +125,7 @@ export class RunLauncher {
       try {
         summary = request.cancellation
           ? await this.cancelledBy(request.cancellation, start)
-          : await this.withProgress(`${title} — ${path.basename(specFile)}`, request.announce === true, start);
+          : await this.withProgress(`${title} — ${path.basename(specFile)}`, request.announce === true, start, request.alsoCancelledBy);
       } finally {
         tally.dispose();
       }
@@ -156,10 +164,20 @@ export class RunLauncher {
   }
 
   private async costConfirmed(request: LaunchRequest, spec: EvalSpec): Promise<boolean> {
-    const limit = vscode.workspace.getConfiguration('ragInspector').get<number>('maxCostWithoutConfirm', 1);
+    const limit = maxCostWithoutConfirm();
     const estimate = await estimateCost(spec, request.caseFilter, new AbortController().signal);
     if (estimate.unpriced.length) this.logger.info(`${request.title}: no price known for ${estimate.unpriced.join(', ')}; the cost check leaves them out.`);
+    if (request.acceptedUsd !== undefined && estimate.usd <= request.acceptedUsd) return true;
     return confirmCost(request.title, estimate, limit);
+  }
+
+  /**
+   * What a run of the eval file (these cases) may cost, read as launch would run it (contained in an untrusted
+   * workspace, the settings applied); nothing is asked or sent. An agent's tool call shows it before it runs.
+   */
+  async estimate(specFile: string, caseFilter?: LaunchRequest['caseFilter']): Promise<CostEstimate> {
+    const loaded = await this.loaded({ specFile, title: '' });
+    return estimateCost(applyOverrides(loaded, this.overridesOf(loaded)), caseFilter, new AbortController().signal);
   }
 
   /** The caller's token cancels the run (finished cases stay in the log). */
@@ -173,12 +191,13 @@ export class RunLauncher {
   }
 
   /** A notification with done/total; its Cancel button cancels the run (finished cases stay in the log). */
-  private withProgress(title: string, notification: boolean, run: () => Promise<RunSummary>): Thenable<RunSummary> {
+  private withProgress(title: string, notification: boolean, run: () => Promise<RunSummary>, alsoCancelledBy?: vscode.CancellationToken): Thenable<RunSummary> {
     const location = notification ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window;
     return vscode.window.withProgress({ location, title: `RAG Inspector: ${title}`, cancellable: notification }, async (progress, token) => {
       let shown = 0;
       let last = 0;
       const cancel = token.onCancellationRequested(() => this.controller.cancel());
+      const cancelToo = alsoCancelledBy?.onCancellationRequested(() => this.controller.cancel());
       const events = this.controller.onEvent((event) => {
         if (event.type === 'run-started') progress.report({ message: `0/${event.total} cases` });
         if (event.type === 'batch') progress.report({ message: batchLine(event) });
@@ -197,9 +216,15 @@ export class RunLauncher {
       } finally {
         events.dispose();
         cancel.dispose();
+        cancelToo?.dispose();
       }
     });
   }
+}
+
+/** The setting above which a run or an explanation asks before spending (dollars). */
+export function maxCostWithoutConfirm(): number {
+  return vscode.workspace.getConfiguration('ragInspector').get<number>('maxCostWithoutConfirm', 1);
 }
 
 export function reportRunError(error: unknown, logger: Logger): void {

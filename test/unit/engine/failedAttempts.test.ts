@@ -5,7 +5,7 @@ import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
-import { formatTotals } from '../../../src/cli/summaryText.js';
+import { formatTotals } from '../../../src/core/report/summaryText.js';
 import { answerLandmarks, createWorkspace, fixtureEvalYaml, rgbRows } from './workspace.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 

@@ -14,7 +14,7 @@ import { explainRun, planExplanation } from '../../../src/core/explain/explainRu
 import { explainCase } from '../../../src/core/explain/attribute.js';
 import { planVariants } from '../../../src/core/explain/variants.js';
 import type { ExplainSource, VariantOutcome } from '../../../src/core/explain/model.js';
-import { formatCaseExplanation, formatPlan } from '../../../src/cli/explainText.js';
+import { formatCaseExplanation, formatPlan } from '../../../src/core/explain/explanationText.js';
 import { attributionCsv } from '../../../src/core/report/explanationReport.js';
 
 const sources: ExplainSource[] = ['d0', 'd1', 'd2'].map((id, i) => ({ id, role: i === 0 ? 'positive' : 'negative', answerBearing: i === 0, preview: id }));

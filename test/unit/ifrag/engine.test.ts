@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
-import { formatTable } from '../../../src/cli/summaryText.js';
+import { formatTable } from '../../../src/core/report/summaryText.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';

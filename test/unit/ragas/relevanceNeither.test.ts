@@ -6,7 +6,7 @@ import type { EvalCase } from '../../../src/core/model.js';
 import { scoreRagasCase } from '../../../src/core/suites/ragas/score.js';
 import { ragasSuite } from '../../../src/core/suites/ragas/suite.js';
 import { reportCasesOf } from '../../../src/core/suites/reportView.js';
-import { formatCell } from '../../../src/cli/summaryText.js';
+import { formatCell } from '../../../src/core/report/summaryText.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 import { SUITE_ID, build, find, fixtureClients, params, result, scriptedReplies } from './builders.js';

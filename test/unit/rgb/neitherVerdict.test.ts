@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EvalCase } from '../../../src/core/model.js';
 import { rgbSuite } from '../../../src/core/suites/rgb/suite.js';
-import { formatCell } from '../../../src/cli/summaryText.js';
+import { formatCell } from '../../../src/core/report/summaryText.js';
 import { SUITE_ID, build, find, params, plainRow, result, score, scriptedJudge } from './builders.js';
 
 const GARBAGE = 'As an AI model I think the documents are about sports.';

@@ -8,7 +8,7 @@ import { Scheduler } from '../../../src/core/run/scheduler.js';
 import { judgeJson } from '../../../src/core/suites/judging.js';
 import { wilson } from '../../../src/core/stats.js';
 import { wilsonCell } from '../../../src/core/suites/reportCells.js';
-import { formatCell } from '../../../src/cli/summaryText.js';
+import { formatCell } from '../../../src/core/report/summaryText.js';
 import { formatCellNumber } from '../../../src/core/numberFormat.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';

@@ -1,8 +1,8 @@
 // Renders suite tables, thresholds and totals as aligned plain text for the terminal and CI logs.
-import type { ReportCell, ReportTable, SuiteReport } from '../core/suites/contract.js';
-import type { RunTotals, ThresholdOutcome, InputProblem } from '../core/model.js';
-import type { ErrorCause } from '../core/errorCauses.js';
-import { formatCellNumber } from '../core/numberFormat.js';
+import type { ReportCell, ReportTable, SuiteReport } from '../suites/contract.js';
+import type { RunTotals, ThresholdOutcome, InputProblem } from '../model.js';
+import type { ErrorCause } from '../errorCauses.js';
+import { formatCellNumber } from '../numberFormat.js';
 
 export function formatCell(cell: ReportCell): string {
   // A rate over no cases is no number: "—", never "0 [0, 1] n=0".

@@ -1,7 +1,7 @@
 // The explanation as terminal text: the plan before anything is spent, then per case its one-line summary and a
 // line per document (effect, attribution, support) and whether the faithfulness check holds, then the per-suite
 // aggregates.
-import type { CaseExplanation, ExplainPlan, FaithfulnessCheck, RunExplanation, SuiteExplanation } from '../core/explain/model.js';
+import type { CaseExplanation, ExplainPlan, FaithfulnessCheck, RunExplanation, SuiteExplanation } from './model.js';
 
 export function formatPlan(plan: ExplainPlan): string {
   const usd = plan.estimatedUsd > 0 ? `about $${plan.estimatedUsd.toFixed(4)} at most` : 'no cost known';
