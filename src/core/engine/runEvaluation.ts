@@ -169,7 +169,12 @@ async function runWithClients(setup: RunSetup): Promise<RunOutcome> {
   // resumed log is reopened (and locked) before anything runs.
   const overlap = !previous && !spec.models.some((m) => m.batch) && spec.judge?.batch !== true && !(clients.judge && plan.suites.some((s) => s.suite.prepareRow));
   if (!overlap) await check;
-  const alongside = new CheckAlongside(check, overlap ? clients.models.reduce((sum, m) => sum + m.concurrency, 0) : 0);
+  // Alongside the first wave, a check cut short by the user's cancel is no failure of the check: the run ends cancelled
+  // with the cases that finished, as it would have a moment later.
+  const checked = overlap ? check.catch((error: unknown) => {
+    if (!options.signal.aborted) throw error;
+  }) : check;
+  const alongside = new CheckAlongside(checked, overlap ? clients.models.reduce((sum, m) => sum + m.concurrency, 0) : 0);
   const runSignal = AbortSignal.any([options.signal, alongside.signal]);
 
   const runId = previous?.header.runId ?? newRunId(new Date());

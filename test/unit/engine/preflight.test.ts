@@ -10,6 +10,8 @@ import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunEvent } from '../../../src/core/engine/events.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { isPreflightRequest, startFixtureServer } from '../../fixtures/llmServer.js';
+import { waitFor } from '../../fixtures/waitFor.js';
+import { readRunLog } from '../../../src/core/run/runLog.js';
 import type { FixtureOptions, FixtureServer } from '../../fixtures/llmServer.js';
 import { answerLandmarks, createWorkspace, fixtureEvalYaml, rgbRows } from './workspace.js';
 
@@ -47,6 +49,21 @@ test('the check runs alongside the first wave: cases go out while it waits, neve
   assert.ok(cases.length >= 1 && cases.length <= 4, `the first wave (concurrency 4) went out alongside the check, nothing after it: ${cases.length}`);
   assert.deepEqual(events.filter((e) => e.type === 'run-started' || e.type === 'case-finished'), [], 'no run started, no case finished');
   assert.ok(!existsSync(path.join(ws.dir, '.rag-inspector', 'runs')), 'no run log');
+});
+
+test('cancelled while the check is still out: the run ends cancelled with the first-wave cases that finished, logged', async (t) => {
+  const chat = await server({ flavour: 'llama.cpp', listedModels: ['/models/qwen.gguf'], rules: [{ match: isPreflightRequest, fault: { kind: 'hang' } }] });
+  const ws = createWorkspace({ rows: rgbRows(12), evalYaml: () => fixtureEvalYaml(chat.openaiBaseUrl) });
+  t.after(() => ws.cleanup());
+  const controller = new AbortController();
+  const running = runEvaluation(ws.evalFile, { ...options, signal: controller.signal });
+  const answered = () => chat.requests.filter((r) => r.api === 'openai-chat' && !isPreflightRequest(r) && r.answeredAt !== undefined).length;
+  await waitFor(() => (answered() > 0 ? true : undefined), 'a first-wave case answered while the check waits');
+  controller.abort();
+  const outcome = await running;
+  assert.equal(outcome.status, 'cancelled');
+  const logged = (await readRunLog(outcome.logFile)).cases.length;
+  assert.ok(logged >= 1 && logged <= 4, `the finished first-wave cases are in the log, nothing after the wave: ${logged}`);
 });
 
 test('a server still loading its model is a warning; the run goes on and its 503s are retried', async (t) => {
