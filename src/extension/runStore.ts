@@ -88,11 +88,7 @@ export class RunStore implements InspectorData, vscode.Disposable {
     }
     const { index } = read;
     // An explained run lists Explain's causes and counts its failure split with them.
-    const explained = await explainedIndexItems(index, runId).catch((error: unknown) => ({
-      items: [...index.entries.values()].map((indexed) => indexed.item),
-      reports: index.summary?.reports ?? [],
-      problem: { file: index.file, message: `the run's explained causes cannot be shown: ${describeError(error)}` },
-    }));
+    const explained = await explainedIndexItems(index, runId);
     const cases: CaseListItem[] = explained.items;
     const errored = cases.filter((item) => item.status === 'error').map((item) => item.key);
     // Only the errored lines are read in full, for the causes the header shows.

@@ -77,14 +77,31 @@ export class ExplainedItems {
 }
 
 /**
- * The list items and reports of an indexed run log with its explanation applied: the explanation read once, and only
- * the explained failed cases' lines read, by their byte ranges (never the whole log again).
+ * The list items and reports of a run with its explanation applied: the explanation read once, and only the explained
+ * failed cases read in full (`readEntries`: by their byte ranges in the log, never the whole log again). Never throws:
+ * `problem` says why the recorded causes are shown instead.
  */
-export async function explainedIndexItems(index: RunLogIndex, runId: string): Promise<{ items: CaseListItem[]; reports: SuiteReport[]; problem?: InputProblem }> {
-  const { explanation, problem } = await explanationOfRunLog(index.file, runId);
-  const explained = new ExplainedItems(explanation, index.summary?.reports ?? []);
-  const listed = [...index.entries.values()].map((indexed) => indexed.item);
-  const entries = await index.readEntries(listed.filter((item) => explained.needsEntry(item)).map((item) => item.key));
-  const items = listed.map((item) => explained.item(item, entries.get(item.key)));
-  return { items, reports: explained.reports(), ...(problem ? { problem } : {}) };
+export async function explainedRunItems(
+  logFile: string,
+  runId: string,
+  listed: readonly CaseListItem[],
+  reports: SuiteReport[],
+  readEntries: (keys: string[]) => Promise<Map<string, { evalCase: EvalCase | undefined; result: CaseResult }>>,
+): Promise<{ items: CaseListItem[]; reports: SuiteReport[]; problem?: InputProblem }> {
+  const { explanation, problem } = await explanationOfRunLog(logFile, runId);
+  const explained = new ExplainedItems(explanation, reports);
+  const keys = listed.filter((item) => explained.needsEntry(item)).map((item) => item.key);
+  try {
+    const entries = keys.length === 0 ? new Map() : await readEntries(keys);
+    const items = listed.map((item) => explained.item(item, entries.get(item.key)));
+    return { items, reports: explained.reports(), ...(problem ? { problem } : {}) };
+  } catch (error) {
+    // The run is still shown, with the causes recorded when it ran; say why Explain's are missing.
+    return { items: [...listed], reports, problem: { file: logFile, message: `Explain's causes cannot be shown: the explained cases could not be read (${describeError(error)})`, hint: 'open the run again' } };
+  }
+}
+
+/** explainedRunItems for an indexed run log (the panel's runs on disk). */
+export function explainedIndexItems(index: RunLogIndex, runId: string): ReturnType<typeof explainedRunItems> {
+  return explainedRunItems(index.file, runId, [...index.entries.values()].map((indexed) => indexed.item), index.summary?.reports ?? [], (keys) => index.readEntries(keys));
 }
