@@ -9,6 +9,7 @@ import type { RunListEntry } from '../core/run/runLog.js';
 import { RunLogIndex } from '../core/report/runLogIndex.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
 import { flippedItemRows } from '../core/report/caseItems.js';
+import { explainedIndexItems } from '../core/report/explainedItems.js';
 import { currentResults, newestFirst, overlayRuns, runsOf } from './currentResults.js';
 import type { LatestResults } from './currentResults.js';
 import { interruptedCheck } from './interruptedListing.js';
@@ -86,21 +87,20 @@ export class RunStore implements InspectorData, vscode.Disposable {
       return { listing: await diskListing({ ...entry, status: 'unreadable', problem: read.problem }), reports: [], thresholds: [], problems: [{ file: entry.file, message: read.problem }], cases: [] };
     }
     const { index } = read;
-    const cases: CaseListItem[] = [];
-    const errored: string[] = [];
-    for (const [key, indexed] of index.entries) {
-      cases.push(indexed.item);
-      if (indexed.item.status === 'error') errored.push(key);
-    }
+    // An explained run lists Explain's causes and counts its failure split with them.
+    const explained = await explainedIndexItems(index, runId);
+    const cases: CaseListItem[] = explained.items;
+    const errored = cases.filter((item) => item.status === 'error').map((item) => item.key);
     // Only the errored lines are read in full, for the causes the header shows.
     const errorCauses = errorCausesOf([...(await this.readEntries(runId, errored)).values()].map((entry) => entry.result));
     // The index's status is fresher than the listing's (a resume elsewhere may have finished the log since).
     const interrupted = index.status === 'started' && (await this.interruptedAmong([{ ...entry, status: 'started' }])).has(runId);
     return {
       listing: listingOf(index, interrupted),
-      reports: index.summary?.reports ?? [],
+      reports: explained.reports,
       thresholds: index.summary?.thresholds ?? [],
       problems: [
+        ...(explained.problem ? [explained.problem] : []),
         ...(index.summary?.problems ?? []),
         ...index.problems.map((p) => ({ file: index.file, line: p.line, message: `run log: ${p.message}` })),
       ],

@@ -6,6 +6,7 @@ import type { RunEvent } from '../core/engine/events.js';
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from '../protocol.js';
 import { caseListItem, flippedItemRows } from '../core/report/caseItems.js';
 import { describeError } from '../core/errors.js';
+import { explainedRunItems } from '../core/report/explainedItems.js';
 import { RunLogIndex } from '../core/report/runLogIndex.js';
 import type { CaseEntry, InputProblem } from '../core/model.js';
 import { describeKey } from '../core/model.js';
@@ -185,7 +186,12 @@ export class SessionRuns implements InspectorData, vscode.Disposable {
   async getRun(runId: string): Promise<RunDetail> {
     const run = this.require(runId);
     await run.earlier;
-    return { listing: { ...run.listing }, ...run.detail, cases: [...run.items.values()] };
+    const cases = [...run.items.values()];
+    if (run.listing.status === 'started') return { listing: { ...run.listing }, ...run.detail, cases };
+    // A finished run of this window, once explained, lists Explain's causes and counts its failure split with them.
+    const explained = await explainedRunItems(run.logFile, runId, cases, run.detail.reports, (keys) => this.readEntries(runId, keys));
+    const problems = explained.problem ? [explained.problem, ...run.detail.problems] : run.detail.problems;
+    return { listing: { ...run.listing }, ...run.detail, reports: explained.reports, problems, cases: explained.items };
   }
 
   async getCase(runId: string, key: string): Promise<CaseDetail> {

@@ -366,6 +366,18 @@ export class InspectorApp extends LitElement {
     }
   }
 
+  /** After Explain, the run's list and failure split again: the host lists Explain's causes of the explained cases. */
+  private async reloadCauses(runId: string): Promise<void> {
+    try {
+      const detail = await this.api.getRun(runId);
+      if (this.state.runId !== runId) return; // another run is shown now
+      this.detail = detail;
+      this.items = detail.cases;
+    } catch (error) {
+      if (this.state.runId === runId) this.error = `Could not reload run ${runId} after Explain: ${describeError(error)}`;
+    }
+  }
+
   /** Explanations stored for the run (a run explained earlier, or by the CLI) show as soon as it opens. */
   private async loadExplanation(runId: string): Promise<void> {
     try {
@@ -532,6 +544,7 @@ export class InspectorApp extends LitElement {
         this.explainRuns = new Map();
         // The stored file holds every case explained so far, partial ones of a cancel included.
         if (explanation) this.explanations = explanationsByKey(explanation);
+        if (explanation) void this.reloadCauses(runId);
         if (error) this.error = `Explain failed: ${error}`;
         break;
       }

@@ -12,9 +12,7 @@ import type { TextSink } from './textSink.js';
 import type { InputProblem } from '../model.js';
 import { isFailure } from '../model.js';
 import { NumberColumn } from '../suites/aggregator.js';
-import { describeError } from '../errors.js';
-import { explanationFileOfRunLog, readExplanation } from '../explain/explainRun.js';
-import type { RunExplanation } from '../explain/model.js';
+import { ExplainedItems, explanationOfRunLog } from './explainedItems.js';
 
 /**
  * Case details embedded at most, in characters of JSON. A case with its documents and response is 2–10 KB, so
@@ -49,11 +47,14 @@ export function htmlReportWriter(run: RunData, sink: TextSink, webviewBundleJs: 
     await items.dispose();
     await details.dispose();
   };
+  // Read once, before the first case, so each listed case shows Explain's cause when it was explained.
+  const explaining = explanationOfRunLog(run.logFile, run.runId).then((explained) => ({ ...explained, items: new ExplainedItems(explained.explanation, run.reports) }));
   return {
     async add({ evalCase, result }) {
       if (result.status === 'error') causes.add(result);
       if (!evalCase) return; // a result without its case cannot be shown; the log reader reports such lines
-      await items.write(`${sizes.length === 0 ? '' : ','}${escapeJsonForHtml(JSON.stringify(caseListItem(evalCase, result)))}`);
+      const item = (await explaining).items.item(caseListItem(evalCase, result), { evalCase, result });
+      await items.write(`${sizes.length === 0 ? '' : ','}${escapeJsonForHtml(JSON.stringify(item))}`);
       const caseDetail: CaseDetail = { runId: run.runId, evalCase, result };
       const json = JSON.stringify(caseDetail);
       sizes.push(isFailure(result) ? -json.length : json.length);
@@ -63,9 +64,9 @@ export function htmlReportWriter(run: RunData, sink: TextSink, webviewBundleJs: 
     async finish() {
       const { embedded, listed } = chooseEmbedded(sizes, budget);
       const notes: InputProblem[] = embedded.size < listed ? [embeddingNote(run, embedded.size, listed, budget)] : [];
-      const explained = await explanationOf(run);
+      const explained = await explaining;
       if (explained.problem) notes.push(explained.problem);
-      const detail: Omit<RunDetail, 'cases'> = { ...runDetailOf(run), errorCauses: causes.list() };
+      const detail: Omit<RunDetail, 'cases'> = { ...runDetailOf(run), reports: explained.items.reports(), errorCauses: causes.list() };
       const { before, after } = htmlReportFrame(run.name, webviewBundleJs, options.css);
       await sink.write(before);
       await sink.write(escapeJsonForHtml(reportDataOpening({ ...detail, problems: [...notes, ...detail.problems] })));
@@ -87,19 +88,6 @@ export function htmlReportWriter(run: RunData, sink: TextSink, webviewBundleJs: 
     },
     dispose,
   };
-}
-
-/** The run's stored explanation (.rag-inspector/explanations/<run-id>.json beside its log), when it was explained. */
-async function explanationOf(run: RunData): Promise<{ explanation?: RunExplanation; problem?: InputProblem }> {
-  if (!run.logFile) return {};
-  const file = explanationFileOfRunLog(run.logFile, run.runId);
-  try {
-    const explanation = await readExplanation(file);
-    return explanation ? { explanation } : {};
-  } catch (error) {
-    // A report without the explanation is still the run's report; say why it is missing.
-    return { problem: { file, message: `the run's explanation could not be read: ${describeError(error)}`, hint: 'explain the run again (rag-inspector explain)' } };
-  }
 }
 
 /**

@@ -5,6 +5,7 @@ import { caseListItem } from './caseItems.js';
 import type { RunData } from './runData.js';
 import { caseKey } from '../model.js';
 import { ErrorCauseTally, errorCausesOf } from '../errorCauses.js';
+import { ExplainedItems, explanationOfRunLog } from './explainedItems.js';
 
 /** The causes of the run's errored cases, read from its entries (only errored results are kept). */
 export async function errorCausesOfRun(run: RunData): Promise<ReturnType<typeof errorCausesOf>> {
@@ -23,14 +24,18 @@ export async function inspectorRun(run: RunData): Promise<InspectorRun> {
   const cases = new Map<string, CaseDetail>();
   const items = [];
   const causes = new ErrorCauseTally();
+  const explained = await explanationOfRunLog(run.logFile, run.runId);
+  const explainedItems = new ExplainedItems(explained.explanation, run.reports);
   for await (const { evalCase, result } of run.entries()) {
     if (!evalCase) continue; // a result without its case cannot be shown; the log reader reports such lines
-    items.push(caseListItem(evalCase, result));
+    items.push(explainedItems.item(caseListItem(evalCase, result), { evalCase, result }));
     causes.add(result);
     cases.set(caseKey(result.caseId, result.modelKey), { runId: run.runId, evalCase, result });
   }
   // errorCauses before cases: the streamed report (htmlReportFile.ts) writes the fields in this order.
-  return { detail: { ...runDetailOf(run), errorCauses: causes.list(), cases: items }, cases };
+  const detail = runDetailOf(run);
+  const problems = explained.problem ? [explained.problem, ...detail.problems] : detail.problems;
+  return { detail: { ...detail, reports: explainedItems.reports(), problems, errorCauses: causes.list(), cases: items }, cases };
 }
 
 /** The run's detail without its case list. */

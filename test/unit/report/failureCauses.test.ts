@@ -15,6 +15,15 @@ import { failureCausesOfRun } from '../../../src/core/report/failureCauses.js';
 import { runDataFromLog } from '../../../src/core/report/runDataSources.js';
 import type { CauseFinding, RetrievalRecord } from '../../../src/core/retrieval/contract.js';
 import { newRunId, RunLogWriter } from '../../../src/core/run/runLog.js';
+import type { SummaryLine } from '../../../src/core/run/runLog.js';
+import { createFailureSplitAggregator } from '../../../src/core/retrieval/failureSplit.js';
+import { EXPLAINED_SPLIT_NOTE, explainedIndexItems } from '../../../src/core/report/explainedItems.js';
+import { indexRunLog } from '../../../src/core/report/runLogIndex.js';
+import { inspectorRun } from '../../../src/core/report/inspectorRun.js';
+import { writeHtmlReport } from '../../../src/core/report/htmlReportFile.js';
+import { renderToString } from '../../../src/core/report/textSink.js';
+import type { CaseListItem } from '../../../src/core/report/viewModel.js';
+import type { SuiteReport } from '../../../src/core/suites/contract.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'failure-causes-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -54,6 +63,20 @@ function explanationOfQ1(): RunExplanation {
   return { format: 1, runId: 'x', runLog: '', variantLog: '', createdAt: '', status: 'complete', cases: [explained], suites: [], calls: { model: 0, cached: 0, judge: 0 } };
 }
 
+/** The summary the run wrote: the qa suite's failure split from the causes recorded when the cases ran. */
+function summaryOfRun(): Omit<SummaryLine, 'type'> {
+  const split = createFailureSplitAggregator('qa');
+  split.add('m:a', 'undetermined');
+  split.add('m:b', 'undetermined');
+  split.add('m:a', 'ranked-out');
+  const { tables, charts } = split.finish();
+  const accuracy = { id: 'accuracy', title: 'Answer accuracy', columns: ['m:a'], rows: [] };
+  return {
+    status: 'success', finishedAt: '2026-11-29T01:01:00.000Z', totals: { cases: 6, success: 5, error: 1, passed: 1, failed: 4, modelCalls: 6, cacheHits: 0, judgeCalls: 0, inputTokens: 0, outputTokens: 0 },
+    reports: [{ suiteId: 'qa', method: 'rag', tables: [accuracy, ...tables], charts, metrics: [], notes: [] }], thresholds: [], problems: [],
+  };
+}
+
 async function writeRun(explanation: string | undefined): Promise<string> {
   const runId = newRunId(new Date('2026-11-29T01:00:00Z'));
   const dir = path.join(root, runId, '.rag-inspector', 'runs');
@@ -67,6 +90,7 @@ async function writeRun(explanation: string | undefined): Promise<string> {
   writer.appendCase({ case: ragCase('q3', 'doc-a'), result: result('q3', 'm:a', true) });
   writer.appendCase({ case: ragCase('q4', 'doc-a'), result: { ...result('q4', 'm:a', false), status: 'error', pass: undefined, scores: [], error: { stage: 'retrieval', kind: 'server', message: 'retriever crashed' } } });
   writer.appendCase({ case: ragCase('n1', 'doc-a', 'rgb'), result: result('n1', 'm:a', false) });
+  writer.appendSummary(summaryOfRun());
   writer.close();
   if (explanation !== undefined) {
     const file = explanationFileOfRunLog(writer.file, runId);
@@ -110,4 +134,60 @@ test('an explanation that cannot be read is said in a note, and the recorded cau
   assert.equal(causes.notes.length, 1);
   assert.match(causes.notes[0] ?? '', /explanation .*\.json could not be read .*causes are the ones recorded when the cases ran/);
   assert.equal(causes.cases.get(caseKey('q1', 'm:a'))?.from, 'case');
+});
+
+/** The listed causes of the failed rag cases, and the qa suite's split rows (cause, shares per model), as shown. */
+function shown(items: readonly CaseListItem[], reports: readonly SuiteReport[]) {
+  const split = reports.find((r) => r.suiteId === 'qa')?.tables.find((t) => t.id === 'qa-failure-causes');
+  return {
+    causes: items.filter((i) => i.suiteId === 'qa').map((i) => [i.caseId, i.modelKey, i.cause ?? null]),
+    rows: split?.rows.map((row) => [row.label, row.cells.map((cell) => cell.value)]),
+    explainedNote: split?.notes?.includes(EXPLAINED_SPLIT_NOTE),
+    tables: reports.find((r) => r.suiteId === 'qa')?.tables.map((t) => t.id),
+    charts: reports.find((r) => r.suiteId === 'qa')?.charts?.map((c) => c.tableId),
+  };
+}
+
+const beforeExplain = {
+  causes: [['q1', 'm:a', 'undetermined'], ['q1', 'm:b', 'undetermined'], ['q2', 'm:a', 'ranked-out'], ['q3', 'm:a', null], ['q4', 'm:a', null]],
+  rows: [['ranked-out', [0.5, 0]], ['undetermined', [0.5, 1]]],
+  explainedNote: false,
+  tables: ['accuracy', 'qa-failure-causes'],
+  charts: ['qa-failure-causes', 'qa-failure-causes'],
+};
+const afterExplain = {
+  ...beforeExplain,
+  causes: [['q1', 'm:a', 'position'], ['q1', 'm:b', 'undetermined'], ['q2', 'm:a', 'ranked-out'], ['q3', 'm:a', null], ['q4', 'm:a', null]],
+  rows: [['ranked-out', [0.5, 0]], ['position', [0.5, 0]], ['undetermined', [0, 1]]],
+  explainedNote: true,
+};
+
+test('the panel\'s run log index lists Explain\'s cause and the split counted with it once the run is explained', async () => {
+  const plain = await explainedIndexItems(await indexRunLog(await writeRun(undefined)), 'unused');
+  assert.deepEqual(shown(plain.items, plain.reports), beforeExplain);
+  const file = await writeRun(JSON.stringify(explanationOfQ1()));
+  const index = await indexRunLog(file);
+  const explained = await explainedIndexItems(index, (await runDataFromLog(file)).runId);
+  assert.deepEqual(shown(explained.items, explained.reports), afterExplain);
+  assert.equal(explained.problem, undefined);
+  // The index keeps the recorded cause: the explanation is applied to what is shown, not stored in the index.
+  assert.equal(index.entries.get(caseKey('q1', 'm:a'))?.item.cause, 'undetermined');
+});
+
+test('inspectorRun and the HTML report show the same explained causes and split', async () => {
+  const run = await runDataFromLog(await writeRun(JSON.stringify(explanationOfQ1())));
+  const { detail } = await inspectorRun(run);
+  assert.deepEqual(shown(detail.cases, detail.reports), afterExplain);
+  const html = await renderToString(async (sink) => writeHtmlReport(await runDataFromLog(run.logFile ?? ''), sink, 'void 0'));
+  const listed = [...html.matchAll(/\{"key":"(q\d)\\u0000(m:[ab])"[^{}]*?"cause":"([a-z-]+)"/g)].map((m) => [m[1], m[2], m[3]]);
+  assert.deepEqual(listed, [['q1', 'm:a', 'position'], ['q1', 'm:b', 'undetermined'], ['q2', 'm:a', 'ranked-out']]);
+  assert.ok(html.includes('"label":"position"'), 'the split counts the explained cause');
+  assert.ok(html.includes('Causes include Explain'), 'the split says it includes Explain\'s evidence');
+});
+
+test('an explanation that cannot be read leaves the recorded causes and says why', async () => {
+  const file = await writeRun('{not json');
+  const shownRun = await explainedIndexItems(await indexRunLog(file), (await runDataFromLog(file)).runId);
+  assert.deepEqual(shown(shownRun.items, shownRun.reports), beforeExplain);
+  assert.match(shownRun.problem?.message ?? '', /explanation could not be read/);
 });
