@@ -3,33 +3,19 @@
 // (cases × latency ÷ in flight), and a bare HTTP client — a Node process that only POSTs the same number of chat
 // completions with 16 in flight through fetch — as the practical floor on this machine, so the gap that is ours shows.
 // With --before <dir>, the same run of another built checkout, interleaved run by run.
-import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createWorkspace, rgbRows } from '../test/unit/engine/workspace.js';
 import { startFixtureProcess } from './lib/fixtureProcess.js';
+import { timedProcess } from './lib/timedProcess.js';
+import type { Timing } from './lib/timedProcess.js';
 import { machineLine, median, numberArg, stringArg, table } from './lib/report.js';
 import { rgbNoiseEval } from './lib/rgbNoiseEval.js';
 
 const LATENCY_MS = 100;
 const IN_FLIGHT = 16;
 
-interface Timing {
-  wallMs: number;
-  cpuMs: number;
-}
-
-/** One process: wall time from here, user + system CPU from /usr/bin/time (the child's own accounting). */
-function timed(command: string[], cwd: string): Timing {
-  const started = performance.now();
-  const child = spawnSync('/usr/bin/time', ['-f', '%U %S', ...command], { cwd, encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: 'sk-fixture-key-for-the-bench-0000' } });
-  const wallMs = performance.now() - started;
-  const last = child.stderr.trim().split('\n').pop() ?? '';
-  const [user, system] = last.split(' ').map(Number);
-  if (child.status !== 0) throw new Error(`${command.join(' ')} exited with ${child.status}: ${child.stderr.slice(-1000)}`);
-  return { wallMs, cpuMs: ((user ?? NaN) + (system ?? NaN)) * 1000 };
-}
+const timed = (command: string[], cwd: string): Timing => timedProcess(command, cwd);
 
 /**
  * The bare clients: N chat completions, IN_FLIGHT at a time, each a fresh small body, nothing else — through Node's

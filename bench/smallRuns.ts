@@ -2,30 +2,17 @@
 // (dist/cli.js): Node alone, the CLI loading (--help), a one-case run (extractive, no network), and 300 cases against
 // the fixture server at 100 ms latency with 16 in flight (floor: 300 / 16 × 100 ms = 1.875 s). With --before <dir>, the
 // same commands of another built checkout, interleaved run by run so both see the same machine load.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createWorkspace, rgbRows } from '../test/unit/engine/workspace.js';
 import { startFixtureProcess } from './lib/fixtureProcess.js';
+import { timedProcess } from './lib/timedProcess.js';
+import type { Timing } from './lib/timedProcess.js';
 import { machineLine, median, numberArg, stringArg, table } from './lib/report.js';
 import { rgbNoiseEval } from './lib/rgbNoiseEval.js';
 
-interface Timing {
-  wallMs: number;
-  cpuMs: number;
-}
-
-/** One process: wall time from here, user + system CPU from /usr/bin/time (the child's own accounting). */
-function timed(command: string[], cwd: string): Timing {
-  const started = performance.now();
-  const child = spawnSync('/usr/bin/time', ['-f', '%U %S', ...command], { cwd, encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: 'sk-fixture-key-for-the-bench-0000' } });
-  const wallMs = performance.now() - started;
-  const last = child.stderr.trim().split('\n').pop() ?? '';
-  const [user, system] = last.split(' ').map(Number);
-  if (child.status !== 0 && child.status !== 1) throw new Error(`${command.join(' ')} exited with ${child.status}: ${child.stderr.slice(-1000)}`);
-  return { wallMs, cpuMs: ((user ?? NaN) + (system ?? NaN)) * 1000 };
-}
+/** A run may exit 1 (failed cases): still a finished run. */
+const timed = (command: string[], cwd: string): Timing => timedProcess(command, cwd, [0, 1]);
 
 const evalYaml = (model: string, concurrency: number) => rgbNoiseEval({ name: 'small run benchmark', model, concurrency, maxRetries: 0 });
 
