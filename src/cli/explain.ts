@@ -65,7 +65,7 @@ export async function explainFromCli(invocation: ExplainInvocation): Promise<Run
   print(process.stdout, `\n${formatExplanation(explanation)}\n`);
   const causes = await failureCausesOfRun(await runDataFromLog(invocation.runLog));
   if (causes.suites.length > 0) print(process.stdout, `\n${formatFailureCauses(causes)}\n`);
-  const written = await writeExplanationReports(explanation, invocation.out, invocation.formats);
+  const written = await writeExplanationReports(explanation, invocation.out, invocation.formats, causes);
   print(process.stdout, `Explanation: ${outcome.file}${written.length ? `\nReports: ${written.join(', ')}` : ''}\n`);
   return explanation;
 }

@@ -23,6 +23,7 @@ import type { ExplainCommand, RunCommand } from './args.js';
 import { explainFromCli, explainInvocation } from './explain.js';
 import { explanationFile, readExplanation } from '../core/explain/explainRun.js';
 import { writeExplanationReports } from '../core/report/explanationReport.js';
+import { failureCausesOfRun } from '../core/report/failureCauses.js';
 import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
@@ -75,7 +76,8 @@ export async function main(argv: string[]): Promise<number> {
         const explanation = await readExplanation(explanationFile(workspaceDir, run.runId));
         const causes = causesCounter();
         const written = await writeReports(run, out, command.formats, { ...verdictsOptions(process.cwd()), alongside: [causes] });
-        printRun(run, [...written, ...(explanation ? await writeExplanationReports(explanation, out, command.formats) : [])], causes.list());
+        const failureCauses = explanation ? await failureCausesOfRun(run) : undefined;
+        printRun(run, [...written, ...(explanation ? await writeExplanationReports(explanation, out, command.formats, failureCauses) : [])], causes.list());
         await exportRunTraces(run, command.exportOtlp);
         return exitCodeFor(run);
       }

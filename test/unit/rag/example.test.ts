@@ -2,7 +2,7 @@
 // offline; the retrieval metrics and the failure split are printed, and every failed case has a cause.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
@@ -28,4 +28,12 @@ test('rag-inspector run examples/rag prints the retrieval metrics, the accuracy 
   assert.match(split, /^With Explain's evidence:/);
   assert.match(split, /retrieved-not-used|distracted|position|generation/);
   assert.doesNotMatch(split, /undetermined +\d/);
+  // And in a file beside the explanation's: one row per failed case, its cause and the evidence in words.
+  const csv = stdout.match(/\S*failure-causes\.csv/)?.[0];
+  assert.ok(csv, 'failure-causes.csv is among the reports');
+  const rows = readFileSync(csv, 'utf8').trim().split('\n');
+  assert.equal(rows[0], 'suite,case_id,model,cause,from,passage_id,rank,evidence');
+  assert.equal(rows.length, 1 + 7, 'one row per failed case');
+  assert.ok(rows.slice(1).every((row) => !row.includes(',undetermined,')), rows.join('\n'));
+  assert.ok(rows.slice(1).some((row) => row.includes(',explanation,')), 'causes from Explain\'s evidence');
 });
