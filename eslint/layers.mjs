@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 
 /** Lowest first. The files directly in src/core (model.ts, errors.ts, stats.ts…) are the base and import nothing. */
-export const CORE_LAYERS = ['(base)', 'vendor', 'data', 'traces', 'prompt', 'providers', 'retrieval', 'suites', 'spec', 'run', 'engine', 'explain', 'verdicts', 'report', 'agentTools'];
+export const CORE_LAYERS = ['(base)', 'vendor', 'data', 'traces', 'prompt', 'providers', 'retrieval', 'suites', 'spec', 'run', 'corpus', 'engine', 'explain', 'verdicts', 'report', 'agentTools'];
 
 const WHY = {
   '(base)': 'the shapes and helpers every layer shares',
@@ -21,6 +21,7 @@ const WHY = {
   suites: 'the methods',
   spec: 'the eval file, checked against the methods',
   run: 'scheduling, caching and logging calls',
+  corpus: 'a folder of documents indexed by the product: chunks, stores, search, sweeps and generated questions',
   engine: 'running an evaluation',
   explain: 'why a case came out as it did: variants of it run through the engine',
   verdicts: 'a person\'s verdicts on cases, and how far the judge agrees with them',
