@@ -17,10 +17,10 @@ async function openList(run: FixtureRun): Promise<{ page: Page; timings: Timings
   const errors = collectPageErrors(page);
   await seedViewState(page, { runId: run.detail.listing.runId, view: 'cases' });
   await page.goto(server.setPage({ runs: [run] }));
-  const firstRows = await waitFor('first rows mark', () => page.evaluate(
-    "performance.getEntriesByName('ri-first-rows')[0]?.startTime") as Promise<number | undefined>, 60_000) as number;
-  const fcp = await waitFor('first contentful paint', () => page.evaluate(
-    "performance.getEntriesByName('first-contentful-paint')[0]?.startTime") as Promise<number | undefined>, 10_000) as number;
+  const firstRows = await waitFor(() => page.evaluate(
+    "performance.getEntriesByName('ri-first-rows')[0]?.startTime") as Promise<number | undefined>, 'first rows mark', 60_000) as number;
+  const fcp = await waitFor(() => page.evaluate(
+    "performance.getEntriesByName('first-contentful-paint')[0]?.startTime") as Promise<number | undefined>, 'first contentful paint', 10_000) as number;
   // Let the collector finish with the parsed run before timing frames, as a reader's first scroll would.
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const domRows = await page.locator('ri-case-list .viewport [role="option"]').count();
@@ -89,7 +89,7 @@ async function tenThousand(): Promise<void> {
 
   const filterStarted = Date.now();
   await page.locator('ri-case-filters vscode-checkbox').click();
-  await waitFor('failed only', async () => !/^10,000 of/.test(await page.locator('ri-case-filters .count').innerText()));
+  await waitFor(async () => !/^10,000 of/.test(await page.locator('ri-case-filters .count').innerText()), 'failed only');
   console.log(`  "failed only" on 10,000 rows: ${Date.now() - filterStarted} ms (includes Playwright round trips)`);
   if (errors.length) console.log(`  page errors: ${errors.join('; ')}`);
   await page.close();
@@ -112,13 +112,13 @@ async function hundredThousand(): Promise<void> {
     (el as unknown as { value: string }).value = 'australia';
     el.dispatchEvent(new Event('input'));
   });
-  await waitFor('search applied', async () => /^20,000 of 100,000$/.test(await page.locator('ri-case-filters .count').innerText()), 20_000);
+  await waitFor(async () => /^20,000 of 100,000$/.test(await page.locator('ri-case-filters .count').innerText()), 'search applied', 20_000);
   console.log(`  search over 100,000 rows: ${Date.now() - t} ms (includes the 60 ms debounce and Playwright round trips)`);
 
   // The end of the list is reachable and rendered.
   await page.locator('ri-case-list .viewport').focus();
   await page.keyboard.press('End');
-  await waitFor('last row', async () => (await page.locator('ri-case-list .row.cursor').getAttribute('aria-posinset')) === '20000');
+  await waitFor(async () => (await page.locator('ri-case-list .row.cursor').getAttribute('aria-posinset')) === '20000', 'last row');
   if (errors.length) console.log(`  page errors: ${errors.join('; ')}`);
   await page.close();
 }

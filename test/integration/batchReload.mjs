@@ -62,12 +62,12 @@ async function main() {
   await page.goto(url);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   const activated = 'RAG Inspector 0.1.0 activated';
-  await waitFor(page, () => channelLog(server).includes(activated), 'the extension to activate', 60_000);
+  await waitFor(() => channelLog(server).includes(activated), 'the extension to activate', 60_000);
 
   // 1. Run Evaluation from the palette: the cases go out as one vendor batch, recorded in the run log when submitted.
   await runCommand(page, 'RAG Inspector: Run Evaluation');
-  const logFile = await waitFor(page, () => runLogs()[0], 'the run log to appear', 60_000);
-  const batchLine = await waitFor(page, () => readLogLines(logFile).batches[0], 'the batch line in the run log (the batch submitted)', 60_000);
+  const logFile = await waitFor(() => runLogs()[0], 'the run log to appear', 60_000);
+  const batchLine = await waitFor(() => readLogLines(logFile).batches[0], 'the batch line in the run log (the batch submitted)', 60_000);
   await batchStatus(page).waitFor({ timeout: 30_000 }).catch(() => undefined);
   const statusText = ((await batchStatus(page).textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ').trim();
   expect(new RegExp(`^RAG batch \\d+/${CASES}$`).test(statusText), `the status bar shows the batch's progress: "${statusText}"`);
@@ -85,9 +85,9 @@ async function main() {
   const sessionsBefore = channelLog(server).split(activated).length - 1;
   await page.goto(url);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await waitFor(page, () => channelLog(server).split(activated).length - 1 > sessionsBefore, 'the extension to activate in the reloaded window', 60_000);
+  await waitFor(() => channelLog(server).split(activated).length - 1 > sessionsBefore, 'the extension to activate in the reloaded window', 60_000);
   const notice = 'was interrupted after';
-  await waitFor(page, () => channelLog(server).includes('Interrupted run found:'), 'the new extension host to find the interrupted run', 30_000);
+  await waitFor(() => channelLog(server).includes('Interrupted run found:'), 'the new extension host to find the interrupted run', 30_000);
   // Whether the first window's output channel still took the run's last line ("left interrupted") is up to VS Code's
   // shutdown: said, not checked.
   log(channelLog(server).includes('left interrupted') ? 'the first window logged the run as left interrupted' : 'the first window\'s log closed before the run\'s last line');
@@ -124,8 +124,8 @@ async function main() {
   const stillOpen = (await trafficOf(llm)).batches.find((b) => b.id === batchLine.batchId);
   log(`resumed with the batch ${stillOpen?.status} at the server (${stillOpen?.completed} of ${stillOpen?.total} done at its last poll)`);
   await batchStatus(page).waitFor({ timeout: 15_000 }).then(() => shot(page, 'batch-reload-collecting'), () => log('the status bar showed no batch progress after the resume (the batch may have ended)'));
-  await waitFor(page, () => readLogLines(logFile).lines.at(-1)?.type === 'summary', 'the summary line of the resumed run', 90_000);
-  await waitFor(page, () => channelLog(server).includes(`run ${runId} success`), 'the resumed run to be reported', 15_000);
+  await waitFor(() => readLogLines(logFile).lines.at(-1)?.type === 'summary', 'the summary line of the resumed run', 90_000);
+  await waitFor(() => channelLog(server).includes(`run ${runId} success`), 'the resumed run to be reported', 15_000);
   must(true, 'the resumed run wrote its summary line');
 
   // 4. The server's record, across both windows: the batch was created once and collected, nothing asked interactively.

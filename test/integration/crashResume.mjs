@@ -85,19 +85,19 @@ async function main() {
   const url = workbenchUrl(server, [['extensionDevelopmentPath', remoteUri(server, ROOT)]]);
   await page.goto(url);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await waitFor(page, () => logCount('RAG Inspector 0.1.0 activated') >= 1, 'the extension to activate', 60_000);
+  await waitFor(() => logCount('RAG Inspector 0.1.0 activated') >= 1, 'the extension to activate', 60_000);
 
   // 1. Run Evaluation from the palette, as a user would; the workspace's only eval file runs.
   await runCommand(page, 'RAG Inspector: Run Evaluation');
-  const logFile = await waitFor(page, () => runLogs()[0], 'the run log to appear');
-  await waitFor(page, () => readLogLines(logFile).cases.length >= KILL_AFTER, `${KILL_AFTER} case lines in the run log`, 60_000);
+  const logFile = await waitFor(() => runLogs()[0], 'the run log to appear');
+  await waitFor(() => readLogLines(logFile).cases.length >= KILL_AFTER, `${KILL_AFTER} case lines in the run log`, 60_000);
 
   // 2. SIGKILL the extension host: the process of the server's group that holds the run log open.
   const { hosts, writing } = extensionHostWriting(logFile);
   must(writing.length === 1, 'exactly one extension-host process (bootstrap-fork --type=extensionHost) holds the run log open', `hosts ${hosts.join(', ') || 'none'}, writing ${writing.join(', ') || 'none'}`);
   const hostPid = writing[0];
   process.kill(hostPid, 'SIGKILL');
-  await waitFor(page, () => !alive(hostPid), 'the extension host to die', 10_000);
+  await waitFor(() => !alive(hostPid), 'the extension host to die', 10_000);
   const atKill = readLogLines(logFile);
   // Requests still open die with the host's sockets; give the server a moment to see them close.
   await page.waitForTimeout(500);
@@ -110,7 +110,7 @@ async function main() {
   await page.goto(url);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   const notice = 'was interrupted after';
-  await waitFor(page, () => channelLog(server).includes('Interrupted run found:'), 'the new extension host to find the interrupted run', 60_000);
+  await waitFor(() => channelLog(server).includes('Interrupted run found:'), 'the new extension host to find the interrupted run', 60_000);
   // The notice reaches the screen-reader alert at once; this headless build shows no toast, so the notification
   // center is opened to see it with its buttons.
   const alert = page.locator('.monaco-aria-container .monaco-alert', { hasText: notice });
@@ -149,8 +149,8 @@ async function main() {
       log(`the resume did not begin after the pick (attempt ${attempt}); running the command again`);
     }
   }
-  await waitFor(page, () => readLogLines(logFile).lines.at(-1)?.type === 'summary', 'the summary line of the resumed run', 90_000);
-  await waitFor(page, () => channelLog(server).includes(`run ${runId} success`), 'the resumed run to be reported', 15_000);
+  await waitFor(() => readLogLines(logFile).lines.at(-1)?.type === 'summary', 'the summary line of the resumed run', 90_000);
+  await waitFor(() => channelLog(server).includes(`run ${runId} success`), 'the resumed run to be reported', 15_000);
   must(true, 'the resumed run wrote its summary line');
 
   // 5. The log: one case line per case, nothing lost, nothing twice; the summary counts each once.

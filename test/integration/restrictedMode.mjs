@@ -178,7 +178,7 @@ async function main() {
     up: positionOf(hostileLines, '../outside/secret.jsonl'),
     link: positionOf(hostileLines, 'linked.jsonl'),
   };
-  await waitFor(page, () => refusal(hostile, where.link), `the refusal of linked.jsonl at ${hostile}:${where.link}`);
+  await waitFor(() => refusal(hostile, where.link), `the refusal of linked.jsonl at ${hostile}:${where.link}`);
   const etc = refusal(hostile, where.etc);
   const up = refusal(hostile, where.up);
   const link = refusal(hostile, where.link);
@@ -221,7 +221,7 @@ async function main() {
   await endpointDialog.waitFor({ timeout: 30_000 });
   must(true, 'the question comes again on the next run (a no is not remembered)');
   await page.keyboard.press('Escape');
-  await waitFor(page, () => channelLog(server).split(notAllowed).length - 1 === 2, 'the second "not allowed" line');
+  await waitFor(() => channelLog(server).split(notAllowed).length - 1 === 2, 'the second "not allowed" line');
   expect((await received()).length === 0, 'closing the question (Escape) sends nothing: the capture server received 0 requests');
 
   // 4. A template inside that includes an outside file through a link: allowed endpoint, yet refused before any request.
@@ -242,7 +242,7 @@ async function main() {
   await shot(page, 'restricted-include-refused');
   // "Allow" is remembered: the next run of it is refused again without a question (one would hold the run before it).
   await runEvalFile(page, 'include.eval.yaml');
-  await waitFor(page, () => logCount(`${template}:2:10:`) === 2, 'the include to be refused a second time');
+  await waitFor(() => logCount(`${template}:2:10:`) === 2, 'the include to be refused a second time');
   expect((await dialog(page).count()) === 0 && logCount(`Allowed ${baseUrl}`) === 1, 'the allowed URL is not asked about again in this workspace ("Allow" is remembered)');
 
   // 5. Nothing outside was read, and its text is nowhere: not in the server, the logs or the workspace's run files.
@@ -267,7 +267,7 @@ async function main() {
 
   // 7. Trusted, the same workspace's outside paths run: no question, and the server receives the outside files' text.
   await runEvalFile(page, 'outside.eval.yaml');
-  const done = await waitFor(page, () => /run (\S+) (success|failed|cancelled)[^\n]*/.exec(channelLog(server))?.[0], 'the trusted run to finish', 60_000);
+  const done = await waitFor(() => /run (\S+) (success|failed|cancelled)[^\n]*/.exec(channelLog(server))?.[0], 'the trusted run to finish', 60_000);
   expect(done.startsWith('run ') && / success:/.test(done), `the trusted run of outside.eval.yaml finishes: "${done}"`);
   expect((await dialog(page).count()) === 0, 'no endpoint question once the workspace is trusted');
   const requests = await received();
@@ -286,7 +286,7 @@ async function main() {
   const entry = trustEditor.locator('.monaco-list-row', { hasText: ws }).first();
   await entry.hover();
   await entry.locator('.action-label[aria-label="Delete Path"]').click();
-  await waitFor(page, () => logCount('RAG Inspector 0.1.0 activated') === 2, 'the extension to activate again after the reload', 60_000);
+  await waitFor(() => logCount('RAG Inspector 0.1.0 activated') === 2, 'the extension to activate again after the reload', 60_000);
   await restrictedItem.first().waitFor({ timeout: 30_000 });
   must(await banner.isVisible(), 'deleting the folder from Trusted Folders reloads the window in Restricted Mode (status item and banner back, the extension activated again)');
   const sentBefore = (await received()).length;
@@ -296,7 +296,7 @@ async function main() {
   expect(again === question, 'restricted again, the URL allowed before trust was granted is asked about again (granting trust cleared the allowance)', again);
   await shot(page, 'restricted-again-question');
   await endpointDialog.getByRole('button', { name: 'Cancel' }).click();
-  await waitFor(page, () => logCount(notAllowed) === 3, 'the third "not allowed" line');
+  await waitFor(() => logCount(notAllowed) === 3, 'the third "not allowed" line');
   expect((await received()).length === sentBefore, `"Cancel" sends nothing (the capture server still has ${sentBefore} requests, all from the trusted run)`);
   console.log(checks.failed.length ? '' : `PASS (${checks.passed.length} checks)`);
   console.log(checks.summary());

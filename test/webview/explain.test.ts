@@ -104,11 +104,11 @@ test('keyboard: a source in the explanation moves focus to its card\'s attributi
   const button = page.locator('ri-explanation button.link', { hasText: HARMFUL_SOURCE });
   await button.focus();
   await page.keyboard.press('Enter');
-  await waitFor('focus on the harmful card', () => page.evaluate(`(() => {
+  await waitFor(() => page.evaluate(`(() => {
     let el = document.activeElement;
     while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
     return el && el.classList.contains('attribution') && el.getRootNode().host.dataset.docId === ${JSON.stringify(HARMFUL_SOURCE)};
-  })()`));
+  })()`), 'focus on the harmful card');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -255,7 +255,7 @@ test('Explain on a case: the command to the host, then leave-one-out outcomes on
   assert.equal(await card(page, HARMFUL_SOURCE).locator('.attribution').count(), 0, 'nothing before it is explained');
 
   await view.locator('vscode-button', { hasText: /^\s*Explain\s*$/ }).click();
-  const asked = await waitFor('ExplainCase', () => received.find((m) => ExplainCase.is(m)));
+  const asked = await waitFor(() => received.find((m) => ExplainCase.is(m)), 'ExplainCase');
   assert.ok(ExplainCase.is(asked));
   assert.deepEqual(asked.params, { runId: 'run-x', key: KEY });
 
@@ -266,7 +266,7 @@ test('Explain on a case: the command to the host, then leave-one-out outcomes on
   const pass = { pass: true, signal: 1, cached: false };
   await send(ExplainProgress.create({ runId: 'run-x', key: KEY, variantIds: [`loo:${HARMFUL_SOURCE}`], outcome: { variantId: `loo:${HARMFUL_SOURCE}`, ...pass }, done: 1, total: 33 }));
   const live = card(page, HARMFUL_SOURCE).locator('.attribution');
-  await waitFor('the live leave-one-out outcome', async () => /explaining.*without it: passes/s.test(await live.innerText().catch(() => '')));
+  await waitFor(async () => /explaining.*without it: passes/s.test(await live.innerText().catch(() => '')), 'the live leave-one-out outcome');
   assert.match(await status.innerText(), /1 \/ 33 variant runs/);
   // A run not yet finished says so, and names no effect before core has decided one.
   assert.doesNotMatch(await live.innerText(), /harms|decisive|helps|inert/);
@@ -275,13 +275,13 @@ test('Explain on a case: the command to the host, then leave-one-out outcomes on
 
   // Cancel while it runs goes to the host as the protocol's command.
   await page.locator('header.bar vscode-button', { hasText: 'Cancel explanation' }).click();
-  await waitFor('CancelExplain', () => received.some((m) => CancelExplain.is(m) && m.params.runId === 'run-x'));
+  await waitFor(() => received.some((m) => CancelExplain.is(m) && m.params.runId === 'run-x'), 'CancelExplain');
 
   await send(CaseExplained.create({ runId: 'run-x', key: KEY, explanation }));
-  await waitFor('the attribution', async () => /▼ harms/.test(await live.innerText().catch(() => '')));
+  await waitFor(async () => /▼ harms/.test(await live.innerText().catch(() => '')), 'the attribution');
   assert.equal(await page.locator('ri-explanation .summary').innerText(), explanation.summary);
   await send(ExplainFinished.create({ runId: 'run-x', explanation: withExplanation(base, [explanation]).explanation }));
-  await waitFor('progress gone', async () => (await status.count()) === 0);
+  await waitFor(async () => (await status.count()) === 0, 'progress gone');
   assert.ok(await view.locator('vscode-button', { hasText: 'Explain again' }).isVisible());
   assert.deepEqual(errors, []);
   await page.close();
@@ -291,7 +291,7 @@ test('Explain failed cases on the run sends ExplainFailed; a declined cost (fini
   const { page, received, send, errors } = await openWithHost(base);
   const button = page.locator('header.bar vscode-button', { hasText: 'Explain failed cases' });
   await button.click();
-  const asked = await waitFor('ExplainFailed', () => received.find((m) => ExplainFailed.is(m)));
+  const asked = await waitFor(() => received.find((m) => ExplainFailed.is(m)), 'ExplainFailed');
   assert.ok(ExplainFailed.is(asked));
   assert.deepEqual(asked.params, { runId: 'run-x' });
   await send(ExplainFinished.create({ runId: 'run-x', explanation: null }));

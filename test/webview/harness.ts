@@ -132,22 +132,8 @@ export async function serve(): Promise<TestServer> {
   };
 }
 
-/** Polls `check` until it returns a truthy value (returned) or the time runs out (throws with `what`). */
-export async function waitFor<T>(what: string, check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-      last = value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what} (last: ${String(last)})`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+// Waiting is the one shared poller (test/fixtures/waitFor.mjs): waitFor(probe, what, timeoutMs).
+export { waitFor } from '../fixtures/waitFor.mjs';
 
 /** Errors the page reported: uncaught exceptions, console errors, CSP violations. */
 export function collectPageErrors(page: Page): string[] {

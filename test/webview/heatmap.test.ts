@@ -79,7 +79,7 @@ test('hover and keyboard focus show score, n and the response; Enter opens the c
   const reference = heatmap(page, NEEDLE_SUITES[0]);
   await cell(reference, 1, 0).hover();
   const tip = reference.locator('.tip');
-  await waitFor('tooltip with the response', async () => /does not say what to do in San Francisco/.test(await tip.innerText()));
+  await waitFor(async () => /does not say what to do in San Francisco/.test(await tip.innerText()), 'tooltip with the response');
   assert.match(await tip.innerText(), /Depth Percent 25 · Token Limit 1000/);
   assert.equal(await tip.locator('.score').innerText(), '1');
   assert.equal(await tip.locator('.n').innerText(), '1');
@@ -95,8 +95,8 @@ test('hover and keyboard focus show score, n and the response; Enter opens the c
     return el ? el.getAttribute('data-row') + ',' + el.getAttribute('data-col') : null;
   })()`);
   assert.equal(focused, '2,1');
-  await waitFor('tooltip for the focused cell', async () => /Depth Percent 50 · Token Limit 2750/.test(await tip.innerText()));
-  await waitFor('its response', async () => /San Francisco/.test(await tip.innerText()));
+  await waitFor(async () => /Depth Percent 50 · Token Limit 2750/.test(await tip.innerText()), 'tooltip for the focused cell');
+  await waitFor(async () => /San Francisco/.test(await tip.innerText()), 'its response');
   await page.keyboard.press('Enter');
   await page.locator('ri-case-view h2').filter({ hasText: `${NEEDLE_SUITES[0]}/L=2750/d=50` }).waitFor();
   assert.equal(await page.locator('[role="tab"][aria-selected="true"]').getAttribute('id'), 'tab-cases');
@@ -151,7 +151,7 @@ test('the reference 35 × 35 grid: every cell drawn, axis labels thinned to stay
   assert.equal(labels[0], '1000');
   assert.equal(labels.at(-1), '16000');
   await cell(map, 34, 34).focus();
-  await waitFor('tooltip of the last cell', async () => /Depth Percent 100 · Token Limit 16000/.test(await map.locator('.tip').innerText()));
+  await waitFor(async () => /Depth Percent 100 · Token Limit 16000/.test(await map.locator('.tip').innerText()), 'tooltip of the last cell');
   await page.locator('section[aria-labelledby="heatmaps"]').screenshot({ path: screenshotPath('heatmap-35x35-light') });
   await page.keyboard.press('Enter');
   await page.locator('ri-case-view h2').filter({ hasText: `${NEEDLE_SUITES[1]}/L=16000/d=100` }).waitFor();
@@ -164,7 +164,7 @@ for (const theme of ['dark', 'light', 'highContrast'] as PaletteName[]) {
     const { page, errors } = await openSummary(theme);
     const reference = heatmap(page, NEEDLE_SUITES[0]);
     await cell(reference, 3, 1).hover();
-    await waitFor('tooltip', async () => /San Francisco/.test(await reference.locator('.tip').innerText()));
+    await waitFor(async () => /San Francisco/.test(await reference.locator('.tip').innerText()), 'tooltip');
     await page.locator('section[aria-labelledby="heatmaps"]').screenshot({ path: screenshotPath(`heatmap-${theme}`) });
     assert.deepEqual(errors, []);
     await page.close();

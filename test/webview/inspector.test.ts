@@ -53,62 +53,62 @@ test('summary shows totals, report tables with intervals, a chart, thresholds an
 
 test('case list: failed only, search, model filter, sort, keyboard n / p / ↑ ↓ Enter and /', async () => {
   const { page, errors } = await openInspector({ runId: 'run-1', view: 'cases' });
-  await waitFor('rows', async () => (await rows(page).count()) > 0);
+  await waitFor(async () => (await rows(page).count()) > 0, 'rows');
   assert.match(await shownCount(page), /^30 of 30$/);
 
   await page.locator('ri-case-filters vscode-checkbox').click();
-  await waitFor('failed-only count', async () => /^(\d+) of 30$/.exec(await shownCount(page))?.[1] !== '30');
+  await waitFor(async () => /^(\d+) of 30$/.exec(await shownCount(page))?.[1] !== '30', 'failed-only count');
   const failed = Number(/^(\d+)/.exec(await shownCount(page))![1]);
   assert.ok(failed > 0 && failed < 30);
   for (const outcome of await rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-outcome')))) {
     assert.ok(outcome === 'fail' || outcome === 'error', `failed only keeps failures, saw ${outcome}`);
   }
   await page.locator('ri-case-filters vscode-checkbox').click();
-  await waitFor('all again', async () => (await shownCount(page)) === '30 of 30');
+  await waitFor(async () => (await shownCount(page)) === '30 of 30', 'all again');
 
   // `/` focuses search from anywhere; typing filters on question and summary text, every word must match.
   await page.locator('ri-case-list .viewport').focus();
   await page.keyboard.press('/');
   await page.keyboard.type('jupiter australia');
-  await waitFor('search applied', async () => (await shownCount(page)) === '0 of 30');
+  await waitFor(async () => (await shownCount(page)) === '0 of 30', 'search applied');
   await page.keyboard.press('Control+a');
   await page.keyboard.type('capital of australia');
-  await waitFor('search applied', async () => (await shownCount(page)) === '6 of 30');
+  await waitFor(async () => (await shownCount(page)) === '6 of 30', 'search applied');
   await page.keyboard.press('Enter'); // leaves the search for the list
   await page.locator('ri-case-filters vscode-textfield').evaluate((el) => { (el as unknown as { value: string }).value = ''; el.dispatchEvent(new Event('input')); });
-  await waitFor('search cleared', async () => (await shownCount(page)) === '30 of 30');
+  await waitFor(async () => (await shownCount(page)) === '30 of 30', 'search cleared');
 
   // Model filter through the vscode-single-select.
   await page.locator('ri-case-filters vscode-single-select[data-filter="model"]').evaluate((el, model) => {
     (el as unknown as { value: string }).value = model;
     el.dispatchEvent(new Event('change'));
   }, MODELS[1]);
-  await waitFor('model filter', async () => (await shownCount(page)) === '15 of 30');
+  await waitFor(async () => (await shownCount(page)) === '15 of 30', 'model filter');
   for (const key of await rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))) assert.ok(key!.endsWith(MODELS[1]));
   await page.locator('ri-case-filters vscode-single-select[data-filter="model"]').evaluate((el) => {
     (el as unknown as { value: string }).value = '';
     el.dispatchEvent(new Event('change'));
   });
-  await waitFor('model cleared', async () => (await shownCount(page)) === '30 of 30');
+  await waitFor(async () => (await shownCount(page)) === '30 of 30', 'model cleared');
 
   // Sort by status puts failures first.
   await page.locator('ri-case-filters vscode-single-select[data-filter="sort"]').evaluate((el) => {
     (el as unknown as { value: string }).value = 'status';
     el.dispatchEvent(new Event('change'));
   });
-  await waitFor('sorted', async () => ['error', 'fail'].includes((await rows(page).first().getAttribute('data-outcome')) ?? ''));
+  await waitFor(async () => ['error', 'fail'].includes((await rows(page).first().getAttribute('data-outcome')) ?? ''), 'sorted');
 
   // n opens the first failure, n again the next, p goes back.
   const openKey = () => page.locator('ri-case-list .row.open').getAttribute('data-key');
   await page.locator('ri-case-list .viewport').focus();
   await page.keyboard.press('n');
-  const first = await waitFor('first failure', openKey);
+  const first = await waitFor(openKey, 'first failure');
   await page.keyboard.press('n');
-  const second = await waitFor('second failure', async () => { const k = await openKey(); return k !== first ? k : null; });
+  const second = await waitFor(async () => { const k = await openKey(); return k !== first ? k : null; }, 'second failure');
   assert.notEqual(second, first);
   assert.ok(['fail', 'error'].includes((await page.locator('ri-case-list .row.open').getAttribute('data-outcome'))!));
   await page.keyboard.press('p');
-  await waitFor('back to the first failure', async () => (await openKey()) === first);
+  await waitFor(async () => (await openKey()) === first, 'back to the first failure');
   await page.locator('ri-case-view h2').waitFor();
 
   // ↓ moves the cursor without opening; Enter opens it; the cursor row has a visible focus outline.
@@ -120,7 +120,7 @@ test('case list: failed only, search, model filter, sort, keyboard n / p / ↑ �
   const outline = await computedStyle(cursor, 'outline-style');
   assert.equal(outline, 'solid', 'the cursor row shows focus');
   await page.keyboard.press('Enter');
-  await waitFor('enter opens', async () => (await page.locator('ri-case-list .row.open').getAttribute('data-key')) === (await cursor.getAttribute('data-key')));
+  await waitFor(async () => (await page.locator('ri-case-list .row.open').getAttribute('data-key')) === (await cursor.getAttribute('data-key')), 'enter opens');
 
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(errors, []);
@@ -198,7 +198,7 @@ test('hostile documents render as text: no script runs, no <img> exists, RTL, ze
   assert.equal(await bigCard.locator('.text').evaluate((el) => el.textContent?.length), RENDER_LIMIT);
   const expandStarted = Date.now();
   await bigCard.locator('button.show-all').click();
-  await waitFor('the whole 1 MB line', async () => (await bigCard.locator('.text').evaluate((el) => el.textContent?.length)) === MEGABYTE_LINE.length);
+  await waitFor(async () => (await bigCard.locator('.text').evaluate((el) => el.textContent?.length)) === MEGABYTE_LINE.length, 'the whole 1 MB line');
   assert.equal(await bigCard.locator('.text').evaluate((el) => el.textContent), MEGABYTE_LINE);
   console.log(`  the full 1 MB line rendered ${Date.now() - expandStarted} ms after “Show all”`);
   assert.deepEqual(errors, [], 'no dialog, no error');

@@ -69,7 +69,7 @@ const button = (page: Page, text: string) => page.locator('header.bar vscode-but
 test('an interrupted run: badge, Resume run by keyboard sends ResumeRun; a run still going keeps Cancel; resuming turns it back to started', async () => {
   const { page, received, send, errors } = await openWithHost([finished, interrupted, running]);
   // The newest run opens first: the interrupted one.
-  await waitFor('interrupted badge', async () => (await badge(page).innerText()) === 'interrupted');
+  await waitFor(async () => (await badge(page).innerText()) === 'interrupted', 'interrupted badge');
   assert.equal(await button(page, 'Resume run').count(), 1);
   assert.equal(await button(page, 'Cancel run').count(), 0, 'nothing to cancel in a run nothing runs');
   assert.equal(await page.locator('header.bar .progress').count(), 0);
@@ -81,9 +81,9 @@ test('an interrupted run: badge, Resume run by keyboard sends ResumeRun; a run s
   await page.keyboard.press('Tab');
   assert.equal(await focusedText(page), 'Resume run');
   await page.keyboard.press('Enter');
-  await waitFor('ResumeRun sent', () => received.some((m) => ResumeRun.is(m) && m.params.runId === 'run-cut'));
+  await waitFor(() => received.some((m) => ResumeRun.is(m) && m.params.runId === 'run-cut'), 'ResumeRun sent');
   // Until the run starts again the button says so and takes no second click.
-  await waitFor('Resuming…', async () => (await button(page, 'Resuming…').count()) === 1);
+  await waitFor(async () => (await button(page, 'Resuming…').count()) === 1, 'Resuming…');
   assert.equal(await button(page, 'Resuming…').getAttribute('aria-disabled'), 'true');
   await page.locator('header.bar').screenshot({ path: screenshotPath('interrupted-run-resuming-dark') });
   await button(page, 'Resuming…').click({ force: true });
@@ -93,18 +93,18 @@ test('an interrupted run: badge, Resume run by keyboard sends ResumeRun; a run s
 
   // A started run that is not interrupted (a terminal still writing it) is shown as before.
   await pick(page, 'run-going');
-  await waitFor('started badge', async () => (await badge(page).innerText()) === 'started');
+  await waitFor(async () => (await badge(page).innerText()) === 'started', 'started badge');
   assert.equal(await button(page, 'Resume run').count(), 0);
   await button(page, 'Cancel run').click();
-  await waitFor('CancelRun sent', () => received.some((m) => CancelRun.is(m) && m.params.runId === 'run-going'));
+  await waitFor(() => received.some((m) => CancelRun.is(m) && m.params.runId === 'run-going'), 'CancelRun sent');
 
   // The host resumes the run: RunStarted under the same id clears the flag on the run shown.
   await pick(page, 'run-cut');
-  await waitFor('interrupted again', async () => (await badge(page).innerText()) === 'interrupted');
+  await waitFor(async () => (await badge(page).innerText()) === 'interrupted', 'interrupted again');
   const resumed: RunListing = { ...interrupted.detail.listing, interrupted: undefined };
   delete resumed.interrupted;
   await send(RunStarted.create({ runId: 'run-cut', total: 23, listing: resumed }));
-  await waitFor('started after resume', async () => (await badge(page).innerText()) === 'started');
+  await waitFor(async () => (await badge(page).innerText()) === 'started', 'started after resume');
   assert.equal(await button(page, 'Cancel run').count(), 1);
   assert.equal(await button(page, 'Resume run').count(), 0);
   assert.match(await page.locator('header.bar .progress').innerText(), /0 \/ 23 cases/);
@@ -115,13 +115,13 @@ test('an interrupted run: badge, Resume run by keyboard sends ResumeRun; a run s
 
 test('a Resume run the host does not follow (it asked a question, or refused) comes back after a while', async () => {
   const { page, received, errors } = await openWithHost([finished, interrupted], (p) => p.clock.install());
-  await waitFor('interrupted badge', async () => (await badge(page).innerText()) === 'interrupted');
+  await waitFor(async () => (await badge(page).innerText()) === 'interrupted', 'interrupted badge');
   await button(page, 'Resume run').click();
-  await waitFor('Resuming…', async () => (await button(page, 'Resuming…').count()) === 1);
+  await waitFor(async () => (await button(page, 'Resuming…').count()) === 1, 'Resuming…');
   await page.clock.runFor(9_000);
-  await waitFor('Resume run again', async () => (await button(page, 'Resume run').count()) === 1);
+  await waitFor(async () => (await button(page, 'Resume run').count()) === 1, 'Resume run again');
   await button(page, 'Resume run').click();
-  await waitFor('second ResumeRun', () => received.filter((m) => ResumeRun.is(m)).length === 2);
+  await waitFor(() => received.filter((m) => ResumeRun.is(m)).length === 2, 'second ResumeRun');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -129,12 +129,12 @@ test('a Resume run the host does not follow (it asked a question, or refused) co
 test('a started run shown while its log goes quiet turns interrupted without reopening the panel', async () => {
   const runs = [finished, running];
   const { page, errors } = await openWithHost(runs, (p) => p.clock.install());
-  await waitFor('started badge', async () => (await badge(page).innerText()) === 'started');
+  await waitFor(async () => (await badge(page).innerText()) === 'started', 'started badge');
   assert.equal(await button(page, 'Cancel run').count(), 1);
   // The host would now list it as interrupted (its writer died and the log stayed quiet).
   runs[1] = startedRun('run-going', 'RGB noise (terminal)', '2025-05-02T10:00:00.000Z', { interrupted: true });
   await page.clock.runFor(31_000);
-  await waitFor('interrupted badge', async () => (await badge(page).innerText()) === 'interrupted');
+  await waitFor(async () => (await badge(page).innerText()) === 'interrupted', 'interrupted badge');
   assert.equal(await button(page, 'Resume run').count(), 1);
   assert.equal(await button(page, 'Cancel run').count(), 0);
   assert.match(await page.locator('vscode-single-select.run .select-face .text').innerText(), /^RGB noise \(terminal\) · interrupted · /);
@@ -147,7 +147,7 @@ test('a static report shows an interrupted run\'s badge but no Resume (nothing t
   const errors = collectPageErrors(page);
   await seedViewState(page, { runId: 'run-cut' });
   await page.goto(session.server.setPage({ runs: [finished, interrupted], theme: 'light' }));
-  await waitFor('interrupted badge', async () => (await badge(page).innerText()) === 'interrupted');
+  await waitFor(async () => (await badge(page).innerText()) === 'interrupted', 'interrupted badge');
   assert.equal(await page.locator('header.bar vscode-button').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();

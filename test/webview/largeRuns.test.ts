@@ -15,7 +15,7 @@ async function openList(run: FixtureRun): Promise<{ page: Page; errors: string[]
   const errors = collectPageErrors(page);
   await seedViewState(page, { runId: run.detail.listing.runId, view: 'cases' });
   await page.goto(session.server.setPage({ runs: [run] }));
-  await waitFor('first rows', () => page.evaluate("performance.getEntriesByName('ri-first-rows')[0]?.startTime") as Promise<number | undefined>, 60_000);
+  await waitFor(() => page.evaluate("performance.getEntriesByName('ri-first-rows')[0]?.startTime") as Promise<number | undefined>, 'first rows', 60_000);
   return { page, errors };
 }
 
@@ -28,10 +28,10 @@ test('10,000 cases: only visible rows in the DOM, keyboard opens cases, failed-o
   await page.locator('ri-case-list .viewport').focus();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
-  await waitFor('a case opens', async () => (await page.locator('ri-case-view').count()) > 0);
+  await waitFor(async () => (await page.locator('ri-case-view').count()) > 0, 'a case opens');
 
   await page.locator('ri-case-filters vscode-checkbox').click();
-  await waitFor('failed only', async () => !/^10,000 of/.test(await page.locator('ri-case-filters .count').innerText()));
+  await waitFor(async () => !/^10,000 of/.test(await page.locator('ri-case-filters .count').innerText()), 'failed only');
   assert.ok(await rowCount(page) < 60);
   assert.deepEqual(errors, []);
   await page.close();
@@ -44,10 +44,10 @@ test('100,000 cases: search narrows the list and End reaches its last row', asyn
     (el as unknown as { value: string }).value = 'australia';
     el.dispatchEvent(new Event('input'));
   });
-  await waitFor('search applied', async () => /^20,000 of 100,000$/.test(await page.locator('ri-case-filters .count').innerText()), 20_000);
+  await waitFor(async () => /^20,000 of 100,000$/.test(await page.locator('ri-case-filters .count').innerText()), 'search applied', 20_000);
   await page.locator('ri-case-list .viewport').focus();
   await page.keyboard.press('End');
-  await waitFor('last row', async () => (await page.locator('ri-case-list .row.cursor').getAttribute('aria-posinset')) === '20000');
+  await waitFor(async () => (await page.locator('ri-case-list .row.cursor').getAttribute('aria-posinset')) === '20000', 'last row');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -72,7 +72,7 @@ test('a 128k-token needle case opens at the needle, with placement facts, and sc
   const viewer = view.locator('ri-long-text');
   const viewport = viewer.locator('.viewport');
   const needleInViewer = viewer.locator('mark.needle');
-  await waitFor('the viewer at the needle', async () => (await needleInViewer.count()) > 0 && inside(needleInViewer.first(), viewport));
+  await waitFor(async () => (await needleInViewer.count()) > 0 && inside(needleInViewer.first(), viewport), 'the viewer at the needle');
   const chunks = Number(await viewport.getAttribute('data-chunks'));
   assert.ok(chunks > 100, `${chunks} chunks`);
   assert.ok((await viewer.locator('.chunk').count()) < 20, 'only the chunks near the viewport are in the DOM');
@@ -82,11 +82,11 @@ test('a 128k-token needle case opens at the needle, with placement facts, and sc
   await viewport.focus();
   await page.keyboard.press('End');
   const end = viewer.locator(`.chunk[data-index="${chunks - 1}"]`);
-  await waitFor('the last chunk rendered at the bottom', async () => (await end.count()) === 1
-    && (await end.innerText()).includes(LONG_END_MARK) && inside(end, viewport));
+  await waitFor(async () => (await end.count()) === 1
+    && (await end.innerText()).includes(LONG_END_MARK) && inside(end, viewport), 'the last chunk rendered at the bottom');
   assert.ok((await viewer.locator('.chunk').count()) < 20);
   await page.keyboard.press('Home');
-  await waitFor('back at the start', async () => (await viewer.locator('.chunk[data-index="0"]').count()) === 1);
+  await waitFor(async () => (await viewer.locator('.chunk[data-index="0"]').count()) === 1, 'back at the start');
   assert.match(await viewer.locator('.chunk[data-index="0"]').innerText(), /^§1\. /);
 
   // "Go to needle" comes back to it and flashes it.
@@ -117,8 +117,8 @@ test('RAGAS: statement evidence flashes its span, unsupported statements are mar
   for (const ids of await flashed.evaluateAll((els) => els.map((e) => e.getAttribute('data-ids')))) assert.ok(ids!.split(' ').includes('faith-0'));
   assert.equal(await page.locator('ri-document-card[data-doc-id="d1"] mark.flash').count(), await flashed.count(), 'in the document the statement came from');
   await statements.nth(1).locator('button.evidence-link').click();
-  await waitFor('the second statement\'s span', async () => (await page.locator('ri-document-card[data-doc-id="d0"] mark.flash')
-    .evaluateAll((els) => els.map((e) => e.textContent).join(''))) === 'It is 330 metres tall');
+  await waitFor(async () => (await page.locator('ri-document-card[data-doc-id="d0"] mark.flash')
+    .evaluateAll((els) => els.map((e) => e.textContent).join(''))) === 'It is 330 metres tall', 'the second statement\'s span');
 
   // Noise sensitivity: the wrong claim is traced to d1, marked as noise; the link flashes the span there.
   const claim = findings.locator('section.noise li[data-claim="0"]');
@@ -126,10 +126,10 @@ test('RAGAS: statement evidence flashes its span, unsupported statements are mar
   const source = claim.locator('.source.noise[data-doc="d1"]');
   assert.match(await source.innerText(), /d1 · noise/);
   await source.locator('button').click();
-  await waitFor('the claim\'s source flashes', async () => {
+  await waitFor(async () => {
     const flashes = await page.locator('ri-document-card[data-doc-id="d1"] mark.flash').evaluateAll((els) => els.map((e) => [e.getAttribute('data-ids'), e.textContent]));
     return flashes.length === 1 && flashes[0]![0]!.split(' ').includes('claim-0-0') && flashes[0]![1] === 'completed in 1901';
-  });
+  }, 'the claim\'s source flashes');
   assert.match(await findings.locator('section.noise li[data-claim="1"] .source').innerText(), /d0 · relevant/);
   const d1Notes = page.locator('ri-document-card[data-doc-id="d1"] .note');
   assert.match(await d1Notes.filter({ hasText: 'judged noise' }).innerText(), /Source of 1 wrong claim/);

@@ -84,7 +84,7 @@ test('a sent passage links to its document card: click or Enter scrolls to the c
   const link = page.locator('ri-retrieval-view tr[data-rank="5"] button', { hasText: 'sent as d4' });
   await link.focus();
   await page.keyboard.press('Enter');
-  await waitFor('the card flashes', async () => /\bflash\b/.test((await card.getAttribute('class')) ?? ''));
+  await waitFor(async () => /\bflash\b/.test((await card.getAttribute('class')) ?? ''), 'the card flashes');
   const [box, viewport] = [await card.boundingBox(), page.viewportSize()!];
   assert.ok(box && box.y >= 0 && box.y < viewport.height, 'the card was scrolled into view');
   assert.deepEqual(errors, []);
@@ -122,7 +122,7 @@ test('a bar of the failure split filters the case list by its cause: click, and 
   assert.match(await bars.nth(1).innerText(), /ranked out\s+0\.667 \[0\.208, 0\.939\]\s+n = 3/);
   await bars.nth(1).click();
   const rows = page.locator('ri-case-list .viewport [role="option"]');
-  await waitFor('the list shows the ranked-out cases', async () => (await rows.count()) === 2);
+  await waitFor(async () => (await rows.count()) === 2, 'the list shows the ranked-out cases');
   assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-case')).sort()), [RANKED_OUT_CASE, 'rag-docs/3']);
   assert.equal(await page.locator('ri-case-filters vscode-single-select[data-filter="cause"]').evaluate((el) => (el as unknown as { value: string }).value), 'ranked-out');
 
@@ -134,7 +134,7 @@ test('a bar of the failure split filters the case list by its cause: click, and 
   await page.keyboard.press('Tab');
   assert.equal(await bars.first().evaluate((el) => el.matches(':focus')), true, 'Tab reaches the bar');
   await page.keyboard.press('Enter');
-  await waitFor('the list shows the not-retrieved case', async () => (await rows.count()) === 1);
+  await waitFor(async () => (await rows.count()) === 1, 'the list shows the not-retrieved case');
   assert.equal(await rows.first().getAttribute('data-case'), NOT_RETRIEVED_CASE);
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(errors, []);
@@ -166,7 +166,7 @@ test('the offline HTML report shows the same: ranked list with its cut-off and c
   await page.goto(pathToFileURL(file).href);
   await page.locator('ri-bar-chart button.bar[data-label="ranked-out"]').click();
   const rows = page.locator('ri-case-list .viewport [role="option"]');
-  await waitFor('the list shows the ranked-out cases', async () => (await rows.count()) === 2);
+  await waitFor(async () => (await rows.count()) === 2, 'the list shows the ranked-out cases');
   await page.locator(`ri-case-list .row[data-case="${RANKED_OUT_CASE}"]`).click();
   const view = page.locator('ri-retrieval-view');
   await view.locator('.cutoff-line').waitFor();

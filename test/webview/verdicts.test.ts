@@ -62,7 +62,7 @@ test('y / x / c mark the open case and a multi-selection; the summary shows agre
   const bar = page.locator('ri-verdict-bar');
 
   await page.keyboard.press('y');
-  await waitFor('the first verdict', () => host.changes.length === 1);
+  await waitFor(() => host.changes.length === 1, 'the first verdict');
   assert.deepEqual(host.changes[0], { keys: [key(0)], label: 'correct' });
   await bar.locator('.state.correct').waitFor();
 
@@ -71,7 +71,7 @@ test('y / x / c mark the open case and a multi-selection; the summary shows agre
   assert.equal(await page.locator('ri-case-list .row.marked').count(), 3, 'the open case joins the Ctrl-click marks');
   assert.match(await bar.locator('.bar').innerText(), /3 selected cases/);
   await page.keyboard.press('x');
-  await waitFor('the multi-selection verdict', () => host.changes.length === 2);
+  await waitFor(() => host.changes.length === 2, 'the multi-selection verdict');
   assert.deepEqual({ ...host.changes[1], keys: [...host.changes[1]!.keys].sort() }, { keys: [key(0), key(1), key(2)].sort(), label: 'wrong' });
 
   await row(page, 0).click();
@@ -81,7 +81,7 @@ test('y / x / c mark the open case and a multi-selection; the summary shows agre
   await note.waitFor();
   await note.fill('cites the counterfactual passage');
   await note.press('Enter');
-  await waitFor('the note', () => host.changes.length === 3);
+  await waitFor(() => host.changes.length === 3, 'the note');
   assert.deepEqual(host.changes[2], { keys: [key(0)], label: null, note: 'cites the counterfactual passage' });
   await bar.locator('.note').waitFor();
   assert.match(await bar.locator('.bar').innerText(), /✗ wrong/, 'a note keeps the label');
@@ -100,7 +100,7 @@ test('y / x / c mark the open case and a multi-selection; the summary shows agre
   assert.deepEqual(await correct.locator('tbody td').allInnerTexts(), ['0', '4', '0', '1']);
   assert.equal(await correct.locator('.kappa').innerText(), 'undefined', 'every verdict was "wrong": κ says nothing');
   await correct.locator('.disagreements button', { hasText: /^rgb-noise\/1\/noise=0 on / }).click();
-  await waitFor('the disagreeing case opens', async () => (await page.locator('ri-case-list .row.open').getAttribute('data-key')) === key(1));
+  await waitFor(async () => (await page.locator('ri-case-list .row.open').getAttribute('data-key')) === key(1), 'the disagreeing case opens');
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(errors, []);
   await page.close();

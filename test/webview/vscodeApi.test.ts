@@ -84,7 +84,7 @@ test('a retrieved passage\'s source file opens at its first line through the ope
   const source = page.locator('ri-retrieval-view tr[data-rank="2"] button', { hasText: 'handbook.md:40–52' });
   await source.focus();
   await page.keyboard.press('Enter');
-  await waitFor('the open command', () => host.received.some((m) => OpenDatasetRow.is(m)));
+  await waitFor(() => host.received.some((m) => OpenDatasetRow.is(m)), 'the open command');
   const open = host.received.find((m) => OpenDatasetRow.is(m));
   assert.ok(open && OpenDatasetRow.is(open));
   assert.deepEqual(open.params, { file: SOURCE_FILE, line: 40 });
@@ -115,7 +115,7 @@ test('commands: open dataset row, open template, rerun; a failed request shows i
   await view.locator('vscode-button', { hasText: 'Open dataset row' }).click();
   await view.locator('vscode-button', { hasText: 'Open template' }).click();
   await view.locator('vscode-button', { hasText: 'Rerun' }).click();
-  await waitFor('three commands', () => host.received.filter((m) => isEnvelope(m) && m.kind === 'command').length >= 4);
+  await waitFor(() => host.received.filter((m) => isEnvelope(m) && m.kind === 'command').length >= 4, 'three commands');
   const open = host.received.find((m) => OpenDatasetRow.is(m));
   assert.ok(open && OpenDatasetRow.is(open));
   assert.deepEqual(open.params, { file: '/workspace/data/en_refine.jsonl', line: 7 });
@@ -129,7 +129,7 @@ test('commands: open dataset row, open template, rerun; a failed request shows i
   // Input problems link to their file:line too.
   await page.locator('[role="tab"]#tab-summary').click();
   await page.locator('ri-run-summary ul.problems button.link').first().click();
-  await waitFor('problem opened', () => host.received.filter((m) => OpenDatasetRow.is(m)).length === 2);
+  await waitFor(() => host.received.filter((m) => OpenDatasetRow.is(m)).length === 2, 'problem opened');
 
   // A request the host fails comes back as {code, message} and is shown, not swallowed.
   host.missingCase = `rgb-noise/0/noise=0\u0000${MODELS[0]}`;
@@ -155,20 +155,20 @@ test('live run: RunStarted, CaseFinished rows appear, Cancel, RunFinished, Revea
     el.dispatchEvent(new Event('change'));
   });
   await page.locator('[role="tab"]#tab-cases').click();
-  await waitFor('empty live list', async () => /0 of 0/.test(await page.locator('ri-case-filters .count').innerText()));
+  await waitFor(async () => /0 of 0/.test(await page.locator('ri-case-filters .count').innerText()), 'empty live list');
   for (const [i, c] of live.cases.slice(0, 12).entries()) {
     await host.send(CaseFinished.create({ runId: 'run-live', item: listItem(c), done: i + 1, total: live.cases.length }));
   }
-  await waitFor('12 live rows', async () => /^12 of 12$/.test(await page.locator('ri-case-filters .count').innerText()));
+  await waitFor(async () => /^12 of 12$/.test(await page.locator('ri-case-filters .count').innerText()), '12 live rows');
   assert.match(await page.locator('header.bar .progress').innerText(), /12 \/ 30 cases/);
   await page.locator('vscode-button', { hasText: 'Cancel run' }).click();
-  await waitFor('cancel sent', () => host.received.some((m) => CancelRun.is(m) && m.params.runId === 'run-live'));
+  await waitFor(() => host.received.some((m) => CancelRun.is(m) && m.params.runId === 'run-live'), 'cancel sent');
 
   await host.send(RunFinished.create({ runId: 'run-live', detail: live.detail }));
-  await waitFor('all rows', async () => /^30 of 30$/.test(await page.locator('ri-case-filters .count').innerText()));
+  await waitFor(async () => /^30 of 30$/.test(await page.locator('ri-case-filters .count').innerText()), 'all rows');
   await host.send(Reveal.create({ runId: 'run-1', key: `${JUDGE_ERROR_CASE}\u0000${MODELS[1]}` }));
-  await waitFor('revealed case', async () => (await page.locator('ri-case-view .badge').first().innerText()) === MODELS[1]
-    && (await page.locator('ri-case-view h2').innerText()) === JUDGE_ERROR_CASE);
+  await waitFor(async () => (await page.locator('ri-case-view .badge').first().innerText()) === MODELS[1]
+    && (await page.locator('ri-case-view h2').innerText()) === JUDGE_ERROR_CASE, 'revealed case');
   assert.equal(await page.locator('ri-case-list .row.open').getAttribute('data-model'), MODELS[1]);
 
   const state = host.states.at(-1) as Record<string, unknown>;
@@ -195,20 +195,20 @@ test('batch mode: the header shows the vendor batches\' requests done while no c
   });
   const batches = page.locator('header.bar .progress.batches');
   await host.send(BatchProgress.create({ runId: 'run-batch', open: 1, batches: 1, done: 0, total: 30 }));
-  await waitFor('batch progress shown', async () => (await batches.count()) === 1 && (await batches.innerText()) === 'vendor batch: 0 / 30 requests done');
+  await waitFor(async () => (await batches.count()) === 1 && (await batches.innerText()) === 'vendor batch: 0 / 30 requests done', 'batch progress shown');
   await host.send(BatchProgress.create({ runId: 'run-batch', open: 2, batches: 2, done: 12, total: 30 }));
-  await waitFor('two batches', async () => (await batches.innerText()) === '2 of 2 vendor batches open: 12 / 30 requests done');
+  await waitFor(async () => (await batches.innerText()) === '2 of 2 vendor batches open: 12 / 30 requests done', 'two batches');
   assert.equal(await batches.getAttribute('role'), 'status', 'read out by screen readers as it changes');
   await page.screenshot({ path: screenshotPath('batch-progress') });
   // Another run's batches are not this run's.
   await host.send(BatchProgress.create({ runId: 'run-other', open: 1, batches: 1, done: 1, total: 2 }));
   assert.equal(await batches.innerText(), '2 of 2 vendor batches open: 12 / 30 requests done');
   await host.send(BatchProgress.create({ runId: 'run-batch', open: 0, batches: 2, done: 30, total: 30 }));
-  await waitFor('batches ended: nothing about them', async () => (await batches.count()) === 0);
+  await waitFor(async () => (await batches.count()) === 0, 'batches ended: nothing about them');
   await host.send(CaseFinished.create({ runId: 'run-batch', item: listItem(live.cases[0]!), done: 1, total: live.cases.length }));
-  await waitFor('cases count', async () => /1 \/ 30 cases/.test(await page.locator('header.bar .progress').first().innerText()));
+  await waitFor(async () => /1 \/ 30 cases/.test(await page.locator('header.bar .progress').first().innerText()), 'cases count');
   await host.send(RunFinished.create({ runId: 'run-batch', detail: live.detail }));
-  await waitFor('finished: no progress', async () => (await page.locator('header.bar .progress').count()) === 0);
+  await waitFor(async () => (await page.locator('header.bar .progress').count()) === 0, 'finished: no progress');
   assert.deepEqual(await cspViolations(page), []);
   assert.deepEqual(errors, []);
   await page.close();
@@ -239,10 +239,10 @@ test('the run picker\'s label follows the run from started to success', async ()
     el.dispatchEvent(new Event('change'));
   });
   const face = picker.locator('.select-face .text');
-  await waitFor('label says started', async () => /^live run · started · /.test(await face.innerText()));
+  await waitFor(async () => /^live run · started · /.test(await face.innerText()), 'label says started');
   await host.send(RunFinished.create({ runId: 'run-live', detail: live.detail }));
-  await waitFor('badge says success', async () => (await page.locator('header.bar .badge').innerText()) === 'success');
-  await waitFor('label says success', async () => /^live run · success · /.test(await face.innerText()));
+  await waitFor(async () => (await page.locator('header.bar .badge').innerText()) === 'success', 'badge says success');
+  await waitFor(async () => /^live run · success · /.test(await face.innerText()), 'label says success');
   assert.equal(await picker.evaluate((el) => (el as unknown as { value: string }).value), 'run-live', 'still the selected run');
   // The dropdown's own list agrees (it is what a keyboard user reads).
   const options = await picker.evaluate((el) => [...el.querySelectorAll('vscode-option')].map((o) => o.textContent!.trim()));
@@ -299,7 +299,7 @@ test('a message from the host the view does not know is logged in its console, a
   await page.locator('ri-run-summary').waitFor();
   await host.send({ kind: 'notification', method: 'view/unknown', params: {} });
   await host.send('not an envelope');
-  await waitFor('two warnings', () => warnings.filter((w) => w.startsWith('RAG Inspector: ignored')).length === 2);
+  await waitFor(() => warnings.filter((w) => w.startsWith('RAG Inspector: ignored')).length === 2, 'two warnings');
   assert.deepEqual(warnings.filter((w) => w.startsWith('RAG Inspector: ignored')), [
     'RAG Inspector: ignored a notification "view/unknown" from the extension.',
     'RAG Inspector: ignored a message that is not a protocol envelope from the extension.',
@@ -317,7 +317,7 @@ test('exporting a heatmap in VS Code sends ExportImage for the host to save', as
   const map = page.locator(`ri-heatmap[data-suite="${NEEDLE_SUITES[2]}"]`);
   await map.locator('vscode-button.export-svg').click();
   await map.locator('vscode-button.export-png').click();
-  await waitFor('two exports', () => host.received.filter((m) => ExportImage.is(m)).length === 2);
+  await waitFor(() => host.received.filter((m) => ExportImage.is(m)).length === 2, 'two exports');
   const [svgExport, pngExport] = host.received.filter((m): m is { params: { fileName: string; dataUrl: string } } => ExportImage.is(m));
   assert.equal(svgExport!.params.fileName, 'heatmap-needle-anthropic-rev2-anthropic-claude-3-haiku.svg');
   assert.match(svgExport!.params.dataUrl, /^data:image\/svg\+xml;charset=utf-8,/);

@@ -82,16 +82,8 @@ export function channelLog(server) {
   return files.filter(existsSync).map((file) => readFileSync(file, 'utf8')).join('\n');
 }
 
-/** Polls `probe` until it returns something truthy, and returns that; throws naming `what` after `timeoutMs`. */
-export async function waitFor(page, probe, what, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await page.waitForTimeout(50);
-  }
-}
+// Waiting is the one shared poller: waitFor(probe, what, timeoutMs).
+export { waitFor } from '../../fixtures/waitFor.mjs';
 
 /** Waits until the extension's log channel holds `text`; the error quotes the whole log. */
 export async function waitForLog(page, server, text, timeoutMs = 15_000) {

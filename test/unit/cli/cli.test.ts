@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
-import { waitFor } from '../../fixtures/waitFor.js';
+import { waitFor } from '../../fixtures/waitFor.mjs';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import { createWorkspace, fixtureEvalYaml, rgbRows } from '../engine/workspace.js';

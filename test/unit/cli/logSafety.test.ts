@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
-import { waitFor } from '../../fixtures/waitFor.js';
+import { waitFor } from '../../fixtures/waitFor.mjs';
 import { runCli, startCli } from '../robustness/cliProcess.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { readRunLog } from '../../../src/core/run/runLog.js';

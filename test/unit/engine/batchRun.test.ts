@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
-import { waitFor } from '../../fixtures/waitFor.js';
+import { waitFor } from '../../fixtures/waitFor.mjs';
 import { RunDetached } from '../../../src/core/detach.js';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunEvent } from '../../../src/core/engine/events.js';

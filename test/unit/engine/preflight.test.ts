@@ -10,7 +10,7 @@ import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import type { RunEvent } from '../../../src/core/engine/events.js';
 import { envCredentials } from '../../../src/core/providers/registry.js';
 import { isPreflightRequest, startFixtureServer } from '../../fixtures/llmServer.js';
-import { waitFor } from '../../fixtures/waitFor.js';
+import { waitFor } from '../../fixtures/waitFor.mjs';
 import { readRunLog } from '../../../src/core/run/runLog.js';
 import type { FixtureOptions, FixtureServer } from '../../fixtures/llmServer.js';
 import { answerLandmarks, createWorkspace, fixtureEvalYaml, rgbRows } from './workspace.js';

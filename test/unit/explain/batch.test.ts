@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { FixtureServer, RecordedRequest } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
-import { waitFor } from '../../fixtures/waitFor.js';
+import { waitFor } from '../../fixtures/waitFor.mjs';
 import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
 import { explainRun } from '../../../src/core/explain/explainRun.js';
 import type { RunExplanation } from '../../../src/core/explain/model.js';

@@ -11,7 +11,7 @@ import { publicEndpoint } from '../../../src/core/providers/secrets.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { Fault, FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
-import { waitFor } from '../../fixtures/waitFor.js';
+import { waitFor } from '../../fixtures/waitFor.mjs';
 
 const OPENAI_KEY = 'sk-openai-secret-0123456789';
 const ANTHROPIC_KEY = 'sk-ant-secret-0123456789';

@@ -10,7 +10,7 @@ import { readRunLog } from '../../../src/core/run/runLog.js';
 import { caseIdOf, correctAnswers, countBy, createWorkspace, evalYaml, fixtureModel, rawLogLines, rgbRows, rowOf, seededRandom } from './builders.js';
 import { parseLogLines } from '../../../src/core/run/runLog.js';
 import type { Workspace } from './builders.js';
-import { waitFor } from '../../fixtures/waitFor.js';
+import { waitFor } from '../../fixtures/waitFor.mjs';
 import { runCli, startCli } from './cliProcess.js';
 
 let server: FixtureServer;

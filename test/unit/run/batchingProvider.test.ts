@@ -16,7 +16,7 @@ import { createModelClient } from '../../../src/core/run/modelClient.js';
 import { Scheduler } from '../../../src/core/run/scheduler.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
-import { waitFor } from '../../fixtures/waitFor.js';
+import { waitFor } from '../../fixtures/waitFor.mjs';
 
 const KEY = 'sk-openai-batch-test-0123456789';
 let server: FixtureServer;

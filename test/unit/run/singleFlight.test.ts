@@ -13,7 +13,7 @@ import { Scheduler } from '../../../src/core/run/scheduler.js';
 import { caseRequests } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
-import { waitFor } from '../../fixtures/waitFor.js';
+import { waitFor } from '../../fixtures/waitFor.mjs';
 
 let server: FixtureServer;
 let cacheRoot: string;
