@@ -1,7 +1,9 @@
 // Typed messages between the extension host and the inspector webview; imported by both bundles (so: no node, no vscode).
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from './core/report/viewModel.js';
 import type { CaseExplanation, ExplainPlan, RunExplanation, VariantOutcome } from './core/explain/model.js';
-import type { VerdictsView } from './core/verdicts/view.js';
+import type { VerdictChange, VerdictsView } from './core/verdicts/view.js';
+import { list, none, num, object, oneOf, optional, text, where } from './protocolShapes.js';
+import type { Shape } from './protocolShapes.js';
 
 /** Bumped when a message changes shape; the ready handshake checks it. */
 export const PROTOCOL_VERSION = 1;
@@ -21,17 +23,9 @@ export interface ProtocolError {
   message: string;
 }
 
-/**
- * How the host checks a webview → host message's params on arrival, field by field: 'string' is a non-empty string,
- * 'number' a finite number. Mapped from P, so a descriptor whose check and type disagree does not compile; a field of
- * any other type maps to never, and needs a new field kind here first.
- */
-export type ParamsSchema<P> = {
-  readonly [K in keyof P]-?: P[K] extends string ? 'string' : P[K] extends number ? 'number' : never;
-};
-
-/** host → webview, fire and forget. */
+/** host → webview, fire and forget. The host is trusted, so its params are not checked on arrival. */
 export class Notification<P> {
+  readonly kind = 'notification';
   constructor(readonly method: string) {}
   create(params: P): Envelope { return { kind: 'notification', method: this.method, params }; }
   is(message: unknown): message is Envelope & { params: P } {
@@ -39,18 +33,23 @@ export class Notification<P> {
   }
 }
 
-/** webview → host, fire and forget (user intents: open a file, rerun a case). */
+/**
+ * webview → host, fire and forget (user intents: open a file, rerun a case). `params` is the shape the host checks
+ * on arrival (protocolShapes.ts); P must be exactly the type it checks, or the declaration does not compile.
+ */
 export class Command<P> {
-  constructor(readonly method: string, readonly params: ParamsSchema<P>) {}
+  readonly kind = 'command';
+  constructor(readonly method: string, readonly params: Shape<P>) {}
   create(params: P): Envelope { return { kind: 'command', method: this.method, params }; }
   is(message: unknown): message is Envelope & { params: P } {
     return isEnvelope(message) && message.kind === 'command' && message.method === this.method;
   }
 }
 
-/** webview → host with a typed response matched by id; failures come back as {code, message}. */
+/** webview → host with a typed response matched by id; failures come back as {code, message}. Params as Command's. */
 export class Request<P, R> {
-  constructor(readonly method: string, readonly params: ParamsSchema<P>) {}
+  readonly kind = 'request';
+  constructor(readonly method: string, readonly params: Shape<P>) {}
   create(id: number, params: P): Envelope { return { kind: 'request', method: this.method, id, params }; }
   is(message: unknown): message is Envelope & { id: number; params: P } {
     return isEnvelope(message) && message.kind === 'request' && message.method === this.method && typeof message.id === 'number';
@@ -82,26 +81,34 @@ export type { VerdictChange, VerdictsView } from './core/verdicts/view.js';
 
 // ---- Messages -----------------------------------------------------------------------------------------
 
-// A new webview → host message is one descriptor here and one handler in the host's table (panel.ts).
+// A new message is one descriptor here and one handler: in the host's table (panel.ts) for a request or command, in
+// the view (api.on) for a notification; the static report's table (webview/api/staticApi.ts) only if it can answer.
 
-export const Ready = new Command<{ protocolVersion: number }>('webview/ready', { protocolVersion: 'number' });
-export const ListRuns = new Request<Record<string, never>, RunListing[]>('runs/list', {});
-export const GetRun = new Request<{ runId: string }, RunDetail>('run/get', { runId: 'string' });
-export const GetCase = new Request<{ runId: string; key: string }, CaseDetail>('case/get', { runId: 'string', key: 'string' });
+/** The params of a message that has none. */
+export type NoParams = Record<string, never>;
+
+export const Ready = new Command<{ protocolVersion: number }>('webview/ready', object({ protocolVersion: num }));
+export const ListRuns = new Request<NoParams, RunListing[]>('runs/list', none);
+export const GetRun = new Request<{ runId: string }, RunDetail>('run/get', object({ runId: text }));
+export const GetCase = new Request<{ runId: string; key: string }, CaseDetail>('case/get', object({ runId: text, key: text }));
 /** A person's verdicts on a run's cases and the judge's agreement with them (core/verdicts). */
-export const GetVerdicts = new Request<{ runId: string }, VerdictsView>('verdicts/get', { runId: 'string' });
-/** Marks cases correct / wrong or adds a note; `payload` is a VerdictChange as JSON (a list does not fit ParamsSchema). */
-export const SetVerdicts = new Request<{ runId: string; payload: string }, VerdictsView>('verdicts/set', { runId: 'string', payload: 'string' });
-export const CompareRuns = new Request<{ before: string; after: string }, CompareRow[]>('runs/compare', { before: 'string', after: 'string' });
+export const GetVerdicts = new Request<{ runId: string }, VerdictsView>('verdicts/get', object({ runId: text }));
+/** Marks cases correct / wrong (label null: a note only, so the note is then required); answers the run's verdicts after it. */
+const verdictChange = where(
+  object({ keys: list(text, { min: 1 }), label: oneOf('correct', 'wrong', null), note: optional(text), metric: optional(text) }),
+  (change) => (change.label === null && !change.note ? { field: 'note', expected: 'a non-empty string when the label is null' } : undefined),
+);
+export const SetVerdicts = new Request<{ runId: string; change: VerdictChange }, VerdictsView>('verdicts/set', object({ runId: text, change: verdictChange }));
+export const CompareRuns = new Request<{ before: string; after: string }, CompareRow[]>('runs/compare', object({ before: text, after: text }));
 
-export const OpenDatasetRow = new Command<{ file: string; line: number }>('open/datasetRow', { file: 'string', line: 'number' });
-export const OpenTemplate = new Command<{ file: string }>('open/template', { file: 'string' });
-export const RerunCase = new Command<{ runId: string; key: string }>('case/rerun', { runId: 'string', key: 'string' });
-export const CancelRun = new Command<{ runId: string }>('run/cancel', { runId: 'string' });
+export const OpenDatasetRow = new Command<{ file: string; line: number }>('open/datasetRow', object({ file: text, line: num }));
+export const OpenTemplate = new Command<{ file: string }>('open/template', object({ file: text }));
+export const RerunCase = new Command<{ runId: string; key: string }>('case/rerun', object({ runId: text, key: text }));
+export const CancelRun = new Command<{ runId: string }>('run/cancel', object({ runId: text }));
 /** Finish an interrupted run (the Resume Interrupted Run command, on that run). */
-export const ResumeRun = new Command<{ runId: string }>('run/resume', { runId: 'string' });
+export const ResumeRun = new Command<{ runId: string }>('run/resume', object({ runId: text }));
 /** Save an image the view exported (a heatmap as SVG or PNG): VS Code webviews cannot download, so the host writes it. */
-export const ExportImage = new Command<{ fileName: string; dataUrl: string }>('export/image', { fileName: 'string', dataUrl: 'string' });
+export const ExportImage = new Command<{ fileName: string; dataUrl: string }>('export/image', object({ fileName: text, dataUrl: text }));
 
 export const RunStarted = new Notification<{ runId: string; total: number; listing: RunListing }>('run/started');
 export const CaseFinished = new Notification<{ runId: string; item: CaseListItem; done: number; total: number }>('run/caseFinished');
@@ -120,13 +127,13 @@ export const ShowCompare = new Notification<{ before: string; after: string }>('
 // ---- Explain a failure ----------------------------------------------------------------------------------
 
 /** The run's stored explanation (.rag-inspector/explanations/<run-id>.json); null when it was never explained. */
-export const GetExplanation = new Request<{ runId: string }, RunExplanation | null>('explain/get', { runId: 'string' });
+export const GetExplanation = new Request<{ runId: string }, RunExplanation | null>('explain/get', object({ runId: text }));
 /** Explain one (case, model) of a run: the host shows the cost, asks above the limit, then runs it with progress. */
-export const ExplainCase = new Command<{ runId: string; key: string }>('explain/case', { runId: 'string', key: 'string' });
+export const ExplainCase = new Command<{ runId: string; key: string }>('explain/case', object({ runId: text, key: text }));
 /** Explain every failed (case, model) of a run. */
-export const ExplainFailed = new Command<{ runId: string }>('explain/failed', { runId: 'string' });
+export const ExplainFailed = new Command<{ runId: string }>('explain/failed', object({ runId: text }));
 /** Stop the explanation running on this run; finished variants are kept and a later Explain resumes. */
-export const CancelExplain = new Command<{ runId: string }>('explain/cancel', { runId: 'string' });
+export const CancelExplain = new Command<{ runId: string }>('explain/cancel', object({ runId: text }));
 
 /** The cost was accepted and variants start running. */
 export const ExplainStarted = new Notification<{ runId: string; plan: ExplainPlan }>('explain/started');

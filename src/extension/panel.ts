@@ -163,7 +163,7 @@ export class InspectorPanel implements vscode.Disposable {
       onRequest(GetCase, ({ runId, key }) => data.getCase(runId, key)),
       onRequest(CompareRuns, ({ before, after }) => data.compare(before, after)),
       onRequest(GetVerdicts, ({ runId }) => this.verdicts.view(runId)),
-      onRequest(SetVerdicts, ({ runId, payload }) => this.verdicts.set(runId, payload)),
+      onRequest(SetVerdicts, ({ runId, change }) => this.verdicts.set(runId, change)),
       onCommand(OpenDatasetRow, ({ file, line }) => {
         const position = new vscode.Position(Math.max(0, line - 1), 0);
         return vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), preview: true });

@@ -3,8 +3,8 @@
 import type { CaseEntry } from '../core/model.js';
 import type { CaseDetail, RunDetail } from '../core/report/viewModel.js';
 import { VerdictStore } from '../core/verdicts/store.js';
-import { buildVerdictsView, parseVerdictChange, verdictLines } from '../core/verdicts/view.js';
-import type { VerdictsView } from '../core/verdicts/view.js';
+import { buildVerdictsView, verdictLines } from '../core/verdicts/view.js';
+import type { VerdictChange, VerdictsView } from '../core/verdicts/view.js';
 
 export interface VerdictRunData {
   getRun(runId: string): Promise<RunDetail>;
@@ -31,16 +31,8 @@ export class VerdictService {
     return buildVerdictsView(await this.entries(runId), await this.store().latest());
   }
 
-  /** `payload` is the JSON of a VerdictChange; returns the run's view after the change. */
-  async set(runId: string, payload: string): Promise<VerdictsView> {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(payload);
-    } catch {
-      throw new Error('the verdict change is not JSON');
-    }
-    const change = parseVerdictChange(raw);
-    if (!change) throw new Error('the verdict change is not valid: keys, a label (correct, wrong or null with a note)');
+  /** `change` was checked on arrival (SetVerdicts' shape); returns the run's view after the change. */
+  async set(runId: string, change: VerdictChange): Promise<VerdictsView> {
     await this.store().append(verdictLines(await this.entries(runId, change.keys), change));
     return this.view(runId);
   }

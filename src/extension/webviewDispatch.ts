@@ -1,7 +1,9 @@
 // The host's side of the webview channel: one table of handlers keyed by the protocol's descriptors, params checked
-// against the descriptor once here, every request answered. No vscode import, so unit tests drive it directly.
+// against the descriptor's shape once here, every request answered. No vscode import, so unit tests drive it directly.
 import { failure, isEnvelope } from '../protocol.js';
-import type { Command, Envelope, ParamsSchema, ProtocolError, Request } from '../protocol.js';
+import type { Command, Envelope, ProtocolError, Request } from '../protocol.js';
+import { ShapeError } from '../protocolShapes.js';
+import type { Shape } from '../protocolShapes.js';
 import type { Logger } from './outputChannel.js';
 
 /** A failure the webview is told the code of (a run not found, a bad request); any other error reaches it as 'internal'. */
@@ -123,15 +125,12 @@ function toProtocolError(error: unknown): ProtocolError {
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }
 
-/** Only the declared fields reach the handler, each of the declared kind; anything else is a bad request. */
-function checkParams<P>(schema: ParamsSchema<P>, params: unknown): P {
-  const given = typeof params === 'object' && params !== null ? params as Record<string, unknown> : {};
-  const checked: Record<string, unknown> = {};
-  for (const [name, kind] of Object.entries(schema) as [string, 'string' | 'number'][]) {
-    const value = given[name];
-    if (kind === 'string' && (typeof value !== 'string' || value === '')) throw new RequestFailure('bad-request', `"${name}" must be a non-empty string`);
-    if (kind === 'number' && (typeof value !== 'number' || !Number.isFinite(value))) throw new RequestFailure('bad-request', `"${name}" must be a number`);
-    checked[name] = value;
+/** Only the declared fields reach the handler, each of its declared shape; anything else is a bad request naming the field. */
+function checkParams<P>(shape: Shape<P>, params: unknown): P {
+  try {
+    return shape.check(params, '');
+  } catch (error) {
+    if (error instanceof ShapeError) throw new RequestFailure('bad-request', error.message);
+    throw error;
   }
-  return checked as P;
 }

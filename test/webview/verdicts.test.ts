@@ -37,7 +37,7 @@ class VerdictHost {
     else if (GetCase.is(message)) reply(GetCase.respond(message.id, this.run.cases.find((c) => `${c.evalCase.id}\u0000${c.result.modelKey}` === message.params.key)!));
     else if (GetVerdicts.is(message)) reply(GetVerdicts.respond(message.id, this.view()));
     else if (SetVerdicts.is(message)) {
-      const change = JSON.parse(message.params.payload) as VerdictChange;
+      const { change } = message.params;
       this.changes.push(change);
       const entries = this.run.cases.filter((c) => change.keys.includes(`${c.evalCase.id}\u0000${c.result.modelKey}`));
       this.lines.push(...verdictLines(entries, change));

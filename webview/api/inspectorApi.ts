@@ -1,23 +1,6 @@
-// What the inspector UI needs from wherever runs live: the VS Code host (vscodeApi) or data embedded in the page (staticApi).
-import type { CaseDetail, CompareRow, ProtocolError, RunDetail, RunExplanation, RunListing, VerdictChange, VerdictsView } from '../../src/protocol.js';
-import type {
-  BatchProgress, CaseExplained, CaseFinished, ExplainFinished, ExplainProgress, ExplainStarted, Notification, Reveal, RunFinished, RunStarted, ShowCompare,
-} from '../../src/protocol.js';
-
-type ParamsOf<N> = N extends Notification<infer P> ? P : never;
-
-/** Host → view events, as a union the app can switch on. */
-export type InspectorNotification =
-  | { type: 'runStarted'; params: ParamsOf<typeof RunStarted> }
-  | { type: 'caseFinished'; params: ParamsOf<typeof CaseFinished> }
-  | { type: 'runFinished'; params: ParamsOf<typeof RunFinished> }
-  | { type: 'batchProgress'; params: ParamsOf<typeof BatchProgress> }
-  | { type: 'reveal'; params: ParamsOf<typeof Reveal> }
-  | { type: 'showCompare'; params: ParamsOf<typeof ShowCompare> }
-  | { type: 'explainStarted'; params: ParamsOf<typeof ExplainStarted> }
-  | { type: 'explainProgress'; params: ParamsOf<typeof ExplainProgress> }
-  | { type: 'caseExplained'; params: ParamsOf<typeof CaseExplained> }
-  | { type: 'explainFinished'; params: ParamsOf<typeof ExplainFinished> };
+// What the inspector UI needs from wherever runs live: the VS Code host (vscodeApi) or data embedded in the page
+// (staticApi). Generic over src/protocol.ts's descriptors, so a new message needs no edit here.
+import type { Command, Notification, ProtocolError, Request } from '../../src/protocol.js';
 
 export interface InspectorApi {
   /** "static" has no host: no files to open, nothing to rerun, cancel or resume; the UI hides those actions. */
@@ -27,30 +10,14 @@ export interface InspectorApi {
   /** Call once the UI listens for notifications: the VS Code implementation sends Ready then. */
   start(): void;
 
-  listRuns(): Promise<RunListing[]>;
-  getRun(runId: string): Promise<RunDetail>;
-  getCase(runId: string, key: string): Promise<CaseDetail>;
-  compareRuns(before: string, after: string): Promise<CompareRow[]>;
-  /** The run's stored explanation (every case explained so far); null when it was never explained. */
-  getExplanation(runId: string): Promise<RunExplanation | null>;
-  /** Human verdicts (absent where there is no workspace to keep them, e.g. the static report). */
-  getVerdicts?(runId: string): Promise<VerdictsView>;
-  setVerdicts?(runId: string, change: VerdictChange): Promise<VerdictsView>;
-
-  openDatasetRow(file: string, line: number): void;
-  openTemplate(file: string): void;
-  rerunCase(runId: string, key: string): void;
-  cancelRun(runId: string): void;
-  /** Explain one case, or with no key the run's failed cases: the host shows the cost first and reports progress. */
-  explain(runId: string, key?: string): void;
-  cancelExplain(runId: string): void;
-  /** Finishes an interrupted run (listing.interrupted); the host asks anything it must. */
-  resumeRun(runId: string): void;
-  /** Saves an exported image: a download in a browser, a file the host writes in VS Code (webviews cannot download). */
-  exportImage(fileName: string, dataUrl: string): void;
-
-  /** Returns an unsubscribe function. */
-  onNotification(listener: (notification: InspectorNotification) => void): () => void;
+  /** Whether this API answers the message: the static report answers only what the page's data can (e.g. no verdicts). */
+  handles<P, R>(descriptor: Request<P, R> | Command<P>): boolean;
+  /** Rejects with an InspectorError; a message this API does not handle is a 'not-found' one. */
+  request<P, R>(descriptor: Request<P, R>, params: P): Promise<R>;
+  /** Fire and forget; a command this API does not handle does nothing. */
+  command<P>(descriptor: Command<P>, params: P): void;
+  /** Listens for one notification; returns an unsubscribe function. */
+  on<P>(descriptor: Notification<P>, listener: (params: P) => void): () => void;
 
   /** Navigation/view state only (see viewState.ts); never run data, which is fetched again. */
   getViewState(): unknown;

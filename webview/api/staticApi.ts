@@ -1,7 +1,9 @@
-// InspectorApi over runs embedded in the page (the exported HTML report, browser tests): read-only, no host.
-import type { CaseDetail, CompareRow, RunDetail, RunExplanation, RunListing } from '../../src/protocol.js';
+// InspectorApi over runs embedded in the page (the exported HTML report, browser tests): read-only, no host. It answers
+// from a table keyed by descriptor; what a page cannot answer (verdicts, reruns, opening files) is absent from it.
+import { CompareRuns, ExportImage, GetCase, GetExplanation, GetRun, ListRuns } from '../../src/protocol.js';
+import type { CaseDetail, Command, CompareRow, Notification, Request } from '../../src/protocol.js';
 import { InspectorError } from './inspectorApi.js';
-import type { InspectorApi, InspectorNotification } from './inspectorApi.js';
+import type { InspectorApi } from './inspectorApi.js';
 import { caseKey, parseStaticData, STATIC_DATA_ELEMENT_ID } from './staticData.js';
 import type { StaticData, StaticRun } from './staticData.js';
 import { flippedCases, responseTextOf } from './compareRuns.js';
@@ -34,52 +36,38 @@ export class StaticApi implements InspectorApi {
 
   start(): void {}
 
-  async listRuns(): Promise<RunListing[]> {
-    return [...this.runs.values()].map((run) => run.detail.listing);
+  /** Every message the page can answer, with how; a new one the report can serve is one row here. */
+  private readonly table = new Map<object, (params: never) => unknown>([
+    answer(ListRuns, () => [...this.runs.values()].map((run) => run.detail.listing)),
+    answer(GetRun, ({ runId }) => this.run(runId).detail),
+    answer(GetCase, ({ runId, key }) => {
+      const detail = this.cases(runId).get(key);
+      if (!detail) throw new InspectorError({ code: 'not-found', message: `Case ${key.replace('\u0000', ' / ')} is not in this report` });
+      return detail;
+    }),
+    answer(CompareRuns, ({ before, after }): CompareRow[] => flippedCases(this.run(before).detail.cases, this.run(after).detail.cases, (side, item) =>
+      responseTextOf(this.cases(side === 'before' ? before : after).get(item.key)))),
+    // The report embeds the run's explanation when it had one (htmlReportFile.ts).
+    answer(GetExplanation, ({ runId }) => this.run(runId).explanation ?? null),
+    perform(ExportImage, ({ fileName, dataUrl }) => download(fileName, dataUrl)),
+  ]);
+
+  handles<P, R>(descriptor: Request<P, R> | Command<P>): boolean {
+    return this.table.has(descriptor);
   }
 
-  async getRun(runId: string): Promise<RunDetail> {
-    return this.run(runId).detail;
+  async request<P, R>(descriptor: Request<P, R>, params: P): Promise<R> {
+    const handler = this.table.get(descriptor);
+    if (!handler) throw new InspectorError({ code: 'not-found', message: `This report cannot answer ${descriptor.method}: it needs VS Code` });
+    return handler(params as never) as R;
   }
 
-  async getCase(runId: string, key: string): Promise<CaseDetail> {
-    const detail = this.cases(runId).get(key);
-    if (!detail) throw new InspectorError({ code: 'not-found', message: `Case ${key.replace('\u0000', ' / ')} is not in this report` });
-    return detail;
+  command<P>(descriptor: Command<P>, params: P): void {
+    this.table.get(descriptor)?.(params as never);
   }
 
-  async compareRuns(before: string, after: string): Promise<CompareRow[]> {
-    const earlier = this.run(before);
-    const later = this.run(after);
-    return flippedCases(earlier.detail.cases, later.detail.cases, (side, item) =>
-      responseTextOf(this.cases(side === 'before' ? before : after).get(item.key)));
-  }
-
-  /** The report embeds the run's explanation when it had one (htmlReportFile.ts). */
-  async getExplanation(runId: string): Promise<RunExplanation | null> {
-    return this.run(runId).explanation ?? null;
-  }
-
-  openDatasetRow(): void {}
-  openTemplate(): void {}
-  rerunCase(): void {}
-  cancelRun(): void {}
-  resumeRun(): void {}
-  explain(): void {}
-  cancelExplain(): void {}
-
-  exportImage(fileName: string, dataUrl: string): void {
-    // A data: URL, not a blob: one: the report's CSP allows data: and the page may be a file:// URL.
-    const link = document.createElement('a');
-    link.href = dataUrl;
-    link.download = fileName;
-    link.hidden = true;
-    document.body.append(link);
-    link.click();
-    link.remove();
-  }
-
-  onNotification(_listener: (notification: InspectorNotification) => void): () => void {
+  /** Nothing is ever sent: the page is a finished report. */
+  on<P>(_descriptor: Notification<P>, _listener: (params: P) => void): () => void {
     return () => {};
   }
 
@@ -104,4 +92,27 @@ export class StaticApi implements InspectorApi {
     }
     return index;
   }
+}
+
+/** A row of the table: the descriptor, and its handler typed by it. */
+type Row = [object, (params: never) => unknown];
+
+function answer<P, R>(descriptor: Request<P, R>, handle: (params: P) => R): Row {
+  return [descriptor, handle as (params: never) => unknown];
+}
+
+function perform<P>(descriptor: Command<P>, handle: (params: P) => void): Row {
+  return [descriptor, handle as (params: never) => unknown];
+}
+
+/** Saves an exported image as a browser download. */
+function download(fileName: string, dataUrl: string): void {
+  // A data: URL, not a blob: one: the report's CSP allows data: and the page may be a file:// URL.
+  const link = document.createElement('a');
+  link.href = dataUrl;
+  link.download = fileName;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
 }

@@ -1,12 +1,9 @@
-// InspectorApi over the VS Code webview channel: typed requests with ids, commands, notifications, the Ready handshake.
-import {
-  CancelExplain, CaseExplained, ExplainCase, ExplainFailed, ExplainFinished, ExplainProgress, ExplainStarted, GetExplanation,
-  CancelRun, CaseFinished, CompareRuns, GetVerdicts, SetVerdicts, ExportImage, GetCase, GetRun, ListRuns, OpenDatasetRow, OpenTemplate, PROTOCOL_VERSION,
-  BatchProgress, Ready, RerunCase, ResumeRun, Reveal, RunFinished, RunStarted, ShowCompare, isEnvelope, isResponse,
-} from '../../src/protocol.js';
-import type { ProtocolError, Request, VerdictChange } from '../../src/protocol.js';
+// InspectorApi over the VS Code webview channel: typed requests with ids, commands, notifications, the Ready handshake;
+// generic over the descriptors, so a new message needs no edit here.
+import { PROTOCOL_VERSION, Ready, isEnvelope, isResponse } from '../../src/protocol.js';
+import type { Command, Notification, ProtocolError, Request } from '../../src/protocol.js';
 import { InspectorError } from './inspectorApi.js';
-import type { InspectorApi, InspectorNotification } from './inspectorApi.js';
+import type { InspectorApi } from './inspectorApi.js';
 
 /** The object VS Code injects into webviews; callable once per page. */
 export interface VsCodeWebviewApi {
@@ -35,7 +32,8 @@ export class VsCodeApi implements InspectorApi {
   readonly canRunCommands = true;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private readonly listeners = new Set<(notification: InspectorNotification) => void>();
+  /** Notification listeners by method. */
+  private readonly listeners = new Map<string, Set<(params: never) => void>>();
   private started = false;
 
   constructor(private readonly vscode: VsCodeWebviewApi, private readonly target: Window = window) {
@@ -48,34 +46,22 @@ export class VsCodeApi implements InspectorApi {
     this.vscode.postMessage(Ready.create({ protocolVersion: PROTOCOL_VERSION }));
   }
 
-  listRuns() { return this.request(ListRuns, {}); }
-  getRun(runId: string) { return this.request(GetRun, { runId }); }
-  getCase(runId: string, key: string) { return this.request(GetCase, { runId, key }); }
-  compareRuns(before: string, after: string) { return this.request(CompareRuns, { before, after }); }
-  getExplanation(runId: string) { return this.request(GetExplanation, { runId }); }
-  getVerdicts(runId: string) { return this.request(GetVerdicts, { runId }); }
-  setVerdicts(runId: string, change: VerdictChange) { return this.request(SetVerdicts, { runId, payload: JSON.stringify(change) }); }
+  handles(): boolean { return true; }
 
-  openDatasetRow(file: string, line: number): void { this.vscode.postMessage(OpenDatasetRow.create({ file, line })); }
-  openTemplate(file: string): void { this.vscode.postMessage(OpenTemplate.create({ file })); }
-  rerunCase(runId: string, key: string): void { this.vscode.postMessage(RerunCase.create({ runId, key })); }
-  cancelRun(runId: string): void { this.vscode.postMessage(CancelRun.create({ runId })); }
-  resumeRun(runId: string): void { this.vscode.postMessage(ResumeRun.create({ runId })); }
-  explain(runId: string, key?: string): void {
-    this.vscode.postMessage(key === undefined ? ExplainFailed.create({ runId }) : ExplainCase.create({ runId, key }));
-  }
-  cancelExplain(runId: string): void { this.vscode.postMessage(CancelExplain.create({ runId })); }
-  exportImage(fileName: string, dataUrl: string): void { this.vscode.postMessage(ExportImage.create({ fileName, dataUrl })); }
+  command<P>(descriptor: Command<P>, params: P): void { this.vscode.postMessage(descriptor.create(params)); }
 
-  onNotification(listener: (notification: InspectorNotification) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  on<P>(descriptor: Notification<P>, listener: (params: P) => void): () => void {
+    let listeners = this.listeners.get(descriptor.method);
+    if (!listeners) this.listeners.set(descriptor.method, listeners = new Set());
+    const added = listener as (params: never) => void;
+    listeners.add(added);
+    return () => listeners.delete(added);
   }
 
   getViewState(): unknown { return this.vscode.getState(); }
   setViewState(state: unknown): void { this.vscode.setState(state); }
 
-  private request<P, R>(descriptor: Request<P, R>, params: P): Promise<R> {
+  request<P, R>(descriptor: Request<P, R>, params: P): Promise<R> {
     const id = this.nextId++;
     return new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -98,25 +84,15 @@ export class VsCodeApi implements InspectorApi {
       else pending.resolve(message.result);
       return;
     }
-    const notification = toNotification(message);
-    if (notification) for (const listener of this.listeners) listener(notification);
-    // The host sends nothing else, so this means bundles of different builds: worth a line in the webview's console.
-    else console.warn(`RAG Inspector: ignored ${isEnvelope(message) ? `a ${message.kind} "${message.method}"` : 'a message that is not a protocol envelope'} from the extension.`);
+    const listeners = isEnvelope(message) && message.kind === 'notification' ? this.listeners.get(message.method) : undefined;
+    if (listeners) {
+      const { params } = message as { params: never };
+      for (const listener of listeners) listener(params);
+      return;
+    }
+    // A notification nothing listens for, or another kind: bundles of different builds, worth a line in the console.
+    console.warn(`RAG Inspector: ignored ${isEnvelope(message) ? `a ${message.kind} "${message.method}"` : 'a message that is not a protocol envelope'} from the extension.`);
   }
-}
-
-function toNotification(message: unknown): InspectorNotification | undefined {
-  if (RunStarted.is(message)) return { type: 'runStarted', params: message.params };
-  if (CaseFinished.is(message)) return { type: 'caseFinished', params: message.params };
-  if (RunFinished.is(message)) return { type: 'runFinished', params: message.params };
-  if (BatchProgress.is(message)) return { type: 'batchProgress', params: message.params };
-  if (Reveal.is(message)) return { type: 'reveal', params: message.params };
-  if (ShowCompare.is(message)) return { type: 'showCompare', params: message.params };
-  if (ExplainStarted.is(message)) return { type: 'explainStarted', params: message.params };
-  if (ExplainProgress.is(message)) return { type: 'explainProgress', params: message.params };
-  if (CaseExplained.is(message)) return { type: 'caseExplained', params: message.params };
-  if (ExplainFinished.is(message)) return { type: 'explainFinished', params: message.params };
-  return undefined;
 }
 
 function toProtocolError(error: Partial<ProtocolError>): ProtocolError {
