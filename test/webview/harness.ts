@@ -38,12 +38,15 @@ export function launch(): Promise<Browser> {
   });
 }
 
-/** One Chromium and one page server for a test file: started before its tests, closed after them. */
-export function useBrowser(): { readonly browser: Browser; readonly server: TestServer } {
+/**
+ * One Chromium and one page server for a test file: started before its tests, closed after them. `script` replaces
+ * the webview bundle as the pages' /webview.js (a test page of its own).
+ */
+export function useBrowser(script: () => Promise<string> = webviewBundle): { readonly browser: Browser; readonly server: TestServer } {
   const session = {} as { browser: Browser; server: TestServer };
   before(async () => {
     session.browser = await launch();
-    session.server = await serve();
+    session.server = await serve(await script());
   });
   after(async () => {
     await session.browser?.close();
@@ -97,9 +100,9 @@ export function pageHtml(options: PageOptions, nonce: string): string {
 
 export interface TestServer { url: string; setPage(options: PageOptions): string; close(): Promise<void> }
 
-/** Serves `/page/<n>` pages and `/webview.js` on 127.0.0.1 with the panel's CSP. */
-export async function serve(): Promise<TestServer> {
-  const js = await webviewBundle();
+/** Serves `/page/<n>` pages and `/webview.js` (the webview bundle unless `js` is given) on 127.0.0.1 with the panel's CSP. */
+export async function serve(js?: string): Promise<TestServer> {
+  js ??= await webviewBundle();
   const pages = new Map<string, { html: string; nonce: string; csp: boolean }>();
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0]!;
