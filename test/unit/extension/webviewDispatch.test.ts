@@ -1,7 +1,8 @@
 // The host's handler table for webview messages, without VS Code: what is answered, with what error, and what is logged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CancelRun, Command, GetCase, GetRun, ListRuns, OpenDatasetRow, Request } from '../../../src/protocol.js';
+import { CancelRun, Command, GetCase, GetRun, ListRuns, OpenDatasetRow, Request, SetVerdicts } from '../../../src/protocol.js';
+import { num, object, optional, text } from '../../../src/protocolShapes.js';
 import type { Envelope, RunDetail, RunListing } from '../../../src/protocol.js';
 import { RequestFailure, WebviewDispatcher, onCommand, onRequest } from '../../../src/extension/webviewDispatch.js';
 import type { Handler } from '../../../src/extension/webviewDispatch.js';
@@ -127,8 +128,39 @@ test('handlers are typed by their descriptor (checked by tsc: each line below mu
   onRequest(GetRun, ({ key }) => { throw new Error(String(key)); });
   // @ts-expect-error OpenDatasetRow's line is a number.
   onCommand(OpenDatasetRow, ({ line }: { line: string }) => { void line; });
-  // @ts-expect-error A descriptor's check must agree with its params type.
-  void new Request<{ runId: string }, RunDetail>('run/get', { runId: 'number' });
-  // @ts-expect-error ...and name every field of it.
-  void new Command<{ runId: string; key: string }>('case/rerun', { runId: 'string' });
+});
+
+test('params of any JSON shape: a VerdictChange arrives as an object, and a wrong one is refused naming the nested field', async () => {
+  const seen: unknown[] = [];
+  const view = { cases: {}, agreement: [] };
+  const { dispatcher, posted } = setUp([onRequest(SetVerdicts, ({ runId, change }) => { seen.push({ runId, change }); return view; })]);
+  const send = (id: number, change: unknown) => dispatcher.dispatch({ kind: 'request', method: SetVerdicts.method, id, params: { runId: 'run-1', change } });
+  await send(1, { keys: ['a\u0000m', 'b\u0000m'], label: 'wrong', note: 'cites the wrong year', extra: 1 });
+  await send(2, { keys: ['a\u0000m'], label: null, note: 'a note only' });
+  await send(3, { keys: [], label: 'correct' });
+  await send(4, { keys: ['a\u0000m', 3], label: 'correct' });
+  await send(5, { keys: ['a\u0000m'], label: 'maybe' });
+  await send(6, { keys: ['a\u0000m'], label: null });
+  await send(7, '{"keys":["a"],"label":"wrong"}');
+  assert.deepEqual(seen, [
+    { runId: 'run-1', change: { keys: ['a\u0000m', 'b\u0000m'], label: 'wrong', note: 'cites the wrong year' } },
+    { runId: 'run-1', change: { keys: ['a\u0000m'], label: null, note: 'a note only' } },
+  ]);
+  assert.deepEqual(posted.slice(2).map((m) => m.error), [
+    { code: 'bad-request', message: '"change.keys" must be a list of at least 1 item' },
+    { code: 'bad-request', message: '"change.keys[1]" must be a non-empty string' },
+    { code: 'bad-request', message: '"change.label" must be one of "correct", "wrong", null' },
+    { code: 'bad-request', message: '"change.note" must be a non-empty string when the label is null' },
+    { code: 'bad-request', message: '"change" must be an object' },
+  ]);
+});
+
+test('a descriptor whose declared params and shape disagree does not compile (checked by tsc)', () => {
+  // @ts-expect-error the shape does not check a declared field
+  void new Request<{ runId: string; key: string }, string>('test/a', object({ runId: text }));
+  // @ts-expect-error the shape checks a field the type does not declare
+  void new Request<{ runId: string }, string>('test/b', object({ runId: text, key: text }));
+  // @ts-expect-error the field's kinds differ
+  void new Command<{ line: number }>('test/c', object({ line: text }));
+  void new Command<{ line: number; note?: string }>('test/d', object({ line: num, note: optional(text) }));
 });
