@@ -6,7 +6,7 @@ import { list, none, num, object, oneOf, optional, text, where } from './protoco
 import type { Shape } from './protocolShapes.js';
 
 /** Bumped when a message changes shape; the ready handshake checks it. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** One message on the channel; the descriptors below create and recognise them, so nothing builds one by hand. */
 export interface Envelope {
@@ -25,7 +25,6 @@ export interface ProtocolError {
 
 /** host → webview, fire and forget. The host is trusted, so its params are not checked on arrival. */
 export class Notification<P> {
-  readonly kind = 'notification';
   constructor(readonly method: string) {}
   create(params: P): Envelope { return { kind: 'notification', method: this.method, params }; }
   is(message: unknown): message is Envelope & { params: P } {
@@ -35,10 +34,9 @@ export class Notification<P> {
 
 /**
  * webview → host, fire and forget (user intents: open a file, rerun a case). `params` is the shape the host checks
- * on arrival (protocolShapes.ts); P must be exactly the type it checks, or the declaration does not compile.
+ * on arrival (protocolShapes.ts); P and the type the shape checks must agree, or the declaration does not compile.
  */
 export class Command<P> {
-  readonly kind = 'command';
   constructor(readonly method: string, readonly params: Shape<P>) {}
   create(params: P): Envelope { return { kind: 'command', method: this.method, params }; }
   is(message: unknown): message is Envelope & { params: P } {
@@ -48,7 +46,6 @@ export class Command<P> {
 
 /** webview → host with a typed response matched by id; failures come back as {code, message}. Params as Command's. */
 export class Request<P, R> {
-  readonly kind = 'request';
   constructor(readonly method: string, readonly params: Shape<P>) {}
   create(id: number, params: P): Envelope { return { kind: 'request', method: this.method, id, params }; }
   is(message: unknown): message is Envelope & { id: number; params: P } {

@@ -46,7 +46,7 @@ async function main() {
   // "No runs yet" is rendered from the host's answer to runs/list; a failed request shows an alert instead.
   await webview.getByText('No runs yet').waitFor({ timeout: 30_000 });
   if (await webview.locator('[role="alert"]').count()) throw new Error(`the inspector shows an error: ${await webview.locator('[role="alert"]').first().textContent()}`);
-  await waitForLog(page, server, 'Inspector webview ready (protocol 1)');
+  await waitForLog(page, server, 'Inspector webview ready (protocol 2)');
   pass('the inspector panel opens, does the ready handshake and shows the host\'s answer to runs/list');
   await shot(page, 'inspector-empty');
 
