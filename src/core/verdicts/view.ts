@@ -69,14 +69,3 @@ export function verdictLines(entries: readonly CaseEntry[], change: VerdictChang
     }];
   });
 }
-
-/** Checks a change that came over the wire (the webview is not trusted to send well-formed data). */
-export function parseVerdictChange(raw: unknown): VerdictChange | undefined {
-  const v = raw as Partial<VerdictChange> | null;
-  if (typeof v !== 'object' || v === null || !Array.isArray(v.keys) || v.keys.length === 0 || !v.keys.every((k) => typeof k === 'string')) return undefined;
-  if (!(v.label === null || v.label === 'correct' || v.label === 'wrong')) return undefined;
-  if (v.note !== undefined && typeof v.note !== 'string') return undefined;
-  if (v.metric !== undefined && typeof v.metric !== 'string') return undefined;
-  if (v.label === null && !v.note) return undefined;
-  return { keys: v.keys, label: v.label, ...(v.note ? { note: v.note } : {}), ...(v.metric ? { metric: v.metric } : {}) };
-}
