@@ -91,7 +91,7 @@ function cutRegion(text: string, region: Region, chunking: ChunkingSpec, tokeniz
   const offsets = tokenOffsets(regionText, tokenizer);
   const count = offsets.tokens.length;
   if (count <= chunking.size) {
-    emit(whole[0], whole[1], tokenizer.count(regionText));
+    emit(whole[0], whole[1], count);
     return;
   }
   const cuts = new CutFinder(regionText, offsets.starts, Math.max(1, Math.floor(chunking.size / 4)));
