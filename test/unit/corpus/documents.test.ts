@@ -68,7 +68,7 @@ before(() => {
     '{"id": "tides-1", "title": "Tide basics", "text": "Tides rise and fall twice a day."}',
     '{"id": "tides-2", "text": "Spring tides follow new and full moons."',
     '',
-    '{"text": "No id here, still a document."}',
+    '{"id": null, "text": "No id here, still a document."}',
     '["not", "an", "object"]',
     '{"id": "tides-1", "text": "A second document with the first one\'s id."}',
     '{"id": 7, "title": "Numbers", "text": "Ids may be numbers."}',
