@@ -127,6 +127,15 @@ describe('which files are documents', () => {
     }
   });
 
+  it('reports progress file by file, and stops when cancelled', async () => {
+    const seen: string[] = [];
+    await readCorpus(selection(['*.md', '*.txt']), { onProgress: (p) => seen.push(`${p.done}/${p.total}${p.file ? ` ${p.file}` : ''}`) });
+    assert.deepEqual(seen, ['0/2 a.txt', '1/2 b.md', '2/2']);
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(readCorpus(selection(), { signal: controller.signal }), { name: 'AbortError' });
+  });
+
   it('a missing folder or one selecting nothing is an error, not an empty corpus', async () => {
     await assert.rejects(readCorpus({ folder: path.join(root, 'nope'), include: [], exclude: [] }), (error: unknown) => error instanceof InputError && /does not exist/.test(error.message));
     await assert.rejects(readCorpus(selection(['**/*.pdf'])), (error: unknown) => error instanceof InputError && /no file in the corpus folder matches \*\*\/\*\.pdf/.test(error.message));
