@@ -90,6 +90,8 @@ test('store keys of another type and a missing connection variable or url are na
   assert.ok(found.some((m) => /index\.store\.table does not apply to a qdrant store/.test(m)), found.join('\n'));
   assert.ok(found.some((m) => /a qdrant store needs url:/.test(m)), found.join('\n'));
   assert.ok((await problems(evalFile('index:\n  folder: docs\n  store: { type: pgvector }'))).some((m) => /a pgvector store needs urlEnv/.test(m)));
+  const existing = await problems(evalFile('index:\n  folder: docs\n  store: { type: pgvector, urlEnv: DATABASE_URL, existing: true }'));
+  assert.match(existing.join('\n'), /:5:\d+: search: bm25 needs this folder's chunks, but existing: true searches your own table as it is/);
 });
 
 test('--contain keeps the index folder inside the workspace', async () => {
