@@ -48,7 +48,11 @@ export function checkQuery(vector: readonly number[], k: number): void {
  * is left to finish in the background, and the caller stops waiting with the signal's reason.
  */
 export async function unlessAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
-  signal.throwIfAborted();
+  if (signal.aborted) {
+    // The work has started already (it is the argument): its failure after a close must not go unhandled.
+    work.catch(() => undefined);
+    signal.throwIfAborted();
+  }
   let stop: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     stop = () => reject(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
