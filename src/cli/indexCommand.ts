@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeBuild } from '../core/corpus/build.js';
-import type { IndexBuildSummary, IndexProgress } from '../core/corpus/contract.js';
+import type { IndexBuildSummary } from '../core/corpus/contract.js';
 import { indexRetrieverOf } from '../core/engine/retriever.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
 import { envCredentials } from '../core/providers/registry.js';
@@ -11,6 +11,7 @@ import { RetrieverError } from '../core/retrieval/contract.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import { UsageError } from './args.js';
 import { print } from './terminal.js';
+import { IndexProgressLines } from './indexProgress.js';
 
 export interface IndexCommand {
   specFile: string;
@@ -64,7 +65,7 @@ export async function runIndexCommand(argv: string[], host: IndexCommandHost): P
     print(process.stderr, `rag-inspector index: ${command.specFile} has no index: block\n  add one, e.g. index: { folder: docs, search: bm25 } (README, "Index a folder")\n`);
     return EXIT_ERROR;
   }
-  const lines = new ProgressLines(command.quiet);
+  const lines = new IndexProgressLines(command.quiet);
   const controller = new AbortController();
   const onSigint = host.cancelOnSigint(controller, (line) => print(process.stderr, `${line}\n`));
   let summary: IndexBuildSummary | undefined;
@@ -92,21 +93,5 @@ export async function runIndexCommand(argv: string[], host: IndexCommandHost): P
   } finally {
     process.off('SIGINT', onSigint);
     await retriever.close?.().catch(() => undefined);
-  }
-}
-
-const STAGE_UNITS: Record<IndexProgress['stage'], string> = { read: 'files read', chunk: 'files chunked', embed: 'texts embedded', store: 'files stored', optimize: 'index optimized' };
-
-/** One line per stage's start and end and per tenth of the way: readable in a terminal and in CI logs alike. */
-class ProgressLines {
-  private last?: { stage: string; tenth: number };
-  constructor(private readonly quiet: boolean) {}
-
-  show(progress: IndexProgress): void {
-    if (this.quiet) return;
-    const tenth = progress.total === 0 ? 10 : Math.floor((progress.done / progress.total) * 10);
-    if (this.last && this.last.stage === progress.stage && this.last.tenth === tenth) return;
-    this.last = { stage: progress.stage, tenth };
-    print(process.stderr, `${progress.stage}: ${progress.done}/${progress.total} ${STAGE_UNITS[progress.stage]}\n`);
   }
 }

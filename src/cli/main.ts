@@ -28,6 +28,7 @@ import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
 import { runIndexCommand } from './indexCommand.js';
+import { IndexProgressLines } from './indexProgress.js';
 import { formatComparison } from '../core/report/comparisonText.js';
 import { hasRegression, runCompare } from './compare.js';
 import { runMcpServer } from './mcp.js';
@@ -179,6 +180,7 @@ async function runCommand(command: RunCommand): Promise<number> {
     // Found before the run, so "latest" is the run before this one and a wrong name costs no model call.
     const baselineLog = command.baseline ? await resolveRun(command.baseline, workspaceDir, '--baseline') : undefined;
     const batchLines = new BatchProgressLines();
+    const indexLines = new IndexProgressLines(command.quiet, (line) => progress.note(`index ${line}`));
     const outcome = await runEvaluation(specFile, {
       signal: controller.signal,
       credentials: envCredentials(process.env),
@@ -194,6 +196,7 @@ async function runCommand(command: RunCommand): Promise<number> {
       onEvent: (event: RunEvent) => {
         if (event.type === 'input-problem') progress.note(`warning: ${formatProblem(event.problem)}`);
         if (event.type === 'warning') progress.note(`warning: ${event.message}`);
+        if (event.type === 'index-progress') indexLines.show(event.progress);
         if (event.type === 'index-built') progress.note(describeBuild(event.summary));
         if (event.type === 'batch') {
           const line = batchLines.lineFor(event);

@@ -115,6 +115,7 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   const retriever = runRetriever(spec, options.noCache ? undefined : path.join(stateDir, 'cache', 'retrieval'), options.refreshCache === true, options.retrieverEnv ?? process.env, {
     stateDir, credentials: options.credentials, noCache: options.noCache === true,
     onBuilt: ({ summary }) => emit({ type: 'index-built', summary }),
+    onProgress: (progress) => emit({ type: 'index-progress', progress }),
   });
   try {
     return await runWithClients({ options, emit, spec, previous, batchRestored, stateDir, batchLog, clients, retriever });

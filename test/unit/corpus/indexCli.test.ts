@@ -100,6 +100,7 @@ suites:
     const first = await cli(['run', file, '--format', 'json', '--no-preflight']);
     assert.match(first.stdout, /Cases: 11 \(/);
     assert.match(first.stderr, /index .*: 5 files changed/);
+    assert.match(first.stderr, /^index embed: \d+\/\d+ texts embedded$/m, 'the run shows the build\'s progress');
     assert.ok(embeddingTexts(from).length > 11, 'the chunks and the questions were embedded');
 
     const log = await readRunLog(path.join(folder, '.rag-inspector', 'runs', `${/run (\S+):/.exec(first.stderr)![1]}.jsonl`));
