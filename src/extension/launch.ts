@@ -206,6 +206,8 @@ export class RunLauncher {
         if (event.type === 'batch') progress.report({ message: batchLine(event) });
         // What holds the run up shows where its progress does ("waiting for the server at …"), in the engine's words.
         if (event.type === 'warning') progress.report({ message: event.message });
+        // The eval file's index built on the first question: its stage, before any case finishes.
+        if (event.type === 'index-progress') progress.report({ message: `indexing: ${event.progress.stage} ${event.progress.done}/${event.progress.total}` });
         if (event.type !== 'case-finished') return;
         const now = Date.now();
         if (event.done < event.total && now - last < PROGRESS_INTERVAL_MS) return;
