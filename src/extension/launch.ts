@@ -207,7 +207,12 @@ export class RunLauncher {
         // What holds the run up shows where its progress does ("waiting for the server at …"), in the engine's words.
         if (event.type === 'warning') progress.report({ message: event.message });
         // The eval file's index built on the first question: its stage, before any case finishes.
-        if (event.type === 'index-progress') progress.report({ message: `indexing: ${event.progress.stage} ${event.progress.done}/${event.progress.total}` });
+        if (event.type === 'index-progress') {
+          const now = Date.now();
+          if (event.progress.done < event.progress.total && now - last < PROGRESS_INTERVAL_MS) return;
+          last = now;
+          progress.report({ message: `indexing: ${event.progress.stage} ${event.progress.done}/${event.progress.total}` });
+        }
         if (event.type !== 'case-finished') return;
         const now = Date.now();
         if (event.done < event.total && now - last < PROGRESS_INTERVAL_MS) return;
