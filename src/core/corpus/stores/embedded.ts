@@ -59,7 +59,7 @@ export async function openEmbeddedStore(indexDir: string, options: Partial<Embed
 export class EmbeddedStore implements VectorStore {
   readonly identity: string;
 
-  constructor(private readonly folder: string, private readonly db: Connection, private table: Table | undefined, private readonly options: EmbeddedOptions) {
+  constructor(private readonly folder: string, private readonly db: Connection, private table: Table | undefined, private options: EmbeddedOptions) {
     this.identity = `embedded:${folder}`;
   }
 
@@ -124,6 +124,11 @@ export class EmbeddedStore implements VectorStore {
       this.indexed = true;
     }
     await unlessAborted(signal, table.optimize({ cleanupOlderThan: new Date() }));
+  }
+
+  /** Changes how the approximate index is searched (the bench measures several settings on one build). */
+  tuneSearch(settings: Partial<Pick<EmbeddedOptions, 'ef' | 'nprobes' | 'refineFactor'>>): void {
+    this.options = { ...this.options, ...settings };
   }
 
   async close(): Promise<void> {
