@@ -6,8 +6,8 @@ import type { StoreSpec } from '../../retrieval/indexSpec.js';
 import { loadVendor } from '../../vendor/load.js';
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { StoredChunk, StoreHit, VectorStore } from '../contract.js';
-import { apiKeyFrom, displayUrl, remoteError, uuidOf } from './remote.js';
-import { checkQuery, dimensionOf, hitOf, placeOf, unlessAborted } from './rows.js';
+import { apiKeyFrom, callRemote, displayUrl, remoteError, uuidOf } from './remote.js';
+import { checkQuery, refuseWrites, replacementDimension, hitOf, placeOf } from './rows.js';
 import { StoreError } from './storeError.js';
 
 type QdrantSpec = Extract<StoreSpec, { type: 'qdrant' }>;
@@ -65,10 +65,7 @@ export class QdrantStore implements VectorStore {
 
   async replaceFiles(files: readonly string[], chunks: readonly StoredChunk[], signal: AbortSignal): Promise<void> {
     this.refuseWrites();
-    const replaced = new Set(files);
-    const stray = chunks.find((chunk) => !replaced.has(chunk.file));
-    if (stray) throw new Error(`chunk ${stray.id} is of ${stray.file}, which is not among the files being replaced`);
-    const dimension = dimensionOf(chunks);
+    const dimension = replacementDimension(files, chunks);
     if (dimension !== undefined && this.dimension !== undefined && dimension !== this.dimension) throw new Error(`the collection ${this.spec.collection} holds vectors of ${this.dimension} numbers, the new chunks ${dimension}: an index is built with one embedding model`);
     if (dimension !== undefined && !this.exists) await this.createCollection(dimension, signal);
     await this.removeFiles(files, signal);
@@ -123,16 +120,11 @@ export class QdrantStore implements VectorStore {
   }
 
   private refuseWrites(): void {
-    if (this.spec.existing) throw new StoreError('index.store.existing', `the collection ${this.spec.collection} is your own (existing: true), so rag-inspector only reads it`, 'build it with your own pipeline, or set existing: false and a collection of its own for rag-inspector index to write');
+    refuseWrites(this.spec.existing, `the collection ${this.spec.collection}`);
   }
 
-  private async call<T>(signal: AbortSignal, request: () => Promise<T>): Promise<T> {
-    try {
-      return await unlessAborted(signal, request());
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw this.failed(error);
-    }
+  private call<T>(signal: AbortSignal, request: () => Promise<T>): Promise<T> {
+    return callRemote(signal, request, (error) => this.failed(error));
   }
 
   private failed(error: unknown): Error {

@@ -1,6 +1,7 @@
 // What the stores reached over HTTP (Qdrant, Elasticsearch, OpenSearch) share: the API key read from its variable,
 // the store's address without credentials, and a failed call turned into a StoreError naming the setting to fix.
 import { createHash } from 'node:crypto';
+import { unlessAborted } from './rows.js';
 import { StoreError } from './storeError.js';
 
 /** The key `apiKeyEnv` names, or undefined when none is configured; a named variable that is not set stops here. */
@@ -63,4 +64,14 @@ export function remoteError(error: unknown, store: { name: string; url: string; 
 export function uuidOf(id: string): string {
   const hex = createHash('sha256').update(id).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** One call to the store: a cancel stops waiting (its reason thrown as is), any other failure becomes `failed(error)`. */
+export async function callRemote<T>(signal: AbortSignal, request: () => Promise<T>, failed: (error: unknown) => Error): Promise<T> {
+  try {
+    return await unlessAborted(signal, request());
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw failed(error);
+  }
 }
