@@ -32,19 +32,29 @@ async function timeQueries(store: VectorStore, queries: readonly Float32Array[],
   return { p50: percentile(times, 50), p99: percentile(times, 99), ids };
 }
 
-async function openBenchStore(kind: string, dir: string): Promise<{ store: VectorStore; stop(): Promise<void> }> {
+interface BenchStore {
+  store: VectorStore;
+  /** Other search settings to measure on the same build: a label and a function applying them. */
+  settings: [string, () => void][];
+  stop(): Promise<void>;
+}
+
+async function openBenchStore(kind: string, dir: string): Promise<BenchStore> {
   if (kind === 'embedded') {
     const ann = stringArg('ann') ?? EMBEDDED_DEFAULTS.ann;
     if (ann !== 'hnsw-sq' && ann !== 'ivf-flat' && ann !== 'ivf-pq') throw new Error(`--ann ${ann}: hnsw-sq, ivf-flat or ivf-pq`);
-    const store = await openEmbeddedStore(dir, { annMinRows: 1, ann, ef: numberArg('ef', EMBEDDED_DEFAULTS.ef), nprobes: numberArg('nprobes', EMBEDDED_DEFAULTS.nprobes), refineFactor: numberArg('refine', EMBEDDED_DEFAULTS.refineFactor) });
-    return { store, stop: async () => store.close() };
+    const store = await openEmbeddedStore(dir, { annMinRows: 1, ann, efConstruction: numberArg('ef-construction', EMBEDDED_DEFAULTS.efConstruction), m: numberArg('m', EMBEDDED_DEFAULTS.m) });
+    const settings: [string, () => void][] = ann === 'hnsw-sq'
+      ? [[100, 1], [300, 5], [300, 10], [600, 10], [1000, 10]].map(([ef, refineFactor]) => [`ef ${ef}, refine ×${refineFactor}`, () => store.tuneSearch({ ef, refineFactor })])
+      : [[10, 1], [20, 10], [40, 10]].map(([nprobes, refineFactor]) => [`nprobes ${nprobes}, refine ×${refineFactor}`, () => store.tuneSearch({ nprobes, refineFactor })]);
+    return { store, settings, stop: async () => store.close() };
   }
   if (kind === 'pglite') {
     const { startPgliteServer } = await import('../test/fixtures/pgliteServer.js');
     const server = await startPgliteServer(path.join(dir, 'pgdata'));
     const { openPgvectorStore } = await import('../src/core/corpus/stores/pgvector.js');
-    const store = await openPgvectorStore({ type: 'pgvector', urlEnv: 'BENCH_PG_URL', table: 'rag_chunks', existing: false, columns: { id: 'id', text: 'text', vector: 'embedding' } }, { BENCH_PG_URL: server.url });
-    return { store, stop: async () => { await store.close(); await server.stop(); } };
+    const store = await openPgvectorStore({ type: 'pgvector', urlEnv: 'BENCH_PG_URL', table: 'rag_chunks', existing: false, columns: { id: 'id', text: 'text', vector: 'embedding' } }, { BENCH_PG_URL: server.url }, { annMinRows: 1 });
+    return { store, settings: [['ef_search 100 (the store\'s default)', () => undefined]], stop: async () => { await store.close(); await server.stop(); } };
   }
   throw new Error(`--store ${kind}: embedded or pglite`);
 }
@@ -59,7 +69,7 @@ async function main(): Promise<void> {
   console.log(machineLine());
   console.log(`store ${kind}: ${rows} chunks, ${dimension} numbers each, clustered around ${topics} topics (uniform if --topics 1); ${queryCount} top-${k} queries from the same distribution`);
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-vectors-'));
-  const { store, stop } = await openBenchStore(kind, dir);
+  const { store, settings, stop } = await openBenchStore(kind, dir);
   try {
     const vectors = syntheticVectors(rows, dimension, 1, topics === 1 ? 0 : topics);
     const queries = syntheticVectors(queryCount, dimension, 2, topics === 1 ? 0 : topics).slice(0);
@@ -74,26 +84,24 @@ async function main(): Promise<void> {
     started = performance.now();
     await store.optimize?.(signal);
     const indexMs = performance.now() - started;
-    const approximate = await timeQueries(store, queries, k);
 
     const items = vectors.map((vector, n) => ({ id: chunksOf([vector], 10, n)[0]!.id, vector }));
-    let found = 0;
-    let exactAgrees = 0;
-    queries.forEach((query, q) => {
-      const truth = bruteForceTopK(query, items, k).map((hit) => hit.id);
-      const got = new Set(approximate.ids[q]);
-      found += truth.filter((id) => got.has(id)).length;
-      if (q < exact.ids.length && truth.join() === exact.ids[q]!.join()) exactAgrees++;
-    });
-    console.log(table(['measure', 'value', 'target'], [
+    const truth = queries.map((query) => bruteForceTopK(query, items, k).map((hit) => hit.id));
+    const exactAgrees = exact.ids.filter((ids, q) => ids.join() === truth[q]!.join()).length;
+    const rowsOut: (string | number)[][] = [
       ['load (replaceFiles in batches of 10,000), s', (loadMs / 1000).toFixed(1), ''],
       ['exact search (no index) p50 / p99, ms', `${exact.p50.toFixed(1)} / ${exact.p99.toFixed(1)}`, ''],
       ['  exact top-10 equal to brute force', `${exactAgrees} of ${exact.ids.length}`, 'all'],
       ['index build (optimize), s', (indexMs / 1000).toFixed(1), ''],
-      ['approximate search p50 / p99, ms', `${approximate.p50.toFixed(1)} / ${approximate.p99.toFixed(1)}`, 'p99 < 20'],
-      ['recall@10 vs brute force', (found / (queries.length * k)).toFixed(3), '≥ 0.95'],
-      ['peak RSS of this process, MB', mb(process.resourceUsage().maxRSS * 1024), ''],
-    ]));
+    ];
+    for (const [label, apply] of settings) {
+      apply();
+      const approximate = await timeQueries(store, queries, k);
+      const found = approximate.ids.reduce((sum, ids, q) => sum + truth[q]!.filter((id) => ids.includes(id)).length, 0);
+      rowsOut.push([`${label}: p50 / p99 ms, recall@10`, `${approximate.p50.toFixed(1)} / ${approximate.p99.toFixed(1)}, ${(found / (queries.length * k)).toFixed(3)}`, 'p99 < 20, ≥ 0.95']);
+    }
+    rowsOut.push(['peak RSS of this process, MB', mb(process.resourceUsage().maxRSS * 1024), '']);
+    console.log(table(['measure', 'value', 'target'], rowsOut));
   } finally {
     await stop();
     rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,9 @@ import type * as OpenAIVendor from './openai.js';
 import type * as OtelVendor from './otel.js';
 import type * as McpVendor from './mcp.js';
 import type * as PgVendor from './pg.js';
+import type * as QdrantVendor from './qdrant.js';
+import type * as ElasticVendor from './elastic.js';
+import type * as OpenSearchVendor from './opensearch.js';
 
 interface Vendors {
   openai: typeof OpenAIVendor;
@@ -19,6 +22,9 @@ interface Vendors {
   otel: typeof OtelVendor;
   mcp: typeof McpVendor;
   pg: typeof PgVendor;
+  qdrant: typeof QdrantVendor;
+  elastic: typeof ElasticVendor;
+  opensearch: typeof OpenSearchVendor;
 }
 
 export type VendorName = keyof Vendors;

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { Connection, Table, VectorQuery } from '@lancedb/lancedb';
 import type { StoredChunk, StoreHit, VectorStore } from '../contract.js';
 import { loadLanceDb } from './lanceModule.js';
-import { checkQuery, dimensionOf, hitOf, unlessAborted } from './rows.js';
+import { checkQuery, hitOf, replacementDimension, unlessAborted } from './rows.js';
 
 const TABLE = 'chunks';
 
@@ -33,19 +33,7 @@ export interface EmbeddedOptions {
 export const EMBEDDED_DEFAULTS: EmbeddedOptions = { annMinRows: 20_000, ann: 'hnsw-sq', m: 20, efConstruction: 300, ef: 300, nprobes: 20, refineFactor: 5 };
 
 /** One row of the table: the chunk with its ranges, heading '' when none (a column of one type). */
-interface ChunkRow {
-  [column: string]: unknown;
-  id: string;
-  file: string;
-  text: string;
-  startChar: number;
-  endChar: number;
-  startLine: number;
-  endLine: number;
-  heading: string;
-  tokens: number;
-  vector: number[];
-}
+type ChunkRow = Omit<StoredChunk, 'heading'> & { heading: string; [column: string]: unknown };
 
 const RESULT_COLUMNS = ['id', 'file', 'text', 'startChar', 'endChar', 'startLine', 'endLine', 'heading', 'tokens', '_distance'];
 
@@ -59,16 +47,13 @@ export async function openEmbeddedStore(indexDir: string, options: Partial<Embed
 export class EmbeddedStore implements VectorStore {
   readonly identity: string;
 
-  constructor(private readonly folder: string, private readonly db: Connection, private table: Table | undefined, private readonly options: EmbeddedOptions) {
+  constructor(private readonly folder: string, private readonly db: Connection, private table: Table | undefined, private options: EmbeddedOptions) {
     this.identity = `embedded:${folder}`;
   }
 
   async replaceFiles(files: readonly string[], chunks: readonly StoredChunk[], signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
-    const replaced = new Set(files);
-    const stray = chunks.find((chunk) => !replaced.has(chunk.file));
-    if (stray) throw new Error(`chunk ${stray.id} is of ${stray.file}, which is not among the files being replaced`);
-    const dimension = dimensionOf(chunks);
+    const dimension = replacementDimension(files, chunks);
     if (dimension !== undefined && this.table) {
       const existing = await this.dimension();
       if (existing !== undefined && existing !== dimension) throw new Error(`the index at ${this.folder} holds vectors of ${existing} numbers, the new chunks ${dimension}: an index is built with one embedding model (a new model makes a new index folder)`);
@@ -124,6 +109,11 @@ export class EmbeddedStore implements VectorStore {
       this.indexed = true;
     }
     await unlessAborted(signal, table.optimize({ cleanupOlderThan: new Date() }));
+  }
+
+  /** Changes how the approximate index is searched (the bench measures several settings on one build). */
+  tuneSearch(settings: Partial<Pick<EmbeddedOptions, 'ef' | 'nprobes' | 'refineFactor'>>): void {
+    this.options = { ...this.options, ...settings };
   }
 
   async close(): Promise<void> {

@@ -3,9 +3,10 @@
 // store that cannot be reached is a StoreError naming the setting and the fix, before any search.
 import type { StoreSpec } from '../../retrieval/indexSpec.js';
 import type { VectorStore } from '../contract.js';
+import { openSearchEngineStore } from './elastic.js';
 import { openEmbeddedStore } from './embedded.js';
 import { openPgvectorStore } from './pgvector.js';
-import { StoreError } from './storeError.js';
+import { openQdrantStore } from './qdrant.js';
 
 export async function openStore(spec: StoreSpec, indexDir: string, env: NodeJS.ProcessEnv): Promise<VectorStore> {
   switch (spec.type) {
@@ -13,7 +14,10 @@ export async function openStore(spec: StoreSpec, indexDir: string, env: NodeJS.P
       return openEmbeddedStore(indexDir);
     case 'pgvector':
       return openPgvectorStore(spec, env);
-    default:
-      throw new StoreError('index.store.type', `the ${spec.type} store is not available yet in this build`, 'use type: embedded');
+    case 'qdrant':
+      return openQdrantStore(spec, env);
+    case 'elasticsearch':
+    case 'opensearch':
+      return openSearchEngineStore(spec, env);
   }
 }

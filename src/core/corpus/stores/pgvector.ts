@@ -6,7 +6,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { StoreColumns, StoreSpec } from '../../retrieval/indexSpec.js';
 import { loadVendor } from '../../vendor/load.js';
 import type { StoredChunk, StoreHit, VectorStore } from '../contract.js';
-import { checkQuery, dimensionOf, hitOf, unlessAborted } from './rows.js';
+import { checkQuery, refuseWrites, replacementDimension, hitOf, unlessAborted } from './rows.js';
 import { StoreError } from './storeError.js';
 
 type PgvectorSpec = Extract<StoreSpec, { type: 'pgvector' }>;
@@ -83,10 +83,7 @@ export class PgvectorStore implements VectorStore {
   async replaceFiles(files: readonly string[], chunks: readonly StoredChunk[], signal: AbortSignal): Promise<void> {
     this.refuseWrites();
     signal.throwIfAborted();
-    const replaced = new Set(files);
-    const stray = chunks.find((chunk) => !replaced.has(chunk.file));
-    if (stray) throw new Error(`chunk ${stray.id} is of ${stray.file}, which is not among the files being replaced`);
-    const dimension = dimensionOf(chunks);
+    const dimension = replacementDimension(files, chunks);
     if (dimension !== undefined) {
       if (this.vectorDimension === undefined) await this.createTable(dimension);
       else if (this.vectorDimension !== dimension) throw new Error(`the table ${this.spec.table} holds vectors of ${this.vectorDimension} numbers, the new chunks ${dimension}: an index is built with one embedding model (use another table for another model)`);
@@ -150,7 +147,7 @@ export class PgvectorStore implements VectorStore {
   }
 
   private refuseWrites(): void {
-    if (this.spec.existing) throw new StoreError('index.store.existing', `the table ${this.spec.table} is your own (existing: true), so rag-inspector only reads it`, 'build it with your own pipeline, or set existing: false and a table of its own for rag-inspector index to write');
+    refuseWrites(this.spec.existing, `the table ${this.spec.table}`);
   }
 
   private async createTable(dimension: number): Promise<void> {

@@ -1,17 +1,10 @@
 // What every store keeps of a chunk beside its vector, and the checks every store makes before writing or searching,
 // so the embedded store and the team's stores answer with the same hit shape.
-import type { StoredChunk, StoreHit } from '../contract.js';
+import type { Chunk, StoredChunk, StoreHit } from '../contract.js';
+import { StoreError } from './storeError.js';
 
 /** The chunk's place in its source, as a hit's `metadata` carries it (what the inspector links to). */
-export interface ChunkPlace {
-  file: string;
-  startChar: number;
-  endChar: number;
-  startLine: number;
-  endLine: number;
-  heading?: string;
-  tokens: number;
-}
+export type ChunkPlace = Omit<Chunk, 'id' | 'text'>;
 
 export function placeOf(chunk: StoredChunk): ChunkPlace {
   return { file: chunk.file, startChar: chunk.startChar, endChar: chunk.endChar, startLine: chunk.startLine, endLine: chunk.endLine, tokens: chunk.tokens, ...(chunk.heading ? { heading: chunk.heading } : {}) };
@@ -23,8 +16,24 @@ export function hitOf(id: string, text: string, score: number, place?: Partial<C
   return { id, text, score, ...(metadata && Object.keys(metadata).length > 0 ? { metadata } : {}) };
 }
 
+/**
+ * What every store checks before `replaceFiles` writes: every chunk belongs to one of `files`, and their vectors
+ * share one dimension. Returns that dimension (undefined when there are no chunks).
+ */
+export function replacementDimension(files: readonly string[], chunks: readonly StoredChunk[]): number | undefined {
+  const replaced = new Set(files);
+  const stray = chunks.find((chunk) => !replaced.has(chunk.file));
+  if (stray) throw new Error(`chunk ${stray.id} is of ${stray.file}, which is not among the files being replaced`);
+  return dimensionOf(chunks);
+}
+
+/** A team's own table, collection or index (`existing: true`) is never written. */
+export function refuseWrites(existing: boolean, what: string): void {
+  if (existing) throw new StoreError('index.store.existing', `${what} is your own (existing: true), so rag-inspector only reads it`, 'build it with your own pipeline, or set existing: false and one of its own for rag-inspector index to write');
+}
+
 /** The one dimension of `chunks`' vectors; throws naming the first chunk that differs or holds a non-number. */
-export function dimensionOf(chunks: readonly StoredChunk[]): number | undefined {
+function dimensionOf(chunks: readonly StoredChunk[]): number | undefined {
   const first = chunks[0];
   if (!first) return undefined;
   const dimension = first.vector.length;
