@@ -1,5 +1,6 @@
 // The eval file (`*.eval.yaml`) after loading: paths resolved, defaults applied.
 import type { RetrieverSpec } from '../retrieval/contract.js';
+import type { IndexSpec } from '../retrieval/indexSpec.js';
 import type { Usage } from '../model.js';
 import type { ModelSpec } from '../providers/contract.js';
 import type { JudgeSampling } from '../suites/judgeSamples.js';
@@ -80,6 +81,8 @@ export interface EvalSpec {
   export?: { otlp?: OtlpExportSpec };
   /** `retriever:`, the source of the rag method's passages; absent: the passages already in the rows. */
   retriever?: RetrieverSpec;
+  /** `index:`, a folder the product indexes and searches as the rag method's retriever (never beside `retriever`). */
+  index?: IndexSpec;
 }
 
 export type { Usage };

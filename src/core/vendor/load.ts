@@ -11,12 +11,20 @@ import type * as AnthropicVendor from './anthropic.js';
 import type * as OpenAIVendor from './openai.js';
 import type * as OtelVendor from './otel.js';
 import type * as McpVendor from './mcp.js';
+import type * as PgVendor from './pg.js';
+import type * as QdrantVendor from './qdrant.js';
+import type * as ElasticVendor from './elastic.js';
+import type * as OpenSearchVendor from './opensearch.js';
 
 interface Vendors {
   openai: typeof OpenAIVendor;
   anthropic: typeof AnthropicVendor;
   otel: typeof OtelVendor;
   mcp: typeof McpVendor;
+  pg: typeof PgVendor;
+  qdrant: typeof QdrantVendor;
+  elastic: typeof ElasticVendor;
+  opensearch: typeof OpenSearchVendor;
 }
 
 export type VendorName = keyof Vendors;
