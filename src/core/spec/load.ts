@@ -25,6 +25,7 @@ import type { JudgeSampling } from '../suites/judgeSamples.js';
 import type { EvalSpec, SuiteSpec, ThresholdSpec } from './types.js';
 import { YamlLocator } from './yamlPositions.js';
 import { retrieverProblems, toRetrieverSpec } from './retrieverSpec.js';
+import { sweepProblems, toSweepSpec } from './sweepSpec.js';
 import type { ModelSpec } from '../providers/contract.js';
 
 type Raw = Record<string, unknown>;
@@ -73,6 +74,7 @@ export async function loadEvalSpec(file: string, options: LoadOptions = {}): Pro
     ...thresholdRanges(data, locator),
     ...exportEndpointProblems(data, locator),
     ...retrieverProblems(data, locator),
+    ...sweepProblems(data, locator),
     ...providerProblems(data, locator, options.hostProviders),
     ...paramProblems(data, absolute, locator),
     ...(await missingFiles(data, path.dirname(absolute), locator)),
@@ -169,6 +171,7 @@ function toEvalSpec(file: string, hash: string, data: Raw): EvalSpec {
     ...(data.explain === undefined ? {} : { explain: { failed: false, ...(data.explain as Partial<EvalSpec['explain']>) } }),
     ...(data.export === undefined ? {} : { export: toExportSpec(data.export as Raw) }),
     ...(data.retriever === undefined ? {} : { retriever: toRetrieverSpec(data.retriever, folder) }),
+    ...(data.sweep === undefined ? {} : { sweep: toSweepSpec(data.sweep, toModelSpec) }),
   };
 }
 
