@@ -24,6 +24,8 @@ export const USAGE = `Usage:
   rag-inspector import-traces <file|folder> --out <dataset.jsonl> [--since t] [--until t] [--where k=v]
                 [--score-below name=x] [--sample n --seed n]
                                                   turn OTLP JSON, Phoenix or Langfuse trace exports into dataset rows
+  rag-inspector sweep <eval file> [--out folder] [--metric ndcg]
+                                                  retrieval metrics for every cell of the file's sweep: grid, best cell
   rag-inspector mcp [--max-cost usd] [--contain]   serve these tools to an editor's agent over MCP (stdio)
 
 Options for run:
@@ -217,7 +219,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
         quiet: values.quiet ?? false,
       };
     default:
-      throw new UsageError(`unknown command '${command}': use run, report, runs, compare, explain, generate-counterfactual, import-traces or mcp (rag-inspector --help)`);
+      throw new UsageError(`unknown command '${command}': use run, report, runs, compare, explain, generate-counterfactual, import-traces, sweep or mcp (rag-inspector --help)`);
   }
 }
 

@@ -1,0 +1,123 @@
+// `rag-inspector sweep <eval file>`: the retrieval part of the eval file's `sweep:` — every cell's retrieval metrics
+// with intervals (no model call), the best cell against the current setting — printed, and written as sweep.json and
+// sweep.csv in the out folder.
+import { mkdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { stringify } from 'csv-stringify/sync';
+import { writeFileAtomically } from '../core/atomicFile.js';
+import { sweepBaseOf } from '../core/corpus/sweep/base.js';
+import { paramsPerCell } from '../core/corpus/sweep/cellRetriever.js';
+import { cellMatches, expandGrid } from '../core/corpus/sweep/grid.js';
+import { readSweepQuestions } from '../core/corpus/sweep/questions.js';
+import { runSweep, SWEEP_METRICS } from '../core/corpus/sweep/runSweep.js';
+import type { SweepMetric, SweepResult } from '../core/corpus/sweep/runSweep.js';
+import { bestLine, sweepCsvRows, sweepTable } from '../core/corpus/sweep/sweepText.js';
+import { runRetriever } from '../core/engine/retriever.js';
+import { InputError, InputErrors } from '../core/errors.js';
+import { loadEvalSpec } from '../core/spec/load.js';
+import { UsageError } from './args.js';
+import { print } from './terminal.js';
+
+export interface SweepCommand {
+  evalFile: string;
+  out?: string;
+  metric?: SweepMetric;
+  suite?: string;
+  concurrency: number;
+  noCache: boolean;
+  quiet: boolean;
+}
+
+const EXAMPLE = 'rag-inspector sweep examples/sweep/sweep.eval.yaml';
+
+export function parseSweep(argv: string[]): SweepCommand {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      metric: { type: 'string' },
+      suite: { type: 'string' },
+      concurrency: { type: 'string' },
+      'no-cache': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+    },
+  });
+  const [evalFile, extra] = positionals;
+  if (!evalFile) throw new UsageError(`sweep needs an eval file with a sweep: block: ${EXAMPLE}`);
+  if (extra) throw new UsageError(`sweep takes one eval file, got also '${extra}'`);
+  if (values.metric !== undefined && !(SWEEP_METRICS as readonly string[]).includes(values.metric)) throw new UsageError(`--metric must be one of ${SWEEP_METRICS.join(', ')}, got '${values.metric}'`);
+  const concurrency = values.concurrency === undefined ? 8 : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a whole number ≥ 1, got '${values.concurrency}'`);
+  return {
+    evalFile,
+    ...(values.out === undefined ? {} : { out: values.out }),
+    ...(values.metric === undefined ? {} : { metric: values.metric as SweepMetric }),
+    ...(values.suite === undefined ? {} : { suite: values.suite }),
+    concurrency,
+    noCache: values['no-cache'] === true,
+    quiet: values.quiet === true,
+  };
+}
+
+export interface SweepIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}
+
+/** Exit 0 when every cell was measured, 1 when some retrievals failed or rows were skipped (listed), 2 on an error. */
+export async function runSweepCommand(argv: string[], io: SweepIo): Promise<number> {
+  const command = parseSweep(argv);
+  const spec = await loadEvalSpec(path.resolve(command.evalFile));
+  if (!spec.sweep) throw new InputErrors([new InputError({ file: spec.file }, 'the eval file has no sweep: block', 'add the settings to try, e.g. sweep: { chunkSize: [128, 256], k: [1, 3, 5] }')]);
+  const read = await readSweepQuestions(spec, command.suite ?? spec.sweep.suite, io.signal);
+  for (const problem of read.problems) print(io.stderr, `${problem.format()}\n`);
+  if (read.unlabelled > 0) print(io.stderr, `sweep: ${read.unlabelled} row${read.unlabelled === 1 ? '' : 's'} without relevant_spans, relevant_ids or graded relevance left out\n`);
+  if (read.questions.length === 0) throw new UsageError(`suite "${read.suite.id}" has no question with relevance labels to measure: give rows relevant_spans: [{file, start, end}] or relevant_ids`);
+
+  const grid = expandGrid(spec.sweep, sweepBaseOf(spec, read.params.k));
+  const workspaceDir = path.dirname(spec.file);
+  const retriever = runRetriever(spec, command.noCache ? undefined : path.join(workspaceDir, '.rag-inspector', 'cache', 'retrieval'), false, io.env);
+  if (!command.quiet) print(io.stderr, `sweep: ${grid.cells.length} cells, ${grid.settings.length} retrieval${grid.settings.length === 1 ? '' : 's'} per question, ${read.questions.length} questions (suite ${read.suite.id}, retriever ${retriever.identity})\n`);
+  let result: SweepResult;
+  try {
+    let lastLine = '';
+    result = await runSweep({
+      grid,
+      questions: read.questions,
+      retrieverForCell: paramsPerCell(retriever),
+      ...(command.metric ?? spec.sweep.metric ? { metric: command.metric ?? spec.sweep.metric } : {}),
+      seed: spec.seed,
+      concurrency: command.concurrency,
+      signal: io.signal,
+      onProgress: (p) => {
+        if (command.quiet || (p.done !== p.questions && p.done !== 0)) return;
+        const line = `sweep: setting ${p.setting}/${p.settings} (${p.key}) ${p.done === 0 ? 'started' : 'done'}\n`;
+        if (line !== lastLine) print(io.stderr, line);
+        lastLine = line;
+      },
+    });
+  } finally {
+    await retriever.close?.();
+  }
+  const { calls, cacheHits } = retriever.counters;
+  print(io.stdout, `${sweepTable(result).join('\n')}\n\n${bestLine(result)}\n`);
+  for (const note of result.notes) print(io.stdout, `note: ${note}\n`);
+  print(io.stdout, `${result.retrievals} retrievals (${calls} asked of the retriever, ${cacheHits} from the cache); no model calls\n`);
+  const picked = spec.sweep.endToEnd ?? [];
+  if (picked.length > 0) {
+    const named = grid.cells.filter((cell) => picked.some((ref) => cellMatches(cell, ref))).map((cell) => cell.key);
+    print(io.stdout, `endToEnd: ${named.join('; ')} — not run by sweep yet: run the suite with these settings in retriever.params (rag-inspector run)\n`);
+  }
+
+  const out = path.resolve(command.out ?? path.join(workspaceDir, '.rag-inspector', 'reports', `sweep-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+  await mkdir(out, { recursive: true });
+  await writeFileAtomically(path.join(out, 'sweep.json'), `${JSON.stringify({ evalFile: spec.file, suite: read.suite.id, retriever: retriever.identity, ...result }, null, 2)}\n`);
+  await writeFileAtomically(path.join(out, 'sweep.csv'), stringify(sweepCsvRows(result)));
+  print(io.stdout, `wrote ${path.join(out, 'sweep.json')}\nwrote ${path.join(out, 'sweep.csv')}\n`);
+  const failed = result.cells.some((cell) => cell.errors > 0) || read.problems.length > 0;
+  return failed ? 1 : 0;
+}
