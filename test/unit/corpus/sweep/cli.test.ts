@@ -1,0 +1,58 @@
+// `rag-inspector sweep` as a user runs it: the bundled example end to end through the CLI process (a real retriever
+// script), its table, sweep.json and sweep.csv; a bad sweep: block named at its line; a rerun asks the retriever nothing.
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runCli } from '../../robustness/cliProcess.js';
+
+const EXAMPLE = path.resolve(__dirname, '../../../../examples/sweep');
+const cli = (args: string[], cwd?: string) => runCli(args, { ...process.env as Record<string, string>, CI: 'true' }, 120_000, cwd);
+
+let root: string;
+before(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'rag-sweep-cli-'));
+  cpSync(EXAMPLE, path.join(root, 'sweep'), { recursive: true });
+});
+after(() => rmSync(root, { recursive: true, force: true }));
+
+describe('rag-inspector sweep', () => {
+  it('measures every cell of the bundled example, marks the best, writes sweep.json and sweep.csv; a rerun is all cache', async () => {
+    const evalFile = path.join(root, 'sweep', 'sweep.eval.yaml');
+    const out = path.join(root, 'out');
+    const first = await cli(['sweep', evalFile, '--out', out]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /sweep: 24 cells, 8 retrievals per question, 23 questions/);
+    assert.match(first.stderr, /setting 8\/8 \(chunkSize=64 overlap=4\) done/);
+    assert.match(first.stdout, /Recall@k +Precision@k +Hit rate@k +nDCG@k/);
+    assert.match(first.stdout, /184 retrievals \(184 asked of the retriever, 0 from the cache\); no model calls/);
+    const json = JSON.parse(readFileSync(path.join(out, 'sweep.json'), 'utf8'));
+    assert.equal(json.cells.length, 24);
+    assert.equal(json.metric, 'ndcg');
+    assert.equal(json.current, 'chunkSize=64 overlap=0 k=3');
+    const best = json.cells.filter((cell: { best: boolean }) => cell.best);
+    assert.equal(best.length, 1);
+    assert.equal(best[0].key, json.best.key);
+    assert.ok(json.cells.every((cell: { metrics: { ndcg: { value: number } } }) => best[0].metrics.ndcg.value >= cell.metrics.ndcg.value));
+    assert.match(first.stdout, new RegExp(`Best by nDCG@k: ${json.best.key}`));
+    assert.equal(json.best.vsCurrent.test, 'paired-bootstrap');
+    assert.equal(json.questions.length, 23);
+    const csv = readFileSync(path.join(out, 'sweep.csv'), 'utf8').trim().split('\n');
+    assert.equal(csv.length, 25);
+    assert.match(csv[0]!, /^cell,chunkSize,overlap,k,recall,recall_low,recall_high,/);
+
+    const again = await cli(['sweep', evalFile, '--out', out, '--quiet']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /184 retrievals \(0 asked of the retriever, 184 from the cache\)/);
+    assert.equal(again.stderr, '');
+  });
+
+  it('names a bad sweep: block at its line, and runs nothing', async () => {
+    const evalFile = path.join(root, 'sweep', 'bad.eval.yaml');
+    writeFileSync(evalFile, readFileSync(path.join(root, 'sweep', 'sweep.eval.yaml'), 'utf8').replace('  metric: ndcg\n', '  metric: ndcg\n  endToEnd:\n    - { chunkSize: 48 }\n'));
+    const exit = await cli(['sweep', evalFile, '--out', path.join(root, 'bad-out')]);
+    assert.equal(exit.code, 2);
+    assert.match(exit.stderr, /bad\.eval\.yaml:\d+:\d+: sweep\.endToEnd\[0\]\.chunkSize: 48 is not one of the sweep's chunkSize values — the sweep tries chunkSize: 8, 16, 32, 64/);
+  });
+});
