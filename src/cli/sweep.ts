@@ -1,18 +1,16 @@
 // `rag-inspector sweep <eval file>`: the retrieval part of the eval file's `sweep:` — every cell's retrieval metrics
 // with intervals (no model call), the best cell against the current setting — printed, and written as sweep.json and
-// sweep.csv in the out folder.
-import { mkdir } from 'node:fs/promises';
+// sweep.csv (and sweep.html, the inspector's heatmap of it) in the out folder.
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { stringify } from 'csv-stringify/sync';
-import { writeFileAtomically } from '../core/atomicFile.js';
 import { sweepBaseOf } from '../core/corpus/sweep/base.js';
 import { paramsPerCell } from '../core/corpus/sweep/cellRetriever.js';
 import { cellMatches, expandGrid } from '../core/corpus/sweep/grid.js';
 import { readSweepQuestions } from '../core/corpus/sweep/questions.js';
 import { runSweep, SWEEP_METRICS } from '../core/corpus/sweep/runSweep.js';
-import type { SweepMetric, SweepResult } from '../core/corpus/sweep/runSweep.js';
-import { bestLine, sweepCsvRows, sweepTable } from '../core/corpus/sweep/sweepText.js';
+import type { SweepMetric, SweepReport, SweepResult } from '../core/corpus/sweep/runSweep.js';
+import { bestLine, sweepTable } from '../core/corpus/sweep/sweepText.js';
+import { writeSweepFiles } from '../core/report/sweepFiles.js';
 import { runRetriever } from '../core/engine/retriever.js';
 import { InputError, InputErrors } from '../core/errors.js';
 import { loadEvalSpec } from '../core/spec/load.js';
@@ -114,10 +112,10 @@ export async function runSweepCommand(argv: string[], io: SweepIo): Promise<numb
   }
 
   const out = path.resolve(command.out ?? path.join(workspaceDir, '.rag-inspector', 'reports', `sweep-${new Date().toISOString().replace(/[:.]/g, '-')}`));
-  await mkdir(out, { recursive: true });
-  await writeFileAtomically(path.join(out, 'sweep.json'), `${JSON.stringify({ evalFile: spec.file, suite: read.suite.id, retriever: retriever.identity, ...result }, null, 2)}\n`);
-  await writeFileAtomically(path.join(out, 'sweep.csv'), stringify(sweepCsvRows(result)));
-  print(io.stdout, `wrote ${path.join(out, 'sweep.json')}\nwrote ${path.join(out, 'sweep.csv')}\n`);
+  const report: SweepReport = { name: spec.name, evalFile: spec.file, suite: read.suite.id, retriever: retriever.identity, ...result };
+  const { written, skipped } = await writeSweepFiles(report, out);
+  for (const file of written) print(io.stdout, `wrote ${file}\n`);
+  if (skipped) print(io.stderr, `sweep: ${skipped}\n`);
   const failed = result.cells.some((cell) => cell.errors > 0) || read.problems.length > 0;
   return failed ? 1 : 0;
 }

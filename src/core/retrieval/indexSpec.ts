@@ -81,5 +81,14 @@ export interface SweepSpec {
 export const SWEEP_METRICS = ['recall', 'precision', 'hit_rate', 'ndcg', 'mrr', 'r_precision'] as const;
 export type SweepMetric = (typeof SWEEP_METRICS)[number];
 
+export const SWEEP_METRIC_WORDS: Readonly<Record<SweepMetric, string>> = {
+  recall: 'Recall@k',
+  precision: 'Precision@k',
+  hit_rate: 'Hit rate@k',
+  ndcg: 'nDCG@k',
+  mrr: 'MRR@k',
+  r_precision: 'R-precision',
+};
+
 /** One cell of the grid by its settings (the ones the sweep varies). */
 export type SweepCellRef = Partial<{ chunkSize: number; overlap: number; embeddings: string; hybridWeight: number; rerank: boolean; k: number }>;

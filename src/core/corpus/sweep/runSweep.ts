@@ -10,22 +10,13 @@ import { isLabelled, qrelsOf, questionMetrics, rankedIds } from '../../retrieval
 import { createRetrievalMetricsAggregator } from '../../retrieval/metricsAggregator.js';
 import type { RetrievalMetricsAggregator } from '../../retrieval/metricsAggregator.js';
 import { labelledRetrieval, passagePosition } from '../../retrieval/qrels.js';
-import { SWEEP_METRICS } from '../../retrieval/indexSpec.js';
+import { SWEEP_METRIC_WORDS, SWEEP_METRICS } from '../../retrieval/indexSpec.js';
 import type { SweepMetric } from '../../retrieval/indexSpec.js';
 import type { QuerySetting, SweepCell, SweepGrid, SweepSettings } from './grid.js';
 import type { SweepQuestion } from './questions.js';
 
-export { SWEEP_METRICS };
+export { SWEEP_METRIC_WORDS, SWEEP_METRICS };
 export type { SweepMetric };
-
-export const SWEEP_METRIC_WORDS: Readonly<Record<SweepMetric, string>> = {
-  recall: 'Recall@k',
-  precision: 'Precision@k',
-  hit_rate: 'Hit rate@k',
-  ndcg: 'nDCG@k',
-  mrr: 'MRR@k',
-  r_precision: 'R-precision',
-};
 
 /** Which ranking each query-time setting is retrieved with: any retriever (a script given the setting's params, the index). */
 export type RetrieverForCell = (setting: QuerySetting) => Retriever | Promise<Retriever>;
@@ -95,6 +86,15 @@ export interface SweepResult {
   /** Retrievals the sweep asked for (one per question per query-time setting). */
   retrievals: number;
   notes: string[];
+}
+
+/** What `rag-inspector sweep` writes (sweep.json) and the inspector's sweep view reads: the result and what it measured. */
+export interface SweepReport extends SweepResult {
+  /** The eval file's name (its `name:`). */
+  name: string;
+  evalFile: string;
+  suite: string;
+  retriever: string;
 }
 
 /** The retrieval part of a sweep. Cancellation (the signal) is rethrown; a failed retrieval is counted on its cells. */

@@ -2,7 +2,7 @@
 // n, the best and current cells marked), the best cell's verdict against the current setting, and the CSV rows.
 import { formatCellNumber } from '../../numberFormat.js';
 import type { ReportCell } from '../../reportTable.js';
-import { SWEEP_METRIC_WORDS, SWEEP_METRICS } from './runSweep.js';
+import { SWEEP_METRIC_WORDS, SWEEP_METRICS } from '../../retrieval/indexSpec.js';
 import type { SweepCellResult, SweepResult } from './runSweep.js';
 import { SWEEP_AXES } from './grid.js';
 import type { SweepAxis } from './grid.js';
