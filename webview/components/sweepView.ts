@@ -84,10 +84,18 @@ export class SweepView extends LitElement {
         <p class="best" role="status">${bestLine(report)}</p>
       </header>
       ${this.renderControls(report)}
-      <ri-heatmap .model=${model} .tipDetail=${(cell: HeatCell) => (cell.keys[0] ? `${cell.keys[0]}. Click or Enter opens its questions' ranks.` : 'No cell of the sweep has these settings.')} @ri-show-case=${this.onOpen}></ri-heatmap>
+      <ri-heatmap .model=${model} .tipDetail=${(cell: HeatCell) => this.tipOf(report, cell)} @ri-show-case=${this.onOpen}></ri-heatmap>
+      <p class="muted scale">Colours run from the lowest to the highest ${SWEEP_METRIC_WORDS[this.metric]} of the whole sweep.</p>
       ${this.renderTable(report)}
       ${report.notes.length > 0 ? html`<ul class="notes">${report.notes.map((note) => html`<li>${note}</li>`)}</ul>` : nothing}
       ${opened ? this.renderRanks(report, opened) : nothing}`;
+  }
+
+  private tipOf(report: SweepReport, heat: HeatCell): string {
+    const cell = report.cells.find((c) => c.key === heat.keys[0]);
+    if (!cell) return 'No cell of the sweep has these settings.';
+    const marks = [cell.best ? '★ best' : '', cell.current ? '• current setting' : ''].filter(Boolean).join(', ');
+    return `${cell.key}${marks ? ` (${marks})` : ''}. Click or Enter opens its questions' ranks.`;
   }
 
   private renderControls(report: SweepReport) {

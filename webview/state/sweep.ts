@@ -11,7 +11,7 @@ import { colourAt } from './heatmap.js';
 export { SWEEP_METRIC_WORDS, SWEEP_METRICS };
 export type { SweepAxis, SweepCellResult, SweepMetric, SweepReport };
 
-/** The needle heatmap's palette (red → amber → green), 0 to 1. */
+/** The needle heatmap's palette (red → amber → green). */
 const COLORS = ['#F0496E', '#EBB839', '#0CD79F'];
 
 type Value = number | boolean | string;
@@ -66,13 +66,26 @@ function cellAt(report: SweepReport, values: Partial<Record<SweepAxis, Value>>):
   return report.cells.find((cell) => axes.every((axis) => cell.settings[axis] === values[axis]));
 }
 
+/**
+ * The colour scale: from the lowest to the highest mean of `metric` over every cell of the sweep (not only the slice
+ * shown, so the colours of two slices compare), since a sweep's cells often differ by a few hundredths; 0 to 1 when
+ * they are all equal.
+ */
+export function colourRange(report: SweepReport, metric: SweepMetric): { min: number; max: number } {
+  const values = report.cells.map((cell) => cell.metrics[metric].value).filter((v): v is number => typeof v === 'number');
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  return values.length > 0 && max > min ? { min, max } : { min: 0, max: 1 };
+}
+
 /** The heatmap of `metric` over `y` (rows) × `x` (columns), the other axes at `fixed`; one row when there is no y. */
 export function sweepHeatmap(report: SweepReport, x: SweepAxis, y: SweepAxis | undefined, metric: SweepMetric, fixed: Partial<Record<SweepAxis, Value>>): HeatmapModel {
   const xValues = report.axes.find((a) => a.axis === x)?.values ?? [];
   const yValues = y ? report.axes.find((a) => a.axis === y)?.values ?? [] : [''];
+  const { min, max } = colourRange(report, metric);
   const spec: HeatmapChartSpec = {
     kind: 'heatmap', tableId: 'sweep', title: `${SWEEP_METRIC_WORDS[metric]} by ${y ? `${y} × ` : ''}${x}`,
-    xTitle: x, yTitle: y ?? '', colors: COLORS, min: 0, max: 1,
+    xTitle: x, yTitle: y ?? '', colors: COLORS, min, max,
   };
   let noData = 0;
   const cells = yValues.map((yValue, row) => xValues.map((xValue, col): HeatCell => {
@@ -83,7 +96,7 @@ export function sweepHeatmap(report: SweepReport, x: SweepAxis, y: SweepAxis | u
     return {
       row, col, rowLabel: String(yValue), colLabel: String(xValue), value, n: measured?.n ?? 0, undetermined: 0,
       ...(typeof measured?.low === 'number' && typeof measured.high === 'number' ? { low: measured.low, high: measured.high } : {}),
-      fill: value === null ? undefined : colourAt(value, 0, 1, COLORS),
+      fill: value === null ? undefined : colourAt(value, min, max, COLORS),
       keys: cell ? [cell.key] : [],
     };
   }));
