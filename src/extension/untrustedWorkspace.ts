@@ -144,7 +144,7 @@ export class UntrustedWorkspaceGate {
 
   /** Endpoints the run would send to that the workspace chose; secrets.ts decides "chose" for keys the same way. */
   private workspaceEndpoints(spec: EvalSpec): Array<{ url: string; model: string }> {
-    const models: ModelSpec[] = [...spec.models, ...(spec.judge ? [spec.judge] : []), ...(spec.embeddings ? [spec.embeddings] : [])];
+    const models: ModelSpec[] = [...spec.models, ...(spec.judge ? [spec.judge] : []), ...(spec.embeddings ? [spec.embeddings] : []), ...(spec.index?.embeddings ? [spec.index.embeddings] : [])];
     const seen = new Set<string>();
     return models.flatMap((m) => {
       // Without baseUrl a model goes to its vendor or OPENAI_BASE_URL (the user's); the workspace's own

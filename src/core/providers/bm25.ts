@@ -13,21 +13,53 @@ export const OKAPI_DEFAULTS: Bm25Parameters = { k1: 1.2, b: 0.75 };
 
 /** One score per document (a document is its list of terms); 0 means the document shares no term with the query. */
 export function bm25Scores(query: string[], documents: string[][], parameters: Bm25Parameters = OKAPI_DEFAULTS): number[] {
-  if (documents.length === 0) return [];
-  const averageLength = documents.reduce((sum, document) => sum + document.length, 0) / documents.length || 1;
-  const frequencies = documentFrequencies(documents);
-  const queryTerms = [...new Set(query)];
-  return documents.map((document) => {
-    const counts = termCounts(document);
-    let score = 0;
-    for (const term of queryTerms) {
-      const tf = counts.get(term) ?? 0;
-      if (tf === 0) continue;
-      const norm = parameters.k1 * (1 - parameters.b + (parameters.b * document.length) / averageLength);
-      score += inverseDocumentFrequency(documents.length, frequencies.get(term) ?? 0) * ((tf * (parameters.k1 + 1)) / (tf + norm));
+  return new Bm25Index(documents, parameters).scores(query);
+}
+
+/**
+ * The collection's statistics computed once (document frequencies, lengths, term counts), so a corpus index scores
+ * each question without going over every document's terms again.
+ */
+export class Bm25Index {
+  private readonly frequencies: Map<string, number>;
+  private readonly counts: Map<string, number>[];
+  private readonly lengths: number[];
+  private readonly averageLength: number;
+  /** For each term, the documents holding it: a question's terms visit only those. */
+  private readonly postings = new Map<string, number[]>();
+
+  constructor(documents: readonly string[][], private readonly parameters: Bm25Parameters = OKAPI_DEFAULTS) {
+    this.lengths = documents.map((document) => document.length);
+    this.averageLength = documents.length === 0 ? 1 : this.lengths.reduce((sum, length) => sum + length, 0) / documents.length || 1;
+    this.frequencies = documentFrequencies(documents);
+    this.counts = documents.map(termCounts);
+    this.counts.forEach((counts, index) => {
+      for (const term of counts.keys()) {
+        const list = this.postings.get(term);
+        if (list) list.push(index);
+        else this.postings.set(term, [index]);
+      }
+    });
+  }
+
+  get size(): number {
+    return this.lengths.length;
+  }
+
+  /** One score per document, in the collection's order. */
+  scores(query: readonly string[]): number[] {
+    const scores = new Array<number>(this.size).fill(0);
+    const { k1, b } = this.parameters;
+    for (const term of new Set(query)) {
+      const idf = inverseDocumentFrequency(this.size, this.frequencies.get(term) ?? 0);
+      for (const index of this.postings.get(term) ?? []) {
+        const tf = this.counts[index]!.get(term) ?? 0;
+        const norm = k1 * (1 - b + (b * this.lengths[index]!) / this.averageLength);
+        scores[index]! += idf * ((tf * (k1 + 1)) / (tf + norm));
+      }
     }
-    return score;
-  });
+    return scores;
+  }
 }
 
 /** The index of the highest score; the earliest wins a tie. -1 for no scores. */
@@ -44,7 +76,7 @@ function inverseDocumentFrequency(total: number, containing: number): number {
   return Math.log(1 + (total - containing + 0.5) / (containing + 0.5));
 }
 
-function documentFrequencies(documents: string[][]): Map<string, number> {
+function documentFrequencies(documents: readonly string[][]): Map<string, number> {
   const frequencies = new Map<string, number>();
   for (const document of documents) {
     for (const term of new Set(document)) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);

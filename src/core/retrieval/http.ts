@@ -50,11 +50,11 @@ export function displayUrl(url: string): string {
 }
 
 /** The headers, values read from the environment now; a variable that is not set fails before anything is sent. */
-function headersOf(spec: HttpRetrieverSpec, env: NodeJS.ProcessEnv, identity: string): { headers: Record<string, string>; secrets: string[] } {
+function headersOf(named: HeaderSources, env: NodeJS.ProcessEnv, identity: string): { headers: Record<string, string>; secrets: string[] } {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   const secrets: string[] = [];
   const missing: string[] = [];
-  for (const [name, source] of Object.entries(spec.headers)) {
+  for (const [name, source] of Object.entries(named)) {
     const value = env[source.env];
     if (value === undefined || value === '') {
       missing.push(`${source.env} (header ${name})`);
@@ -69,31 +69,52 @@ function headersOf(spec: HttpRetrieverSpec, env: NodeJS.ProcessEnv, identity: st
   return { headers, secrets };
 }
 
-async function retrieveOverHttp(spec: HttpRetrieverSpec, env: NodeJS.ProcessEnv, identity: string, request: RetrievalRequest, signal: AbortSignal): Promise<RetrievalResponse> {
+/** Header name → the environment variable holding its value. */
+export type HeaderSources = Record<string, { env: string; prefix?: string }>;
+
+/** What postJson needs: where, the headers' variables, the time limit, and the name messages use ("http: …"). */
+export interface JsonPost {
+  url: string;
+  headers: HeaderSources;
+  timeoutMs: number;
+  identity: string;
+}
+
+/**
+ * POSTs `body` as JSON and returns the parsed answer: every failure a RetrieverError in words (a variable not set,
+ * the network, the time limit, an HTTP status with the body quoted and redacted, an answer that is not JSON). Shared
+ * by the HTTP retriever and the index's reranker.
+ */
+export async function postJson(target: JsonPost, body: unknown, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<{ answer: unknown; latencyMs: number }> {
   if (signal.aborted) throw signal.reason;
-  const { headers, secrets } = headersOf(spec, env, identity);
-  const timeout = AbortSignal.timeout(spec.timeoutMs);
+  const { identity } = target;
+  const { headers, secrets } = headersOf(target.headers, env, identity);
+  const timeout = AbortSignal.timeout(target.timeoutMs);
   const both = AbortSignal.any([signal, timeout]);
   const startedAt = performance.now();
   let status: number;
-  let body: string;
+  let text: string;
   try {
-    const response = await fetch(spec.url, { method: 'POST', headers, body: JSON.stringify(wireRequest(request, spec.params)), signal: both });
+    const response = await fetch(target.url, { method: 'POST', headers, body: JSON.stringify(body), signal: both });
     status = response.status;
-    body = await bodyText(response, identity);
+    text = await bodyText(response, identity);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     if (error instanceof RetrieverError) throw error;
-    if (timeout.aborted) throw new RetrieverError('timeout', `${identity} did not answer within ${spec.timeoutMs} ms (the retriever's timeoutMs).`);
+    if (timeout.aborted) throw new RetrieverError('timeout', `${identity} did not answer within ${target.timeoutMs} ms (its timeoutMs).`);
     throw new RetrieverError('network', `${identity} could not be reached: ${redact(networkCause(error), secrets)}. Is the service running at that address?`);
   }
   const latencyMs = performance.now() - startedAt;
   if (status < 200 || status > 299) {
-    const snippet = body.trim() === '' ? 'an empty body' : quoteText(body, secrets);
+    const snippet = text.trim() === '' ? 'an empty body' : quoteText(text, secrets);
     throw new RetrieverError('http-status', `${identity} answered HTTP ${status}: ${snippet}`, status);
   }
+  return { answer: parseAnswerJson(text, `the answer of ${identity}`), latencyMs };
+}
+
+async function retrieveOverHttp(spec: HttpRetrieverSpec, env: NodeJS.ProcessEnv, identity: string, request: RetrievalRequest, signal: AbortSignal): Promise<RetrievalResponse> {
+  const { answer, latencyMs } = await postJson({ url: spec.url, headers: spec.headers, timeoutMs: spec.timeoutMs, identity }, wireRequest(request, spec.params), env, signal);
   const where = `the answer of ${identity}`;
-  const answer = parseAnswerJson(body, where);
   const items = spec.response ? mappedItems(answer, spec.response, where) : itemsOfAnswer(answer, where);
   return { items, latencyMs, cached: false };
 }

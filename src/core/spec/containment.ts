@@ -39,7 +39,7 @@ const SCRIPT_WORD = /[\\/]|\.(?:py|mjs|cjs|js|ts|sh|rb|pl|jar|exe|bat|cmd|ps1)$/
 
 /**
  * Datasets and templates (top level and per suite), the files a method's params name (a file, a folder, or a
- * pattern's fixed leading folders), and a command retriever's folder and script. Template includes are bounded by the
+ * pattern's fixed leading folders), a command retriever's folder and script, and the index's folder. Template includes are bounded by the
  * template's own folder (prompt/liquidEngine.ts), so a contained template contains its includes. The eval file names no output folder: run logs and reports go under
  * the workspace's .rag-inspector (or the CLI's --out, which its user types).
  */
@@ -70,6 +70,9 @@ export function namedPaths(data: Raw, folder: string): NamedPath[] {
       });
     }
   }
+  // The index's folder: every document under it is read, so it must stay inside as a dataset must.
+  const index = asRecord(data.index);
+  if (index) add(['index', 'folder'], 'index folder', index.folder);
   return paths;
 }
 

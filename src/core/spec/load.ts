@@ -26,6 +26,7 @@ import type { EvalSpec, SuiteSpec, ThresholdSpec } from './types.js';
 import { YamlLocator } from './yamlPositions.js';
 import { retrieverProblems, toRetrieverSpec } from './retrieverSpec.js';
 import { sweepProblems, toSweepSpec } from './sweepSpec.js';
+import { indexProblems, toIndexSpec } from './indexBlock.js';
 import type { ModelSpec } from '../providers/contract.js';
 
 type Raw = Record<string, unknown>;
@@ -75,6 +76,7 @@ export async function loadEvalSpec(file: string, options: LoadOptions = {}): Pro
     ...exportEndpointProblems(data, locator),
     ...retrieverProblems(data, locator),
     ...sweepProblems(data, locator),
+    ...indexProblems(data, locator, toModelSpec),
     ...providerProblems(data, locator, options.hostProviders),
     ...paramProblems(data, absolute, locator),
     ...(await missingFiles(data, path.dirname(absolute), locator)),
@@ -172,6 +174,7 @@ function toEvalSpec(file: string, hash: string, data: Raw): EvalSpec {
     ...(data.export === undefined ? {} : { export: toExportSpec(data.export as Raw) }),
     ...(data.retriever === undefined ? {} : { retriever: toRetrieverSpec(data.retriever, folder) }),
     ...(data.sweep === undefined ? {} : { sweep: toSweepSpec(data.sweep, toModelSpec) }),
+    ...(data.index === undefined ? {} : { index: toIndexSpec(data.index, folder, toModelSpec) }),
   };
 }
 

@@ -22,6 +22,7 @@ export function modelEntries(data: Raw): Array<ModelEntry & { embeddings: boolea
     ...(Array.isArray(data.models) ? data.models : []).map((value: unknown, index) => ({ segments: ['models', index], value, embeddings: false })),
     { segments: ['judge'], value: data.judge, embeddings: false },
     { segments: ['embeddings'], value: data.embeddings, embeddings: true },
+    { segments: ['index', 'embeddings'], value: asRecord(data.index)?.embeddings, embeddings: true },
   ];
   return refs.flatMap(({ segments, value, embeddings }) => {
     const entry = modelEntry(segments, value);

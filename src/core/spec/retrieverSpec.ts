@@ -74,7 +74,9 @@ export function toRetrieverSpec(raw: unknown, evalFolder: string): RetrieverSpec
  * the workspace chose, so it is refused with words saying how to proceed; an http service is an endpoint the workspace
  * chose, asked about like a model's baseUrl; the rows' own passages need nothing.
  */
-export function untrustedRetriever(spec: Pick<EvalSpec, 'retriever' | 'file'>): { refused: string } | { endpoint: string } | undefined {
+export function untrustedRetriever(spec: Pick<EvalSpec, 'retriever' | 'index' | 'file'>): { refused: string } | { endpoint: string } | undefined {
+  // The product's own index runs nothing the workspace chose; its reranker is an endpoint the workspace chose.
+  if (spec.index?.rerank) return { endpoint: spec.index.rerank.url };
   const source = spec.retriever;
   if (source?.type === 'command') {
     return { refused: `${spec.file}: this untrusted workspace's eval file names a command retriever (${source.command.join(' ')}); Restricted Mode never starts a program the workspace chose. Trust the workspace (Workspaces: Manage Workspace Trust) to run it, or use retriever: { type: dataset } with the passages in the rows` };

@@ -257,6 +257,83 @@ const sweepBlock: JsonSchema = {
   additionalProperties: false,
 };
 
+/** Names of the id, text and vector columns of a team's own store (`existing: true`). */
+const storeColumns: JsonSchema = {
+  type: 'object',
+  description: 'The names of the id, text and vector columns (fields) in your own table or collection.',
+  properties: {
+    id: { type: 'string', minLength: 1, default: 'id', description: 'The column holding each chunk\'s id (default id).' },
+    text: { type: 'string', minLength: 1, default: 'text', description: 'The column holding each chunk\'s text (default text).' },
+    vector: { type: 'string', minLength: 1, default: 'embedding', description: 'The column holding each chunk\'s embedding (default embedding).' },
+  },
+  additionalProperties: false,
+};
+
+const ENV_NAME = '^[A-Za-z_][A-Za-z0-9_]*$';
+
+/** `index:`: a folder the product indexes itself and searches as the rag method's retriever (retrieval/indexSpec.ts). */
+const indexSource: JsonSchema = {
+  type: 'object',
+  description: 'A folder of documents the product indexes itself (chunked, searched by BM25, dense embeddings or both, optionally reranked) and uses as the rag method\'s retriever. Built incrementally under .rag-inspector/index/ (a changed file re-chunks and re-embeds only itself); `rag-inspector index <eval file>` builds it ahead of a run. Use index: or retriever:, not both.',
+  properties: {
+    folder: { type: 'string', minLength: 1, description: 'The folder of documents, relative to this file: Markdown, text, HTML and JSONL files ({ id?, text } per line).' },
+    include: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, description: 'Globs relative to the folder of the files to index (default: **/*.md, **/*.markdown, **/*.txt, **/*.html, **/*.htm, **/*.jsonl).' },
+    exclude: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'Globs relative to the folder of files to leave out, e.g. [drafts/**].' },
+    chunking: {
+      type: 'object',
+      description: 'How documents are cut into chunks; sizes in tokens. Each chunk keeps its file and exact line and character range.',
+      properties: {
+        by: { enum: ['tokens', 'heading'], default: 'tokens', description: 'tokens (default): windows of `size` tokens overlapping by `overlap`. heading: one chunk per Markdown heading section, a section longer than `size` cut like tokens.' },
+        size: { type: 'integer', minimum: 8, default: 256, description: 'Tokens per chunk (default 256).' },
+        overlap: { type: 'integer', minimum: 0, default: 32, description: 'Tokens shared by consecutive chunks (default 32); less than size.' },
+      },
+      additionalProperties: false,
+    },
+    search: { enum: ['bm25', 'dense', 'hybrid'], default: 'bm25', description: 'bm25 (default): keyword search, no model. dense: nearest embeddings (needs embeddings:). hybrid: both, fused by weighted reciprocal-rank fusion.' },
+    embeddings: { $ref: '#/definitions/modelRef', description: 'dense and hybrid: the embedding model, any OpenAI-compatible /v1/embeddings endpoint (OpenAI, llama.cpp, Ollama, vLLM, TEI). Vectors are cached by model and text, so unchanged chunks cost nothing.' },
+    hybrid: {
+      type: 'object',
+      description: 'hybrid: how the BM25 and dense rankings are fused (weighted reciprocal-rank fusion).',
+      properties: {
+        weight: { type: 'number', minimum: 0, maximum: 1, default: 0.5, description: 'Weight of the dense ranking, 0..1 (default 0.5); BM25 gets 1 − weight.' },
+        rrfK: { type: 'integer', minimum: 1, default: 60, description: 'The RRF constant k in 1 / (k + rank) (default 60, Cormack et al. 2009).' },
+      },
+      additionalProperties: false,
+    },
+    rerank: {
+      type: 'object',
+      description: 'Rerank the first-stage candidates with a /rerank endpoint (TEI: { query, texts }; Jina and Cohere: { model, query, documents, top_n }).',
+      properties: {
+        url: { type: 'string', pattern: '^https?://', description: 'The rerank endpoint, e.g. http://localhost:8080/rerank (TEI) or https://api.cohere.com/v2/rerank.' },
+        model: { type: 'string', minLength: 1, description: 'The reranker model (Jina, Cohere); with it the request carries { model, query, documents, top_n }, without it TEI\'s { query, texts }.' },
+        candidates: { type: 'integer', minimum: 1, default: 50, description: 'How many first-stage candidates the reranker sees (default 50).' },
+        headers: { type: 'object', description: 'Header name → { env: VARIABLE } (and an optional prefix); values read from the environment at call time.', additionalProperties: headerValue },
+        timeoutMs: { type: 'integer', minimum: 1, default: 30000, description: 'Time limit of one rerank call in milliseconds (default 30000).' },
+      },
+      required: ['url'],
+      additionalProperties: false,
+    },
+    store: {
+      type: 'object',
+      description: 'Where the vectors live: embedded (default, under .rag-inspector/index/) or your own PostgreSQL + pgvector, Qdrant, Elasticsearch or OpenSearch. Connection strings and keys are environment variable names.',
+      properties: {
+        type: { enum: ['embedded', 'pgvector', 'qdrant', 'elasticsearch', 'opensearch'], default: 'embedded', description: 'embedded (default): the product\'s own store. pgvector, qdrant, elasticsearch, opensearch: your store through its official client.' },
+        urlEnv: { type: 'string', pattern: ENV_NAME, description: 'pgvector: the environment variable holding the connection string (postgres://…).' },
+        table: { type: 'string', minLength: 1, description: 'pgvector: the table (default rag_chunks).' },
+        url: { type: 'string', pattern: '^https?://', description: 'qdrant, elasticsearch, opensearch: the server URL.' },
+        apiKeyEnv: { type: 'string', pattern: ENV_NAME, description: 'qdrant, elasticsearch, opensearch: the environment variable holding the API key.' },
+        collection: { type: 'string', minLength: 1, description: 'qdrant: the collection (default rag_chunks).' },
+        index: { type: 'string', minLength: 1, description: 'elasticsearch, opensearch: the index (default rag_chunks).' },
+        existing: { type: 'boolean', default: false, description: 'true: query a table/collection/index you built (columns mapped); rag-inspector index never writes to it. false (default): rag-inspector index writes the chunks there.' },
+        columns: storeColumns,
+      },
+      additionalProperties: false,
+    },
+  },
+  required: ['folder'],
+  additionalProperties: false,
+};
+
 export const evalSchema: JsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://rag-inspector.invalid/eval.schema.json',
@@ -340,6 +417,7 @@ export const evalSchema: JsonSchema = {
     export: exportTargets,
     retriever: retrieverSource,
     sweep: sweepBlock,
+    index: indexSource,
   },
   required: ['version', 'models', 'suites'],
   additionalProperties: false,
