@@ -98,7 +98,7 @@ export async function runIndexCommand(argv: string[], host: IndexCommandHost): P
 const STAGE_UNITS: Record<IndexProgress['stage'], string> = { read: 'files read', chunk: 'files chunked', embed: 'texts embedded', store: 'files stored', optimize: 'index optimized' };
 
 /** One line per stage's start and end and per tenth of the way: readable in a terminal and in CI logs alike. */
-class ProgressLines {
+export class ProgressLines {
   private last?: { stage: string; tenth: number };
   constructor(private readonly quiet: boolean) {}
 

@@ -11,7 +11,15 @@ import { runSweep, SWEEP_METRICS } from '../core/corpus/sweep/runSweep.js';
 import type { SweepMetric, SweepReport, SweepResult } from '../core/corpus/sweep/runSweep.js';
 import { bestLine, sweepTable } from '../core/corpus/sweep/sweepText.js';
 import { writeSweepFiles } from '../core/report/sweepFiles.js';
-import { runRetriever } from '../core/engine/retriever.js';
+import { indexRetrieverOf, runRetriever } from '../core/engine/retriever.js';
+import { indexOfSetting, sweepBaseOfIndex } from '../core/corpus/sweep/indexCells.js';
+import type { RetrieverForCell } from '../core/corpus/sweep/runSweep.js';
+import { envCredentials } from '../core/providers/registry.js';
+import type { IndexSpec } from '../core/retrieval/indexSpec.js';
+import { cachedRetriever } from '../core/run/retrievalCache.js';
+import type { CountedRetriever, RetrieverCounters } from '../core/run/retrievalCache.js';
+import type { EvalSpec } from '../core/spec/types.js';
+import { ProgressLines } from './indexCommand.js';
 import { InputError, InputErrors } from '../core/errors.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import { UsageError } from './args.js';
@@ -76,17 +84,19 @@ export async function runSweepCommand(argv: string[], io: SweepIo): Promise<numb
   if (read.unlabelled > 0) print(io.stderr, `sweep: ${read.unlabelled} row${read.unlabelled === 1 ? '' : 's'} without relevant_spans, relevant_ids or graded relevance left out\n`);
   if (read.questions.length === 0) throw new UsageError(`suite "${read.suite.id}" has no question with relevance labels to measure: give rows relevant_spans: [{file, start, end}] or relevant_ids`);
 
-  const grid = expandGrid(spec.sweep, sweepBaseOf(spec, read.params.k));
   const workspaceDir = path.dirname(spec.file);
-  const retriever = runRetriever(spec, command.noCache ? undefined : path.join(workspaceDir, '.rag-inspector', 'cache', 'retrieval'), false, io.env);
-  if (!command.quiet) print(io.stderr, `sweep: ${grid.cells.length} cells, ${grid.settings.length} retrieval${grid.settings.length === 1 ? '' : 's'} per question, ${read.questions.length} questions (suite ${read.suite.id}, retriever ${retriever.identity})\n`);
+  const stateDir = path.join(workspaceDir, '.rag-inspector');
+  const cacheDir = command.noCache ? undefined : path.join(stateDir, 'cache', 'retrieval');
+  const grid = expandGrid(spec.sweep, spec.index ? sweepBaseOfIndex(spec.index, read.params.k) : sweepBaseOf(spec, read.params.k));
+  const source = spec.index ? indexCells(spec, spec.index, stateDir, cacheDir, command, io.env) : scriptCells(runRetriever(spec, cacheDir, false, io.env));
+  if (!command.quiet) print(io.stderr, `sweep: ${grid.cells.length} cells, ${grid.settings.length} retrieval${grid.settings.length === 1 ? '' : 's'} per question, ${read.questions.length} questions (suite ${read.suite.id}, ${source.identity})\n`);
   let result: SweepResult;
   try {
     let lastLine = '';
     result = await runSweep({
       grid,
       questions: read.questions,
-      retrieverForCell: paramsPerCell(retriever),
+      retrieverForCell: source.forCell,
       ...(command.metric ?? spec.sweep.metric ? { metric: command.metric ?? spec.sweep.metric } : {}),
       seed: spec.seed,
       concurrency: command.concurrency,
@@ -99,9 +109,9 @@ export async function runSweepCommand(argv: string[], io: SweepIo): Promise<numb
       },
     });
   } finally {
-    await retriever.close?.();
+    await source.close();
   }
-  const { calls, cacheHits } = retriever.counters;
+  const { calls, cacheHits } = source.counters();
   print(io.stdout, `${sweepTable(result).join('\n')}\n\n${bestLine(result)}\n`);
   for (const note of result.notes) print(io.stdout, `note: ${note}\n`);
   print(io.stdout, `${result.retrievals} retrievals (${calls} asked of the retriever, ${cacheHits} from the cache); no model calls\n`);
@@ -111,11 +121,52 @@ export async function runSweepCommand(argv: string[], io: SweepIo): Promise<numb
     print(io.stdout, `endToEnd: ${named.join('; ')} — not run by sweep yet: run the suite with these settings in retriever.params (rag-inspector run)\n`);
   }
 
-  const out = path.resolve(command.out ?? path.join(workspaceDir, '.rag-inspector', 'reports', `sweep-${new Date().toISOString().replace(/[:.]/g, '-')}`));
-  const report: SweepReport = { name: spec.name, evalFile: spec.file, suite: read.suite.id, retriever: retriever.identity, ...result };
+  const out = path.resolve(command.out ?? path.join(stateDir, 'reports', `sweep-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+  const report: SweepReport = { name: spec.name, evalFile: spec.file, suite: read.suite.id, retriever: source.identity, ...result };
   const { written, skipped } = await writeSweepFiles(report, out);
   for (const file of written) print(io.stdout, `wrote ${file}\n`);
   if (skipped) print(io.stderr, `sweep: ${skipped}\n`);
   const failed = result.cells.some((cell) => cell.errors > 0) || read.problems.length > 0;
   return failed ? 1 : 0;
+}
+
+/** Where a sweep's retrievals come from, with what it asked and what it closes. */
+interface CellSource {
+  identity: string;
+  forCell: RetrieverForCell;
+  counters(): RetrieverCounters;
+  close(): Promise<void>;
+}
+
+/** The user's script or service: one retriever (one process), each setting sent as params. */
+function scriptCells(retriever: CountedRetriever): CellSource {
+  return { identity: `retriever ${retriever.identity}`, forCell: paramsPerCell(retriever), counters: () => retriever.counters, close: async () => retriever.close?.() };
+}
+
+/**
+ * The eval file's index with each setting's values: settings are retrieved one after another, so the previous
+ * setting's index is closed when the next one opens (an index shared on disk is found built, never built twice).
+ */
+function indexCells(spec: EvalSpec, index: IndexSpec, stateDir: string, cacheDir: string | undefined, command: SweepCommand, env: NodeJS.ProcessEnv): CellSource {
+  const counters: RetrieverCounters = { calls: 0, cacheHits: 0 };
+  let open: CountedRetriever | undefined;
+  const progress = new ProgressLines(command.quiet);
+  const closeOpen = async () => {
+    if (!open) return;
+    counters.calls += open.counters.calls;
+    counters.cacheHits += open.counters.cacheHits;
+    const closing = open;
+    open = undefined;
+    await closing.close?.();
+  };
+  return {
+    identity: `index of ${index.folder}`,
+    forCell: async (setting) => {
+      await closeOpen();
+      open = cachedRetriever(indexRetrieverOf(indexOfSetting(index, setting), spec, env, { stateDir, credentials: envCredentials(env), ...(command.noCache ? { noCache: true } : {}), onProgress: (p) => progress.show(p) }), cacheDir);
+      return open;
+    },
+    counters: () => (open ? { calls: counters.calls + open.counters.calls, cacheHits: counters.cacheHits + open.counters.cacheHits } : counters),
+    close: closeOpen,
+  };
 }

@@ -32,6 +32,19 @@ export function sweepProblems(data: Raw, locator: YamlLocator): InputError[] {
   if (!asks) {
     problems.push(new InputError(locator.keyAt([], 'sweep'), 'a sweep needs something to search: an index: block, or a retriever: of type command or http that takes the cell\'s settings as params', 'add retriever: { type: command, command: [node, retrieve.mjs] } (your script reads params.chunkSize, params.k…), or index: { folder: docs }'));
   }
+  const index = asRecord(data.index);
+  if (index) {
+    const search = typeof index.search === 'string' ? index.search : 'bm25';
+    if (Array.isArray(raw.rerank) && raw.rerank.includes(true) && index.rerank === undefined) {
+      problems.push(new InputError(locator.valueAt(['sweep', 'rerank']), 'sweep.rerank tries the reranker on, but index: has no rerank:', 'add index.rerank: { url: … } (the reranker the cells switch on), or sweep rerank: [false]'));
+    }
+    if (Array.isArray(raw.hybridWeight) && search !== 'hybrid') {
+      problems.push(new InputError(locator.valueAt(['sweep', 'hybridWeight']), `sweep.hybridWeight applies to hybrid search, and the index searches by ${search}`, 'set index.search: hybrid (with embeddings), or leave hybridWeight out of the sweep'));
+    }
+    if (Array.isArray(raw.embeddings) && search === 'bm25') {
+      problems.push(new InputError(locator.valueAt(['sweep', 'embeddings']), 'sweep.embeddings tries embedding models, and the index searches by bm25 (no embeddings)', 'set index.search: dense or hybrid, or leave embeddings out of the sweep'));
+    }
+  }
   const sizes = Array.isArray(raw.chunkSize) ? (raw.chunkSize as unknown[]).filter((v): v is number => typeof v === 'number') : [];
   const overlaps = Array.isArray(raw.overlap) ? (raw.overlap as unknown[]).filter((v): v is number => typeof v === 'number') : [];
   if (sizes.length > 0 && overlaps.length > 0 && overlaps.every((o) => sizes.every((size) => o >= size))) {

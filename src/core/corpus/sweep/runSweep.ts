@@ -220,13 +220,17 @@ function cellMetrics(aggregator: RetrievalMetricsAggregator, cell: SweepCell): R
   return Object.fromEntries(SWEEP_METRICS.map((name, row) => [name, table?.rows[row]?.cells[0] ?? empty])) as Record<SweepMetric, ReportCell>;
 }
 
-/** The cell with the highest mean of `metric`; the first in grid order among equals; undefined when none measured. */
+/**
+ * The cell with the highest mean of `metric`: the current setting when it ties for it (nothing to change), else the
+ * first in grid order among equals; undefined when none was measured.
+ */
 export function bestCell(cells: readonly SweepCellResult[], metric: SweepMetric): SweepCellResult | undefined {
   let best: SweepCellResult | undefined;
   for (const cell of cells) {
     const value = cell.metrics[metric].value;
     if (typeof value !== 'number') continue;
-    if (!best || value > (best.metrics[metric].value as number)) best = cell;
+    const top = best?.metrics[metric].value as number | undefined;
+    if (top === undefined || value > top || (value === top && cell.current)) best = cell;
   }
   return best;
 }

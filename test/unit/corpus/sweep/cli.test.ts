@@ -1,19 +1,21 @@
 // `rag-inspector sweep` as a user runs it: the bundled example end to end through the CLI process (a real retriever
 // script), its table, sweep.json and sweep.csv; a bad sweep: block named at its line; a rerun asks the retriever nothing.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../../robustness/cliProcess.js';
 
 const EXAMPLE = path.resolve(__dirname, '../../../../examples/sweep');
+const CORPUS = path.resolve(__dirname, '../../../../examples/corpus');
 const cli = (args: string[], cwd?: string) => runCli(args, { ...process.env as Record<string, string>, CI: 'true' }, 120_000, cwd);
 
 let root: string;
 before(() => {
   root = mkdtempSync(path.join(tmpdir(), 'rag-sweep-cli-'));
   cpSync(EXAMPLE, path.join(root, 'sweep'), { recursive: true });
+  cpSync(CORPUS, path.join(root, 'corpus'), { recursive: true, filter: (source) => !source.includes('.rag-inspector') });
 });
 after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -46,6 +48,28 @@ describe('rag-inspector sweep', () => {
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /184 retrievals \(0 asked of the retriever, 184 from the cache\)/);
     assert.equal(again.stderr, '');
+  });
+
+  it('sweeps the eval file\'s own index: one index built per chunking, each question retrieved once per setting', async () => {
+    const evalFile = path.join(root, 'corpus', 'corpus-sweep.eval.yaml');
+    const out = path.join(root, 'corpus-out');
+    const exit = await cli(['sweep', evalFile, '--out', out]);
+    assert.equal(exit.code, 0, exit.stderr);
+    // 4 chunk sizes × 2 overlaps, k a prefix; the current setting (64 tokens, overlap 8, k 2) is one of the cells.
+    assert.match(exit.stderr, /sweep: 32 cells, 8 retrievals per question, 11 questions \(suite corpus, index of /);
+    assert.match(exit.stdout, /88 retrievals \(88 asked of the retriever, 0 from the cache\); no model calls/);
+    assert.deepEqual(readdirSync(path.join(root, 'corpus', '.rag-inspector', 'index')).length, 8);
+    const json = JSON.parse(readFileSync(path.join(out, 'sweep.json'), 'utf8'));
+    assert.equal(json.current, 'chunkSize=64 overlap=8 k=2');
+    assert.equal(json.cells.find((cell: { key: string }) => cell.key === json.current).current, true);
+    assert.match(readFileSync(path.join(out, 'sweep.html'), 'utf8'), /"format":"rag-inspector\/sweep"/);
+    // Smaller chunks cut the answer's span into pieces: at k 1 the 16-token chunking finds fewer than the 128-token one.
+    const hit = (key: string) => json.cells.find((cell: { key: string }) => cell.key === key).metrics.hit_rate.value as number;
+    assert.ok(hit('chunkSize=16 overlap=0 k=1') < hit('chunkSize=128 overlap=0 k=1'));
+
+    const again = await cli(['sweep', evalFile, '--out', out, '--quiet']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /88 retrievals \(0 asked of the retriever, 88 from the cache\)/);
   });
 
   it('names a bad sweep: block at its line, and runs nothing', async () => {
