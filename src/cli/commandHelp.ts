@@ -158,7 +158,7 @@ Exits 0 when every row got counterfactual data, 1 when some rows failed (listed,
 Example:
   rag-inspector generate-counterfactual qa.jsonl --model openai:gpt-4o --out qa.counterfactual.jsonl`,
 
-  sweep: `Usage: rag-inspector sweep <eval file> [--out <folder>] [--metric <m>] [--suite <id>] [--concurrency <n>] [--no-cache] [--quiet]
+  sweep: `Usage: rag-inspector sweep <eval file> [--out <folder>] [--metric <m>] [--suite <id>] [--concurrency <n>] [--no-cache] [--end-to-end]
 
 Measures every cell of the eval file's sweep: (chunk size × overlap × embeddings × hybrid weight × reranker × top-k)
 on the questions of its rag suite: recall, precision, hit rate, nDCG, MRR and R-precision at each cell's k with 95%
@@ -173,8 +173,11 @@ Options:
   --concurrency <n>          questions in flight per setting (default 8)
   --no-cache                 ask the retriever again (answers are cached like a run's)
   --quiet                    no progress output
+  --end-to-end               then run the cells sweep.endToEnd names with the models (each its own run: answers,
+                             scores, the failure split; model calls, cached like a run's)
 
-Exits 0 when every cell was measured, 1 when some retrievals failed or rows were skipped (listed), 2 on an error.
+Exits 0 when every cell was measured, 1 when some retrievals failed, rows were skipped or an end-to-end case errored,
+2 on an error.
 
 Example:
   rag-inspector sweep examples/sweep/sweep.eval.yaml --out sweep-out`,

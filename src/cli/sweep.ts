@@ -20,6 +20,8 @@ import { cachedRetriever } from '../core/run/retrievalCache.js';
 import type { CountedRetriever, RetrieverCounters } from '../core/run/retrievalCache.js';
 import type { EvalSpec } from '../core/spec/types.js';
 import { ProgressLines } from './indexCommand.js';
+import { runSweepCell } from '../core/engine/sweepCell.js';
+import { formatReports, formatTotals } from '../core/report/summaryText.js';
 import { InputError, InputErrors } from '../core/errors.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import { UsageError } from './args.js';
@@ -33,6 +35,8 @@ export interface SweepCommand {
   concurrency: number;
   noCache: boolean;
   quiet: boolean;
+  /** Also run the cells `sweep.endToEnd` names through the engine (model calls). */
+  endToEnd: boolean;
 }
 
 const EXAMPLE = 'rag-inspector sweep examples/sweep/sweep.eval.yaml';
@@ -48,6 +52,7 @@ export function parseSweep(argv: string[]): SweepCommand {
       concurrency: { type: 'string' },
       'no-cache': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      'end-to-end': { type: 'boolean' },
     },
   });
   const [evalFile, extra] = positionals;
@@ -64,6 +69,7 @@ export function parseSweep(argv: string[]): SweepCommand {
     concurrency,
     noCache: values['no-cache'] === true,
     quiet: values.quiet === true,
+    endToEnd: values['end-to-end'] === true,
   };
 }
 
@@ -79,6 +85,7 @@ export async function runSweepCommand(argv: string[], io: SweepIo): Promise<numb
   const command = parseSweep(argv);
   const spec = await loadEvalSpec(path.resolve(command.evalFile));
   if (!spec.sweep) throw new InputErrors([new InputError({ file: spec.file }, 'the eval file has no sweep: block', 'add the settings to try, e.g. sweep: { chunkSize: [128, 256], k: [1, 3, 5] }')]);
+  const sweep = spec.sweep;
   const read = await readSweepQuestions(spec, command.suite ?? spec.sweep.suite, io.signal);
   for (const problem of read.problems) print(io.stderr, `${problem.format()}\n`);
   if (read.unlabelled > 0) print(io.stderr, `sweep: ${read.unlabelled} row${read.unlabelled === 1 ? '' : 's'} without relevant_spans, relevant_ids or graded relevance left out\n`);
@@ -115,19 +122,34 @@ export async function runSweepCommand(argv: string[], io: SweepIo): Promise<numb
   print(io.stdout, `${sweepTable(result).join('\n')}\n\n${bestLine(result)}\n`);
   for (const note of result.notes) print(io.stdout, `note: ${note}\n`);
   print(io.stdout, `${result.retrievals} retrievals (${calls} asked of the retriever, ${cacheHits} from the cache); no model calls\n`);
-  const picked = spec.sweep.endToEnd ?? [];
-  if (picked.length > 0) {
-    const named = grid.cells.filter((cell) => picked.some((ref) => cellMatches(cell, ref))).map((cell) => cell.key);
-    print(io.stdout, `endToEnd: ${named.join('; ')} — not run by sweep yet: run the suite with these settings in retriever.params (rag-inspector run)\n`);
-  }
-
   const out = path.resolve(command.out ?? path.join(stateDir, 'reports', `sweep-${new Date().toISOString().replace(/[:.]/g, '-')}`));
   const report: SweepReport = { name: spec.name, evalFile: spec.file, suite: read.suite.id, retriever: source.identity, ...result };
   const { written, skipped } = await writeSweepFiles(report, out);
   for (const file of written) print(io.stdout, `wrote ${file}\n`);
   if (skipped) print(io.stderr, `sweep: ${skipped}\n`);
   const failed = result.cells.some((cell) => cell.errors > 0) || read.problems.length > 0;
-  return failed ? 1 : 0;
+  const picked = grid.cells.filter((cell) => (sweep.endToEnd ?? []).some((ref) => cellMatches(cell, ref)));
+  if (picked.length === 0) return failed ? 1 : 0;
+  if (!command.endToEnd) {
+    print(io.stdout, `endToEnd names ${picked.length} cell${picked.length === 1 ? '' : 's'} (${picked.map((cell) => cell.key).join('; ')}): add --end-to-end to run them with the models (each a run of its own)\n`);
+    return failed ? 1 : 0;
+  }
+  let runFailed = false;
+  for (const cell of picked) {
+    const outcome = await runSweepCell(spec, grid, cell, read.suite.id, {
+      signal: io.signal,
+      credentials: envCredentials(io.env),
+      workspaceDir,
+      noCache: command.noCache,
+      retrieverEnv: io.env,
+      onEvent: (event) => {
+        if (!command.quiet && event.type === 'run-started') print(io.stderr, `end to end, ${cell.key}: run ${event.runId}, ${event.total} case runs\n`);
+      },
+    });
+    print(io.stdout, `\nEnd to end, ${cell.key}:\n${formatReports(outcome.reports)}\n${formatTotals(outcome.totals)}\nlog: ${outcome.logFile} (rag-inspector report ${outcome.logFile} writes its reports)\n`);
+    runFailed ||= outcome.status === 'error' || outcome.totals.error > 0;
+  }
+  return failed || runFailed ? 1 : 0;
 }
 
 /** Where a sweep's retrievals come from, with what it asked and what it closes. */

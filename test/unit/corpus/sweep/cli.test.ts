@@ -5,6 +5,8 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { readRunLog } from '../../../../src/core/run/runLog.js';
+import type { RagCaseParams } from '../../../../src/core/suites/rag/cases.js';
 import { runCli } from '../../robustness/cliProcess.js';
 
 const EXAMPLE = path.resolve(__dirname, '../../../../examples/sweep');
@@ -70,6 +72,32 @@ describe('rag-inspector sweep', () => {
     const again = await cli(['sweep', evalFile, '--out', out, '--quiet']);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /88 retrievals \(0 asked of the retriever, 88 from the cache\)/);
+  });
+
+  it('runs the cells endToEnd names through the engine with --end-to-end: the cell\'s k sent, its settings to the retriever', async () => {
+    const evalFile = path.join(root, 'sweep', 'cells.eval.yaml');
+    writeFileSync(evalFile, readFileSync(path.join(root, 'sweep', 'sweep.eval.yaml'), 'utf8').replace('  metric: ndcg\n', '  metric: ndcg\n  endToEnd:\n    - { chunkSize: 32, overlap: 4, k: 1 }\n'));
+    const hinted = await cli(['sweep', evalFile, '--out', path.join(root, 'cells-out'), '--quiet']);
+    assert.equal(hinted.code, 0, hinted.stderr);
+    assert.match(hinted.stdout, /endToEnd names 1 cell \(chunkSize=32 overlap=4 k=1\): add --end-to-end to run them/);
+    const exit = await cli(['sweep', evalFile, '--out', path.join(root, 'cells-out'), '--end-to-end']);
+    assert.equal(exit.code, 0, exit.stderr);
+    assert.match(exit.stdout, /End to end, chunkSize=32 overlap=4 k=1:/);
+    assert.match(exit.stdout, /Cases: 23 \(\d+ passed, \d+ failed, 0 errors\)/);
+    const runId = /end to end, chunkSize=32 overlap=4 k=1: run (\S+),/.exec(exit.stderr)![1]!;
+    const log = await readRunLog(path.join(root, 'sweep', '.rag-inspector', 'runs', `${runId}.jsonl`));
+    assert.equal(log.header?.spec.name, 'Sweep example (offline) — sweep cell chunkSize=32 overlap=4 k=1');
+    const cases = log.cases;
+    assert.equal(cases.length, 23);
+    for (const { case: evalCase } of cases) {
+      const retrieval = (evalCase.params as unknown as RagCaseParams).retrieval!;
+      assert.equal(retrieval.k, 1);
+      assert.equal(evalCase.documents.length, 1);
+      // The chunk sent is one of the cell's chunking (32 words; the retriever's own default is 64).
+      assert.ok(evalCase.documents[0]!.text.split(/\s+/).filter(Boolean).length <= 32);
+      assert.equal(retrieval.retriever, 'command: node retrieve.mjs');
+      assert.ok(retrieval.candidates.every((c) => c.labelSource === 'span'));
+    }
   });
 
   it('names a bad sweep: block at its line, and runs nothing', async () => {

@@ -9,7 +9,8 @@ import { paramsPerCell } from '../../../../src/core/corpus/sweep/cellRetriever.j
 import { expandGrid } from '../../../../src/core/corpus/sweep/grid.js';
 import { readSweepQuestions } from '../../../../src/core/corpus/sweep/questions.js';
 import type { SweepQuestion } from '../../../../src/core/corpus/sweep/questions.js';
-import { runSweep } from '../../../../src/core/corpus/sweep/runSweep.js';
+import { bestCell, runSweep } from '../../../../src/core/corpus/sweep/runSweep.js';
+import type { SweepCellResult } from '../../../../src/core/corpus/sweep/runSweep.js';
 import { createCommandRetriever } from '../../../../src/core/retrieval/command.js';
 import type { Retriever } from '../../../../src/core/retrieval/contract.js';
 import { qrelsOf, questionMetrics, rankedIds } from '../../../../src/core/retrieval/metrics.js';
@@ -142,5 +143,18 @@ describe('runSweep', () => {
     } finally {
       await script.close!();
     }
+  });
+});
+
+describe('bestCell', () => {
+  const cell = (key: string, ndcg: number | null, current = false): SweepCellResult => ({
+    key, settings: { k: 1 }, current, best: false, errors: 0, ranks: [], values: [],
+    metrics: { recall: { value: null }, precision: { value: null }, hit_rate: { value: null }, ndcg: { value: ndcg, n: 3 }, mrr: { value: null }, r_precision: { value: null } },
+  });
+  it('takes the highest mean, the first among equals, the current setting when it ties, and nothing unmeasured', () => {
+    assert.equal(bestCell([cell('a', 0.5), cell('b', 0.9), cell('c', 0.9)], 'ndcg')?.key, 'b');
+    assert.equal(bestCell([cell('a', 0.5), cell('b', 0.9), cell('c', 0.9, true)], 'ndcg')?.key, 'c');
+    assert.equal(bestCell([cell('a', null), cell('b', 0.1)], 'ndcg')?.key, 'b');
+    assert.equal(bestCell([cell('a', null)], 'ndcg'), undefined);
   });
 });
