@@ -7,6 +7,7 @@ import { HEADING_SEPARATOR, markdownSections } from './markdownSections.js';
 import { sourceLineLocator } from './sourceLines.js';
 import { tokenOffsets } from './tokenOffsets.js';
 import { cutClass } from './cutPoints.js';
+import type { CutClass } from './cutPoints.js';
 
 /** A stretch of the text chunked on its own: a JSONL record, a heading section, or the whole document. */
 interface Region {
@@ -40,7 +41,7 @@ export function chunkDocument(document: CorpusDocument, chunking: ChunkingSpec, 
   const lineOf = sourceLineLocator(document);
   const chunks: Chunk[] = [];
   for (const region of regionsOf(document, chunking)) {
-    cutRegion(document.text, region, chunking, tokenizer, (start, end) => {
+    cutRegion(document.text, region, chunking, tokenizer, (start, end, tokens) => {
       const text = document.text.slice(start, end);
       chunks.push({
         id: chunkId(document.file, start, end),
@@ -51,7 +52,7 @@ export function chunkDocument(document: CorpusDocument, chunking: ChunkingSpec, 
         startLine: lineOf(start),
         endLine: lineOf(end - 1),
         ...(region.heading === undefined ? {} : { heading: region.heading }),
-        tokens: tokenizer.count(text),
+        tokens,
       });
     });
   }
@@ -83,57 +84,93 @@ function trimmed(text: string, start: number, end: number): [number, number] | u
 }
 
 /** Emits the region whole when it fits in `size` tokens, else cut on token boundaries. */
-function cutRegion(text: string, region: Region, chunking: ChunkingSpec, tokenizer: Tokenizer, emit: (start: number, end: number) => void): void {
+function cutRegion(text: string, region: Region, chunking: ChunkingSpec, tokenizer: Tokenizer, emit: (start: number, end: number, tokens: number) => void): void {
   const whole = trimmed(text, region.start, region.end);
   if (!whole) return;
   const regionText = text.slice(whole[0], whole[1]);
-  const { tokens, starts } = tokenOffsets(regionText, tokenizer);
-  if (tokens.length <= chunking.size) {
-    emit(whole[0], whole[1]);
+  const offsets = tokenOffsets(regionText, tokenizer);
+  const count = offsets.tokens.length;
+  if (count <= chunking.size) {
+    emit(whole[0], whole[1], count);
     return;
   }
+  const cuts = new CutFinder(regionText, offsets.starts, Math.max(1, Math.floor(chunking.size / 4)));
   const base = whole[0];
-  const count = tokens.length;
-  // How far back from the size limit a better place to cut (a paragraph, line or sentence end, a word's edge) is looked for.
-  const lookback = Math.max(1, Math.floor(chunking.size / 4));
-  let lastEnd = 0;
+  const pieces: Array<[start: number, end: number, tokens: number]> = [];
   let from = 0;
   for (;;) {
     let to = Math.min(count, from + chunking.size);
-    if (to < count) to = bestCut(regionText, starts, from + 1, to, lookback);
-    const range = trimmed(regionText, starts[from] as number, starts[to] as number);
-    // A chunk that adds nothing past the previous one (possible when a character spans more tokens than the overlap) is skipped.
-    if (range && range[1] > lastEnd) {
-      emit(base + range[0], base + range[1]);
-      lastEnd = range[1];
+    if (to < count) to = cuts.end(from + 1, to);
+    let range = trimmed(regionText, cuts.at(from), cuts.at(to));
+    let tokens = range ? tokenizer.count(regionText.slice(range[0], range[1])) : 0;
+    // Cut alone, a piece can take more tokens than it did in the text (a word without the space before it): shorter then.
+    while (range && tokens > chunking.size && to > from + 1) {
+      const shorter = cuts.end(from + 1, to - 1);
+      if (shorter >= to) break; // nothing shorter can be cut (only places inside a character before `to`)
+      to = shorter;
+      range = trimmed(regionText, cuts.at(from), cuts.at(to));
+      tokens = range ? tokenizer.count(regionText.slice(range[0], range[1])) : 0;
     }
-    if (to >= count) return;
-    from = nextStart(regionText, starts, from, to, chunking.overlap, lookback);
+    // A chunk that adds nothing past the previous one (possible when a character spans more tokens than the overlap) is
+    // skipped; one that starts where the previous one did (cut short above) replaces it.
+    const previous = pieces.at(-1);
+    if (range && (!previous || range[1] > previous[1])) {
+      if (previous?.[0] === range[0]) pieces.pop();
+      pieces.push([range[0], range[1], tokens]);
+    }
+    if (to >= count) break;
+    from = cuts.start(from, to, chunking.overlap);
   }
+  for (const [start, end, tokens] of pieces) emit(base + start, base + end, tokens);
 }
 
-/** The token index in [low, high] to end a chunk at: the best kind of place within `lookback` of `high`, latest on ties. */
-function bestCut(text: string, starts: Int32Array, low: number, high: number, lookback: number): number {
-  let best = high;
-  let bestClass = -1;
-  for (let k = high; k >= Math.max(low, high - lookback); k--) {
-    const at = starts[k] as number;
-    if (at === starts[k - 1]) continue; // inside a character split across tokens: no cut there
-    const kind = cutClass(text, at);
-    if (kind > bestClass) {
-      best = k;
-      bestClass = kind;
-    }
-  }
-  return best;
-}
+/** Token boundaries to cut at, chosen by how good a place they are in the text (cutPoints.ts). */
+class CutFinder {
+  constructor(private readonly text: string, private readonly starts: Int32Array, private readonly lookback: number) {}
 
-/** Where the next chunk starts: `overlap` tokens before `to`, moved back to a word's edge when one is near, always past `from`. */
-function nextStart(text: string, starts: Int32Array, from: number, to: number, overlap: number, lookback: number): number {
-  const target = Math.max(from + 1, to - overlap);
-  if (overlap === 0) return target;
-  for (let k = target; k >= Math.max(from + 1, target - lookback); k--) {
-    if (starts[k] !== starts[k - 1] && cutClass(text, starts[k] as number) > 0) return k;
+  /** The character offset of token boundary `k`. */
+  at(k: number): number {
+    return this.starts[k] as number;
   }
-  return target;
+
+  /** How good cutting before token `k` is; −1 also inside a character split across tokens. */
+  private classOf(k: number): CutClass {
+    if (k >= this.starts.length - 1) return 3;
+    return this.starts[k] === this.starts[k - 1] ? -1 : cutClass(this.text, this.at(k));
+  }
+
+  /**
+   * The boundary in [low, high] to end a chunk at: the best kind of place within `lookback` of `high`, latest on ties.
+   * With none but places inside a character there, the nearest allowed one before, else after `high` (a chunk over
+   * the size rather than a broken character).
+   */
+  end(low: number, high: number): number {
+    let best = high;
+    let bestClass: CutClass = -1;
+    for (let k = high; k >= Math.max(low, high - this.lookback); k--) {
+      const kind = this.classOf(k);
+      if (kind > bestClass) {
+        best = k;
+        bestClass = kind;
+      }
+    }
+    if (bestClass >= 0) return best;
+    for (let k = high - this.lookback - 1; k >= low; k--) if (this.classOf(k) >= 0) return k;
+    const last = this.starts.length - 1;
+    for (let k = high + 1; k < last; k++) if (this.classOf(k) >= 0) return k;
+    return last;
+  }
+
+  /**
+   * Where the chunk after one ending at `to` starts: `overlap` tokens back, moved to a word's edge when one is near
+   * (back within `lookback`, else forward), always past `from` and never past `to`.
+   */
+  start(from: number, to: number, overlap: number): number {
+    const target = Math.max(from + 1, to - overlap);
+    if (overlap === 0) return to;
+    for (let k = target; k >= Math.max(from + 1, target - this.lookback); k--) if (this.classOf(k) >= 1) return k;
+    for (let k = target + 1; k < to; k++) if (this.classOf(k) >= 1) return k;
+    for (let k = target; k < to; k++) if (this.classOf(k) >= 0) return k;
+    return to;
+  }
 }

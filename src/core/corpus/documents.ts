@@ -16,7 +16,8 @@ import { htmlText } from './html.js';
 import { jsonlText } from './jsonlDocuments.js';
 
 export const DEFAULT_CORPUS_INCLUDE: readonly string[] = ['**/*.md', '**/*.markdown', '**/*.txt', '**/*.html', '**/*.htm', '**/*.jsonl'];
-export const DEFAULT_CORPUS_EXCLUDE: readonly string[] = ['**/node_modules/**'];
+/** Folders never walked, besides those whose name starts with ".": installed packages, not the team's documents. */
+const NEVER_WALKED = new Set(['node_modules']);
 
 /** A file larger than this is refused (a corpus of documents, not of data dumps). */
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
@@ -69,7 +70,7 @@ const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The selected files, as paths relative to the folder, sorted. Names starting with "." (.git, .rag-inspector, where
- * indexes live) are not walked. A link is followed only when its target is inside the folder; one that leaves it is
+ * indexes live) and node_modules folders are not walked. A link is followed only when its target is inside the folder; one that leaves it is
  * refused with a problem (a selected file, or a folder not excluded).
  */
 export async function listCorpusFiles(selection: CorpusSelection): Promise<{ files: string[]; problems: InputError[] }> {
@@ -96,7 +97,7 @@ export async function listCorpusFiles(selection: CorpusSelection): Promise<{ fil
       return;
     }
     for (const entry of entries.sort((a, b) => byCodeUnits(a.name, b.name))) {
-      if (entry.name.startsWith('.')) continue;
+      if (entry.name.startsWith('.') || (NEVER_WALKED.has(entry.name) && !entry.isFile())) continue;
       const relative = relativeFolder === '' ? entry.name : `${relativeFolder}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!excluded(`${relative}/`) && !excluded(relative)) await walk(relative);
@@ -104,6 +105,8 @@ export async function listCorpusFiles(selection: CorpusSelection): Promise<{ fil
         if (selected(relative)) files.push(relative);
       } else if (entry.isSymbolicLink()) {
         await followLink(relative);
+      } else if (selected(relative)) {
+        files.push(relative); // a named pipe, socket or device: reading it says what it is instead (regularFile.ts)
       }
     }
   }

@@ -14,14 +14,23 @@ const TABLE = 'chunks';
 export interface EmbeddedOptions {
   /** Rows from which optimize() builds the approximate index; below it every search is exact. */
   annMinRows: number;
+  /**
+   * The approximate index: HNSW over scalar-quantized vectors (the default), or IVF partitions holding the vectors
+   * whole (ivf-flat) or product-quantized (ivf-pq); the last two are kept for the bench's comparison.
+   */
+  ann: 'hnsw-sq' | 'ivf-flat' | 'ivf-pq';
   /** HNSW graph degree and build breadth (LanceDB's m, ef_construction). */
   m: number;
   efConstruction: number;
   /** Candidates the HNSW search keeps (LanceDB's ef): the recall/latency trade. At least k is always used. */
   ef: number;
+  /** IVF: partitions searched. */
+  nprobes: number;
+  /** How many times k candidates the index proposes are re-ranked by their full vectors (undoing quantization error). */
+  refineFactor: number;
 }
 
-export const EMBEDDED_DEFAULTS: EmbeddedOptions = { annMinRows: 20_000, m: 20, efConstruction: 300, ef: 100 };
+export const EMBEDDED_DEFAULTS: EmbeddedOptions = { annMinRows: 20_000, ann: 'hnsw-sq', m: 20, efConstruction: 300, ef: 300, nprobes: 20, refineFactor: 5 };
 
 /** One row of the table: the chunk with its ranges, heading '' when none (a column of one type). */
 interface ChunkRow {
@@ -38,7 +47,7 @@ interface ChunkRow {
   vector: number[];
 }
 
-const RESULT_COLUMNS = ['id', 'file', 'text', 'startChar', 'endChar', 'startLine', 'endLine', 'heading', 'tokens'];
+const RESULT_COLUMNS = ['id', 'file', 'text', 'startChar', 'endChar', 'startLine', 'endLine', 'heading', 'tokens', '_distance'];
 
 export async function openEmbeddedStore(indexDir: string, options: Partial<EmbeddedOptions> = {}): Promise<EmbeddedStore> {
   const folder = path.join(indexDir, 'lancedb');
@@ -86,7 +95,10 @@ export class EmbeddedStore implements VectorStore {
     const dimension = await this.dimension();
     if (dimension !== vector.length) throw new Error(`the query vector has ${vector.length} numbers but the index at ${this.folder} holds vectors of ${dimension}: the question was embedded with another model than the chunks`);
     let query: VectorQuery = this.table.vectorSearch(Float32Array.from(vector)).distanceType('cosine').select(RESULT_COLUMNS).limit(k);
-    if (await this.hasVectorIndex()) query = query.ef(Math.max(k, this.options.ef));
+    if (await this.hasVectorIndex()) {
+      const { ann, ef, nprobes, refineFactor } = this.options;
+      query = (ann === 'hnsw-sq' ? query.ef(Math.max(k, ef)) : query.nprobes(nprobes)).refineFactor(refineFactor);
+    }
     const rows = await unlessAborted(signal, query.toArray()) as (ChunkRow & { _distance: number })[];
     return rows.map((row) => hitOf(row.id, row.text, 1 - row._distance, { file: row.file, startChar: row.startChar, endChar: row.endChar, startLine: row.startLine, endLine: row.endLine, heading: row.heading, tokens: row.tokens }));
   }
@@ -104,7 +116,11 @@ export class EmbeddedStore implements VectorStore {
     if (!table) return;
     const { Index } = loadLanceDb();
     if (!(await this.hasVectorIndex()) && (await this.count(signal)) >= this.options.annMinRows) {
-      await unlessAborted(signal, table.createIndex('vector', { config: Index.hnswSq({ distanceType: 'cosine', m: this.options.m, efConstruction: this.options.efConstruction }), replace: true }));
+      const { ann, m, efConstruction } = this.options;
+      // One partition: a single HNSW graph over the table (LanceDB's advice; more partitions only bound build memory).
+      const config = ann === 'hnsw-sq' ? Index.hnswSq({ distanceType: 'cosine', numPartitions: 1, m, efConstruction })
+        : ann === 'ivf-flat' ? Index.ivfFlat({ distanceType: 'cosine' }) : Index.ivfPq({ distanceType: 'cosine' });
+      await unlessAborted(signal, table.createIndex('vector', { config, replace: true }));
       this.indexed = true;
     }
     await unlessAborted(signal, table.optimize({ cleanupOlderThan: new Date() }));

@@ -4,13 +4,15 @@
 import type { StoreSpec } from '../../retrieval/indexSpec.js';
 import type { VectorStore } from '../contract.js';
 import { openEmbeddedStore } from './embedded.js';
+import { openPgvectorStore } from './pgvector.js';
 import { StoreError } from './storeError.js';
 
 export async function openStore(spec: StoreSpec, indexDir: string, env: NodeJS.ProcessEnv): Promise<VectorStore> {
-  void env;
   switch (spec.type) {
     case 'embedded':
       return openEmbeddedStore(indexDir);
+    case 'pgvector':
+      return openPgvectorStore(spec, env);
     default:
       throw new StoreError('index.store.type', `the ${spec.type} store is not available yet in this build`, 'use type: embedded');
   }
