@@ -42,14 +42,11 @@ export function sweepAxes(report: SweepReport): { axis: SweepAxis; values: Value
   return report.axes.map(({ axis, values }) => ({ axis, values }));
 }
 
-/** The axes a heatmap starts with: the two with the most values (ties: the grid's order), y first. */
+/** The axes a heatmap starts with: k across when it is swept, else the axis with the most values; down, the next largest. */
 export function defaultAxes(report: SweepReport): { x: SweepAxis; y: SweepAxis | undefined } {
-  const axes = [...sweepAxes(report)].sort((a, b) => b.values.length - a.values.length);
-  const [first, second] = axes;
-  // k reads best across the page: it goes on x when it is one of the two.
-  if (second && first?.axis === 'k') return { x: first.axis, y: second.axis };
-  if (second?.axis === 'k') return { x: second.axis, y: first!.axis };
-  return { x: (first?.axis ?? 'k') as SweepAxis, y: second?.axis };
+  const bySize = [...sweepAxes(report)].sort((a, b) => b.values.length - a.values.length).map((a) => a.axis);
+  const x = bySize.includes('k') ? 'k' : bySize[0] ?? 'k';
+  return { x, y: bySize.find((axis) => axis !== x) };
 }
 
 /** Where the other axes are held: the best cell's values, so the heatmap starts on the slice that holds it. */
