@@ -117,7 +117,20 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
 
   for (const [s, setting] of grid.settings.entries()) {
     if (signal.aborted) throw signal.reason;
-    const retriever = await options.retrieverForCell(setting);
+    let retriever: Retriever;
+    try {
+      retriever = await options.retrieverForCell(setting);
+    } catch (error) {
+      // A setting whose retriever cannot be made (an index that cannot be built) fails its cells, not the sweep.
+      if (signal.aborted) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      for (const cell of setting.cells) {
+        const work = perCell.get(cell) as CellWork;
+        work.errors += questions.length;
+        work.firstError ??= message;
+      }
+      continue;
+    }
     let done = 0;
     const progress = () => options.onProgress?.({ setting: s + 1, settings: grid.settings.length, key: setting.key, done, questions: questions.length });
     progress();

@@ -140,6 +140,18 @@ describe('runSweep', () => {
       assert.equal(broken.metrics.recall.value, null);
       assert.equal(result.cells.find((c) => c.key === 'overlap=0 k=3')!.metrics.recall.value, 1);
       assert.match(result.notes.join('\n'), /Retrieval failed for some questions in 1 cell/);
+
+      // A setting whose retriever cannot even be made fails its cells; the other settings are still measured.
+      const unmade = await runSweep({
+        grid, questions, seed: 1, signal: never, resamples: 50,
+        retrieverForCell: (setting) => {
+          if (setting.settings.overlap === 16) throw new Error('the index could not be built: disk full');
+          return paramsPerCell(script)({ ...setting, settings: { ...setting.settings, chunkSize: 16 } });
+        },
+      });
+      assert.equal(unmade.cells.find((c) => c.key === 'overlap=16 k=3')!.errors, 1);
+      assert.equal(unmade.cells.find((c) => c.key === 'overlap=16 k=3')!.firstError, 'the index could not be built: disk full');
+      assert.equal(unmade.cells.find((c) => c.key === 'overlap=0 k=3')!.metrics.recall.value, 1);
     } finally {
       await script.close!();
     }
