@@ -193,6 +193,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const notes = [...grid.notes];
   if (noRelevant.size > 0) notes.push(`${noRelevant.size} question${noRelevant.size === 1 ? '' : 's'} whose labels call nothing relevant left out of every mean (as trec_eval does).`);
   if (unplaced > 0) notes.push(`${unplaced} retrieved passage${unplaced === 1 ? '' : 's'} had no { file, startChar, endChar } in its metadata: relevant_spans cannot judge them, so they count as not relevant. Have the retriever return each passage's file and character range.`);
+  const byIds = questions.filter((q) => q.labels.source !== 'span').length;
+  if (byIds > 0 && grid.axes.some(({ axis }) => axis === 'chunkSize' || axis === 'overlap')) {
+    notes.push(`${byIds} question${byIds === 1 ? ' is' : 's are'} labelled by document ids, which name the chunks of one chunking: across the chunk sizes swept they find nothing else. Label them with relevant_spans (file and character range) to compare chunkings.`);
+  }
   const failed = cells.filter((cell) => cell.errors > 0);
   if (failed.length > 0) notes.push(`Retrieval failed for some questions in ${failed.length} cell${failed.length === 1 ? '' : 's'} (left out of those cells' means), e.g. ${failed[0]?.key}: ${failed[0]?.firstError}.`);
   return {

@@ -152,6 +152,14 @@ describe('runSweep', () => {
       assert.equal(unmade.cells.find((c) => c.key === 'overlap=16 k=3')!.errors, 1);
       assert.equal(unmade.cells.find((c) => c.key === 'overlap=16 k=3')!.firstError, 'the index could not be built: disk full');
       assert.equal(unmade.cells.find((c) => c.key === 'overlap=0 k=3')!.metrics.recall.value, 1);
+      assert.doesNotMatch(unmade.notes.join('\n'), /labelled by document ids/);
+
+      // Ids name one chunking's chunks: a sweep over chunkings says they do not hold across it.
+      const byIds = await runSweep({
+        grid: expandGrid({ chunkSize: [16, 32], k: [3] }, { k: 3 }), seed: 1, signal: never, resamples: 50, retrieverForCell: paramsPerCell(script),
+        questions: [{ ...questions[0]!, labels: { source: 'relevant_ids', qrels: new Map([['sun.md#11-124', 1]]) } }],
+      });
+      assert.match(byIds.notes.join('\n'), /1 question is labelled by document ids, which name the chunks of one chunking/);
     } finally {
       await script.close!();
     }
