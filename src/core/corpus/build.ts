@@ -58,6 +58,15 @@ export async function buildIndex(options: BuildOptions): Promise<BuiltIndex> {
   if (dense && (!options.embeddings || !options.openStore)) throw new Error(`search: ${spec.search} needs the index's embedding model and store`);
   const indexDir = indexDirOf(spec, options.stateDir);
   await mkdir(indexDir, { recursive: true });
+  // The team's own table, built by them: searched as it is, never written (its chunks are not this folder's).
+  if (spec.store.type !== 'embedded' && spec.store.existing) {
+    const store = await options.openStore!(indexDir);
+    const count = await store.count(signal).catch(async (error: unknown) => {
+      await store.close().catch(() => undefined);
+      throw error;
+    });
+    return { indexDir, chunks: [], problems: [], store, summary: { folder: spec.folder, indexDir, files: { changed: 0, unchanged: 0, removed: 0 }, chunks: count, embedded: { texts: 0, cached: 0, inputTokens: 0 } } };
+  }
 
   const { documents, problems, previousChunks, diff, fresh } = await changedChunks(spec, indexDir, signal, progress);
   const changed = new Set(diff.changed.map((document) => document.file));
@@ -137,6 +146,7 @@ export interface BuildPlan {
  * before anything is spent). A BM25 index embeds nothing.
  */
 export async function planBuild(spec: IndexSpec, stateDir: string, signal: AbortSignal): Promise<BuildPlan> {
+  if (spec.store.type !== 'embedded' && spec.store.existing) return { files: { changed: 0, unchanged: 0, removed: 0 }, texts: 0, inputTokens: 0 };
   const { diff, fresh } = await changedChunks(spec, indexDirOf(spec, stateDir), signal, () => undefined);
   const files = { changed: diff.changed.length, unchanged: diff.unchanged.length, removed: diff.removed.length };
   if (spec.search === 'bm25') return { files, texts: 0, inputTokens: 0 };

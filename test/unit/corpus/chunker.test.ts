@@ -248,6 +248,16 @@ describe('by Markdown heading', () => {
 });
 
 describe('token offsets', () => {
+  it('a partial character left in the shared decoder by another caller does not shift them', () => {
+    for (const tokenizer of [o200k, cl100k]) {
+      const [firstByte] = tokenizer.encode('鬱');
+      assert.equal(tokenizer.decode([firstByte as number]), '', 'the decoder now holds half a character');
+      const document = doc('Hello 鬱蒼とした森 world');
+      const chunks = chunkDocument(document, { by: 'tokens', size: 2, overlap: 0 }, tokenizer);
+      assertChunksExact(document, chunks, { by: 'tokens', size: 2, overlap: 0 }, tokenizer, tokenizer.name);
+    }
+  });
+
   it('every token start is a character boundary, and the starts rebuild the text', () => {
     for (const tokenizer of [o200k, cl100k, bytes]) {
       const { tokens, starts } = tokenOffsets(CJK, tokenizer);

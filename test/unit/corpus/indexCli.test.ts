@@ -133,6 +133,22 @@ suites:
     assert.ok(wednesday.case.documents.some((d) => d.text.includes('11:30')) || found.candidates.some((c) => (c.metadata as { file: string }).file === 'hours.md'));
   });
 
+  it('an index that cannot be built is every case\'s retrieval error with its cause, tried once, never an empty list', async () => {
+    const file = denseEvalFile();
+    server.addRule({ match: { path: '/v1/embeddings' }, fault: { kind: 'status', status: 400, body: { error: { message: 'model fixture-embedding is not loaded', type: 'invalid_request_error' } } } });
+    try {
+      const from = server.requests.length;
+      const failed = await cli(['run', file, '--format', 'json', '--no-preflight']).then(() => undefined, (error: { code: number; stdout: string; stderr: string }) => error);
+      assert.equal(failed?.code, 2, 'errored cases exit 2');
+      assert.match(failed!.stdout, /Cases: 11 \(0 passed, 0 failed, 11 errors\)/);
+      assert.match(failed!.stdout + failed!.stderr, /the index of .*docs could not be built: .*not loaded/);
+      const attempts = server.requests.slice(from).filter((r) => r.api === 'openai-embeddings');
+      assert.equal(attempts.length, 1, 'one build for the run, not one per question');
+    } finally {
+      server.clearRules();
+    }
+  });
+
   it('index: beside retriever: is refused at its line, saying which to keep', async () => {
     const folder = copyOf(path.resolve('examples/corpus'));
     const file = path.join(folder, 'both.eval.yaml');

@@ -6,10 +6,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { indexHash } from '../../../src/core/corpus/indexDir.js';
-import { InputErrors } from '../../../src/core/errors.js';
 import { loadEvalSpec } from '../../../src/core/spec/load.js';
 import { untrustedRetriever } from '../../../src/core/spec/retrieverSpec.js';
 import { tempDir } from '../data/tempFiles.js';
+import { loadProblems } from '../spec/loadProblems.js';
 
 function evalFile(block: string): string {
   const dir = path.join(tempDir(), `index-spec-${Math.random().toString(36).slice(2)}`);
@@ -18,16 +18,6 @@ function evalFile(block: string): string {
   const file = path.join(dir, 'ws', 'corpus.eval.yaml');
   writeFileSync(file, `version: 1\nmodels: [extractive:bm25]\n${block}\nsuites:\n  - id: rag\n    method: rag\n    dataset: q.jsonl\n`);
   return file;
-}
-
-async function problems(file: string, options: Parameters<typeof loadEvalSpec>[1] = {}): Promise<string[]> {
-  try {
-    await loadEvalSpec(file, options);
-  } catch (error) {
-    assert.ok(error instanceof InputErrors, String(error));
-    return error.errors.map((e) => e.format());
-  }
-  assert.fail('expected the eval file to be refused');
 }
 
 test('index: loads with its folder resolved against the eval file and every default filled in', async () => {
@@ -67,34 +57,36 @@ test('a hybrid index with a reranker and a pgvector store keeps variable names, 
 });
 
 test('index: beside retriever: is refused at index:, saying which to keep', async () => {
-  const [message, ...rest] = await problems(evalFile('retriever: { type: command, command: [node, r.mjs] }\nindex: { folder: docs }'));
+  const [message, ...rest] = await loadProblems(evalFile('retriever: { type: command, command: [node, r.mjs] }\nindex: { folder: docs }'));
   assert.deepEqual(rest, []);
   assert.match(message!, /corpus\.eval\.yaml:4:1: index: and retriever: both say where the rag method's passages come from/);
   assert.match(message!, /keep index: to search this folder .*, or retriever: to call your own retriever; remove the other/);
 });
 
 test('dense search without a model, a model BM25 does not use, hybrid settings without hybrid search and an overlap not below the size are named at their lines', async () => {
-  const dense = await problems(evalFile('index:\n  folder: docs\n  search: dense'));
+  const dense = await loadProblems(evalFile('index:\n  folder: docs\n  search: dense'));
   assert.match(dense.join('\n'), /:5:\d+: search: dense needs an embedding model in index\.embeddings/);
-  const unused = await problems(evalFile('index:\n  folder: docs\n  embeddings: openai:text-embedding-3-small\n  hybrid: { weight: 0.5 }'));
+  const unused = await loadProblems(evalFile('index:\n  folder: docs\n  embeddings: openai:text-embedding-3-small\n  hybrid: { weight: 0.5 }'));
   assert.match(unused.join('\n'), /:5:\d+: index\.embeddings is not used by search: bm25/);
   assert.match(unused.join('\n'), /:6:\d+: index\.hybrid applies to search: hybrid, not bm25/);
-  const overlap = await problems(evalFile('index:\n  folder: docs\n  chunking: { size: 64, overlap: 64 }'));
+  const overlap = await loadProblems(evalFile('index:\n  folder: docs\n  chunking: { size: 64, overlap: 64 }'));
   assert.match(overlap.join('\n'), /chunk overlap \(64 tokens\) must be less than the chunk size \(64\)/);
-  const badProvider = await problems(evalFile('index:\n  folder: docs\n  search: dense\n  embeddings: anthropic:claude'));
+  const badProvider = await loadProblems(evalFile('index:\n  folder: docs\n  search: dense\n  embeddings: anthropic:claude'));
   assert.match(badProvider.join('\n'), /provider "anthropic" cannot make embeddings/);
 });
 
 test('store keys of another type and a missing connection variable or url are named', async () => {
-  const found = await problems(evalFile('index:\n  folder: docs\n  store: { type: qdrant, table: x }'));
+  const found = await loadProblems(evalFile('index:\n  folder: docs\n  store: { type: qdrant, table: x }'));
   assert.ok(found.some((m) => /index\.store\.table does not apply to a qdrant store/.test(m)), found.join('\n'));
   assert.ok(found.some((m) => /a qdrant store needs url:/.test(m)), found.join('\n'));
-  assert.ok((await problems(evalFile('index:\n  folder: docs\n  store: { type: pgvector }'))).some((m) => /a pgvector store needs urlEnv/.test(m)));
+  assert.ok((await loadProblems(evalFile('index:\n  folder: docs\n  store: { type: pgvector }'))).some((m) => /a pgvector store needs urlEnv/.test(m)));
+  const existing = await loadProblems(evalFile('index:\n  folder: docs\n  store: { type: pgvector, urlEnv: DATABASE_URL, existing: true }'));
+  assert.match(existing.join('\n'), /:5:\d+: search: bm25 needs this folder's chunks, but existing: true searches your own table as it is/);
 });
 
 test('--contain keeps the index folder inside the workspace', async () => {
   const file = evalFile('index:\n  folder: ../outside');
-  const found = await problems(file, { contain: { roots: [path.dirname(file)], reason: 'contained', hint: 'move it inside' } });
+  const found = await loadProblems(file, { contain: { roots: [path.dirname(file)], reason: 'contained', hint: 'move it inside' } });
   assert.equal(found.length, 1, found.join('\n'));
   assert.match(found[0]!, /:4:\d+: contained: index folder .*outside.* is outside/);
   await loadEvalSpec(evalFile('index:\n  folder: docs'), { contain: { roots: [tempDir()], reason: 'contained', hint: 'h' } });
