@@ -4,22 +4,20 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { InputErrors } from '../../../../src/core/errors.js';
 import { loadEvalSpec } from '../../../../src/core/spec/load.js';
+import { loadProblems } from '../../spec/loadProblems.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sweep-spec-'));
 writeFileSync(path.join(dir, 'q.jsonl'), '{"question": "q", "relevant_ids": ["a"]}\n');
 
+/** Each problem of the file as "line: message" (the hint after " — " left out). */
 async function problems(yaml: string): Promise<string[]> {
   const file = path.join(dir, `e${Math.random().toString(36).slice(2)}.eval.yaml`);
   writeFileSync(file, yaml);
-  try {
-    await loadEvalSpec(file);
-    return [];
-  } catch (error) {
-    if (!(error instanceof InputErrors)) throw error;
-    return error.errors.map((e) => `${e.position.line}: ${e.message}`);
-  }
+  return (await loadProblems(file)).map((problem) => {
+    const [, line, message] = /:(\d+):\d+: (.*?)(?: — .*)?$/s.exec(problem) ?? [];
+    return `${line}: ${message}`;
+  });
 }
 
 const head = (source: string) => `version: 1
