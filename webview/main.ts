@@ -1,9 +1,12 @@
 // Entry of the inspector webview bundle: picks the VS Code or the static API and mounts the app.
 import { StaticApi } from './api/staticApi.js';
+import { embeddedFormat, STATIC_DATA_ELEMENT_ID, SWEEP_DATA_FORMAT } from './api/staticData.js';
 import { VsCodeApi } from './api/vscodeApi.js';
 import type { InspectorApi } from './api/inspectorApi.js';
 import { installDocumentStyles, installFallbackTheme } from './theme/documentStyles.js';
 import { InspectorApp } from './components/inspectorApp.js';
+import { SweepView } from './components/sweepView.js';
+import { readSweep } from './state/sweep.js';
 
 function createApi(): InspectorApi {
   // Inside a VS Code webview the host supplies acquireVsCodeApi; anywhere else the data is in the page.
@@ -19,11 +22,28 @@ function showFatal(message: string): void {
   document.body.append(p);
 }
 
+/** sweep.html: the same bundle draws the embedded sweep instead of runs. */
+function showSweep(): void {
+  installFallbackTheme();
+  const sweep = readSweep(document.getElementById(STATIC_DATA_ELEMENT_ID)?.textContent ?? '');
+  if (typeof sweep === 'string') {
+    showFatal(`RAG Inspector could not show the sweep: ${sweep}`);
+    return;
+  }
+  const view = new SweepView();
+  view.report = sweep;
+  document.body.append(view);
+}
+
 installDocumentStyles();
 try {
-  const api = createApi();
-  const app = document.querySelector('rag-inspector-app') ?? document.body.appendChild(new InspectorApp());
-  void (app as InspectorApp).start(api);
+  if (typeof acquireVsCodeApi !== 'function' && embeddedFormat(document) === SWEEP_DATA_FORMAT) {
+    showSweep();
+  } else {
+    const api = createApi();
+    const app = document.querySelector('rag-inspector-app') ?? document.body.appendChild(new InspectorApp());
+    void (app as InspectorApp).start(api);
+  }
 } catch (error) {
   showFatal(`RAG Inspector could not start: ${error instanceof Error ? error.message : String(error)}`);
 }

@@ -24,6 +24,8 @@ export const USAGE = `Usage:
   rag-inspector import-traces <file|folder> --out <dataset.jsonl> [--since t] [--until t] [--where k=v]
                 [--score-below name=x] [--sample n --seed n]
                                                   turn OTLP JSON, Phoenix or Langfuse trace exports into dataset rows
+  rag-inspector sweep <eval file> [--out folder] [--metric ndcg]
+                                                  retrieval metrics for every cell of the file's sweep: grid, best cell
   rag-inspector mcp [--max-cost usd] [--contain]   serve these tools to an editor's agent over MCP (stdio)
   rag-inspector index <file.eval.yaml> [--no-cache] [--quiet] [--contain]
                                                   build or update the eval file's index: (chunks, embeddings, store)
@@ -219,7 +221,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
         quiet: values.quiet ?? false,
       };
     default:
-      throw new UsageError(`unknown command '${command}': use run, report, runs, compare, explain, generate-counterfactual, import-traces, index or mcp (rag-inspector --help)`);
+      throw new UsageError(`unknown command '${command}': use run, report, runs, compare, explain, generate-counterfactual, import-traces, index, sweep or mcp (rag-inspector --help)`);
   }
 }
 

@@ -158,6 +158,30 @@ Exits 0 when every row got counterfactual data, 1 when some rows failed (listed,
 Example:
   rag-inspector generate-counterfactual qa.jsonl --model openai:gpt-4o --out qa.counterfactual.jsonl`,
 
+  sweep: `Usage: rag-inspector sweep <eval file> [--out <folder>] [--metric <m>] [--suite <id>] [--concurrency <n>] [--no-cache] [--end-to-end]
+
+Measures every cell of the eval file's sweep: (chunk size × overlap × embeddings × hybrid weight × reranker × top-k)
+on the questions of its rag suite: recall, precision, hit rate, nDCG, MRR and R-precision at each cell's k with 95%
+bootstrap intervals. No model is called. Each question is retrieved once per setting at its largest k (every smaller
+k reads that ranking); with retriever: command or http, a cell's settings reach your retriever as params. The best
+cell is marked and tested pair by pair against the current setting (your retriever's params and the suite's k).
+
+Options:
+  --out <folder>             where sweep.json and sweep.csv go (default .rag-inspector/reports/sweep-<time>/)
+  --metric <m>               the measure the best cell is chosen by: recall, precision, hit_rate, ndcg, mrr, r_precision (default sweep.metric, else ndcg)
+  --suite <id>               the rag suite whose questions are measured (default sweep.suite, else the first)
+  --concurrency <n>          questions in flight per setting (default 8)
+  --no-cache                 ask the retriever again (answers are cached like a run's)
+  --quiet                    no progress output
+  --end-to-end               then run the cells sweep.endToEnd names with the models (each its own run: answers,
+                             scores, the failure split; model calls, cached like a run's)
+
+Exits 0 when every cell was measured, 1 when some retrievals failed, rows were skipped or an end-to-end case errored,
+2 on an error.
+
+Example:
+  rag-inspector sweep examples/sweep/sweep.eval.yaml --out sweep-out`,
+
   index: `Usage: rag-inspector index <file.eval.yaml> [--no-cache] [--quiet] [--contain] [--allow-endpoint url]…
 
 Builds the eval file's index: (or brings it up to date) under .rag-inspector/index/<hash of settings>/: reads the

@@ -27,6 +27,7 @@ import { failureCausesOfRun } from '../core/report/failureCauses.js';
 import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
+import { runSweepCommand } from './sweep.js';
 import { runIndexCommand } from './indexCommand.js';
 import { IndexProgressLines } from './indexProgress.js';
 import { formatComparison } from '../core/report/comparisonText.js';
@@ -56,6 +57,7 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT_OK;
     }
     if (argv[0] === 'import-traces') return await runImportTraces(argv.slice(1));
+    if (argv[0] === 'sweep') return await sweepCommand(argv.slice(1));
     if (argv[0] === 'index') return await runIndexCommand(argv.slice(1), { containOptions, cancelOnSigint });
     if (argv[0] === 'compare') return await runCompare(argv.slice(1), (run) => resolveRun(run, process.cwd(), 'compare'));
     if (argv[0] === 'log') return await runLogCommand(argv.slice(1), async (run) => (run === 'latest' ? await latestUnder(process.cwd(), 'log') : await resolveRun(run, process.cwd(), 'log')));
@@ -113,6 +115,23 @@ export async function main(argv: string[]): Promise<number> {
       print(process.stderr, `rag-inspector: ${describeError(error)}\n`);
     }
     return EXIT_ERROR;
+  }
+}
+
+/** `sweep`: Ctrl-C cancels the retrievals (nothing is written then). */
+async function sweepCommand(argv: string[]): Promise<number> {
+  const controller = new AbortController();
+  const onSigint = cancelOnSigint(controller, (line) => print(process.stderr, `${line}\n`));
+  try {
+    return await runSweepCommand(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal });
+  } catch (error) {
+    if (controller.signal.aborted) {
+      print(process.stderr, 'rag-inspector: sweep cancelled; nothing written\n');
+      return EXIT_CANCELLED;
+    }
+    throw error;
+  } finally {
+    process.off('SIGINT', onSigint);
   }
 }
 

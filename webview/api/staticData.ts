@@ -5,6 +5,17 @@ import type { CaseDetail, RunDetail, RunExplanation } from '../../src/protocol.j
 export const STATIC_DATA_ELEMENT_ID = 'rag-inspector-data';
 export const STATIC_DATA_FORMAT = 'rag-inspector/static';
 export const STATIC_DATA_VERSION = 1;
+/** The same element holding a sweep instead of runs (src/core/report/sweepFiles.ts writes it): the sweep view. */
+export const SWEEP_DATA_FORMAT = 'rag-inspector/sweep';
+
+/** The embedded data's format, undefined when there is no data element or it does not parse. */
+export function embeddedFormat(doc: Document): unknown {
+  try {
+    return (JSON.parse(doc.getElementById(STATIC_DATA_ELEMENT_ID)?.textContent ?? 'null') as { format?: unknown } | null)?.format;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface StaticRun {
   detail: RunDetail;

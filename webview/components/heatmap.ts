@@ -39,6 +39,7 @@ export class Heatmap extends LitElement {
   static override properties = {
     model: { attribute: false },
     loadCase: { attribute: false },
+    tipDetail: { attribute: false },
     active: { state: true },
     tip: { state: true },
     responses: { state: true },
@@ -47,6 +48,8 @@ export class Heatmap extends LitElement {
 
   model?: HeatmapModel;
   loadCase?: CaseLoader;
+  /** What the tooltip says a cell opens, instead of its first case's response (the sweep's cells open their ranks). */
+  tipDetail?: (cell: HeatCell) => string;
   /** The cell keyboard focus returns to (roving tabindex) and the tooltip describes. */
   active: { row: number; col: number } = { row: 0, col: 0 };
   tip: { left: number; top: number; below: boolean } | undefined;
@@ -216,7 +219,9 @@ export class Heatmap extends LitElement {
         ${cell.low !== undefined && cell.high !== undefined ? html`<span class="muted">[${formatCellNumber(cell.low)}, ${formatCellNumber(cell.high)}]</span>` : nothing}
         · n = <span class="n">${formatNumber(cell.n)}</span></span>
       ${cell.undetermined ? html`<span class="undetermined">${formatNumber(cell.undetermined)} undetermined (not in the mean)</span>` : nothing}
-      ${key
+      ${this.tipDetail
+        ? html`<span class="muted">${this.tipDetail(cell)}</span>`
+        : key
         ? html`<span class="muted">Response${cell.keys.length > 1 ? ` (first of ${cell.keys.length} cases)` : ''}:</span>
           <span class="response">${response === undefined ? '…' : clip(response)}</span>
           <span class="muted">Click or Enter opens the case.</span>`

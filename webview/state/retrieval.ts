@@ -18,6 +18,7 @@ export const CAUSE_WORDS: Readonly<Record<FailureCause, string>> = {
 export const LABEL_SOURCE_WORDS: Readonly<Record<LabelSource, string>> = {
   relevant_ids: 'relevant_ids',
   graded: 'graded labels',
+  span: 'relevant_spans',
   'answer-match': 'answer match',
   judge: 'judge',
   verdict: 'your verdict',

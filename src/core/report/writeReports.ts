@@ -27,7 +27,8 @@ const WRITERS: Record<ReportFormat, { file: string; writer: (run: RunData, sink:
   html: { file: 'report.html', writer: (run, sink, spool, bundle) => htmlReportWriter(run, sink, bundle, {}, spool) },
 };
 
-function webviewBundle(): string {
+/** dist/webview.js: the inspector bundle every offline page (report.html, sweep.html) embeds. */
+export function webviewBundle(): string {
   return path.join(packageRoot(), 'dist', 'webview.js');
 }
 

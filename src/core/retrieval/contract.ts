@@ -114,10 +114,11 @@ export interface PassageSource {
 }
 
 /**
- * Where a relevance label came from: a list of relevant ids in the row, graded relevance in the row, the answer
- * found in the passage (the stress method's rule), the judge, or a person's verdict in the inspector.
+ * Where a relevance label came from: a list of relevant ids in the row, graded relevance in the row, spans of the
+ * source files in the row (a passage overlapping one is relevant: retrieval/qrels.ts labelBySpans), the answer found
+ * in the passage (the stress method's rule), the judge, or a person's verdict in the inspector.
  */
-export type LabelSource = 'relevant_ids' | 'graded' | 'answer-match' | 'judge' | 'verdict';
+export type LabelSource = 'relevant_ids' | 'graded' | 'span' | 'answer-match' | 'judge' | 'verdict';
 
 /** Relevance labels of one question: document id → grade (> 0 relevant). */
 export type Qrels = ReadonlyMap<string, number>;

@@ -71,7 +71,24 @@ export interface SweepSpec {
   rerank?: boolean[];
   k?: number[];
   endToEnd?: SweepCellRef[];
+  /** The measure the best cell is chosen by, at each cell's own k (default ndcg). */
+  metric?: SweepMetric;
+  /** The rag suite whose questions are measured (default the file's first). */
+  suite?: string;
 }
+
+/** The measures a sweep reports per cell, each at the cell's own k (MRR and R-precision over its first k passages). */
+export const SWEEP_METRICS = ['recall', 'precision', 'hit_rate', 'ndcg', 'mrr', 'r_precision'] as const;
+export type SweepMetric = (typeof SWEEP_METRICS)[number];
+
+export const SWEEP_METRIC_WORDS: Readonly<Record<SweepMetric, string>> = {
+  recall: 'Recall@k',
+  precision: 'Precision@k',
+  hit_rate: 'Hit rate@k',
+  ndcg: 'nDCG@k',
+  mrr: 'MRR@k',
+  r_precision: 'R-precision',
+};
 
 /** One cell of the grid by its settings (the ones the sweep varies). */
 export type SweepCellRef = Partial<{ chunkSize: number; overlap: number; embeddings: string; hybridWeight: number; rerank: boolean; k: number }>;

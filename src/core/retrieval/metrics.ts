@@ -33,6 +33,9 @@ export function qrelsOf(record: RetrievalRecord): Map<string, number> {
   const qrels = new Map<string, number>();
   for (const { id, grade } of record.relevant ?? []) qrels.set(id, grade);
   for (const passage of record.candidates) {
+    // Span labels are whole in `relevant` (each span credited to the first passage over it): a later passage over the
+    // same span is shown relevant but is not another relevant document.
+    if (passage.labelSource === 'span') continue;
     if (passage.relevance !== undefined && !qrels.has(passage.id)) qrels.set(passage.id, passage.relevance);
   }
   return qrels;

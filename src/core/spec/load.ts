@@ -25,6 +25,7 @@ import type { JudgeSampling } from '../suites/judgeSamples.js';
 import type { EvalSpec, SuiteSpec, ThresholdSpec } from './types.js';
 import { YamlLocator } from './yamlPositions.js';
 import { retrieverProblems, toRetrieverSpec } from './retrieverSpec.js';
+import { sweepProblems, toSweepSpec } from './sweepSpec.js';
 import { indexProblems, toIndexSpec } from './indexBlock.js';
 import type { ModelSpec } from '../providers/contract.js';
 
@@ -74,6 +75,7 @@ export async function loadEvalSpec(file: string, options: LoadOptions = {}): Pro
     ...thresholdRanges(data, locator),
     ...exportEndpointProblems(data, locator),
     ...retrieverProblems(data, locator),
+    ...sweepProblems(data, locator),
     ...indexProblems(data, locator, toModelSpec),
     ...providerProblems(data, locator, options.hostProviders),
     ...paramProblems(data, absolute, locator),
@@ -171,6 +173,7 @@ function toEvalSpec(file: string, hash: string, data: Raw): EvalSpec {
     ...(data.explain === undefined ? {} : { explain: { failed: false, ...(data.explain as Partial<EvalSpec['explain']>) } }),
     ...(data.export === undefined ? {} : { export: toExportSpec(data.export as Raw) }),
     ...(data.retriever === undefined ? {} : { retriever: toRetrieverSpec(data.retriever, folder) }),
+    ...(data.sweep === undefined ? {} : { sweep: toSweepSpec(data.sweep, toModelSpec) }),
     ...(data.index === undefined ? {} : { index: toIndexSpec(data.index, folder, toModelSpec) }),
   };
 }

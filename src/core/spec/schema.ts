@@ -1,6 +1,7 @@
 // The JSON Schema of `*.eval.yaml`: validates eval files on load and, emitted to media/eval.schema.json, drives editor completion.
 import { knownMethods, suiteFor } from '../suites/registry.js';
 import { methodParamDocs } from './methodParamsSchema.js';
+import { SWEEP_METRICS } from '../retrieval/indexSpec.js';
 
 /** "rgb (RGB benchmark), …, or stress (…)": each registered method with its own summary (Suite.summary). */
 function methodSummaries(): string {
@@ -221,6 +222,41 @@ const retrieverSource: JsonSchema = {
   additionalProperties: false,
 };
 
+/** `sweep:`: the retrieval settings to try, as a grid; `rag-inspector sweep` measures every cell (spec/sweepSpec.ts checks the rest). */
+const sweepBlock: JsonSchema = {
+  type: 'object',
+  description: 'Retrieval settings to try, as a grid (every combination), measured by `rag-inspector sweep <eval file>`: recall, precision, hit rate, nDCG, MRR and R-precision at each cell\'s k, with intervals, over the questions of the rag suite — no model call. A key left out keeps the current value (the index\'s, or your retriever\'s params). Each question is retrieved once per chunking × embeddings × hybrid weight × reranker at the largest k, which serves every smaller k. With retriever: command or http, each cell\'s settings reach your retriever as params.',
+  properties: {
+    chunkSize: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 }, description: 'Chunk sizes in tokens to try, e.g. [128, 256, 512].' },
+    overlap: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 0 }, description: 'Overlaps in tokens between neighbouring chunks, e.g. [0, 32]; a cell whose overlap is not below its chunk size is left out.' },
+    embeddings: { type: 'array', minItems: 1, items: { $ref: '#/definitions/modelRef' }, description: 'Embedding models to try (any OpenAI-compatible /v1/embeddings endpoint); a cell names one by its label, else provider:model.' },
+    hybridWeight: { type: 'array', minItems: 1, items: { type: 'number', minimum: 0, maximum: 1 }, description: 'Weights of the dense list in hybrid search (BM25 gets 1 − weight), e.g. [0, 0.5, 1].' },
+    rerank: { type: 'array', minItems: 1, items: { type: 'boolean' }, description: 'Reranker off and on: [false, true].' },
+    k: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 }, description: 'Top-k cut-offs, e.g. [1, 3, 5, 10]: one retrieval at the largest serves them all.' },
+    metric: { enum: [...SWEEP_METRICS], default: 'ndcg', description: 'The measure the best cell is chosen by, at each cell\'s own k (default ndcg); the best cell is tested pair by pair against the current setting.' },
+    suite: { type: 'string', minLength: 1, description: 'The rag suite whose questions are measured (default the first). Rows label relevance with relevant_spans: [{file, start, end, grade?}] (character offsets in the file: they survive a change of chunking), relevant_ids or graded relevance.' },
+    endToEnd: {
+      type: 'array',
+      items: {
+        type: 'object',
+        description: 'A cell by its settings, e.g. { chunkSize: 256, k: 5 }.',
+        properties: {
+          chunkSize: { type: 'integer', minimum: 1, description: 'One of the sweep\'s chunk sizes.' },
+          overlap: { type: 'integer', minimum: 0, description: 'One of the sweep\'s overlaps.' },
+          embeddings: { type: 'string', minLength: 1, description: 'One of the sweep\'s embedding models: its label, else provider:model.' },
+          hybridWeight: { type: 'number', minimum: 0, maximum: 1, description: 'One of the sweep\'s hybrid weights.' },
+          rerank: { type: 'boolean', description: 'Reranker off (false) or on (true).' },
+          k: { type: 'integer', minimum: 1, description: 'One of the sweep\'s k values.' },
+        },
+        minProperties: 1,
+        additionalProperties: false,
+      },
+      description: 'Cells to also run end to end (your template, the models, the scorer) after the retrieval part.',
+    },
+  },
+  additionalProperties: false,
+};
+
 /** Names of the id, text and vector columns of a team's own store (`existing: true`). */
 const storeColumns: JsonSchema = {
   type: 'object',
@@ -380,6 +416,7 @@ export const evalSchema: JsonSchema = {
     suites: { type: 'array', minItems: 1, items: { $ref: '#/definitions/suite' }, description: 'The evaluations to run.' },
     export: exportTargets,
     retriever: retrieverSource,
+    sweep: sweepBlock,
     index: indexSource,
   },
   required: ['version', 'models', 'suites'],

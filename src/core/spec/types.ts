@@ -1,5 +1,6 @@
 // The eval file (`*.eval.yaml`) after loading: paths resolved, defaults applied.
 import type { RetrieverSpec } from '../retrieval/contract.js';
+import type { SweepSpec } from '../retrieval/indexSpec.js';
 import type { IndexSpec } from '../retrieval/indexSpec.js';
 import type { Usage } from '../model.js';
 import type { ModelSpec } from '../providers/contract.js';
@@ -81,6 +82,8 @@ export interface EvalSpec {
   export?: { otlp?: OtlpExportSpec };
   /** `retriever:`, the source of the rag method's passages; absent: the passages already in the rows. */
   retriever?: RetrieverSpec;
+  /** `sweep:`, the retrieval settings `rag-inspector sweep` tries as a grid. */
+  sweep?: SweepSpec;
   /** `index:`, a folder the product indexes and searches as the rag method's retriever (never beside `retriever`). */
   index?: IndexSpec;
 }

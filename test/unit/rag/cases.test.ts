@@ -15,7 +15,7 @@ const items = [{ id: 'a', text: 'Paris is the capital of France.' }, { id: 'b', 
 const fixed = (answer: typeof items | Error): Retriever => ({ identity: 'fixed', kind: 'command', retrieve: () => (answer instanceof Error ? Promise.reject(answer) : Promise.resolve({ items: answer, latencyMs: 4, cached: false })) });
 
 test('params: defaults, and a bad key or value named with its fix', () => {
-  assert.deepEqual(parseRagParams(undefined, { file: 'e.yaml' }), { candidates: 20, k: 5, score: 'match', questionColumn: 'question', answerColumn: 'answer', relevantIdsColumn: 'relevant_ids', gradedColumn: 'relevance', ks: [1, 3, 5, 10] });
+  assert.deepEqual(parseRagParams(undefined, { file: 'e.yaml' }), { candidates: 20, k: 5, score: 'match', questionColumn: 'question', answerColumn: 'answer', relevantIdsColumn: 'relevant_ids', gradedColumn: 'relevance', spansColumn: 'relevant_spans', ks: [1, 3, 5, 10] });
   assert.throws(() => parseRagParams({ kk: 3 }, { file: 'e.yaml' }), /rag params\.kk: unknown parameter/);
   assert.throws(() => parseRagParams({ k: 5, candidates: 3 }, { file: 'e.yaml' }), /3 candidates cannot fill a cut-off of k = 5/);
   assert.throws(() => parseRagParams({ score: 'judge' }, { file: 'e.yaml', judge: false }), /score: judge needs a judge model/);
@@ -38,6 +38,23 @@ test('a case from a retrieval: the first k sent, graded labels as roles, every c
   const record = ragCaseParams(evalCase!).retrieval!;
   assert.deepEqual(record.candidates.map((c) => [c.rank, c.id, c.sent, c.documentId, c.relevance, c.labelSource]), [[1, 'a', true, 'd0', 2, 'graded'], [2, 'b', true, 'd1', 0, 'graded'], [3, 'c', false, undefined, 1, 'graded']]);
   assert.deepEqual(record.relevant, [{ id: 'a', grade: 2 }, { id: 'c', grade: 1 }]);
+});
+
+test('relevant_spans label the passages by where they sit in their file, when the row names no ids', async () => {
+  const params = parseRagParams({ k: 2, candidates: 3 }, { file: 'e.yaml' });
+  const placed = items.map((item, i) => ({ ...item, metadata: { file: 'guide.md', startChar: i * 100, endChar: i * 100 + 80 } }));
+  const data = { question: 'Capital of France?', answer: 'Paris', relevant_spans: [{ file: 'guide.md', start: 210, end: 230, grade: 2 }, { file: 'other.md', start: 0, end: 5 }] };
+  const prepared = await prepareRagRow(row(data), params, { ...context, retriever: fixed(placed), signal: new AbortController().signal });
+  const evalCase = expandRagRow(row(data), params, context, prepared)[0]!;
+  const record = ragCaseParams(evalCase).retrieval!;
+  assert.deepEqual(record.candidates.map((c) => [c.id, c.relevance, c.labelSource]), [['a', 0, 'span'], ['b', 0, 'span'], ['c', 2, 'span']]);
+  assert.deepEqual(record.relevant, [{ id: 'c', grade: 2 }, { id: 'span:other.md#0-5', grade: 1 }]);
+  assert.deepEqual(evalCase.documents.map((d) => d.role), ['negative', 'negative']);
+  // Ids, when the row has them too, label first (they name exactly the retriever's documents).
+  const both = { ...data, relevant_ids: ['a'] };
+  const byIds = ragCaseParams(expandRagRow(row(both), params, context, await prepareRagRow(row(both), params, { ...context, retriever: fixed(placed), signal: new AbortController().signal }))[0]!).retrieval!;
+  assert.deepEqual(byIds.candidates.map((c) => c.labelSource), ['relevant_ids', 'relevant_ids', 'relevant_ids']);
+  assert.throws(() => expandRagRow(row({ question: 'q', answer: 'a', relevant_spans: [{ file: 'x.md', start: 5, end: 5 }] }), params, context), (error: Error & { position?: { line?: number } }) => error.position?.line === 3 && /relevant_spans\[0\]: expected whole-number character offsets with start < end/.test(error.message));
 });
 
 test('without labels the answer labels the passages (the stress method\'s rule); the record then has no relevant list', async () => {

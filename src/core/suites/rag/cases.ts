@@ -4,13 +4,13 @@ import { rowKey } from '../../data/rowIds.js';
 import type { CaseDocument, DatasetRow, EvalCase } from '../../model.js';
 import { RetrieverError } from '../../retrieval/contract.js';
 import type { RetrievalRecord, RetrievalResponse, RetrievedItem } from '../../retrieval/contract.js';
-import { rankedCandidates, relevantOf } from '../../retrieval/qrels.js';
+import { labelledRetrieval } from '../../retrieval/qrels.js';
 import { readRagasRow } from '../ragas/rows.js';
 import { partsIn } from '../stress/bearing.js';
 import type { PrepareContext, SuiteBuildContext } from '../contract.js';
 import type { RagParams } from './params.js';
 import { RAG_METHOD } from './params.js';
-import { readRagRow } from './rows.js';
+import { readRagRow, runLabels } from './rows.js';
 
 /** What the retriever gave for a row's question, or why it gave nothing (a case error, not a row problem). */
 export type RagPrepared =
@@ -70,8 +70,7 @@ export function expandRagRow(row: DatasetRow, params: RagParams, context: SuiteB
   if (prepared?.kind === 'retrieved') {
     const { items } = prepared.response;
     const answer = ragRow.answer;
-    const candidates = rankedCandidates(items, params.k, ragRow.labels, answer ? (text) => partsIn(text, answer).length > 0 : undefined);
-    const relevant = relevantOf(ragRow.labels);
+    const { candidates, relevant } = labelledRetrieval(items, params.k, runLabels(ragRow), answer ? (text) => partsIn(text, answer).length > 0 : undefined);
     caseParams.retrieval = {
       retriever: prepared.retriever,
       k: params.k,

@@ -21,11 +21,13 @@ export interface RagParams {
   answerColumn: string;
   relevantIdsColumn: string;
   gradedColumn: string;
+  /** Spans of the source files the answer is in (`[{file, start, end, grade?}]`), which survive a change of chunking. */
+  spansColumn: string;
   /** Cut-offs of the retrieval metrics table. */
   ks: number[];
 }
 
-const KEYS = ['candidates', 'k', 'score', 'questionColumn', 'answerColumn', 'relevantIdsColumn', 'gradedColumn', 'ks'] as const;
+const KEYS = ['candidates', 'k', 'score', 'questionColumn', 'answerColumn', 'relevantIdsColumn', 'gradedColumn', 'spansColumn', 'ks'] as const;
 const HINT = `rag params are ${KEYS.join(', ')}`;
 
 export function parseRagParams(raw: unknown, where: ParamsWhere): RagParams {
@@ -61,6 +63,7 @@ export function parseRagParams(raw: unknown, where: ParamsWhere): RagParams {
     answerColumn: column('answerColumn', 'answer'),
     relevantIdsColumn: column('relevantIdsColumn', 'relevant_ids'),
     gradedColumn: column('gradedColumn', 'relevance'),
+    spansColumn: column('spansColumn', 'relevant_spans'),
     ks: [...new Set(ks as number[])].sort((a, b) => a - b),
   };
 }

@@ -2,8 +2,8 @@
 // relevance labels, with messages naming the column and the row's file:line.
 import { InputError } from '../../errors.js';
 import type { DatasetRow } from '../../model.js';
-import { qrelsOfRow } from '../../retrieval/qrels.js';
-import type { RowQrels } from '../../retrieval/qrels.js';
+import { qrelsOfRow, spansOfRow } from '../../retrieval/qrels.js';
+import type { RowLabels, RowQrels, RowSpans } from '../../retrieval/qrels.js';
 import type { AnswerParts } from '../rgb/rows.js';
 import type { RagParams } from './params.js';
 
@@ -11,7 +11,15 @@ export interface RagRow {
   question: string;
   /** RGB's answer form: one part, its alternatives; undefined when the row has no answer column. */
   answer?: AnswerParts;
+  /** relevant_ids or graded relevance: what the rag method labels with first. */
   labels?: RowQrels;
+  /** relevant_spans: what labels the passages when the row names no ids (and first in a sweep, across chunkings). */
+  spans?: RowSpans;
+}
+
+/** The labels a run uses: ids when the row names them (they name exactly the retriever's documents), else spans. */
+export function runLabels(row: RagRow): RowLabels | undefined {
+  return row.labels ?? row.spans;
 }
 
 function fail(row: DatasetRow, message: string, hint: string): never {
@@ -35,5 +43,7 @@ export function readRagRow(row: DatasetRow, params: RagParams): RagRow {
   if (!answer && params.score === 'match') fail(row, `score: match needs the reference answer in column "${params.answerColumn}"`, `add ${params.answerColumn}: "…" to the row, set params.answerColumn, or use score: judge`);
   const labels = qrelsOfRow(row.data, { relevantIds: params.relevantIdsColumn, graded: params.gradedColumn });
   if (typeof labels === 'string') fail(row, labels, `or leave the column out: the answer match then labels the passages`);
-  return { question, ...(answer ? { answer } : {}), ...(labels ? { labels } : {}) };
+  const spans = spansOfRow(row.data, params.spansColumn);
+  if (typeof spans === 'string') fail(row, spans, `offsets are characters into the file's text, end exclusive; or leave the column out`);
+  return { question, ...(answer ? { answer } : {}), ...(labels ? { labels } : {}), ...(spans ? { spans } : {}) };
 }

@@ -1,0 +1,35 @@
+// A sweep's files in the out folder: sweep.json (the whole result), sweep.csv (a row per cell) and sweep.html — the
+// inspector bundle with the sweep's data, which draws a heatmap over two chosen settings and a table, each cell opening
+// its per-question ranks; offline, under the same hash CSP as the HTML report.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { writeFileAtomically } from '../atomicFile.js';
+import type { SweepReport } from '../corpus/sweep/runSweep.js';
+import { sweepCsvRows } from '../corpus/sweep/sweepText.js';
+import { escapeJsonForHtml, htmlReportFrame } from './html.js';
+import { webviewBundle } from './writeReports.js';
+
+/** Same as webview/api/staticData.ts's SWEEP_DATA_FORMAT (core may not import the webview). */
+const SWEEP_DATA_FORMAT = 'rag-inspector/sweep';
+const SWEEP_DATA_VERSION = 1;
+
+export function renderSweepHtml(report: SweepReport, webviewBundleJs: string): string {
+  const { before, after } = htmlReportFrame(`sweep of ${report.name}`, webviewBundleJs);
+  return `${before}${escapeJsonForHtml(JSON.stringify({ format: SWEEP_DATA_FORMAT, version: SWEEP_DATA_VERSION, sweep: report }))}${after}`;
+}
+
+/** Writes the three files (each replaced whole) and returns their paths; the page only when the bundle is built. */
+export async function writeSweepFiles(report: SweepReport, outDir: string): Promise<{ written: string[]; skipped?: string }> {
+  await mkdir(outDir, { recursive: true });
+  const json = path.join(outDir, 'sweep.json');
+  const csv = path.join(outDir, 'sweep.csv');
+  await writeFileAtomically(json, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFileAtomically(csv, stringify(sweepCsvRows(report)));
+  const bundle = webviewBundle();
+  if (!existsSync(bundle)) return { written: [json, csv], skipped: `sweep.html needs the inspector bundle ${bundle}: build it with "npm run build"` };
+  const html = path.join(outDir, 'sweep.html');
+  await writeFileAtomically(html, renderSweepHtml(report, await readFile(bundle, 'utf8')));
+  return { written: [json, csv, html] };
+}

@@ -1,0 +1,148 @@
+// The sweep page (sweep.html) opened from a file in Chromium: a real sweep of the bundled example (its retriever
+// script run for real) drawn as a heatmap over two chosen settings and a table; a cell opens its questions' ranks by
+// mouse and keyboard; the held setting changes the map; questions shown as text; screenshots in three themes.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { paramsPerCell } from '../../src/core/corpus/sweep/cellRetriever.js';
+import { expandGrid } from '../../src/core/corpus/sweep/grid.js';
+import { readSweepQuestions } from '../../src/core/corpus/sweep/questions.js';
+import { runSweep } from '../../src/core/corpus/sweep/runSweep.js';
+import type { SweepReport } from '../../src/core/corpus/sweep/runSweep.js';
+import { renderSweepHtml } from '../../src/core/report/sweepFiles.js';
+import { createCommandRetriever } from '../../src/core/retrieval/command.js';
+import { loadEvalSpec } from '../../src/core/spec/load.js';
+import { collectPageErrors, launch, ROOT, screenshotPath, webviewBundle } from './harness.js';
+
+const EXAMPLE = join(ROOT, 'examples', 'sweep');
+const HOSTILE = '<img src=x onerror="window.__xss=1">Where is <b>Olympus Mons</b>?';
+
+let browser: Browser;
+let report: SweepReport;
+let url: string;
+
+before(async () => {
+  browser = await launch();
+  const spec = await loadEvalSpec(join(EXAMPLE, 'sweep.eval.yaml'));
+  const never = new AbortController().signal;
+  const { questions, params, suite } = await readSweepQuestions(spec, undefined, never);
+  const retriever = createCommandRetriever({ type: 'command', command: [process.execPath, 'retrieve.mjs'], cwd: EXAMPLE, mode: 'persistent', timeoutMs: 30_000 }, { env: process.env });
+  try {
+    const grid = expandGrid(spec.sweep!, { chunkSize: 64, overlap: 0, k: params.k });
+    const result = await runSweep({ grid, questions, retrieverForCell: paramsPerCell(retriever), seed: spec.seed, signal: never, resamples: 200 });
+    report = { name: spec.name, evalFile: spec.file, suite: suite.id, retriever: retriever.identity, ...result };
+  } finally {
+    await retriever.close!();
+  }
+  const shown = { ...report, questions: report.questions.map((q, i) => (i === 0 ? { ...q, question: HOSTILE } : q)) };
+  const file = join(mkdtempSync(join(tmpdir(), 'rag-inspector-sweep-')), 'sweep.html');
+  writeFileSync(file, renderSweepHtml(shown, await webviewBundle()));
+  url = pathToFileURL(file).href;
+});
+after(async () => browser?.close());
+
+async function open(options: { colorScheme?: 'light' | 'dark'; forcedColors?: 'active' } = {}): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, colorScheme: options.colorScheme ?? 'dark', ...(options.forcedColors ? { forcedColors: options.forcedColors } : {}) });
+  const errors = collectPageErrors(page);
+  await page.goto(url);
+  await page.locator('ri-sweep-view ri-heatmap rect.cell').first().waitFor();
+  return { page, errors };
+}
+
+const cellLabels = (page: Page) => page.locator('ri-sweep-view ri-heatmap rect.cell').evaluateAll((cells) => cells.map((c) => c.getAttribute('aria-label') ?? ''));
+
+test('the heatmap: k across, chunk size down, overlap held at the best cell\'s; the best line and the table', async () => {
+  const { page, errors } = await open();
+  const view = page.locator('ri-sweep-view');
+  const best = report.cells.find((c) => c.best)!;
+  assert.match(await view.locator('p.best').innerText(), new RegExp(`^Best by nDCG@k: ${best.key}`));
+  assert.equal(await view.locator('select.x-axis').inputValue(), 'k');
+  assert.equal(await view.locator('select.y-axis').inputValue(), 'chunkSize');
+  assert.equal(await view.locator('select.fixed[data-axis="overlap"]').inputValue(), String(best.settings.overlap));
+  const labels = await cellLabels(page);
+  assert.equal(labels.length, 4 * 3);
+  // Each heatmap cell says the value of the sweep cell at its settings.
+  const at = (size: number, k: number) => report.cells.find((c) => c.settings.chunkSize === size && c.settings.k === k && c.settings.overlap === best.settings.overlap)!;
+  for (const label of labels) {
+    const match = /chunkSize (\d+), k (\d+): score ([\d.]+), n 23/.exec(label);
+    assert.ok(match, label);
+    const value = at(Number(match[1]), Number(match[2])).metrics.ndcg.value as number;
+    assert.equal(Number(match[3]).toFixed(2), value.toFixed(2), label);
+  }
+  assert.equal(await view.locator('table.cells tbody tr').count(), report.cells.length);
+  assert.match(await view.locator(`table.cells tr[data-cell="${best.key}"]`).innerText(), /★ best/);
+  assert.match(await view.locator('table.cells tr[data-cell="chunkSize=64 overlap=0 k=3"]').innerText(), /• current/);
+  await page.screenshot({ path: screenshotPath('sweep-dark'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a cell opens its questions\' ranks, by mouse and by keyboard; the held overlap changes the map', async () => {
+  const { page, errors } = await open();
+  const view = page.locator('ri-sweep-view');
+  const cells = view.locator('ri-heatmap rect.cell');
+  // Row 0 is chunkSize 8, column 0 is k 1.
+  await cells.first().hover();
+  assert.match(await view.locator('ri-heatmap .tip').innerText(), /chunkSize=8 overlap=\d+ k=1\. Click or Enter opens its questions' ranks\./);
+  await cells.first().click();
+  const ranks = view.locator('section.ranks');
+  await ranks.waitFor();
+  const opened = report.cells.find((c) => c.key === `chunkSize=8 overlap=${report.cells.find((x) => x.best)!.settings.overlap} k=1`)!;
+  assert.equal(await ranks.locator('h3').innerText(), `Questions of ${opened.key}`);
+  assert.equal(await ranks.locator('tbody tr').count(), 23);
+  const shownRanks = await ranks.locator('tbody tr td:nth-child(3)').allInnerTexts();
+  assert.deepEqual(shownRanks, opened.ranks.map((rank) => (rank === null ? '✗ not in top 1' : `✓ ${rank}`)));
+  // The question is text: no element made of it, no script run.
+  assert.equal(await ranks.locator('tbody tr').first().locator('td.question').innerText(), HOSTILE);
+  assert.equal(await page.locator('img').count(), 0);
+  assert.equal(await page.evaluate('window.__xss'), undefined);
+
+  // Keyboard (the mouse out of the way): the first cell, ArrowDown to chunkSize 16, ArrowRight to k 3, Enter.
+  await page.mouse.move(0, 0);
+  await cells.first().focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await waitForText(ranks.locator('h3'), /Questions of chunkSize=16 overlap=\d+ k=3/);
+  await page.screenshot({ path: screenshotPath('sweep-ranks'), fullPage: true });
+
+  // Holding the other overlap redraws every cell with that overlap's numbers.
+  const before = await cellLabels(page);
+  const other = report.axes.find((a) => a.axis === 'overlap')!.values.find((v) => v !== report.cells.find((c) => c.best)!.settings.overlap)!;
+  await view.locator('select.fixed[data-axis="overlap"]').selectOption(String(other));
+  const afterLabels = await cellLabels(page);
+  assert.notDeepEqual(afterLabels, before);
+  const c8k1 = report.cells.find((c) => c.settings.chunkSize === 8 && c.settings.k === 1 && c.settings.overlap === other)!;
+  assert.equal(Number(/score ([\d.]+)/.exec(afterLabels[0]!)![1]).toFixed(2), (c8k1.metrics.ndcg.value as number).toFixed(2));
+  // The table's own button opens a cell too.
+  await view.locator('table.cells tr[data-cell="chunkSize=64 overlap=0 k=3"] button.open').click();
+  await waitForText(ranks.locator('h3'), /Questions of chunkSize=64 overlap=0 k=3/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('light and high contrast (screenshots)', async () => {
+  for (const [name, options] of [['light', { colorScheme: 'light' }], ['high-contrast', { forcedColors: 'active' }]] as const) {
+    const { page, errors } = await open(options);
+    await page.locator('ri-sweep-view ri-heatmap rect.cell').nth(4).click();
+    await page.locator('ri-sweep-view section.ranks').waitFor();
+    await page.screenshot({ path: screenshotPath(`sweep-${name}`), fullPage: true });
+    assert.equal(await page.locator('body').getAttribute('class'), name === 'light' ? 'vscode-light' : 'vscode-high-contrast');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+async function waitForText(locator: ReturnType<Page['locator']>, pattern: RegExp): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const text = await locator.innerText().catch(() => '');
+    if (pattern.test(text)) return;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${pattern} (last: ${text})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
