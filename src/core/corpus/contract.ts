@@ -9,6 +9,18 @@ export interface CorpusDocument {
   text: string;
   /** sha256 of the file's bytes: what the incremental re-index compares. */
   contentHash: string;
+  /** For text the reader extracted from another format (HTML, JSONL): where each part came from. */
+  extracted?: ExtractedText;
+}
+
+/**
+ * How extracted text maps back to its source file. `lines` holds `[offset, line]` pairs, offsets ascending from 0:
+ * the text from `offset` up to the next pair's came from source line `line` (1-based). `records` (JSONL) are the
+ * documents the text joins, in order: a chunk never crosses one, and takes its `title` (else `id`) as its heading.
+ */
+export interface ExtractedText {
+  lines: Array<[offset: number, line: number]>;
+  records?: Array<{ start: number; end: number; line: number; id?: string; title?: string }>;
 }
 
 /**
@@ -25,7 +37,7 @@ export interface Chunk {
   endChar: number;
   startLine: number;
   endLine: number;
-  /** The Markdown heading path ("Install › Linux") when chunked by heading. */
+  /** The Markdown heading path ("Install › Linux") when chunked by heading; a JSONL record's title (or id) leads it. */
   heading?: string;
   tokens: number;
 }
