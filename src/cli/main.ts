@@ -27,6 +27,7 @@ import { failureCausesOfRun } from '../core/report/failureCauses.js';
 import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
+import { runGenerateQuestions } from './generateQuestions.js';
 import { formatComparison } from '../core/report/comparisonText.js';
 import { hasRegression, runCompare } from './compare.js';
 import { runMcpServer } from './mcp.js';
@@ -53,6 +54,7 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT_OK;
     }
     if (argv[0] === 'import-traces') return await runImportTraces(argv.slice(1));
+    if (argv[0] === 'generate-questions') return await runGenerateQuestions(argv.slice(1));
     if (argv[0] === 'compare') return await runCompare(argv.slice(1), (run) => resolveRun(run, process.cwd(), 'compare'));
     if (argv[0] === 'log') return await runLogCommand(argv.slice(1), async (run) => (run === 'latest' ? await latestUnder(process.cwd(), 'log') : await resolveRun(run, process.cwd(), 'log')));
     if (argv[0] === 'mcp') return await runMcpServer(argv.slice(1), {
