@@ -33,8 +33,10 @@ export function checkChunking(chunking: ChunkingSpec): void {
 
 /**
  * The document's chunks in text order. `chunk.text === document.text.slice(startChar, endChar)`; chunks hold at most
- * `size` tokens (a single character that alone takes more is kept whole), start and end on non-blank text, and never
- * cross a JSONL record. By tokens, consecutive chunks share about `overlap` tokens.
+ * `size` tokens (except what cannot be cut smaller: one character as a reader sees it, or one token of the text that
+ * counts more once the space before it is trimmed), start and end on non-blank text, end at a paragraph, line,
+ * sentence or word edge when one lies within the last quarter of the size, and never cross a JSONL record. By tokens,
+ * consecutive chunks share about `overlap` tokens, starting at a word.
  */
 export function chunkDocument(document: CorpusDocument, chunking: ChunkingSpec, tokenizer: Tokenizer): Chunk[] {
   checkChunking(chunking);
@@ -91,7 +93,7 @@ function cutRegion(text: string, region: Region, chunking: ChunkingSpec, tokeniz
   const offsets = tokenOffsets(regionText, tokenizer);
   const count = offsets.tokens.length;
   if (count <= chunking.size) {
-    emit(whole[0], whole[1], tokenizer.count(regionText));
+    emit(whole[0], whole[1], count);
     return;
   }
   const cuts = new CutFinder(regionText, offsets.starts, Math.max(1, Math.floor(chunking.size / 4)));

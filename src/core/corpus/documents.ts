@@ -137,9 +137,11 @@ export async function listCorpusFiles(selection: CorpusSelection): Promise<{ fil
   return { files: files.sort(byCodeUnits), problems };
 }
 
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
 /** The document a format gives, or the problems that kept it (or some of its lines) out. */
 function documentOf(relative: string, absolute: string, bytes: Buffer): { document?: CorpusDocument; problems: InputError[] } {
-  const contentHash = createHash('sha256').update(bytes).digest('hex');
+  const contentHash = sha256(bytes);
   const source = decodeUtf8(absolute, bytes);
   const extension = path.extname(relative).toLowerCase();
   if (extension === '.html' || extension === '.htm') {
@@ -153,25 +155,67 @@ function documentOf(relative: string, absolute: string, bytes: Buffer): { docume
   return { document: { file: relative, text: source, contentHash }, problems: [] };
 }
 
-/** One file of the corpus read as a document (through regularFile.ts: never a pipe or device, never over the size limit). */
-export async function readCorpusDocument(folder: string, relative: string): Promise<{ document?: CorpusDocument; problems: InputError[] }> {
-  const absolute = path.join(path.resolve(folder), relative);
+/** A corpus file's bytes, or the problem saying why it cannot be read (a pipe or device, over the size limit, gone). */
+async function readCorpusBytes(absolute: string): Promise<Buffer | InputError> {
   try {
-    return documentOf(relative, absolute, await readRegularFile(absolute, MAX_DOCUMENT_BYTES));
+    return await readRegularFile(absolute, MAX_DOCUMENT_BYTES);
   } catch (error) {
-    if (error instanceof InputError) return { problems: [error] };
-    if (error instanceof FileProblem) return { problems: [new InputError({ file: absolute }, `the file ${error.says}`, error.kind === 'too-large' ? 'split it, or exclude it' : 'exclude it, or make it a readable regular file')] };
+    if (error instanceof FileProblem) return new InputError({ file: absolute }, `the file ${error.says}`, error.kind === 'too-large' ? 'split it, or exclude it' : 'exclude it, or make it a readable regular file');
     throw error;
   }
 }
 
-/** Every selected document of the folder, in path order, with what could not be read. Throws when the folder selects no file. */
-export async function readCorpus(selection: CorpusSelection, options: ReadOptions = {}): Promise<CorpusRead> {
-  const { files, problems } = await listCorpusFiles(selection);
-  if (files.length === 0 && problems.length === 0) {
+/** One file of the corpus read as a document (through regularFile.ts: never a pipe or device, never over the size limit). */
+export async function readCorpusDocument(folder: string, relative: string): Promise<{ document?: CorpusDocument; problems: InputError[] }> {
+  const absolute = path.join(path.resolve(folder), relative);
+  const bytes = await readCorpusBytes(absolute);
+  if (bytes instanceof InputError) return { problems: [bytes] };
+  try {
+    return documentOf(relative, absolute, bytes);
+  } catch (error) {
+    if (error instanceof InputError) return { problems: [error] };
+    throw error;
+  }
+}
+
+/** A selected file and the sha256 of its bytes: all an incremental rebuild needs to know what changed. */
+export interface CorpusFile {
+  file: string;
+  contentHash: string;
+}
+
+/**
+ * The selected files with their hashes, without extracting any text: cheap enough to run on every rebuild (parsing
+ * every HTML page again is not), so that only the files diffManifest calls changed are read with readCorpusDocument.
+ * Throws like readCorpus when the folder selects no file.
+ */
+export async function hashCorpus(selection: CorpusSelection, options: ReadOptions = {}): Promise<{ files: CorpusFile[]; problems: InputError[] }> {
+  const { files, problems } = await selectedFiles(selection);
+  const hashed: CorpusFile[] = [];
+  for (const [done, file] of files.entries()) {
+    options.signal?.throwIfAborted();
+    options.onProgress?.({ stage: 'read', done, total: files.length, file });
+    const bytes = await readCorpusBytes(path.join(path.resolve(selection.folder), file));
+    if (bytes instanceof InputError) problems.push(bytes);
+    else hashed.push({ file, contentHash: sha256(bytes) });
+  }
+  options.onProgress?.({ stage: 'read', done: files.length, total: files.length });
+  return { files: hashed, problems };
+}
+
+/** listCorpusFiles, throwing when nothing is selected and nothing went wrong: an empty corpus is a mistake to say. */
+async function selectedFiles(selection: CorpusSelection): Promise<{ files: string[]; problems: InputError[] }> {
+  const listed = await listCorpusFiles(selection);
+  if (listed.files.length === 0 && listed.problems.length === 0) {
     const include = selection.include.length === 0 ? DEFAULT_CORPUS_INCLUDE : selection.include;
     throw new InputError({ file: path.resolve(selection.folder) }, `no file in the corpus folder matches ${include.join(', ')}${selection.exclude.length === 0 ? '' : ` (excluding ${selection.exclude.join(', ')})`}`, 'add documents, or change include/exclude');
   }
+  return listed;
+}
+
+/** Every selected document of the folder, in path order, with what could not be read. Throws when the folder selects no file. */
+export async function readCorpus(selection: CorpusSelection, options: ReadOptions = {}): Promise<CorpusRead> {
+  const { files, problems } = await selectedFiles(selection);
   const documents: CorpusDocument[] = [];
   for (const [done, file] of files.entries()) {
     options.signal?.throwIfAborted();

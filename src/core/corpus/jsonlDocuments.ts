@@ -64,12 +64,12 @@ function parseRecord(text: string, file: string, line: number): { id?: string; t
   const record = value as { id?: unknown; text?: unknown; title?: unknown };
   if (typeof record.text !== 'string') return new InputError({ file, line }, record.text === undefined ? 'the document has no "text"' : '"text" is not a string', RECORD_HINT);
   if (record.text.trim() === '') return new InputError({ file, line }, '"text" is empty', 'give the document its text, or remove the line');
-  if (record.id !== undefined && typeof record.id !== 'string' && typeof record.id !== 'number') return new InputError({ file, line }, '"id" is neither a string nor a number', RECORD_HINT);
+  if (record.id !== undefined && record.id !== null && typeof record.id !== 'string' && typeof record.id !== 'number') return new InputError({ file, line }, '"id" is neither a string nor a number', RECORD_HINT);
   if (record.title !== undefined && record.title !== null && typeof record.title !== 'string') return new InputError({ file, line }, '"title" is not a string', RECORD_HINT);
   const title = typeof record.title === 'string' && record.title.trim() !== '' ? wellFormed(record.title.trim()) : undefined;
   return {
     text: wellFormed(record.text),
-    ...(record.id === undefined ? {} : { id: String(record.id) }),
+    ...(record.id === undefined || record.id === null ? {} : { id: String(record.id) }),
     ...(title === undefined ? {} : { title }),
   };
 }

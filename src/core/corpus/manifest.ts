@@ -23,20 +23,29 @@ export interface Manifest {
   files: Record<string, ManifestEntry>;
 }
 
-export interface ManifestDiff {
+/** What the diff needs of a file: a CorpusDocument, or a CorpusFile from hashCorpus (no text extracted yet). */
+export interface HashedFile {
+  file: string;
+  contentHash: string;
+}
+
+export interface ManifestDiff<D extends HashedFile = CorpusDocument> {
   /** New files and files whose bytes changed: to re-chunk and re-embed. */
-  changed: CorpusDocument[];
+  changed: D[];
   /** Files indexed with these very bytes: their chunks are kept. */
-  unchanged: CorpusDocument[];
+  unchanged: D[];
   /** Files the last build held that are gone (or no longer selected): their chunks are to be removed. Sorted. */
   removed: string[];
 }
 
-/** Splits `documents` by what `previous` (the last build's manifest; undefined for a first build) already holds. */
-export function diffManifest(previous: Manifest | undefined, documents: readonly CorpusDocument[]): ManifestDiff {
+/**
+ * Splits `documents` by what `previous` (the last build's manifest; undefined for a first build) already holds. Given
+ * hashCorpus's files instead of documents, only the changed ones need reading (readCorpusDocument).
+ */
+export function diffManifest<D extends HashedFile = CorpusDocument>(previous: Manifest | undefined, documents: readonly D[]): ManifestDiff<D> {
   const known = previous?.chunker === CHUNKER_VERSION ? previous.files : {};
-  const changed: CorpusDocument[] = [];
-  const unchanged: CorpusDocument[] = [];
+  const changed: D[] = [];
+  const unchanged: D[] = [];
   const present = new Set<string>();
   for (const document of documents) {
     present.add(document.file);
@@ -48,7 +57,7 @@ export function diffManifest(previous: Manifest | undefined, documents: readonly
 }
 
 /** The manifest of a build: each document's hash and the ids of its chunks. */
-export function manifestOf(entries: ReadonlyArray<{ document: CorpusDocument; chunkIds: readonly string[] }>): Manifest {
+export function manifestOf(entries: ReadonlyArray<{ document: HashedFile; chunkIds: readonly string[] }>): Manifest {
   const files: Record<string, ManifestEntry> = {};
   for (const { document, chunkIds } of [...entries].sort((a, b) => (a.document.file < b.document.file ? -1 : a.document.file > b.document.file ? 1 : 0))) {
     files[document.file] = { contentHash: document.contentHash, chunkIds: [...chunkIds] };

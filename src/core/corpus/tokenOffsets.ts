@@ -30,6 +30,7 @@ export function wellFormed(text: string): string {
  */
 export function tokenOffsets(text: string, tokenizer: Tokenizer): TokenOffsets {
   const tokens = tokenizer.encode(text);
+  flushDecoder(tokenizer);
   const comparable = wellFormed(text);
   const starts = new Int32Array(tokens.length + 1);
   let offset = 0;
@@ -42,6 +43,7 @@ export function tokenOffsets(text: string, tokenizer: Tokenizer): TokenOffsets {
       i += 1;
       continue;
     }
+    flushDecoder(tokenizer);
     const end = groupEnd(tokens, i, comparable, offset, tokenizer);
     const piece = tokenizer.decode(tokens.slice(i, end));
     for (let k = i; k < end; k++) starts[k] = offset;
@@ -51,6 +53,19 @@ export function tokenOffsets(text: string, tokenizer: Tokenizer): TokenOffsets {
   if (offset !== text.length) throw new Error(`the tokenizer ${tokenizer.name} decodes this text to ${offset} characters, not ${text.length}`);
   starts[tokens.length] = text.length;
   return { tokens, starts };
+}
+
+/** A character outside every vocabulary's merges: its four UTF-8 bytes come as byte tokens, the first a lead byte. */
+const FLUSH = '\u{10FFFD}';
+
+/**
+ * gpt-tokenizer decodes byte tokens through one streaming UTF-8 decoder shared by the process: a partial character
+ * decoded elsewhere and never completed (a token list cut short) would be completed by our first byte token, and
+ * everything after it shifted. Decoding a whole character that starts with a lead byte ends any such leftover, and
+ * leaves the decoder clean.
+ */
+function flushDecoder(tokenizer: Tokenizer): void {
+  tokenizer.decode(tokenizer.encode(FLUSH));
 }
 
 function groupEnd(tokens: readonly number[], from: number, comparable: string, offset: number, tokenizer: Tokenizer): number {

@@ -68,7 +68,7 @@ before(() => {
     '{"id": "tides-1", "title": "Tide basics", "text": "Tides rise and fall twice a day."}',
     '{"id": "tides-2", "text": "Spring tides follow new and full moons."',
     '',
-    '{"text": "No id here, still a document."}',
+    '{"id": null, "text": "No id here, still a document."}',
     '["not", "an", "object"]',
     '{"id": "tides-1", "text": "A second document with the first one\'s id."}',
     '{"id": 7, "title": "Numbers", "text": "Ids may be numbers."}',
@@ -125,6 +125,15 @@ describe('which files are documents', () => {
     } finally {
       rmSync(odd, { recursive: true, force: true });
     }
+  });
+
+  it('reports progress file by file, and stops when cancelled', async () => {
+    const seen: string[] = [];
+    await readCorpus(selection(['*.md', '*.txt']), { onProgress: (p) => seen.push(`${p.done}/${p.total}${p.file ? ` ${p.file}` : ''}`) });
+    assert.deepEqual(seen, ['0/2 a.txt', '1/2 b.md', '2/2']);
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(readCorpus(selection(), { signal: controller.signal }), { name: 'AbortError' });
   });
 
   it('a missing folder or one selecting nothing is an error, not an empty corpus', async () => {

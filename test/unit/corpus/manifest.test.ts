@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { chunkDocument } from '../../../src/core/corpus/chunker.js';
-import { readCorpus } from '../../../src/core/corpus/documents.js';
+import { hashCorpus, readCorpus, readCorpusDocument } from '../../../src/core/corpus/documents.js';
 import { CHUNKER_VERSION, diffManifest, manifestOf, readManifest, writeManifest } from '../../../src/core/corpus/manifest.js';
 import type { Manifest } from '../../../src/core/corpus/manifest.js';
 import { tokenizerFor } from '../../../src/core/prompt/tokens.js';
@@ -63,6 +63,20 @@ describe('diffManifest', () => {
     assert.deepEqual(second.diff.changed.map((d) => d.file), ['new.md']);
     assert.deepEqual(second.diff.removed, ['guide/page-5.md']);
     assert.ok(!('guide/page-5.md' in second.manifest.files));
+  });
+
+  it('hashes alone decide too: after one file changed, only it is read and chunked again', async () => {
+    const first = await build(undefined);
+    const hashed = await hashCorpus(selection());
+    const { documents } = await readCorpus(selection());
+    assert.deepEqual(hashed.files, documents.map((d) => ({ file: d.file, contentHash: d.contentHash })));
+    writeFileSync(path.join(corpus, 'faq.jsonl'), '{"id": "q1", "text": "Answer one, revised."}\n');
+    const diff = diffManifest(first.manifest, (await hashCorpus(selection())).files);
+    assert.deepEqual(diff.changed, [{ file: 'faq.jsonl', contentHash: diff.changed[0]?.contentHash }]);
+    assert.equal(diff.unchanged.length, 6);
+    const reread = await readCorpusDocument(corpus, 'faq.jsonl');
+    assert.equal(reread.document?.text, 'Answer one, revised.');
+    assert.equal(reread.document?.contentHash, diff.changed[0]?.contentHash);
   });
 
   it('a manifest of another chunker version re-chunks every file', async () => {
