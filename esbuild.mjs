@@ -8,6 +8,11 @@ const watch = process.argv.includes('--watch');
 const outdirAt = process.argv.indexOf('--outdir');
 const outdir = outdirAt < 0 ? 'dist' : process.argv[outdirAt + 1];
 
+// LanceDB (the embedded vector store) is a native module: a .node file per platform that no bundle can hold. Every
+// Node bundle leaves it to a require at run time, which finds it in the node_modules the CLI was installed with
+// (src/core/corpus/stores/lanceModule.ts); the .vsix ships none, so the extension says to use the CLI for it.
+const nativeModules = ['@lancedb/lancedb'];
+
 const common = {
   bundle: true,
   sourcemap: !production,
@@ -25,6 +30,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    external: nativeModules,
   },
 ];
 // The tokenizer encodings go in files of their own, loaded on first use (src/core/prompt/encodings.ts).
@@ -57,7 +63,7 @@ if (existsSync('src/extension/extension.ts')) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode'],
+    external: ['vscode', ...nativeModules],
   });
 }
 if (existsSync('webview/main.ts')) {

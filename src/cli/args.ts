@@ -27,6 +27,8 @@ export const USAGE = `Usage:
                 [--score-below name=x] [--sample n --seed n]
                                                   turn OTLP JSON, Phoenix or Langfuse trace exports into dataset rows
   rag-inspector mcp [--max-cost usd] [--contain]   serve these tools to an editor's agent over MCP (stdio)
+  rag-inspector index <file.eval.yaml> [--no-cache] [--quiet] [--contain]
+                                                  build or update the eval file's index: (chunks, embeddings, store)
 
 Options for run:
 ${RUN_OPTIONS}
@@ -219,7 +221,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
         quiet: values.quiet ?? false,
       };
     default:
-      throw new UsageError(`unknown command '${command}': use run, report, runs, compare, explain, generate-counterfactual, generate-questions, import-traces or mcp (rag-inspector --help)`);
+      throw new UsageError(`unknown command '${command}': use run, report, runs, compare, explain, generate-counterfactual, generate-questions, import-traces, index or mcp (rag-inspector --help)`);
   }
 }
 

@@ -184,6 +184,21 @@ them again), 2 on an error, 130 when cancelled (finished questions are kept).
 
 Example:
   rag-inspector generate-questions corpus.eval.yaml --out questions.jsonl --count 40 --kinds single-hop,unanswerable`,
+  index: `Usage: rag-inspector index <file.eval.yaml> [--no-cache] [--quiet] [--contain] [--allow-endpoint url]…
+
+Builds the eval file's index: (or brings it up to date) under .rag-inspector/index/<hash of settings>/: reads the
+folder, chunks the files that changed since the last build (an unchanged file is not read into chunks again),
+embeds the new chunks (dense and hybrid; vectors cached by model and text, so only new text costs anything),
+writes them to the store, and prints what it did. A run builds it too, on its first question; this command does it
+ahead, with progress. Ctrl-C cancels: run the command again and it goes on from where it stopped.
+
+Options:
+  --no-cache               do not read or write the embedding cache
+  --quiet                  no progress lines
+  --contain, --allow-endpoint  as for run: the folder must be inside the eval file's folder tree
+
+Example:
+  rag-inspector index examples/corpus/corpus-example.eval.yaml`,
 
   'import-traces': `Usage: rag-inspector import-traces <file|folder> --out <dataset.jsonl> [filters]
 

@@ -28,6 +28,7 @@ import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
 import { runGenerateQuestions } from './generateQuestions.js';
+import { runIndexCommand } from './indexCommand.js';
 import { formatComparison } from '../core/report/comparisonText.js';
 import { hasRegression, runCompare } from './compare.js';
 import { runMcpServer } from './mcp.js';
@@ -40,6 +41,7 @@ import { latestRunUnder, NoRunsError } from './latestRun.js';
 import { BatchProgressLines } from '../core/engine/batchProgress.js';
 import { formatCauses, formatProblem, formatReports, formatThresholds, formatTotals } from '../core/report/summaryText.js';
 import { print } from './terminal.js';
+import { describeBuild } from '../core/corpus/build.js';
 
 const EXIT_OK = 0;
 const EXIT_THRESHOLD_FAILED = 1;
@@ -55,6 +57,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (argv[0] === 'import-traces') return await runImportTraces(argv.slice(1));
     if (argv[0] === 'generate-questions') return await runGenerateQuestions(argv.slice(1));
+    if (argv[0] === 'index') return await runIndexCommand(argv.slice(1), { containOptions, cancelOnSigint });
     if (argv[0] === 'compare') return await runCompare(argv.slice(1), (run) => resolveRun(run, process.cwd(), 'compare'));
     if (argv[0] === 'log') return await runLogCommand(argv.slice(1), async (run) => (run === 'latest' ? await latestUnder(process.cwd(), 'log') : await resolveRun(run, process.cwd(), 'log')));
     if (argv[0] === 'mcp') return await runMcpServer(argv.slice(1), {
@@ -193,6 +196,7 @@ async function runCommand(command: RunCommand): Promise<number> {
       onEvent: (event: RunEvent) => {
         if (event.type === 'input-problem') progress.note(`warning: ${formatProblem(event.problem)}`);
         if (event.type === 'warning') progress.note(`warning: ${event.message}`);
+        if (event.type === 'index-built') progress.note(describeBuild(event.summary));
         if (event.type === 'batch') {
           const line = batchLines.lineFor(event);
           if (line) progress.note(line);

@@ -19,6 +19,7 @@ export async function confirmCost(title: string, estimate: CostEstimate, limit: 
     `${estimate.calls.toLocaleString()} model calls, about ${estimate.inputTokens.toLocaleString()} input and up to ${estimate.outputTokens.toLocaleString()} output tokens.`,
     'An upper bound: requests already in the cache cost nothing, and judge calls are not included.',
     batchSaving(estimate),
+    estimate.index && estimate.index.texts > 0 ? `Indexing first: ${estimate.index.texts.toLocaleString()} chunks to embed with ${estimate.index.model}, about ${estimate.index.inputTokens.toLocaleString()} tokens (${formatUsd(estimate.index.usd)}; texts already embedded are free).` : '',
     estimate.unpriced.length ? `No price known for ${estimate.unpriced.join(', ')} (not counted).` : '',
   ]);
 }

@@ -12,6 +12,7 @@ import type { EvalSpec } from '../core/spec/types.js';
 import { ErrorCauseTally } from '../core/errorCauses.js';
 import { confirmCost } from './costGuard.js';
 import { estimateCost } from '../core/engine/costEstimate.js';
+import { describeBuild } from '../core/corpus/build.js';
 import type { CostEstimate } from '../core/engine/costEstimate.js';
 import { causeLines, outcomeMessage } from './outcomeMessage.js';
 import type { Logger } from './outputChannel.js';
@@ -96,7 +97,7 @@ export class RunLauncher {
         this.logger.info(`${title}: not started (${endpoints.url} not allowed in this untrusted workspace).`);
         return 'cancelled';
       }
-      if (!(await this.costConfirmed(request, spec))) {
+      if (!(await this.costConfirmed(request, spec, folder))) {
         this.logger.info(`${title}: not started (estimated cost declined).`);
         return 'cancelled';
       }
@@ -116,6 +117,7 @@ export class RunLauncher {
         if (event.type === 'run-started') causes = new ErrorCauseTally({ concurrency: event.concurrency });
         if (event.type === 'case-finished') causes.add(event.result);
         if (event.type === 'warning') this.logger.warn(`${title}: ${event.message}`);
+        if (event.type === 'index-built') this.logger.info(`${title}: ${describeBuild(event.summary)}`);
         if (event.type === 'batch') {
           const line = batchLines.lineFor(event);
           if (line) this.logger.info(`${title}: ${line}`);
@@ -163,9 +165,10 @@ export class RunLauncher {
     return request.spec ?? checked;
   }
 
-  private async costConfirmed(request: LaunchRequest, spec: EvalSpec): Promise<boolean> {
+  /** `folder`: the workspace folder the run keeps its state in (an index built there is not priced again). */
+  private async costConfirmed(request: LaunchRequest, spec: EvalSpec, folder: string | undefined): Promise<boolean> {
     const limit = maxCostWithoutConfirm();
-    const estimate = await estimateCost(spec, request.caseFilter, new AbortController().signal);
+    const estimate = await estimateCost(spec, request.caseFilter, new AbortController().signal, folder ? path.join(folder, '.rag-inspector') : undefined);
     if (estimate.unpriced.length) this.logger.info(`${request.title}: no price known for ${estimate.unpriced.join(', ')}; the cost check leaves them out.`);
     if (request.acceptedUsd !== undefined && estimate.usd <= request.acceptedUsd) return true;
     return confirmCost(request.title, estimate, limit);

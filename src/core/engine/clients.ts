@@ -171,7 +171,7 @@ export async function createGeneratorClient(modelSpec: ModelSpec, options: Gener
   return createModelClient({ key, provider, model: spec.model, parameters: spec.parameters, scheduler, prices: (usage) => costOf(key, usage) });
 }
 
-async function buildEmbeddings(modelSpec: ModelSpec, credentials: Credentials, scheduler: Scheduler, cacheDir: string | undefined): Promise<RunClients['embeddings']> {
+export async function buildEmbeddings(modelSpec: ModelSpec, credentials: Credentials, scheduler: Scheduler, cacheDir: string | undefined): Promise<RunClients['embeddings']> {
   const key = modelKeyOf(modelSpec);
   const provider = await createEmbeddingProvider(modelSpec, credentials);
   const client = createEmbeddingClient({ key, provider, model: modelSpec.model, scheduler, cacheDir: cacheDir ? path.join(cacheDir, 'embeddings') : undefined });

@@ -112,7 +112,10 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   const batchLog = new BatchLog(options.signal, previous?.batches ?? [], emit);
   const clients = await createRunClients(spec, options.credentials, options.noCache ? undefined : path.join(stateDir, 'cache'), options.providers, options.refreshCache, batchLog.options, (message) => emit({ type: 'warning', message }));
   // Started on its first question (nothing runs for a plan only counted), closed whenever the run ends.
-  const retriever = runRetriever(spec, options.noCache ? undefined : path.join(stateDir, 'cache', 'retrieval'), options.refreshCache === true, options.retrieverEnv ?? process.env);
+  const retriever = runRetriever(spec, options.noCache ? undefined : path.join(stateDir, 'cache', 'retrieval'), options.refreshCache === true, options.retrieverEnv ?? process.env, {
+    stateDir, credentials: options.credentials, noCache: options.noCache === true,
+    onBuilt: ({ summary }) => emit({ type: 'index-built', summary }),
+  });
   try {
     return await runWithClients({ options, emit, spec, previous, batchRestored, stateDir, batchLog, clients, retriever });
   } finally {

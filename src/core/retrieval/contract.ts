@@ -36,11 +36,17 @@ export interface Retriever {
   readonly identity: string;
   readonly kind: RetrieverKind;
   retrieve(request: RetrievalRequest, signal: AbortSignal): Promise<RetrievalResponse>;
+  /**
+   * What the answers depend on beyond `identity`, when that can change between runs (an index's contents): part of
+   * the retrieval cache's key. May do the work the first retrieval would (an index built).
+   */
+  version?(signal: AbortSignal): Promise<string>;
   /** Stops what the retriever started (a persistent process); called once when the run ends. */
   close?(): Promise<void>;
 }
 
-export type RetrieverKind = 'command' | 'http' | 'dataset';
+/** index: the eval file's `index:`, the folder the product indexes and searches itself (corpus/indexRetriever.ts). */
+export type RetrieverKind = 'command' | 'http' | 'dataset' | 'index';
 
 /** Why a retrieval failed, in words a user can act on; a case error at stage 'retrieval', never an empty list. */
 export type RetrieverErrorKind =

@@ -1,6 +1,8 @@
 // Relevance labels of one question from its row: a list of relevant ids, graded relevance ({id: grade}), or, when the
-// row has neither, the answer found in a passage (the caller's rule); and the ranked candidates labelled with them.
-import type { LabelSource, Qrels, RankedPassage, RetrievalRecord, RetrievedItem } from './contract.js';
+// row has neither, the answer found in a passage (the caller's rule); and the ranked candidates labelled with them
+// and placed (their source).
+import * as path from 'node:path';
+import type { LabelSource, PassageSource, Qrels, RankedPassage, RetrievalRecord, RetrievedItem } from './contract.js';
 
 /** The labels a row gives for its question, or undefined when it names none; a bad cell is a message, not a guess. */
 export type RowQrels = { qrels: Qrels; source: Extract<LabelSource, 'relevant_ids' | 'graded'> };
@@ -45,8 +47,24 @@ export function rankedCandidates(items: readonly RetrievedItem[], k: number, lab
       ...(sent ? { documentId: `d${index}` } : {}),
       ...(relevance === undefined ? {} : { relevance }),
       ...(labelSource === undefined ? {} : { labelSource }),
+      ...sourceOf(item.metadata),
     };
   });
+}
+
+/**
+ * Where a passage came from, when its metadata says: an absolute file (`path`, as the index gives it, else an
+ * absolute `file`) with its 1-based lines, or a `url`. The inspector opens the file at the line; a URL is shown.
+ */
+export function sourceOf(metadata: Record<string, unknown> | undefined): { source?: PassageSource } {
+  if (!metadata) return {};
+  const file = typeof metadata.path === 'string' ? metadata.path : typeof metadata.file === 'string' && path.isAbsolute(metadata.file) ? metadata.file : undefined;
+  const line = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined);
+  const startLine = line(metadata.startLine);
+  const endLine = line(metadata.endLine);
+  const url = typeof metadata.url === 'string' && /^https?:\/\//.test(metadata.url) ? metadata.url : undefined;
+  if (!file && !url) return {};
+  return { source: { ...(file ? { file } : {}), ...(file && startLine ? { startLine } : {}), ...(file && endLine ? { endLine } : {}), ...(url ? { url } : {}) } };
 }
 
 /** Every id the row's qrels call relevant (grade > 0), retrieved or not: recall's denominator. */

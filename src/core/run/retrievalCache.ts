@@ -39,7 +39,7 @@ export function cachedRetriever(inner: Retriever, dir: string | undefined, optio
     kind: inner.kind,
     counters,
     async retrieve(request, signal): Promise<RetrievalResponse> {
-      const key = store ? retrievalKey(inner.identity, request) : undefined;
+      const key = store ? retrievalKey(inner.version ? `${inner.identity} @${await inner.version(signal)}` : inner.identity, request) : undefined;
       const hit = key && !options.refresh ? await store!.get(key) : undefined;
       if (hit) {
         counters.cacheHits += 1;

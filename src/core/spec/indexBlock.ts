@@ -10,8 +10,6 @@ import type { ModelSpec } from '../providers/contract.js';
 
 type Raw = Record<string, unknown>;
 
-/** What the index reads when `include` is not given: the formats the corpus reader understands. */
-export const DEFAULT_INDEX_INCLUDE = ['**/*.md', '**/*.markdown', '**/*.txt', '**/*.html', '**/*.htm', '**/*.jsonl'];
 export const DEFAULT_CHUNKING = { by: 'tokens', size: 256, overlap: 32 } as const;
 export const DEFAULT_HYBRID = { weight: 0.5, rrfK: 60 } as const;
 export const DEFAULT_RERANK_CANDIDATES = 50;
@@ -59,6 +57,9 @@ export function indexProblems(data: Raw, locator: YamlLocator, toModel: (raw: un
   }
   const store = asRecord(raw.store);
   if (store) problems.push(...storeProblems(store, locator));
+  if (store?.existing === true && search !== 'dense') {
+    problems.push(new InputError(locator.valueAt(['index', 'store', 'existing']), `search: ${search} needs this folder's chunks, but existing: true searches your own table as it is`, 'use search: dense with existing: true, or existing: false to let rag-inspector index write this folder\'s chunks there'));
+  }
   return problems;
 }
 
@@ -92,7 +93,8 @@ export function toIndexSpec(raw: unknown, evalFolder: string, toModel: (raw: unk
   const rerank = asRecord(source.rerank);
   return {
     folder: path.resolve(evalFolder, source.folder as string),
-    include: (source.include as string[] | undefined) ?? [...DEFAULT_INDEX_INCLUDE],
+    // Empty: the corpus reader's defaults (Markdown, text, HTML, JSONL; corpus/documents.ts).
+    include: (source.include as string[] | undefined) ?? [],
     exclude: (source.exclude as string[] | undefined) ?? [],
     chunking: {
       by: (chunking.by as 'tokens' | 'heading' | undefined) ?? DEFAULT_CHUNKING.by,

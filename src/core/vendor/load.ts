@@ -11,12 +11,14 @@ import type * as AnthropicVendor from './anthropic.js';
 import type * as OpenAIVendor from './openai.js';
 import type * as OtelVendor from './otel.js';
 import type * as McpVendor from './mcp.js';
+import type * as PgVendor from './pg.js';
 
 interface Vendors {
   openai: typeof OpenAIVendor;
   anthropic: typeof AnthropicVendor;
   otel: typeof OtelVendor;
   mcp: typeof McpVendor;
+  pg: typeof PgVendor;
 }
 
 export type VendorName = keyof Vendors;

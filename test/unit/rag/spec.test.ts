@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { InputErrors } from '../../../src/core/errors.js';
 import { loadEvalSpec } from '../../../src/core/spec/load.js';
 import { untrustedRetriever } from '../../../src/core/spec/retrieverSpec.js';
 import { tempDir } from '../data/tempFiles.js';
+import { loadProblems } from '../spec/loadProblems.js';
 
 function evalFile(retriever: string, name = 'rag.eval.yaml'): string {
   const dir = path.join(tempDir(), `spec-${Math.random().toString(36).slice(2)}`);
@@ -16,16 +16,6 @@ function evalFile(retriever: string, name = 'rag.eval.yaml'): string {
   const file = path.join(dir, 'ws', name);
   writeFileSync(file, `version: 1\nmodels: [extractive:bm25]\n${retriever}\nsuites:\n  - id: rag\n    method: rag\n    dataset: q.jsonl\n`);
   return file;
-}
-
-async function problems(file: string, options: Parameters<typeof loadEvalSpec>[1] = {}): Promise<string[]> {
-  try {
-    await loadEvalSpec(file, options);
-  } catch (error) {
-    assert.ok(error instanceof InputErrors, String(error));
-    return error.errors.map((e) => e.format());
-  }
-  assert.fail('expected the eval file to be refused');
 }
 
 test('a command retriever loads with its folder resolved against the eval file and the defaults filled in', async () => {
@@ -42,25 +32,25 @@ test('an http retriever keeps header variable names; no retriever: means the row
 });
 
 test('a command written as one string is refused at its line with the list to write instead', async () => {
-  const [message] = await problems(evalFile('retriever:\n  type: command\n  command: python retrieve.py --top 5'));
+  const [message] = await loadProblems(evalFile('retriever:\n  type: command\n  command: python retrieve.py --top 5'));
   assert.match(message!, /rag\.eval\.yaml:5:\d+: retriever\.command is one string: it is run without a shell/);
   assert.match(message!, /command: \["python", "retrieve\.py", "--top", "5"\]/);
 });
 
 test('keys of another type and a missing command or url are named', async () => {
-  const found = await problems(evalFile('retriever:\n  type: command\n  url: http://x\n'));
+  const found = await loadProblems(evalFile('retriever:\n  type: command\n  url: http://x\n'));
   assert.ok(found.some((m) => /retriever\.url does not apply to a command retriever/.test(m)), found.join('\n'));
   assert.ok(found.some((m) => /a command retriever needs command:/.test(m)), found.join('\n'));
-  assert.ok((await problems(evalFile('retriever:\n  type: http\n'))).some((m) => /an http retriever needs url:/.test(m)));
+  assert.ok((await loadProblems(evalFile('retriever:\n  type: http\n'))).some((m) => /an http retriever needs url:/.test(m)));
 });
 
 test('--contain keeps a command retriever\'s folder and script inside the workspace', async () => {
   const file = evalFile('retriever:\n  type: command\n  command: [node, ../outside/retrieve.mjs]');
   const ws = path.dirname(file);
-  const found = await problems(file, { contain: { roots: [ws], reason: 'contained', hint: 'move it inside' } });
+  const found = await loadProblems(file, { contain: { roots: [ws], reason: 'contained', hint: 'move it inside' } });
   assert.equal(found.length, 1, found.join('\n'));
   assert.match(found[0]!, /contained: retriever script .*outside[\\/]retrieve\.mjs is outside/);
-  const cwdOutside = await problems(evalFile('retriever:\n  type: command\n  command: [node, retrieve.mjs]\n  cwd: ..'), { contain: { roots: [], reason: 'contained', hint: 'h' } });
+  const cwdOutside = await loadProblems(evalFile('retriever:\n  type: command\n  command: [node, retrieve.mjs]\n  cwd: ..'), { contain: { roots: [], reason: 'contained', hint: 'h' } });
   assert.ok(cwdOutside.some((m) => /retriever folder/.test(m)), cwdOutside.join('\n'));
   // Inside: loads (the program itself, `node`, is found on PATH and is not a path the file names).
   const inside = evalFile('retriever:\n  type: command\n  command: [node, retrieve.mjs]');

@@ -37,7 +37,7 @@ export function cliBundle(): Promise<string> {
   bundle ??= (async () => {
     bundleDir = mkdtempSync(path.join(tmpdir(), 'rag-inspector-cli-'));
     const file = path.join(bundleDir, 'cli.cjs');
-    await build({ entryPoints: [path.join(REPO, 'src/cli/main.ts')], outfile: file, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+    await build({ entryPoints: [path.join(REPO, 'src/cli/main.ts')], outfile: file, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error', external: ['@lancedb/lancedb'] });
     writeFileSync(path.join(bundleDir, 'package.json'), JSON.stringify({ name: 'rag-inspector', private: true }));
     symlinkSync(path.join(REPO, 'prompts'), path.join(bundleDir, 'prompts'));
     mkdirSync(path.join(bundleDir, 'dist'));

@@ -1,8 +1,8 @@
 // The chunks questions are generated from: the eval file's `index:` folder read and cut as the index cuts it, so a
 // question's relevant ids are the ids the index retriever returns.
 import type { InputError } from '../../errors.js';
-import { tokenizerFor } from '../../prompt/tokens.js';
 import type { IndexSpec } from '../../retrieval/indexSpec.js';
+import { chunkTokenizer } from '../build.js';
 import { chunkDocument } from '../chunker.js';
 import type { Chunk, CorpusDocument } from '../contract.js';
 import { readCorpus } from '../documents.js';
@@ -12,11 +12,6 @@ export interface CorpusChunks {
   chunks: Chunk[];
   /** Files that could not be read (each naming its file and line); the rest are still used. */
   problems: InputError[];
-}
-
-/** The token counter chunk sizes are measured with: the embedding model's when the index has one, else o200k. */
-export function chunkTokenizer(index: Pick<IndexSpec, 'embeddings'>) {
-  return tokenizerFor(index.embeddings ? `${index.embeddings.provider}:${index.embeddings.model}` : 'openai:gpt-4o');
 }
 
 export async function corpusChunks(index: IndexSpec, signal: AbortSignal): Promise<CorpusChunks> {
