@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import type { FixtureServer } from '../../../fixtures/llmServer.js';
@@ -117,5 +118,36 @@ describe('rag-inspector generate-questions', () => {
     assert.equal(await runGenerateQuestions(args, third.io), 0);
     assert.match(third.out(), /Kept 0 question\(s\), rejected 0; 3 done by an earlier run/);
     assert.equal(server.requests.filter((r) => r.api === 'openai-chat').length, server.requests.slice(0, before).filter((r) => r.api === 'openai-chat').length);
+  });
+
+  it('a real process stopped by Ctrl-C (SIGINT) keeps the finished question and exits 130; run again, it finishes the rest', async () => {
+    const ws = workspace();
+    const out = path.join(ws, 'questions.jsonl');
+    const args = [path.resolve('src/cli/main.ts'), 'generate-questions', path.join(ws, 'q.eval.yaml'), '--out', out, '--count', '3', '--kinds', 'single-hop', '--concurrency', '1', '--quiet'];
+    const start = () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, CI: 'true' } });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const done = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+      return { child, done };
+    };
+    let judged = 0;
+    const first = start();
+    server.addRule({
+      match: (req) => promptKind(req) === 'correctness' && ++judged === 2,
+      reply: () => {
+        first.child.kill('SIGINT');
+        return JSON.stringify({ reason: 'scripted', verdict: 'incorrect' });
+      },
+    });
+    scriptGenerator();
+    acceptingDefaults(server);
+    const stopped = await first.done;
+    assert.equal(stopped.code, 130, stopped.stderr);
+    assert.equal(lines(out).length, 1);
+    const again = await start().done;
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(lines(out).length, 3);
+    assert.equal(server.requests.filter((r) => promptKind(r) === 'singleHop').length, 3);
   });
 });
