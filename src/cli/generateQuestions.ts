@@ -7,7 +7,7 @@ import { createRunClients } from '../core/engine/clients.js';
 import { InputErrors } from '../core/errors.js';
 import { envCredentials } from '../core/providers/registry.js';
 import { loadEvalSpec } from '../core/spec/load.js';
-import { Bm25ChunkSearch } from '../core/corpus/search.js';
+import { indexRetrieverOf } from '../core/engine/retriever.js';
 import { corpusChunks } from '../core/corpus/questions/corpusChunks.js';
 import { formatCostPlan, planCost } from '../core/corpus/questions/costPlan.js';
 import { generateQuestions } from '../core/corpus/questions/generate.js';
@@ -128,6 +128,7 @@ export async function runGenerateQuestions(argv: string[], io: QuestionsIo = { s
   process.on('SIGINT', onSigint);
   io.signal?.addEventListener('abort', onSigint, { once: true });
   const progress = createProgress(io.stderr, command.quiet, { unit: 'questions', counted: 'rejected' });
+  let retriever: ReturnType<typeof indexRetrieverOf> | undefined;
   try {
     const corpus = await corpusChunks(spec.index, controller.signal);
     for (const problem of corpus.problems) progress.note(`warning: ${problem.format()}`);
@@ -154,13 +155,16 @@ export async function runGenerateQuestions(argv: string[], io: QuestionsIo = { s
     const plan = planCost(jobs, ledger.done, costModels);
     print(io.stderr, `${formatCostPlan(plan, costModels)}\n`);
     if (command.planOnly) return EXIT_OK;
-    const bm25 = new Bm25ChunkSearch(corpus.chunks);
+    // The unanswerable check searches the corpus as the rag method will: through the eval file's own index (built
+    // first if need be, as a run builds it), so "not found" means not found by the retriever under test.
+    retriever = indexRetrieverOf(spec.index, spec, io.env, { stateDir: path.join(path.dirname(evalFile), '.rag-inspector'), credentials: envCredentials(io.env), noCache: command.noCache });
+    const index = retriever;
     const summary = await generateQuestions({
       jobs,
       generator: generator.client,
       judge: judge.client,
       embeddings: embeddings.client,
-      search: async (question, k) => bm25.search(question, k).map((hit) => ({ id: hit.id, text: hit.text })),
+      search: async (question, k, signal) => (await index.retrieve({ question, k }, signal)).items.map((item) => ({ id: item.id, text: item.text })),
       signal: controller.signal,
       duplicateThreshold: command.duplicateThreshold,
       concurrency: command.concurrency,
@@ -181,6 +185,7 @@ export async function runGenerateQuestions(argv: string[], io: QuestionsIo = { s
     print(io.stderr, `cancelled: the finished questions are in ${out} and ${rejectedFile}; run the same command again to go on\n`);
     return EXIT_CANCELLED;
   } finally {
+    await retriever?.close?.();
     process.off('SIGINT', onSigint);
     io.signal?.removeEventListener('abort', onSigint);
   }

@@ -1,7 +1,8 @@
 // The cost of generating the planned questions before anything is spent: model calls per kind (the generation, the
 // closed-book answer, the counterfactual rewrite), judge calls (answerable, closed-book correctness, unanswerable) and
 // one embedding per question, priced from the chunks' tokens. An upper bound on calls: no repair or retry counted,
-// and a question rejected early makes fewer.
+// and a question rejected early makes fewer. Building the index the unanswerable check searches is `rag-inspector
+// index`'s cost, not counted here.
 import { priceOf } from '../../providers/prices.js';
 import type { Price } from '../../providers/prices.js';
 import type { QuestionJob, QuestionKind } from './model.js';

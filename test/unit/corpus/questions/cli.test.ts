@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import type { FixtureServer } from '../../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../../fixtures/useFixtureServer.js';
 import { runGenerateQuestions } from '../../../../src/cli/generateQuestions.js';
-import { acceptingDefaults, DOCS, onPrompt, promptKind } from './fixtureCorpus.js';
+import { acceptingDefaults, DOCS, onPrompt, promptKind, verdict } from './fixtureCorpus.js';
 
 let server: FixtureServer;
 useFixtureServer((started) => {
@@ -149,5 +149,21 @@ describe('rag-inspector generate-questions', () => {
     assert.equal(again.code, 0, again.stderr);
     assert.equal(lines(out).length, 3);
     assert.equal(server.requests.filter((r) => promptKind(r) === 'singleHop').length, 3);
+  });
+
+  it('verifies an unanswerable question by searching the eval file\'s index: the judge sees what the index returns', async () => {
+    const ws = workspace();
+    const out = path.join(ws, 'questions.jsonl');
+    const absent = 'Who designed the ferry terminal on the north pier?';
+    onPrompt(server, 'unanswerable', () => JSON.stringify({ question: absent, missing: 'the architect' }));
+    onPrompt(server, 'answerable', () => verdict('not-answerable', 'no passage names the architect'));
+    const run = io();
+    assert.equal(await runGenerateQuestions([path.join(ws, 'q.eval.yaml'), '--out', out, '--count', '1', '--kinds', 'unanswerable', '--quiet'], run.io), 0, run.err());
+    const [row] = lines(out);
+    assert.equal(row?.question, absent);
+    assert.deepEqual(row?.relevant_ids, []);
+    const judged = server.requests.find((r) => promptKind(r) === 'answerable');
+    assert.ok(judged?.text.includes(DOCS['ferry.md']!.split('\n')[2]!), 'the ferry chunk, found by the index, was judged');
+    assert.match(String((row?.checks as Record<string, unknown>).answerable), /searched the corpus \(top \d: .*ferry\.md#/);
   });
 });
