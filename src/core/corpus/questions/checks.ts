@@ -61,6 +61,16 @@ export async function answerableCheck(judge: ModelClient, question: string, answ
   return judged.answerable ? { verdict: 'pass', note: `the judge ${judge.key} found the answer in ${passages.map((p) => p.id).join(' + ')}: ${judged.reason}` } : { verdict: 'fail', reason: `its source chunks do not answer it (judge ${judge.key}: ${judged.reason})` };
 }
 
+/** A multi-hop question: neither chunk alone may state the answer, or it is a single-hop question in disguise. */
+export async function needsBothCheck(judge: ModelClient, question: string, answer: string, passages: readonly Passage[], signal: AbortSignal): Promise<CheckOutcome> {
+  for (const passage of passages) {
+    const judged = await judgeAnswerable(judge, question, answer, [passage], signal);
+    if ('error' in judged) return { verdict: 'undecided', reason: `the needs-both-chunks check is undetermined: ${judged.error}` };
+    if (judged.answerable) return { verdict: 'fail', reason: `not multi-hop: ${passage.id} alone answers it (judge ${judge.key}: ${judged.reason})` };
+  }
+  return { verdict: 'pass', note: `neither chunk alone answers it (judge ${judge.key})` };
+}
+
 /**
  * The generating model answers without documents, then the rag method's correctness judge compares that answer with
  * the reference: correct means the question does not need the documents (it leaks its answer, or asks common knowledge).

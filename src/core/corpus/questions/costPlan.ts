@@ -1,5 +1,5 @@
 // The cost of generating the planned questions before anything is spent: model calls per kind (the generation, the
-// closed-book answer, the counterfactual rewrite), judge calls (answerable, closed-book correctness, unanswerable) and
+// closed-book answer, the counterfactual rewrite), judge calls (answerable, each multi-hop chunk alone, closed-book correctness, unanswerable) and
 // one embedding per question, priced from the chunks' tokens. An upper bound on calls: no repair or retry counted,
 // and a question rejected early makes fewer. Building the index the unanswerable check searches is `rag-inspector
 // index`'s cost, not counted here.
@@ -10,7 +10,7 @@ import type { QuestionJob, QuestionKind } from './model.js';
 /** Calls one job makes when every check runs. */
 export const CALLS_PER_JOB: Record<QuestionKind, { generator: number; judge: number }> = {
   'single-hop': { generator: 2, judge: 2 },
-  'multi-hop': { generator: 2, judge: 2 },
+  'multi-hop': { generator: 2, judge: 4 },
   unanswerable: { generator: 1, judge: 1 },
   conflicting: { generator: 3, judge: 2 },
 };

@@ -10,7 +10,7 @@ import type { EmbeddingClient } from '../../suites/contract.js';
 import { generateCounterfactuals, renderPromptFile } from '../../suites/ifrag/counterfactual.js';
 import { judgeJson } from '../../suites/judging.js';
 import type { Chunk } from '../contract.js';
-import { answerableCheck, closedBookCheck, corpusLacksCheck, DuplicateIndex, leakCheck, QUESTION_PROMPTS } from './checks.js';
+import { answerableCheck, closedBookCheck, corpusLacksCheck, DuplicateIndex, leakCheck, needsBothCheck, QUESTION_PROMPTS } from './checks.js';
 import type { CheckOutcome, Passage } from './checks.js';
 import { spanOfQuote } from './evidence.js';
 import { NOT_IN_DOCUMENTS } from './model.js';
@@ -125,12 +125,13 @@ function span(chunk: Chunk, quote: string, grade: number, draft: { question: str
   return found;
 }
 
-/** Answerable from its chunks, not without them. */
-async function answeredOnlyWithChunks(options: QuestionGenerationOptions, draft: { question: string; answer: string }, chunks: readonly Chunk[]): Promise<Pick<QuestionChecks, 'answerable' | 'closedBook'>> {
+/** Answerable from its chunks (all of them, for multi-hop), not without them. */
+async function answeredOnlyWithChunks(options: QuestionGenerationOptions, draft: { question: string; answer: string }, chunks: readonly Chunk[]): Promise<Pick<QuestionChecks, 'answerable' | 'needsBoth' | 'closedBook'>> {
   passed(leakCheck(draft.question, draft.answer), 'leak', draft);
   const answerable = passed(await answerableCheck(options.judge, draft.question, draft.answer, passagesOf(chunks), options.signal), 'answerable', draft);
+  const needsBoth = chunks.length > 1 ? passed(await needsBothCheck(options.judge, draft.question, draft.answer, passagesOf(chunks), options.signal), 'needs-both', draft) : undefined;
   const closedBook = passed(await closedBookCheck(options.generator, options.judge, draft.question, draft.answer, options.signal), 'closed-book', draft);
-  return { answerable, closedBook };
+  return { answerable, ...(needsBoth ? { needsBoth } : {}), closedBook };
 }
 
 async function singleHop(job: QuestionJob, options: QuestionGenerationOptions): Promise<Draft> {

@@ -32,6 +32,8 @@ export interface RelevantSpan {
 export interface QuestionChecks {
   /** The judge found the answer in the source chunks (unanswerable: found none in what a search of the corpus returns). */
   answerable: string;
+  /** Multi-hop: neither source chunk alone answers it. */
+  needsBoth?: string;
   /** The model without documents could not answer it (not run for unanswerable questions). */
   closedBook?: string;
   /** The closest earlier question by embedding cosine. */
@@ -67,7 +69,7 @@ export interface RejectedQuestion {
   chunk_ids: string[];
   seed: number;
   reason: string;
-  /** The check that refused it: shape, evidence, leak, answerable, closed-book, corpus-answers, duplicate, counterfactual, error. */
+  /** The check that refused it: shape, evidence, leak, answerable, needs-both, closed-book, corpus-answers, duplicate, counterfactual, error. */
   check: string;
   /** A call failed or an answer could not be read: not a verdict on the question, so a rerun asks again. */
   retry: boolean;

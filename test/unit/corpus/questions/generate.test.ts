@@ -169,12 +169,25 @@ describe('generateQuestions', () => {
     const first = 'Mara Quill also trained the first keeper, Tobias Wren, who lit the lamp for thirty years.';
     const second = 'The Brightwater lighthouse was built in 1887 by the engineer Mara Quill.';
     onPrompt(server, 'multiHop', () => JSON.stringify({ question: 'In which year was the lighthouse built by the engineer who trained Tobias Wren?', answer: '1887', answer_passage: 2, evidence_first: first, evidence_second: `"${second}"` }));
+    // Answerable with both chunks shown, not with either alone.
+    onPrompt(server, 'answerable', () => verdict('not-answerable', 'one hop is missing'), (req) => !(req.text.includes('lit the lamp for thirty years') && req.text.includes('built in 1887')));
     acceptingDefaults(server);
     const { kept, rejected } = await generate([job('multi-hop', 'keeper.md', 'lighthouse.md')]);
     assert.deepEqual(rejected, []);
+    assert.match(kept[0]?.checks.needsBoth ?? '', /neither chunk alone answers it/);
+    assert.equal(chat().filter((r) => promptKind(r) === 'answerable').length, 3, 'both chunks, then each alone');
     const row = kept[0]!;
     assert.deepEqual(row.relevance, { [chunkOf('keeper.md').id]: 1, [chunkOf('lighthouse.md').id]: 2 });
     assert.deepEqual(row.relevant_spans.map((s) => [s.file, DOCS[s.file]!.slice(s.start, s.end), s.grade]), [['keeper.md', first, 1], ['lighthouse.md', second, 2]]);
+  });
+
+  it('rejects a multi-hop question one of its chunks answers alone', async () => {
+    onPrompt(server, 'multiHop', () => JSON.stringify({ question: 'Who built the Brightwater lighthouse?', answer: 'Mara Quill', answer_passage: 2, evidence_first: 'The keepers lived in a cottage beside the tower.', evidence_second: 'The Brightwater lighthouse was built in 1887 by the engineer Mara Quill.' }));
+    acceptingDefaults(server);
+    const { kept, rejected } = await generate([job('multi-hop', 'keeper.md', 'lighthouse.md')]);
+    assert.deepEqual(kept, []);
+    assert.equal(rejected[0]?.check, 'needs-both');
+    assert.match(rejected[0]?.reason ?? '', /^not multi-hop: keeper\.md#\S+ alone answers it/);
   });
 
   it('rejects a generation whose evidence is not in its chunk, and writes a conflicting row with the counterfactual rewrite', async () => {
