@@ -21,6 +21,8 @@ export const USAGE = `Usage:
                         [--max-calls N] [--plan]  say which document, position or instruction made each case come out as it did
   rag-inspector generate-counterfactual <dataset> --model <provider:model> --out <file> [--seed n]
                                                   write IF-RAG counterfactual data with a model, for review
+  rag-inspector generate-questions <file.eval.yaml> --out <questions.jsonl> [--count n] [--kinds k,…] [--plan]
+                                                  test questions from the eval file's index: corpus, with provenance
   rag-inspector import-traces <file|folder> --out <dataset.jsonl> [--since t] [--until t] [--where k=v]
                 [--score-below name=x] [--sample n --seed n]
                                                   turn OTLP JSON, Phoenix or Langfuse trace exports into dataset rows
@@ -221,7 +223,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
         quiet: values.quiet ?? false,
       };
     default:
-      throw new UsageError(`unknown command '${command}': use run, report, runs, compare, explain, generate-counterfactual, import-traces, index, sweep or mcp (rag-inspector --help)`);
+      throw new UsageError(`unknown command '${command}': use run, report, runs, compare, explain, generate-counterfactual, generate-questions, import-traces, index, sweep or mcp (rag-inspector --help)`);
   }
 }
 

@@ -182,6 +182,32 @@ Exits 0 when every cell was measured, 1 when some retrievals failed, rows were s
 Example:
   rag-inspector sweep examples/sweep/sweep.eval.yaml --out sweep-out`,
 
+  'generate-questions': `Usage: rag-inspector generate-questions <file.eval.yaml> --out <questions.jsonl> [options]
+
+Writes test questions from the chunks of the eval file's index: corpus. Each records its source chunk ids
+(relevant_ids, graded in relevance: 2 states the answer, 1 supports it), the exact char spans of its evidence
+(relevant_spans) and the checks it passed. Kinds: single-hop (one chunk), multi-hop (two related chunks combined),
+unanswerable (the corpus lacks it: searched and judged), conflicting (the chunk rewritten to state another answer).
+The first model of the eval file writes them, its judge checks them, its embedding model finds near-duplicates.
+Rejected questions go to <out>.rejected.jsonl with the reason. Running the command again skips finished questions.
+
+Options:
+  --out <questions.jsonl>      the questions file (appended to; rejected ones beside it)
+  --count <n>                  questions to plan, the kinds taking turns (default 20)
+  --kinds <k,…>                single-hop, multi-hop, unanswerable, conflicting (default all)
+  --seed <n>                   which chunks, and the sampling seed (default 2333)
+  --model <provider:model>     the model that writes the questions (default: the eval file's first model)
+  --concurrency <n>            questions in progress at once (default 4)
+  --duplicate-threshold <c>    embedding cosine at which a question duplicates a kept one (default 0.92)
+  --plan                       print the cost plan only
+  --no-cache                   neither read nor write the response cache
+  --quiet                      no progress output
+
+Exits 0 when every planned question was kept or rejected by a check, 1 when some failed on a call (run again to ask
+them again), 2 on an error, 130 when cancelled (finished questions are kept).
+
+Example:
+  rag-inspector generate-questions corpus.eval.yaml --out questions.jsonl --count 40 --kinds single-hop,unanswerable`,
   index: `Usage: rag-inspector index <file.eval.yaml> [--no-cache] [--quiet] [--contain] [--allow-endpoint url]…
 
 Builds the eval file's index: (or brings it up to date) under .rag-inspector/index/<hash of settings>/: reads the

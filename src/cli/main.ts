@@ -28,6 +28,7 @@ import { runGenerateCounterfactual } from './generateCounterfactual.js';
 import { exportRunTraces } from './exportTraces.js';
 import { runImportTraces } from './importTraces.js';
 import { runSweepCommand } from './sweep.js';
+import { runGenerateQuestions } from './generateQuestions.js';
 import { runIndexCommand } from './indexCommand.js';
 import { IndexProgressLines } from './indexProgress.js';
 import { formatComparison } from '../core/report/comparisonText.js';
@@ -58,6 +59,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (argv[0] === 'import-traces') return await runImportTraces(argv.slice(1));
     if (argv[0] === 'sweep') return await sweepCommand(argv.slice(1));
+    if (argv[0] === 'generate-questions') return await runGenerateQuestions(argv.slice(1));
     if (argv[0] === 'index') return await runIndexCommand(argv.slice(1), { containOptions, cancelOnSigint });
     if (argv[0] === 'compare') return await runCompare(argv.slice(1), (run) => resolveRun(run, process.cwd(), 'compare'));
     if (argv[0] === 'log') return await runLogCommand(argv.slice(1), async (run) => (run === 'latest' ? await latestUnder(process.cwd(), 'log') : await resolveRun(run, process.cwd(), 'log')));

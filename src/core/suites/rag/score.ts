@@ -12,7 +12,7 @@ import type { RagParams } from './params.js';
 
 export const RAG_JUDGE_PROMPT = builtinPrompt('rag/judge.prompt');
 
-const JUDGE_SCHEMA = {
+export const JUDGE_SCHEMA = {
   type: 'object',
   properties: {
     reason: { type: 'string', description: 'Why the response does or does not answer the question correctly' },
