@@ -1,6 +1,5 @@
 // The JSON Schema of `*.eval.yaml`: validates eval files on load and, emitted to media/eval.schema.json, drives editor completion.
 import { knownMethods, suiteFor } from '../suites/registry.js';
-import { methodParamDocs } from './methodParamsSchema.js';
 
 /** "rgb (RGB benchmark), …, or stress (…)": each registered method with its own summary (Suite.summary). */
 function methodSummaries(): string {
@@ -149,7 +148,6 @@ const suite: JsonSchema = {
   },
   required: ['id', 'method'],
   additionalProperties: false,
-  allOf: methodParamDocs,
 };
 
 const headerValue: JsonSchema = {
@@ -317,9 +315,4 @@ export function validatorSchema(): JsonSchema {
   const { enum: _offered, ...method } = suite.properties!.method!;
   const checked: JsonSchema = { ...suite, properties: { ...suite.properties, method } };
   return { ...evalSchema, definitions: { ...evalSchema.definitions, suite: checked } };
-}
-
-/** The schema file's exact text (media/eval.schema.json), so a test can tell when it drifts. */
-export function evalSchemaJson(): string {
-  return `${JSON.stringify(evalSchema, null, 2)}\n`;
 }
