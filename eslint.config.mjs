@@ -37,9 +37,13 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         patterns: [{
-          group: ['openai', 'openai/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', '@opentelemetry/*', '@arizeai/openinference-core', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod', 'zod/*', '!zod/mini'],
+          group: ['openai', 'openai/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', '@opentelemetry/*', '@arizeai/openinference-core', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
           allowTypeImports: true,
           message: 'Loaded on first use: get it from loadVendor() in src/core/vendor/load.ts (import type is fine).',
+        }, {
+          regex: '^zod(?!/mini$)(/.*)?$',
+          allowTypeImports: true,
+          message: 'Loaded on first use: get it from loadVendor() in src/core/vendor/load.ts (import type is fine); params are declared with zod/mini through src/core/suites/paramSchema.ts.',
         }],
       }],
     },
