@@ -145,7 +145,7 @@ interface ListField<T> extends Field<T[]> {
   distinct?: string;
 }
 
-function listSchema<Item extends ZodMiniType>(item: Item, field: ListField<unknown>) {
+function listSchema<Item extends ZodMiniType>(item: Item, field: { example: string; distinct?: string }) {
   const error = saying((input) => `expected a non-empty list, got ${show(input)}`, field.example);
   const list = array(item, error).check(minLength(1, error));
   return field.distinct === undefined ? list : list.check(distinct(field.distinct));
@@ -162,6 +162,8 @@ export const items = {
   decimal: (range: Required<Range>, hint: string) => decimalSchema(range, hint),
   choice: <const T extends readonly [string, ...string[]]>(values: T, words: ChoiceWords = {}) => choiceSchema(values, words, ''),
   text: (hint: string) => textSchema(hint),
+  list: <Item extends ZodMiniType>(item: Item, field: { example: string; distinct?: string }) => listSchema(item, field),
+  either: <const Options extends readonly [ZodMiniType, ZodMiniType, ...ZodMiniType[]]>(options: Options, field: { expected: string; hint: string }) => union(options, saying((input) => `expected ${field.expected}, got ${show(input)}`, field.hint)),
 };
 
 /** A mapping of known keys; any other key is refused at the key, with "did you mean" (`problem`: "unknown parameter"). */
@@ -186,7 +188,7 @@ export function section<Shape extends Record<string, ZodMiniType>>(shape: Shape,
 
 /** One of several shapes (a list or a range mapping): a value of none of them is `message`. */
 export function either<const Options extends readonly [ZodMiniType, ZodMiniType, ...ZodMiniType[]]>(options: Options, field: Field<never> & { expected: string; hint: string }) {
-  return declared(union(options, saying((input) => `expected ${field.expected}, got ${show(input)}`, field.hint)), field) as ZodMiniType<output<Options[number]> | undefined>;
+  return declared(items.either(options, field), field) as ZodMiniType<output<Options[number]> | undefined>;
 }
 
 /** One phrase or a list of them (a refusal wording): given back as a list. */
