@@ -91,6 +91,8 @@ export function decimal<F extends Field<number> & Required<Range> & { hint: stri
 
 interface ChoiceWords {
   hint?: string;
+  /** "expected A, B or C, got …" rather than listing the values. */
+  expected?: string;
   /** "unknown testbed "noise"" rather than "expected one of …, got "noise"". */
   noun?: string;
 }
@@ -100,7 +102,8 @@ function choiceSchema<const T extends readonly [string, ...string[]]>(values: T,
   return oneOf(values, {
     error: (issue: { input?: unknown }) => {
       if (issue.input === undefined) return says({ message: 'missing', hint: missingHint });
-      return says({ message: words.noun ? `unknown ${words.noun} ${show(issue.input)}` : `expected one of ${values.join(', ')}, got ${show(issue.input)}`, hint });
+      if (words.noun) return says({ message: `unknown ${words.noun} ${show(issue.input)}`, hint });
+      return says({ message: `expected ${words.expected ?? `one of ${values.join(', ')}`}, got ${show(issue.input)}`, hint });
     },
   });
 }
@@ -145,8 +148,8 @@ interface ListField<T> extends Field<T[]> {
   distinct?: string;
 }
 
-function listSchema<Item extends ZodMiniType>(item: Item, field: { example: string; distinct?: string }) {
-  const error = saying((input) => `expected a non-empty list, got ${show(input)}`, field.example);
+function listSchema<Item extends ZodMiniType>(item: Item, field: { example: string; distinct?: string; expected?: string }) {
+  const error = saying((input) => `expected ${field.expected ?? 'a non-empty list'}, got ${show(input)}`, field.example);
   const list = array(item, error).check(minLength(1, error));
   return field.distinct === undefined ? list : list.check(distinct(field.distinct));
 }
@@ -194,8 +197,9 @@ export function either<const Options extends readonly [ZodMiniType, ZodMiniType,
 /** One phrase or a list of them (a refusal wording): given back as a list. */
 export function phrases<F extends Field<string[]> & { hint: string; noun: string }>(field: F): ZodMiniType<F extends { default: string[] } ? string | string[] : string | string[] | undefined> {
   const one = textSchema(field.hint);
-  const many = listSchema(one, { ...field, example: field.hint });
-  return declared(union([one, many], saying((input) => `expected a ${field.noun} or a non-empty list of ${field.noun}s, got ${show(input)}`, field.hint)), field) as never;
+  const expected = `a ${field.noun} or a non-empty list of ${field.noun}s`;
+  const many = listSchema(one, { example: field.hint, expected });
+  return declared(union([one, many], saying((input) => `expected ${expected}, got ${show(input)}`, field.hint)), field) as never;
 }
 
 /** A phrases value as a list. */
