@@ -309,7 +309,9 @@ export const evalSchema: JsonSchema = {
 
 /**
  * What the compiled validator checks (emitValidator.ts): the schema without the method list, which is fixed when the
- * validator is generated; `method` is checked against the registry when the file is loaded (methodChecks.ts).
+ * validator is generated; `method` is checked against the registry when the file is loaded (methodChecks.ts). Params
+ * are left to the methods (paramChecks.ts), whose messages say more than a schema error; the editor's schema has them
+ * (methodParamsSchema.ts).
  */
 export function validatorSchema(): JsonSchema {
   const { enum: _offered, ...method } = suite.properties!.method!;
