@@ -78,14 +78,14 @@ export function whole<F extends Field<number> & Range & { hint: string }>(field:
   return declared(wholeSchema(field, field.hint), field) as Declared<number, F>;
 }
 
-function decimalSchema({ min, max }: Required<Range>, hint: string) {
-  const words = min === 0 && max === 1 ? 'a number between 0 and 1' : `a number from ${min} to ${max}`;
+function decimalSchema({ min, max, unit }: Required<Range> & { unit?: string }, hint: string) {
+  const words = min === 0 && (max === 1 || unit) ? `a ${unit ?? 'number'} between 0 and ${max}` : `a number from ${min} to ${max}`;
   const error = saying((input) => `expected ${words}, got ${show(input)}`, hint);
   return number(error).check(minimum(min, error), maximum(max, error));
 }
 
 /** A number in a closed range (a ratio, a temperature). */
-export function decimal<F extends Field<number> & Required<Range> & { hint: string }>(field: F): Declared<number, F> {
+export function decimal<F extends Field<number> & Required<Range> & { hint: string; unit?: string }>(field: F): Declared<number, F> {
   return declared(decimalSchema(field, field.hint), field) as Declared<number, F>;
 }
 
@@ -162,7 +162,7 @@ export function list<Item extends ZodMiniType, F extends ListField<output<Item>>
 /** Items of a list: a whole number, a number in a range, a word of a list, a non-empty string. */
 export const items = {
   whole: (range: Range, hint: string) => wholeSchema(range, hint),
-  decimal: (range: Required<Range>, hint: string) => decimalSchema(range, hint),
+  decimal: (range: Required<Range> & { unit?: string }, hint: string) => decimalSchema(range, hint),
   choice: <const T extends readonly [string, ...string[]]>(values: T, words: ChoiceWords = {}) => choiceSchema(values, words, ''),
   text: (hint: string) => textSchema(hint),
   list: <Item extends ZodMiniType>(item: Item, field: { example: string; distinct?: string }) => listSchema(item, field),

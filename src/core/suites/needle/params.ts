@@ -53,12 +53,12 @@ const shape = {
     }, { example: 'contextLengths: { min: 1000, max: 16000, intervals: 35 }', problem: 'unknown field', hint: 'contextLengths accepts min, max, intervals, or a list' }),
   ], { expected: 'a list or {min, max, intervals}', hint: 'e.g. contextLengths: { min: 1000, max: 16000, intervals: 35 }', description: 'Context lengths in tokens: a list, or { min, max, intervals } (1000 to 16000 in 35 steps by default, as the reference).' }),
   depths: either([
-    items.list(items.decimal({ min: 0, max: 100 }, depthHint), { example: 'e.g. depths: [0, 50, 100]', distinct: gridHint }),
+    items.list(items.decimal({ min: 0, max: 100, unit: 'percent' }, depthHint), { example: 'e.g. depths: [0, 50, 100]', distinct: gridHint }),
     mapping({
       intervals: whole({ min: 1, default: 35, hint: tokens, description: 'How many depths from min to max.' }),
       distribution: choice(['linear', 'sigmoid'], { default: 'linear', description: 'linear steps, or sigmoid (more depths near the top and the end), as the reference.' }),
-      min: decimal({ min: 0, max: 100, default: 0, hint: depthHint, description: 'The first depth, in percent.' }),
-      max: decimal({ min: 0, max: 100, default: 100, hint: depthHint, description: 'The last depth, in percent.' }),
+      min: decimal({ min: 0, max: 100, unit: 'percent', default: 0, hint: depthHint, description: 'The first depth, in percent.' }),
+      max: decimal({ min: 0, max: 100, unit: 'percent', default: 100, hint: depthHint, description: 'The last depth, in percent.' }),
     }, { example: 'depths: { intervals: 35, distribution: linear }', problem: 'unknown field', hint: 'depths accepts intervals, distribution, min, max, or a list' }),
   ], { expected: 'a list or {intervals, distribution}', hint: 'e.g. depths: { intervals: 35, distribution: linear }', description: 'Needle depths in percent (0 the top, 100 the end): a list, or { intervals, distribution, min, max } (35 linear from 0 to 100 by default).' }),
   buffer: whole({ min: 0, default: 200, hint: tokens, description: 'Tokens left free in each context (the reference subtracts it from every length).' }),

@@ -42,7 +42,7 @@ const shape = {
   metrics: list(items.choice(METRIC_ALIASES, { noun: 'metric', hint: metricHint }), { example: metricHint, description: 'Metrics to run (noise_sensitivity stands for the mode in noiseSensitivity.mode); every metric the row\'s fields allow by default.' }),
   answerRelevancy,
   contextPrecision: section({
-    exact: flag({ default: false, description: 'false: the reference\'s Σ v + 1e-10 denominator (a perfect ranking scores 0.9999999999); true: the exact value.' }),
+    exact: flag({ default: false, hint: 'write exact: true or false', description: 'false: the reference\'s Σ v + 1e-10 denominator (a perfect ranking scores 0.9999999999); true: the exact value.' }),
   }, { description: 'Context precision\'s settings.', example: 'contextPrecision: { exact: true }' }),
   noiseSensitivity: section({
     mode: choice(NOISE_MODES, { default: 'relevant', hint: 'e.g. mode: relevant', description: 'The mode noise_sensitivity (and the default metric list) stands for.' }),
