@@ -117,7 +117,7 @@ function readKind(value: unknown, kind: FieldKind, at: string, fail: Fail): unkn
       if (!Array.isArray(value)) fail(at, `expected a list of strings, got ${kindOf(value)}`);
       return (value as unknown[]).map((item, i) => (typeof item === 'string' ? item : fail(`${at}[${i}]`, `expected a string, got ${kindOf(item)}`)));
     case 'passages':
-      if (!Array.isArray(value) || value.length === 0) fail(at, Array.isArray(value) ? 'is an empty list' : `expected a non-empty list of passages, got ${kindOf(value)}`);
+      if (!Array.isArray(value) || value.length === 0) fail(at, `expected a non-empty list of passages, got ${Array.isArray(value) ? 'an empty list' : kindOf(value)}`);
       return (value as unknown[]).map((item, i) => text(item, `${at}[${i}]`, fail));
     case 'alternatives':
       return alternatives(value, at, fail);

@@ -59,7 +59,7 @@ describe('a row read by its field spec', () => {
     refuses({ contexts: ['a'] }, /^test row field "user_input": missing$/, /add user_input/);
     refuses({ question: ' ', contexts: ['a'] }, /"question": is empty/, /a test row has/);
     refuses({ question: 'Q', contexts: ['a', 3] }, /"contexts\[1\]": expected a non-empty string, got number/, /a test row has/);
-    refuses({ question: 'Q', contexts: [] }, /"contexts": is an empty list/, /a test row has/);
+    refuses({ question: 'Q', contexts: [] }, /"contexts": expected a non-empty list of passages, got an empty list/, /a test row has/);
     refuses({ question: 'Q', contexts: ['a'], answer: [['x', '']] }, /"answer\[0\]\[1\]": is empty/, /a test row has/);
     refuses({ question: 'Q', contexts: ['a'], score: 'high' }, /"score": expected a number, got "high"/, /a test row has/);
     refuses({ question: 'Q', user_input: 'R', contexts: ['a'] }, /question: differs from user_input/, /keep one of user_input \/ question/);
