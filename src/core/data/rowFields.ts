@@ -79,7 +79,7 @@ export function readFields<Spec extends FieldsSpec>(row: DatasetRow, spec: Spec,
       throw new InputError({ file: row.ref.file, line: row.ref.line }, `${format.field(at, row)}: ${message}`, hint);
     };
     if (!found) {
-      if (field.required) fail(name, 'missing', field.missing ?? format.hint);
+      if (field.required) fail(name, missing(field.names, source), field.missing ?? format.hint);
       values[key] = undefined;
       continue;
     }
@@ -89,6 +89,12 @@ export function readFields<Spec extends FieldsSpec>(row: DatasetRow, spec: Spec,
 }
 
 type Fail = (at: string, message: string) => never;
+
+/** "missing", and for a field of several names the names and the row's columns, so a misnamed column shows. */
+function missing(names: readonly string[], row: DatasetRow): string {
+  if (names.length === 1) return 'missing';
+  return `missing: expected one of ${names.join(', ')} (columns present: ${Object.keys(row.data).join(', ') || 'none'})`;
+}
 
 const kindOf = (value: unknown): string => (Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value === 'object' ? 'a mapping' : typeof value);
 

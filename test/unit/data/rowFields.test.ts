@@ -56,7 +56,8 @@ describe('a row read by its field spec', () => {
       assert.match(error.hint ?? '', hint);
       return true;
     });
-    refuses({ contexts: ['a'] }, /^test row field "user_input": missing$/, /add user_input/);
+    refuses({ contexts: ['a'] }, /^test row field "user_input": missing: expected one of user_input, question \(columns present: contexts\)$/, /add user_input/);
+    refuses({ question: 'Q' }, /^test row field "contexts": missing$/, /a test row has/);
     refuses({ question: ' ', contexts: ['a'] }, /"question": is empty/, /a test row has/);
     refuses({ question: 'Q', contexts: ['a', 3] }, /"contexts\[1\]": expected a non-empty string, got number/, /a test row has/);
     refuses({ question: 'Q', contexts: [] }, /"contexts": expected a non-empty list of passages, got an empty list/, /a test row has/);
