@@ -39,7 +39,8 @@ const FIELDS = {
   popularity: { names: ['popularity'], kind: 'number' },
 } as const satisfies FieldsSpec;
 
-const COUNTERFACTUAL = {
+/** Counterfactual data as generate-counterfactual writes it (stress rows carry it too). */
+export const COUNTERFACTUAL_FIELDS = {
   answer: { names: ['answer'], kind: 'alternatives', required: true },
   passages: { names: ['passages'], kind: 'passages', required: true },
 } as const satisfies FieldsSpec;
@@ -54,7 +55,7 @@ export function readIfRagRow(row: DatasetRow): IfRagRow {
     if (typeof counterfactual !== 'object' || Array.isArray(counterfactual)) {
       throw new InputError({ file: row.ref.file, line: row.ref.line }, `${FORMAT.field('counterfactual', row)}: expected a mapping {answer, passages}`, ROW_FORMAT);
     }
-    ifragRow.counterfactual = readFields(row, COUNTERFACTUAL, FORMAT, 'counterfactual');
+    ifragRow.counterfactual = readFields(row, COUNTERFACTUAL_FIELDS, FORMAT, 'counterfactual');
   }
   if (counterfactualError !== undefined) ifragRow.counterfactualError = counterfactualError;
   if (popularity !== undefined) ifragRow.popularity = popularity;

@@ -6,6 +6,7 @@ import { aliasedField, readFields } from '../../data/rowFields.js';
 import type { FieldsSpec, RowFormat } from '../../data/rowFields.js';
 import type { DatasetRow } from '../../model.js';
 import type { AnswerParts } from '../rgb/rows.js';
+import { COUNTERFACTUAL_FIELDS } from '../ifrag/rows.js';
 
 /** Accepted names per column, first match wins: RAGAS's current names, then its older ones; names that disagree are refused. */
 export const COLUMNS = {
@@ -49,11 +50,6 @@ const FIELDS = {
   answerParts: { names: ['answer_parts'], kind: 'answerParts' },
 } as const satisfies FieldsSpec;
 
-const COUNTERFACTUAL = {
-  answer: { names: ['answer'], kind: 'alternatives', required: true },
-  passages: { names: ['passages'], kind: 'passages', required: true },
-} as const satisfies FieldsSpec;
-
 function fail(row: DatasetRow, field: string, message: string): never {
   throw new InputError({ file: row.ref.file, line: row.ref.line }, `${FORMAT.field(field, row)}: ${message}`, ROW_FORMAT);
 }
@@ -80,7 +76,7 @@ function counterfactualOf(row: DatasetRow): GivenCounterfactual | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) fail(row, 'counterfactual', 'expected a mapping {answer, passages}');
   const { generatedBy } = value as Record<string, unknown>;
-  return { ...readFields(row, COUNTERFACTUAL, FORMAT, 'counterfactual'), ...(generatedBy !== undefined ? { generatedBy } : {}) };
+  return { ...readFields(row, COUNTERFACTUAL_FIELDS, FORMAT, 'counterfactual'), ...(generatedBy !== undefined ? { generatedBy } : {}) };
 }
 
 /** 0-based indexes of passages the user marks answer-bearing, each once, in order. */
