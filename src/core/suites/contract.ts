@@ -3,6 +3,7 @@ import type { DatasetRow, EvalCase, Score } from '../model.js';
 import type { ReportCase, ReportResult } from './reportView.js';
 import type { Judge } from './judging.js';
 import type { Retriever } from '../retrieval/contract.js';
+import type { ParamsSchema } from './paramSchema.js';
 
 /** Embeddings through the run's scheduler and cache (answer relevancy needs them). */
 export interface EmbeddingClient {
@@ -167,7 +168,12 @@ export interface Suite<Params = Record<string, unknown>, Prepared = unknown> {
    */
   readonly quickRunChoice?: QuickRunChoice;
   /**
-   * The editor's documentation of params keys whose default depends on something else in the eval file (the
+   * The params as declared once (paramSchema.ts): `parseParams` reads them through it and the editor's JSON schema is
+   * written from it (spec/methodParamsSchema.ts), descriptions and defaults included.
+   */
+  readonly paramsSchema?: ParamsSchema;
+  /**
+   * For a method without `paramsSchema`: the editor's documentation of params keys whose default depends on something else in the eval file (the
    * needle's scoring on judge:), written into the eval file's JSON schema (spec/methodParamsSchema.ts). Describes
    * only: parseParams still checks every key.
    */

@@ -4,12 +4,12 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { SCHEMA_FILE } from '../../../src/core/spec/emitSchema.js';
 import { VALIDATOR_FILE, validatorSource } from '../../../src/core/spec/emitValidator.js';
-import { evalSchema, evalSchemaJson } from '../../../src/core/spec/schema.js';
+import { editorSchema, editorSchemaJson } from '../../../src/core/spec/methodParamsSchema.js';
 import type { JsonSchema } from '../../../src/core/spec/schema.js';
 import { closest, editDistance } from '../../../src/core/suggest.js';
 
 test('media/eval.schema.json is the schema from schema.ts (run `node --import tsx src/core/spec/emitSchema.ts` after changing it)', () => {
-  assert.equal(readFileSync(SCHEMA_FILE, 'utf8'), evalSchemaJson());
+  assert.equal(readFileSync(SCHEMA_FILE, 'utf8'), editorSchemaJson());
 });
 
 test('the precompiled validator is the schema from schema.ts (run `node --import tsx src/core/spec/emitValidator.ts` after changing it)', () => {
@@ -25,12 +25,13 @@ function undescribed(schema: JsonSchema, where: string): string[] {
   for (const [name, definition] of Object.entries(schema.definitions ?? {})) missing.push(...undescribed(definition, `#${name}`));
   for (const [index, branch] of (schema.oneOf ?? []).entries()) missing.push(...undescribed(branch, `${where}|${index}`));
   if (schema.items) missing.push(...undescribed(schema.items, `${where}[]`));
+  for (const [index, branch] of (schema.allOf ?? []).entries()) missing.push(...undescribed(branch.then ?? branch, `${where}&${index}`));
   if (typeof schema.additionalProperties === 'object') missing.push(...undescribed(schema.additionalProperties, `${where}.*`));
   return missing;
 }
 
-test('every property in the schema has a description for the editor', () => {
-  assert.deepEqual(undescribed(evalSchema, ''), []);
+test('every property in the schema has a description for the editor, each method\'s params included', () => {
+  assert.deepEqual(undescribed(editorSchema(), ''), []);
 });
 
 test('closest suggests near misses and nothing for unrelated words', () => {

@@ -249,7 +249,7 @@ describe('rows that cannot be used', () => {
   });
 
   it('a row lacking a column is reported with the accepted names', () => {
-    assert.throws(() => build({ query: 'x', retrieved_contexts: ['x'], reference: 'x' }, { testbed: 'noise_robustness' }), (e: unknown) => e instanceof InputError && /has no question column: expected one of user_input, question/.test(e.message));
+    assert.throws(() => build({ query: 'x', retrieved_contexts: ['x'], reference: 'x' }, { testbed: 'noise_robustness' }), (e: unknown) => e instanceof InputError && /^stress row "user_input": missing: expected one of user_input, question \(columns present: query, retrieved_contexts, reference\)$/.test(e.message));
     assert.throws(() => build({ user_input: 'x', passages: ['x'], reference: 'x' }, { testbed: 'noise_robustness' }), /expected one of retrieved_contexts, contexts/);
     assert.throws(() => build({ user_input: 'x', retrieved_contexts: ['x'], answer: 'x' }, { testbed: 'noise_robustness' }), /expected one of reference, ground_truth, ground_truths/);
   });

@@ -1,7 +1,8 @@
 // Reads an LLM-Eval dataset row and builds its case: the context, the given response or dialogue, the reference, human scores.
 import { InputError } from '../../errors.js';
 import { rowKey } from '../../data/rowIds.js';
-import { aliasedField } from '../../data/rowFields.js';
+import { aliasedField, readFields } from '../../data/rowFields.js';
+import type { FieldsOf, FieldsSpec, RowFormat } from '../../data/rowFields.js';
 import type { DatasetRow, EvalCase } from '../../model.js';
 import type { SuiteBuildContext } from '../contract.js';
 import { readHumanScores } from '../metaEval.js';
@@ -24,18 +25,26 @@ export interface LlmEvalCaseParams extends Record<string, unknown> {
   givenResponse: boolean;
 }
 
-class RowReader {
-  constructor(private readonly row: DatasetRow) {}
+const FORMAT: RowFormat = { field: (name, row) => `row ${row.ref.index + 1}: ${name}`, hint: 'an LLM-Eval row has context (or question), and optionally response, reference, dialog and human scores' };
 
-  fail(field: string, message: string, hint?: string): never {
-    throw new InputError({ file: this.row.ref.file, line: this.row.ref.line }, `row ${this.row.ref.index + 1}: ${field}: ${message}`, hint);
+const FIELDS = {
+  context: { names: ['context'], kind: 'string' },
+  question: { names: ['question'], kind: 'string' },
+  response: { names: ['response'], kind: 'string' },
+  reference: { names: ['reference'], kind: 'string' },
+} as const satisfies FieldsSpec;
+
+type Fields = FieldsOf<typeof FIELDS>;
+
+class RowReader {
+  readonly fields: Fields;
+
+  constructor(private readonly row: DatasetRow) {
+    this.fields = readFields(row, FIELDS, FORMAT);
   }
 
-  optionalString(field: string): string | undefined {
-    const value = this.row.data[field];
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'string') this.fail(field, `expected a string, got ${typeof value}`);
-    return value;
+  fail(field: string, message: string, hint?: string): never {
+    throw new InputError({ file: this.row.ref.file, line: this.row.ref.line }, `${FORMAT.field(field, this.row)}: ${message}`, hint);
   }
 
   /** A dialogue as text: a string as it is, or turns (strings, or {speaker|role, text|content}) one per line. */
@@ -64,11 +73,9 @@ interface Built {
 }
 
 function responseLevel(reader: RowReader): Built {
-  const context = reader.optionalString('context');
-  const question = reader.optionalString('question');
+  const { context, question, response } = reader.fields;
   const shown = context ?? question;
   if (shown === undefined || shown.trim() === '') reader.fail('context', 'missing', 'add context (the conversation so far) or question to the row');
-  const response = reader.optionalString('response');
   return { context: shown, question: question ?? shown, ...(response === undefined ? {} : { given: response }) };
 }
 
@@ -81,7 +88,7 @@ function dialogueLevel(reader: RowReader): Built {
 export function expandLlmEvalRow(row: DatasetRow, params: LlmEvalParams, context: SuiteBuildContext): EvalCase[] {
   const reader = new RowReader(row);
   const built = params.level === 'dialogue' ? dialogueLevel(reader) : responseLevel(reader);
-  const reference = reader.optionalString('reference');
+  const { reference } = reader.fields;
   if (params.withReference && (reference === undefined || reference.trim() === '')) {
     reader.fail('reference', 'missing', 'withReference: true shows the judge each row\'s reference response; add it or set withReference: false');
   }

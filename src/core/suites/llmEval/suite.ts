@@ -2,7 +2,7 @@
 import { builtinPrompt } from '../../assets.js';
 import type { Suite } from '../contract.js';
 import { LLM_EVAL_METHOD, expandLlmEvalRow, llmEvalExpected } from './cases.js';
-import { parseLlmEvalParams } from './params.js';
+import { llmEvalParamsSchema, parseLlmEvalParams } from './params.js';
 import type { LlmEvalParams } from './params.js';
 import { createLlmEvalAggregator, llmEvalReport } from './report.js';
 import { scoreLlmEvalCase } from './score.js';
@@ -11,13 +11,7 @@ export const llmEvalSuite: Suite<LlmEvalParams> = {
   method: LLM_EVAL_METHOD,
   summary: 'LLM-judged criteria',
   parseParams: (raw, where) => parseLlmEvalParams(raw, where),
-  paramDocs: {
-    parser: {
-      enum: ['reference', 'strict'],
-      default: 'reference',
-      description: 'How the judge\'s reply is read. reference (default): as MiuLab/LLM-Eval reads it — the JSON object inside any prose, extra keys ignored, numbers given as strings accepted, non-integer scores on 0–100 truncated by int(); one call, no structured output. strict: the reply must be JSON matching the schema (sent as structured output), one repair retry. What the reference parser tolerated is recorded on each case.',
-    },
-  },
+  paramsSchema: llmEvalParamsSchema,
   explainSources: 'context',
   expandRow: (row, params, context) => expandLlmEvalRow(row, params, context),
   score: (evalCase, responseText, params, context) => scoreLlmEvalCase(evalCase, responseText, params, context),

@@ -3,7 +3,7 @@ import { builtinPrompt } from '../../assets.js';
 import { InputError } from '../../errors.js';
 import type { Suite } from '../contract.js';
 import { NEEDLE_METHOD, generateNeedleCases } from './cases.js';
-import { parseNeedleParams } from './params.js';
+import { needleParamsSchema, parseNeedleParams } from './params.js';
 import type { NeedleParams } from './params.js';
 import { createNeedleAggregator, needleReport } from './report.js';
 import { scoreNeedleCase } from './score.js';
@@ -12,13 +12,7 @@ export const needleSuite: Suite<NeedleParams> = {
   method: NEEDLE_METHOD,
   summary: 'needle in a haystack',
   parseParams: (raw, where) => parseNeedleParams(raw, where),
-  paramDocs: {
-    scoring: {
-      enum: ['auto', 'judge', 'substring', 'rail'],
-      default: 'auto',
-      description: 'How each response is scored. auto (default): classic — the judge (the reference\'s 1–10) when the eval file sets judge:, a substring check when it does not; arize — rails; multi — needles retrieved of k. Adding judge: for another suite therefore switches classic needle suites without scoring: to the judge; set scoring: substring to keep them as they were. The scoring used is shown beside the suite in the report and panel.',
-    },
-  },
+  paramsSchema: needleParamsSchema,
   explainSources: 'haystack',
   fileParams: ['haystack'],
   expandRow: (row) => {

@@ -1,5 +1,6 @@
 // RAGAS suite parameters: which metrics, and the reference-vs-fixed choices each metric offers, validated with messages that name the key.
-import { paramPath, paramValueError, unknownParamError } from '../paramError.js';
+import { choice, decimal, flag, items, list, mapping, paramsReader, readParams, section, whole } from '../paramSchema.js';
+import type { ParamsOf } from '../paramSchema.js';
 
 /** The metrics as the report names them. Noise sensitivity has one name per mode (lower is better for both). */
 export const RAGAS_METRICS = [
@@ -23,112 +24,49 @@ export type NoncommittalRule = (typeof NONCOMMITTAL_RULES)[number];
 export const NOISE_MODES = ['relevant', 'irrelevant'] as const;
 export type NoiseMode = (typeof NOISE_MODES)[number];
 
-export interface AnswerRelevancyParams {
-  /** Questions generated per answer (ragas `strictness`). */
-  strictness: number;
-  /** 'all' = ragas after PR #2327 (the score is 0 only when every generation is noncommittal); 'any' = earlier releases. */
-  noncommittal: NoncommittalRule;
-  /** Sampling temperature of the question generations; near 0 they come out identical and strictness buys nothing. */
-  temperature: number;
-}
-
-export interface RagasParams {
-  /** Metrics to run; undefined = every metric the row's fields allow. */
-  metrics: RagasMetric[] | undefined;
-  answerRelevancy: AnswerRelevancyParams;
-  /** exact: false = the reference's `Σ v + 1e-10` denominator (a perfect ranking scores 0.9999999999); true = the fix. */
-  contextPrecision: { exact: boolean };
-  /** The mode `noise_sensitivity` (and the default metric list) stands for. */
-  noiseSensitivity: { mode: NoiseMode };
-}
-
 /**
  * 0.3 is what ragas' own LLM wrapper used whenever it asked for several generations (`get_temperature(n > 1)`);
  * the current reference leaves the generations at the judge's default temperature.
  */
-export const DEFAULT_ANSWER_RELEVANCY: AnswerRelevancyParams = { strictness: 3, noncommittal: 'all', temperature: 0.3 };
+export const DEFAULT_ANSWER_RELEVANCY = { strictness: 3, noncommittal: 'all' as NoncommittalRule, temperature: 0.3 };
 
-const KNOWN_KEYS = ['metrics', 'answerRelevancy', 'contextPrecision', 'noiseSensitivity'];
+const metricHint = `choose from ${METRIC_ALIASES.join(', ')}`;
 
-type Where = { file: string };
+const answerRelevancy = section({
+  strictness: whole({ min: 1, max: 10, default: DEFAULT_ANSWER_RELEVANCY.strictness, hint: 'ragas uses 3 questions per answer', description: 'Questions generated per answer (ragas strictness).' }),
+  noncommittal: choice(NONCOMMITTAL_RULES, { default: DEFAULT_ANSWER_RELEVANCY.noncommittal, hint: 'e.g. noncommittal: all', description: 'all: the score is 0 only when every generation is noncommittal (ragas after PR #2327); any: when one is (earlier releases).' }),
+  temperature: decimal({ min: 0, max: 2, default: DEFAULT_ANSWER_RELEVANCY.temperature, hint: 'e.g. temperature: 0.3 (at 0 the generations repeat each other)', description: 'Sampling temperature of the question generations; near 0 they come out identical and strictness buys nothing.' }),
+}, { description: 'Answer relevancy\'s settings.', example: 'answerRelevancy: { strictness: 3, noncommittal: all }' });
 
-function fail(where: Where, key: string, message: string, hint: string): never {
-  throw paramValueError(where.file, 'ragas', key, message, hint);
-}
+const shape = {
+  metrics: list(items.choice(METRIC_ALIASES, { noun: 'metric', hint: metricHint }), { example: metricHint, description: 'Metrics to run (noise_sensitivity stands for the mode in noiseSensitivity.mode); every metric the row\'s fields allow by default.' }),
+  answerRelevancy,
+  contextPrecision: section({
+    exact: flag({ default: false, hint: 'write exact: true or false', description: 'false: the reference\'s Σ v + 1e-10 denominator (a perfect ranking scores 0.9999999999); true: the exact value.' }),
+  }, { description: 'Context precision\'s settings.', example: 'contextPrecision: { exact: true }' }),
+  noiseSensitivity: section({
+    mode: choice(NOISE_MODES, { default: 'relevant', hint: 'e.g. mode: relevant', description: 'The mode noise_sensitivity (and the default metric list) stands for.' }),
+  }, { description: 'Noise sensitivity\'s settings.', example: 'noiseSensitivity: { mode: irrelevant }' }),
+};
 
-function describe(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
-}
+/** RAGAS's params as the eval file writes them. */
+export const ragasParamsSchema = mapping(shape, { example: 'params: { metrics: [faithfulness, context_recall] }' });
 
-function mapping(value: unknown, key: string, where: Where, example: string): Record<string, unknown> {
-  if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(where, key, `expected a mapping, got ${describe(value)}`, `e.g. ${example}`);
-  return value as Record<string, unknown>;
-}
+export type AnswerRelevancyParams = ParamsOf<typeof answerRelevancy>;
 
-function rejectUnknown(raw: Record<string, unknown>, known: readonly string[], prefix: string, where: Where): void {
-  for (const key of Object.keys(raw)) {
-    if (!known.includes(key)) throw unknownParamError(where.file, 'ragas', [...paramPath(prefix.replace(/\.$/, '')), key], known, 'unknown parameter', `use ${known.join(', ')}`);
-  }
-}
+export type RagasParams = Omit<ParamsOf<typeof ragasParamsSchema>, 'metrics'> & {
+  /** Metrics to run; undefined = every metric the row's fields allow. */
+  metrics: RagasMetric[] | undefined;
+};
 
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], key: string, fallback: T, where: Where): T {
-  if (value === undefined) return fallback;
-  if (!allowed.includes(value as T)) fail(where, key, `expected one of ${allowed.join(', ')}, got ${describe(value)}`, `e.g. ${key.split('.').pop()}: ${fallback}`);
-  return value as T;
-}
-
-function parseMetrics(value: unknown, mode: NoiseMode, where: Where): RagasMetric[] | undefined {
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.length === 0) fail(where, 'metrics', `expected a non-empty list, got ${describe(value)}`, `choose from ${METRIC_ALIASES.join(', ')}`);
+export function parseRagasParams(raw: unknown, where: { file: string }): RagasParams {
+  const read = readParams(ragasParamsSchema, raw, where.file, 'ragas');
+  const mode = read.noiseSensitivity.mode;
   const metrics: RagasMetric[] = [];
-  value.forEach((item, i) => {
-    if (!METRIC_ALIASES.includes(item as (typeof METRIC_ALIASES)[number])) {
-      fail(where, `metrics[${i}]`, `unknown metric ${describe(item)}`, `choose from ${METRIC_ALIASES.join(', ')}`);
-    }
-    const metric = item === 'noise_sensitivity' ? (`noise_sensitivity_${mode}` as RagasMetric) : (item as RagasMetric);
-    if (metrics.includes(metric)) fail(where, `metrics[${i}]`, `${metric} is listed twice`, 'list each metric once');
+  read.metrics?.forEach((item, i) => {
+    const metric = item === 'noise_sensitivity' ? (`noise_sensitivity_${mode}` as const) : item;
+    if (metrics.includes(metric)) paramsReader(where.file, 'ragas').fail(`metrics[${i}]`, `${metric} is listed twice`, 'list each metric once');
     metrics.push(metric);
   });
-  return metrics;
-}
-
-function parseAnswerRelevancy(value: unknown, where: Where): AnswerRelevancyParams {
-  const raw = mapping(value, 'answerRelevancy', where, 'answerRelevancy: { strictness: 3, noncommittal: all }');
-  rejectUnknown(raw, ['strictness', 'noncommittal', 'temperature'], 'answerRelevancy.', where);
-  const strictness = raw.strictness ?? DEFAULT_ANSWER_RELEVANCY.strictness;
-  if (typeof strictness !== 'number' || !Number.isInteger(strictness) || strictness < 1 || strictness > 10) {
-    fail(where, 'answerRelevancy.strictness', `expected a whole number from 1 to 10, got ${describe(strictness)}`, 'ragas uses 3 questions per answer');
-  }
-  const temperature = raw.temperature ?? DEFAULT_ANSWER_RELEVANCY.temperature;
-  if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
-    fail(where, 'answerRelevancy.temperature', `expected a number from 0 to 2, got ${describe(temperature)}`, 'e.g. temperature: 0.3 (at 0 the generations repeat each other)');
-  }
-  return {
-    strictness,
-    noncommittal: oneOf(raw.noncommittal, NONCOMMITTAL_RULES, 'answerRelevancy.noncommittal', DEFAULT_ANSWER_RELEVANCY.noncommittal, where),
-    temperature,
-  };
-}
-
-function parseBoolean(value: unknown, key: string, fallback: boolean, where: Where): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') fail(where, key, `expected true or false, got ${describe(value)}`, `write ${key.split('.').pop()}: true or false`);
-  return value;
-}
-
-export function parseRagasParams(raw: unknown, where: Where): RagasParams {
-  const object = mapping(raw ?? undefined, '(root)', where, 'params: { metrics: [faithfulness, context_recall] }');
-  rejectUnknown(object, KNOWN_KEYS, '', where);
-  const precision = mapping(object.contextPrecision, 'contextPrecision', where, 'contextPrecision: { exact: true }');
-  rejectUnknown(precision, ['exact'], 'contextPrecision.', where);
-  const noise = mapping(object.noiseSensitivity, 'noiseSensitivity', where, 'noiseSensitivity: { mode: irrelevant }');
-  rejectUnknown(noise, ['mode'], 'noiseSensitivity.', where);
-  const mode = oneOf(noise.mode, NOISE_MODES, 'noiseSensitivity.mode', 'relevant', where);
-  return {
-    metrics: parseMetrics(object.metrics, mode, where),
-    answerRelevancy: parseAnswerRelevancy(object.answerRelevancy, where),
-    contextPrecision: { exact: parseBoolean(precision.exact, 'contextPrecision.exact', false, where) },
-    noiseSensitivity: { mode },
-  };
+  return { ...read, metrics: read.metrics && metrics };
 }

@@ -1,7 +1,8 @@
 // Reads a RAGAS dataset row: the ragas column names and their older aliases, checked with messages that name the field.
 import { InputError } from '../../errors.js';
 import { rowId } from '../../data/rowIds.js';
-import { aliasedField } from '../../data/rowFields.js';
+import { aliasedField, readFields } from '../../data/rowFields.js';
+import type { FieldsSpec, RowFormat } from '../../data/rowFields.js';
 import { readHumanScores } from '../metaEval.js';
 import type { DatasetRow, RetrievedPassage } from '../../model.js';
 
@@ -19,72 +20,28 @@ export interface RagasRow {
   retrieved?: (RetrievedPassage | undefined)[];
 }
 
+const FORMAT: RowFormat = { field: (name, row) => `row ${row.ref.index + 1}: ${name}`, hint: 'a RAGAS row has user_input (or question), retrieved_contexts (or contexts), and optionally reference_contexts, response (or answer), reference (or ground_truth)' };
+const LIST_HINT = 'in CSV write the list as a JSON array';
+
 /** ragas ≥ 0.2 names first; the 0.1 names (question, contexts, answer, ground_truth) are accepted too. */
 const FIELDS = {
-  userInput: ['user_input', 'question'],
-  retrievedContexts: ['retrieved_contexts', 'contexts'],
-  referenceContexts: ['reference_contexts'],
-  response: ['response', 'answer'],
-  reference: ['reference', 'ground_truth'],
-} as const;
-
-class RowReader {
-  constructor(private readonly row: DatasetRow) {}
-
-  fail(field: string, message: string, hint?: string): never {
-    throw new InputError({ file: this.row.ref.file, line: this.row.ref.line }, `row ${this.row.ref.index + 1}: ${field}: ${message}`, hint);
-  }
-
-  /** The value under the first alias present; two aliases with different values are refused (data/rowFields.ts). */
-  pick(names: readonly string[]): { name: string; value: unknown } | undefined {
-    return aliasedField(this.row, names);
-  }
-
-  string(names: readonly string[], required: true): string;
-  string(names: readonly string[], required: false): string | undefined;
-  string(names: readonly string[], required: boolean): string | undefined {
-    const found = this.pick(names);
-    if (!found) {
-      if (required) this.fail(names[0] as string, 'missing', `add ${names.join(' or ')} to the row`);
-      return undefined;
-    }
-    if (typeof found.value !== 'string') this.fail(found.name, `expected a string, got ${typeof found.value}`);
-    if (required && found.value.trim() === '') this.fail(found.name, 'is empty');
-    return found.value;
-  }
-
-  strings(names: readonly string[], required: true): string[];
-  strings(names: readonly string[], required: false): string[] | undefined;
-  strings(names: readonly string[], required: boolean): string[] | undefined {
-    const found = this.pick(names);
-    if (!found) {
-      if (required) this.fail(names[0] as string, 'missing', `add ${names[0]}: a list of the passages the retriever returned`);
-      return undefined;
-    }
-    if (!Array.isArray(found.value)) this.fail(found.name, `expected a list of strings, got ${typeof found.value}`, 'in CSV write the list as a JSON array');
-    if (required && found.value.length === 0) this.fail(found.name, 'is an empty list', 'every RAGAS metric reads at least one retrieved context');
-    return found.value.map((item, i) => {
-      if (typeof item !== 'string') this.fail(`${found.name}[${i}]`, `expected a string, got ${typeof item}`);
-      return item;
-    });
-  }
-}
+  userInput: { names: ['user_input', 'question'], kind: 'text', required: true, missing: 'add user_input or question to the row' },
+  retrievedContexts: { names: ['retrieved_contexts', 'contexts'], kind: 'strings', required: true, missing: 'add retrieved_contexts: a list of the passages the retriever returned', hint: LIST_HINT },
+  referenceContexts: { names: ['reference_contexts'], kind: 'strings', hint: LIST_HINT },
+  response: { names: ['response', 'answer'], kind: 'string' },
+  reference: { names: ['reference', 'ground_truth'], kind: 'string' },
+} as const satisfies FieldsSpec;
 
 export function readRagasRow(row: DatasetRow): RagasRow {
-  const reader = new RowReader(row);
+  const fail = (field: string, message: string, hint: string): never => {
+    throw new InputError({ file: row.ref.file, line: row.ref.line }, `${FORMAT.field(field, row)}: ${message}`, hint);
+  };
   const human = readHumanScores(row.data);
   const problem = human.problems[0];
-  if (problem) reader.fail(problem.field, problem.message, 'human scores are numbers, e.g. human_scores: { faithfulness: 0.8 }');
-  return {
-    id: rowId(row),
-    userInput: reader.string(FIELDS.userInput, true),
-    retrievedContexts: reader.strings(FIELDS.retrievedContexts, true),
-    referenceContexts: reader.strings(FIELDS.referenceContexts, false),
-    response: reader.string(FIELDS.response, false),
-    reference: reader.string(FIELDS.reference, false),
-    humanScores: human.scores,
-    ...retrievedOf(row.data.passages, reader.strings(FIELDS.retrievedContexts, true)),
-  };
+  if (problem) fail(problem.field, problem.message, 'human scores are numbers, e.g. human_scores: { faithfulness: 0.8 }');
+  const fields = readFields(row, FIELDS, FORMAT);
+  if (fields.retrievedContexts.length === 0) fail(aliasedField(row, FIELDS.retrievedContexts.names)?.name ?? 'retrieved_contexts', 'is an empty list', 'every RAGAS metric reads at least one retrieved context');
+  return { id: rowId(row), ...fields, humanScores: human.scores, ...retrievedOf(row.data.passages, fields.retrievedContexts) };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { builtinPrompt } from '../../assets.js';
 import type { Suite } from '../contract.js';
 import { RAGAS_METHOD, expandRagasRow, ragasExpected } from './cases.js';
-import { parseRagasParams } from './params.js';
+import { parseRagasParams, ragasParamsSchema } from './params.js';
 import type { RagasParams } from './params.js';
 import { createRagasAggregator, ragasReport } from './report.js';
 import { scoreRagasCase } from './score.js';
@@ -11,6 +11,7 @@ export const ragasSuite: Suite<RagasParams> = {
   method: RAGAS_METHOD,
   summary: 'RAGAS metrics',
   parseParams: (raw, where) => parseRagasParams(raw, where),
+  paramsSchema: ragasParamsSchema,
   expandRow: (row, params, context) => expandRagasRow(row, params, context),
   score: (evalCase, responseText, params, context) => scoreRagasCase(evalCase, responseText, params, context),
   report: (cases, results, params, suiteId) => ragasReport(cases, results, params, suiteId),

@@ -1,5 +1,6 @@
 // RGB suite parameters: their types, defaults per testbed, and validation with messages that name the bad key.
-import { paramValueError, unknownParamError } from '../paramError.js';
+import { choice, decimal, flag, items, list, mapping, paramsReader, readParams, requiredChoice, section, whole } from '../paramSchema.js';
+import type { ParamsOf, ParamsReader } from '../paramSchema.js';
 import type { Markers } from './match.js';
 
 export const TESTBEDS = ['noise_robustness', 'negative_rejection', 'information_integration', 'counterfactual_robustness'] as const;
@@ -7,36 +8,6 @@ export type Testbed = (typeof TESTBEDS)[number];
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
-
-/** Which judge passes run when the eval file configures a judge model. */
-export interface RgbJudgeParams {
-  /** Rej* on negative rejection (reference `reject_evalue.py`). */
-  rejection: boolean;
-  /** ED* / CR* on counterfactual robustness (reference `fact_evalue.py`). */
-  factualError: boolean;
-  /** The paper's error taxonomy as a label on wrong answers (off by default: one judge call per failure). */
-  failureLabels: boolean;
-}
-
-export interface RgbParams {
-  testbed: Testbed;
-  /** zh removes spaces from responses before matching and selects the zh prompt, as the reference does for zh files. */
-  language: Language;
-  noiseRates: number[];
-  passageNum: number;
-  /** Counterfactual only: share of true positives mixed in with the counterfactual passages. */
-  correctRate: number;
-  /** false = the reference's scoring, flaws included; true = case-insensitive markers, Rej counting only rejections, and a Rej* or ED* judge answer that matches neither verdict a judge error. */
-  strict: boolean;
-  judge: RgbJudgeParams;
-  /** Counterfactual only: also ask each question with no documents (the paper's Acc column). */
-  withoutDocuments: boolean;
-  /**
-   * Not an eval-file key of rgb: the reference's markers apply there. The stress method scores through this same
-   * code with the user's own refusal phrase, so it sets them here.
-   */
-  markers?: Markers;
-}
 
 /** The paper's ratios (Tables 1, 3, 5, 7). */
 export const DEFAULT_NOISE_RATES: Readonly<Record<Testbed, readonly number[]>> = {
@@ -46,151 +17,88 @@ export const DEFAULT_NOISE_RATES: Readonly<Record<Testbed, readonly number[]>> =
   counterfactual_robustness: [0],
 };
 
-const KNOWN_KEYS = ['testbed', 'language', 'noiseRates', 'passageNum', 'correctRate', 'strict', 'judge', 'withoutDocuments'];
-const JUDGE_KEYS = ['rejection', 'factualError', 'failureLabels'];
+/** Which judge passes run when the eval file configures a judge model; each on by default where its testbed reads it. */
+export const judgePasses = section({
+  rejection: flag({ description: 'Rej*: the judge decides whether a negative-rejection answer refuses (reference reject_evalue.py). On by default for negative_rejection.' }),
+  factualError: flag({ description: 'ED* / CR*: the judge decides whether a counterfactual answer points out the factual error (reference fact_evalue.py). On by default for counterfactual_robustness.' }),
+  failureLabels: flag({ default: false, description: 'The paper\'s error taxonomy as a label on each wrong answer (one judge call per failure).' }),
+}, { description: 'Which judge passes run when the eval file sets judge:.', example: 'judge: { failureLabels: true }', problem: 'unknown judge pass' });
 
-/** Where a parameter sits, for its error: the eval file, and the method it belongs to (stress reuses RGB's judge passes). */
-type Where = { file: string; method?: string };
+const shape = {
+  testbed: requiredChoice(TESTBEDS, { description: 'Which of RGB\'s four abilities the suite tests.', noun: 'testbed', missing: `set it to one of ${TESTBEDS.join(', ')}` }),
+  language: choice(LANGUAGES, { default: 'en', description: 'zh removes spaces from responses before matching and selects the zh prompt, as the reference does for Chinese files.', hint: 'zh removes spaces from responses before matching, as the reference does for Chinese files' }),
+  noiseRates: list(items.decimal({ min: 0, max: 1 }, 'ratios are shares of passageNum, e.g. 0.4'), {
+    description: 'Shares of passageNum that are noise, one case per row and ratio. The paper\'s by default: [0, 0.2, 0.4, 0.6, 0.8] for noise robustness, [1] for negative rejection, [0, 0.2, 0.4] for information integration, [0] for counterfactual robustness.',
+    example: 'e.g. noiseRates: [0, 0.2, 0.4]',
+    distinct: 'each ratio gives one case per row; list it once',
+  }),
+  passageNum: whole({ min: 1, default: 5, hint: 'the paper gives 5 passages per question', description: 'Passages shown per question.' }),
+  correctRate: decimal({ min: 0, max: 1, default: 0, hint: 'ratios are shares of passageNum, e.g. 0.4', description: 'Counterfactual robustness only: share of true passages mixed in with the counterfactual ones.' }),
+  strict: flag({ default: false, description: 'false: the reference\'s scoring, flaws included; true: case-insensitive markers, Rej counting only rejections, and a Rej* or ED* judge answer that matches neither verdict a judge error.' }),
+  judge: judgePasses,
+  withoutDocuments: flag({ default: false, description: 'Counterfactual robustness only: also ask each question with no documents (the paper\'s Acc column).' }),
+};
 
-function fail(where: Where, key: string, message: string, hint: string): never {
-  throw paramValueError(where.file, where.method ?? 'rgb', key, message, hint);
-}
+/** RGB's params as the eval file writes them (the editor's schema and the validator both come from it). */
+export const rgbParamsSchema = mapping(shape, { example: 'params: { testbed: noise_robustness }', hint: `RGB accepts ${Object.keys(shape).join(', ')}` });
 
-function describe(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
-}
+/** Which judge passes run (each on where its testbed reads it, unless the eval file says). */
+export type RgbJudgeParams = Required<ParamsOf<typeof judgePasses>>;
 
-function asObject(raw: unknown, where: Where): Record<string, unknown> {
-  if (raw === undefined || raw === null) {
-    fail(where, 'testbed', 'missing', `set params.testbed to one of ${TESTBEDS.join(', ')}`);
-  }
-  if (typeof raw !== 'object' || Array.isArray(raw)) {
-    fail(where, '(root)', `expected a mapping, got ${describe(raw)}`, 'e.g. params: { testbed: noise_robustness }');
-  }
-  return raw as Record<string, unknown>;
-}
+export type RgbParams = Omit<ParamsOf<typeof rgbParamsSchema>, 'noiseRates' | 'judge' | 'testbed' | 'language'> & {
+  testbed: Testbed;
+  language: Language;
+  noiseRates: number[];
+  judge: RgbJudgeParams;
+  /**
+   * Not an eval-file key of rgb: the reference's markers apply there. The stress method scores through this same
+   * code with the user's own refusal phrase, so it sets them here.
+   */
+  markers?: Markers;
+};
 
-function rejectUnknownKeys(raw: Record<string, unknown>, where: Where): void {
-  for (const key of Object.keys(raw)) {
-    if (!KNOWN_KEYS.includes(key)) throw unknownParamError(where.file, 'rgb', [key], KNOWN_KEYS, 'unknown parameter', `RGB accepts ${KNOWN_KEYS.join(', ')}`);
-  }
-}
-
-function parseTestbed(value: unknown, where: Where): Testbed {
-  if (value === undefined) fail(where, 'testbed', 'missing', `set it to one of ${TESTBEDS.join(', ')}`);
-  if (!TESTBEDS.includes(value as Testbed)) fail(where, 'testbed', `unknown testbed ${describe(value)}`, `use one of ${TESTBEDS.join(', ')}`);
-  return value as Testbed;
-}
-
-function parseLanguage(value: unknown, where: Where): Language {
-  if (value === undefined) return 'en';
-  if (!LANGUAGES.includes(value as Language)) fail(where, 'language', `expected "en" or "zh", got ${describe(value)}`, 'zh removes spaces from responses before matching, as the reference does for Chinese files');
-  return value as Language;
-}
-
-function parseBoolean(value: unknown, key: string, fallback: boolean, where: Where): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') fail(where, key, `expected true or false, got ${describe(value)}`, `write ${key}: true or ${key}: false`);
-  return value;
-}
-
-function parsePassageNum(value: unknown, where: Where): number {
-  if (value === undefined) return 5;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    fail(where, 'passageNum', `expected a whole number of at least 1, got ${describe(value)}`, 'the paper gives 5 passages per question');
-  }
-  return value;
-}
-
-function parseRate(value: unknown, key: string, where: Where): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-    fail(where, key, `expected a number between 0 and 1, got ${describe(value)}`, 'ratios are shares of passageNum, e.g. 0.4');
-  }
-  return value;
-}
-
-function parseNoiseRates(value: unknown, testbed: Testbed, where: Where): number[] {
-  const defaults = [...DEFAULT_NOISE_RATES[testbed]];
-  if (value === undefined) return defaults;
-  if (!Array.isArray(value) || value.length === 0) {
-    fail(where, 'noiseRates', `expected a non-empty list of numbers, got ${describe(value)}`, `e.g. noiseRates: [${defaults.join(', ')}]`);
-  }
-  const rates = value.map((rate, i) => parseRate(rate, `noiseRates[${i}]`, where));
-  const seen = new Set<number>();
-  for (const rate of rates) {
-    if (seen.has(rate)) fail(where, 'noiseRates', `${rate} is listed twice`, 'each ratio gives one case per row; list it once');
-    seen.add(rate);
-  }
-  if (testbed === 'negative_rejection' && (rates.length !== 1 || rates[0] !== 1)) {
-    fail(where, 'noiseRates', `negative rejection always uses noise ratio 1 (only noise documents), got ${describe(value)}`, 'remove noiseRates, or use testbed noise_robustness for other ratios');
-  }
-  return rates;
-}
-
-function parseCorrectRate(value: unknown, testbed: Testbed, where: Where): number {
-  if (value === undefined) return 0;
-  const rate = parseRate(value, 'correctRate', where);
-  if (rate !== 0 && testbed !== 'counterfactual_robustness') {
-    fail(where, 'correctRate', `only counterfactual_robustness mixes in correct passages (testbed is ${testbed})`, 'remove correctRate');
-  }
-  return rate;
-}
-
-/** RGB's judge passes (Rej*, ED*, failure labels); each on by default where its testbed reads it. */
-export function parseJudgeParams(value: unknown, testbed: string, where: Where): RgbJudgeParams {
-  const defaults: RgbJudgeParams = {
-    rejection: testbed === 'negative_rejection',
-    factualError: testbed === 'counterfactual_robustness',
-    failureLabels: false,
-  };
-  if (value === undefined) return defaults;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    fail(where, 'judge', `expected a mapping, got ${describe(value)}`, 'e.g. judge: { failureLabels: true }');
-  }
-  const raw = value as Record<string, unknown>;
-  for (const key of Object.keys(raw)) {
-    if (!JUDGE_KEYS.includes(key)) throw unknownParamError(where.file, where.method ?? 'rgb', ['judge', key], JUDGE_KEYS, 'unknown judge pass', `use ${JUDGE_KEYS.join(', ')}`);
-  }
+/** The judge passes with their defaults for `testbed`. */
+export function judgeDefaults(judge: ParamsOf<typeof judgePasses>, testbed: string): RgbJudgeParams {
   return {
-    rejection: parseBoolean(raw.rejection, 'judge.rejection', defaults.rejection, where),
-    factualError: parseBoolean(raw.factualError, 'judge.factualError', defaults.factualError, where),
-    failureLabels: parseBoolean(raw.failureLabels, 'judge.failureLabels', defaults.failureLabels, where),
+    rejection: judge.rejection ?? testbed === 'negative_rejection',
+    factualError: judge.factualError ?? testbed === 'counterfactual_robustness',
+    failureLabels: judge.failureLabels,
   };
+}
+
+/** Negative rejection shows only noise: ratio 1 and nothing else. */
+export function checkNegativeRejection(rates: readonly number[], reader: ParamsReader, noise: string): void {
+  if (rates.length !== 1 || rates[0] !== 1) {
+    reader.fail('noiseRates', `negative rejection always uses noise ratio 1 (only ${noise}), got ${JSON.stringify(rates)}`, 'remove noiseRates, or use testbed noise_robustness for other ratios');
+  }
 }
 
 /**
  * The reference computes `passage_num - neg_num - correct_num` positives; a negative count makes Python's
  * random.sample raise. Catch it here, once, instead of on every row.
  */
-function checkCounterfactualBudget(params: RgbParams, where: Where): void {
-  if (params.testbed !== 'counterfactual_robustness') return;
+export function checkCounterfactualBudget(params: { passageNum: number; correctRate: number; noiseRates: readonly number[] }, reader: ParamsReader): void {
   const correctNum = Math.ceil(params.passageNum * params.correctRate);
   for (const rate of params.noiseRates) {
     const negNum = Math.ceil(params.passageNum * rate);
     if (negNum + correctNum > params.passageNum) {
-      fail(where, 'correctRate', `noise ${rate} (${negNum} passages) plus correctRate ${params.correctRate} (${correctNum}) exceed passageNum ${params.passageNum}`, 'lower correctRate or the noise ratio');
+      reader.fail('correctRate', `noise ${rate} (${negNum} passages) plus correctRate ${params.correctRate} (${correctNum}) exceed passageNum ${params.passageNum}`, 'lower correctRate or the noise ratio');
     }
   }
 }
 
-export function parseRgbParams(raw: unknown, where: Where): RgbParams {
-  const object = asObject(raw, where);
-  rejectUnknownKeys(object, where);
-  const testbed = parseTestbed(object.testbed, where);
-  const withoutDocuments = parseBoolean(object.withoutDocuments, 'withoutDocuments', false, where);
-  if (withoutDocuments && testbed !== 'counterfactual_robustness') {
-    fail(where, 'withoutDocuments', `only counterfactual_robustness reports accuracy without documents (testbed is ${testbed})`, 'remove withoutDocuments');
-  }
-  const params: RgbParams = {
-    testbed,
-    language: parseLanguage(object.language, where),
-    noiseRates: parseNoiseRates(object.noiseRates, testbed, where),
-    passageNum: parsePassageNum(object.passageNum, where),
-    correctRate: parseCorrectRate(object.correctRate, testbed, where),
-    strict: parseBoolean(object.strict, 'strict', false, where),
-    judge: parseJudgeParams(object.judge, testbed, where),
-    withoutDocuments,
+export function parseRgbParams(raw: unknown, where: { file: string }): RgbParams {
+  const read = readParams(rgbParamsSchema, raw, where.file, 'rgb');
+  const reader = paramsReader(where.file, 'rgb');
+  const { testbed } = read;
+  const counterfactualOnly = (key: string, set: boolean, why: string) => {
+    if (set && testbed !== 'counterfactual_robustness') reader.fail(key, `only counterfactual_robustness ${why} (testbed is ${testbed})`, `remove ${key}`);
   };
-  checkCounterfactualBudget(params, where);
+  counterfactualOnly('withoutDocuments', read.withoutDocuments, 'reports accuracy without documents');
+  const noiseRates = read.noiseRates ?? [...DEFAULT_NOISE_RATES[testbed]];
+  if (testbed === 'negative_rejection') checkNegativeRejection(noiseRates, reader, 'noise documents');
+  counterfactualOnly('correctRate', read.correctRate !== 0, 'mixes in correct passages');
+  const params: RgbParams = { ...read, noiseRates, judge: judgeDefaults(read.judge, testbed) };
+  if (testbed === 'counterfactual_robustness') checkCounterfactualBudget(params, reader);
   return params;
 }

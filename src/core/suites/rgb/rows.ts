@@ -1,6 +1,8 @@
 // Reads one RGB dataset row into a typed record for its data kind, or throws an InputError naming the field.
 import { InputError } from '../../errors.js';
 import { rowId } from '../../data/rowIds.js';
+import { readFields } from '../../data/rowFields.js';
+import type { FieldsSpec, RowFormat } from '../../data/rowFields.js';
 import type { Testbed } from './params.js';
 import type { DatasetRow } from '../../model.js';
 
@@ -53,76 +55,41 @@ const FORMATS: Record<DataKind, string> = {
   counterfactual: 'a counterfactual row (*_fact) has id, query, answer, fakeanswer, positive: [str], positive_wrong: [str] (index-aligned), negative: [str]',
 };
 
-class RowReader {
-  constructor(private readonly row: DatasetRow, private readonly kind: DataKind) {}
+const base = {
+  query: { names: ['query'], kind: 'string', required: true },
+  answer: { names: ['answer'], kind: 'answerParts', required: true },
+  negative: { names: ['negative'], kind: 'strings', required: true },
+} as const;
 
-  fail(field: string, message: string): never {
-    throw new InputError({ file: this.row.ref.file, line: this.row.ref.line }, `RGB row field "${field}": ${message}`, FORMATS[this.kind]);
-  }
+/** The fields of each data kind, under the reference's own names. */
+const SPECS = {
+  plain: { ...base, positive: { names: ['positive'], kind: 'strings', required: true } },
+  integration: { ...base, positive: { names: ['positive'], kind: 'passageGroups', required: true } },
+  counterfactual: {
+    ...base,
+    positive: { names: ['positive'], kind: 'strings', required: true },
+    positive_wrong: { names: ['positive_wrong'], kind: 'strings', required: true },
+    fakeanswer: { names: ['fakeanswer'], kind: 'answerParts', required: true },
+  },
+} as const satisfies Record<DataKind, FieldsSpec>;
 
-  present(field: string): unknown {
-    const value = this.row.data[field];
-    if (value === undefined || value === null) this.fail(field, 'missing');
-    return value;
-  }
-
-  string(field: string): string {
-    const value = this.present(field);
-    if (typeof value !== 'string') this.fail(field, `expected a string, got ${typeof value}`);
-    return value;
-  }
-
-  strings(field: string): string[] {
-    const value = this.present(field);
-    if (!Array.isArray(value)) this.fail(field, `expected a list of strings, got ${typeof value}`);
-    value.forEach((item, i) => {
-      if (typeof item !== 'string') this.fail(`${field}[${i}]`, `expected a string, got ${typeof item}`);
-    });
-    return value as string[];
-  }
-
-  stringLists(field: string): string[][] {
-    const value = this.present(field);
-    if (!Array.isArray(value) || value.length === 0) this.fail(field, 'expected a non-empty list of passage lists');
-    return value.map((group, i) => {
-      if (!Array.isArray(group)) this.fail(`${field}[${i}]`, `expected a list of passages, got ${typeof group}`);
-      // The reference takes group[0] unconditionally; an empty group would crash it.
-      if (group.length === 0) this.fail(`${field}[${i}]`, 'empty passage list');
-      return group.map((item, j) => {
-        if (typeof item !== 'string') this.fail(`${field}[${i}][${j}]`, `expected a string, got ${typeof item}`);
-        return item as string;
-      });
-    });
-  }
-
-  /** answer / fakeanswer: a string, or a list whose items are strings (a part) or lists of strings (alternatives). */
-  answerParts(field: string): AnswerParts {
-    const value = this.present(field);
-    if (typeof value === 'string') return [[value]];
-    if (!Array.isArray(value) || value.length === 0) this.fail(field, 'expected a string or a non-empty list of answer parts');
-    return value.map((part, i) => {
-      if (typeof part === 'string') return [part];
-      if (Array.isArray(part) && part.length > 0 && part.every((alt) => typeof alt === 'string')) return part as string[];
-      return this.fail(`${field}[${i}]`, 'expected a string or a non-empty list of alternative strings');
-    });
-  }
-}
+const formatOf = (kind: DataKind): RowFormat => ({ field: (name) => `RGB row field "${name}"`, hint: FORMATS[kind] });
 
 /** Validate a dataset row for the testbed's data kind. */
 export function readRgbRow(row: DatasetRow, kind: DataKind): RgbRow {
-  const reader = new RowReader(row, kind);
-  const base: RowBase = {
-    id: rowId(row),
-    query: reader.string('query'),
-    answer: reader.answerParts('answer'),
-    negative: reader.strings('negative'),
-  };
-  if (kind === 'plain') return { ...base, kind, positive: reader.strings('positive') };
-  if (kind === 'integration') return { ...base, kind, positive: reader.stringLists('positive') };
-  const positive = reader.strings('positive');
-  const positiveWrong = reader.strings('positive_wrong');
-  if (positiveWrong.length !== positive.length) {
-    reader.fail('positive_wrong', `has ${positiveWrong.length} passages but positive has ${positive.length}; they must be index-aligned`);
+  const format = formatOf(kind);
+  const id = rowId(row);
+  if (kind === 'plain') {
+    const { query, answer, negative, positive } = readFields(row, SPECS.plain, format);
+    return { id, query, answer, negative, kind, positive };
   }
-  return { ...base, kind, positive, positiveWrong, fakeanswer: reader.answerParts('fakeanswer') };
+  if (kind === 'integration') {
+    const { query, answer, negative, positive } = readFields(row, SPECS.integration, format);
+    return { id, query, answer, negative, kind, positive };
+  }
+  const { query, answer, negative, positive, positive_wrong: positiveWrong, fakeanswer } = readFields(row, SPECS.counterfactual, format);
+  if (positiveWrong.length !== positive.length) {
+    throw new InputError({ file: row.ref.file, line: row.ref.line }, `RGB row field "positive_wrong": has ${positiveWrong.length} passages but positive has ${positive.length}; they must be index-aligned`, FORMATS[kind]);
+  }
+  return { id, query, answer, negative, kind, positive, positiveWrong, fakeanswer };
 }

@@ -2,7 +2,7 @@
 import { builtinPrompt } from '../../assets.js';
 import type { Suite } from '../contract.js';
 import { RGB_METHOD, expandRgbRow } from './cases.js';
-import { TESTBEDS, parseRgbParams } from './params.js';
+import { TESTBEDS, parseRgbParams, rgbParamsSchema } from './params.js';
 import type { RgbParams } from './params.js';
 import { createRgbAggregator, rgbReport } from './report.js';
 import { scoreRgbCase } from './score.js';
@@ -11,6 +11,7 @@ export const rgbSuite: Suite<RgbParams> = {
   method: RGB_METHOD,
   summary: 'RGB benchmark',
   parseParams: (raw, where) => parseRgbParams(raw, where),
+  paramsSchema: rgbParamsSchema,
   quickRunChoice: {
     param: 'testbed',
     question: 'Which RGB testbed?',

@@ -1,9 +1,10 @@
 // Stress parameters: which testbed is built from the user's rows, its ratios or positions, where distractors come
 // from, and the user's own refusal phrase. Every key is checked, with a message naming it.
 import * as path from 'node:path';
-import { paramValueError, unknownParamError } from '../paramError.js';
 import type { ParamsWhere } from '../contract.js';
-import { LANGUAGES, parseJudgeParams } from '../rgb/params.js';
+import { asList, choice, decimal, either, flag, items, list, mapping, paramsReader, phrases, readParams, required, requiredChoice, whole } from '../paramSchema.js';
+import type { ParamsOf, ParamsReader } from '../paramSchema.js';
+import { LANGUAGES, checkCounterfactualBudget, checkNegativeRejection, judgeDefaults, judgePasses } from '../rgb/params.js';
 import type { Language, RgbJudgeParams } from '../rgb/params.js';
 
 export const STRESS_TESTBEDS = ['noise_robustness', 'negative_rejection', 'counterfactual_robustness', 'information_integration', 'position'] as const;
@@ -30,26 +31,6 @@ export type ShortRows = (typeof SHORT_ROWS)[number];
 /** RGB's judge passes, parsed by RGB's own parser. */
 export type StressJudgeParams = RgbJudgeParams;
 
-export interface StressParams {
-  testbed: StressTestbed;
-  language: Language;
-  answerBearing: AnswerBearingMode;
-  distractors: DistractorSource;
-  noiseRates: number[];
-  passageNum: number;
-  shortRows: ShortRows;
-  /** Position testbed: distractors around the answer-bearing passage (positions 1…k+1). */
-  k: number;
-  correctRate: number;
-  /** Phrases that mark a refusal in the user's prompt; matched as RGB matches its marker. */
-  refusal: string[];
-  /** Phrases that mark a detected factual error (counterfactual robustness). */
-  factualError: string[];
-  strict: boolean;
-  judge: StressJudgeParams;
-  withoutDocuments: boolean;
-}
-
 /** RGB's ratios for the testbeds RGB has; position uses none (its ratio follows from k). */
 const DEFAULT_NOISE_RATES: Readonly<Record<StressTestbed, readonly number[]>> = {
   noise_robustness: [0, 0.2, 0.4, 0.6, 0.8],
@@ -63,130 +44,102 @@ const DEFAULT_NOISE_RATES: Readonly<Record<StressTestbed, readonly number[]>> = 
 export const DEFAULT_REFUSAL = ['insufficient information'];
 export const DEFAULT_FACTUAL_ERROR = ['factual errors'];
 
-const KNOWN_KEYS = ['testbed', 'language', 'answerBearing', 'distractors', 'noiseRates', 'passageNum', 'shortRows', 'k', 'correctRate', 'refusal', 'factualError', 'strict', 'judge', 'withoutDocuments'];
 type Where = ParamsWhere;
 
-function fail(where: Where, key: string, message: string, hint: string): never {
-  throw paramValueError(where.file, 'stress', key, message, hint);
-}
 
-const describe = (value: unknown) => JSON.stringify(value) ?? String(value);
+const refusalHint = 'the phrase your prompt asks the model to say when the documents do not answer, e.g. refusal: "I don\'t know"';
+const factualErrorHint = 'the phrase your prompt asks for when documents contradict the facts, e.g. factualError: "factual errors"';
+const distractorsHint = 'write distractors: dataset (other rows\' passages that bear no answer) or distractors: { corpus: <folder of .txt/.md files> }';
 
-function parseEnum<T extends string>(value: unknown, key: string, allowed: readonly T[], fallback: T | undefined, where: Where, hint: string): T {
-  if (value === undefined && fallback !== undefined) return fallback;
-  if (value === undefined) fail(where, key, 'missing', `set params.${key} to one of ${allowed.join(', ')}`);
-  if (!allowed.includes(value as T)) fail(where, key, `unknown value ${describe(value)}`, `use one of ${allowed.join(', ')}${hint}`);
-  return value as T;
-}
+const shape = {
+  testbed: requiredChoice(STRESS_TESTBEDS, { description: 'Which testbed is built from your rows: RGB\'s four, or position (the answer-bearing passage moved through k+1 positions).', noun: 'value', missing: `set params.testbed to one of ${STRESS_TESTBEDS.join(', ')}` }),
+  language: choice(LANGUAGES, { default: 'en', description: 'zh removes spaces from responses before matching.', hint: `use one of ${LANGUAGES.join(', ')} (zh removes spaces from responses before matching)` }),
+  answerBearing: choice(ANSWER_BEARING_MODES, {
+    default: 'match',
+    description: 'Which retrieved passages bear the answer. match (default): RGB\'s rule, the reference (or any alternative of each part) as a lowercase substring. judge: before a row\'s cases are built, the eval file\'s judge is asked once per passage whether it states the reference answer, paraphrased or not (prompts/stress/judge-answer-bearing.prompt); needs judge:, verdicts are cached and recorded on each case, a row whose verdict cannot be read is reported at its line; not for information_integration or counterfactual_robustness. A row\'s answer_bearing column wins over both.',
+    hint: `use one of ${ANSWER_BEARING_MODES.join(', ')} (judge: the eval file's judge decides, for answers the passages paraphrase)`,
+  }),
+  distractors: either([items.choice(['dataset']), mapping({ corpus: required(items.text(distractorsHint), 'A folder of .txt/.md files, relative to the eval file, whose paragraphs are the distractors.') }, { example: 'distractors: { corpus: corpus }', problem: 'unknown distractor setting', hint: distractorsHint })], {
+    description: 'Where distractors come from: dataset (default: other rows\' passages that bear no answer) or { corpus: <folder> }.',
+    expected: 'dataset or { corpus: <folder> }',
+    hint: distractorsHint,
+  }),
+  noiseRates: list(items.decimal({ min: 0, max: 1 }, 'ratios are shares of passageNum, e.g. 0.4'), {
+    description: 'Shares of passageNum that are distractors, one case per row and ratio; RGB\'s by default ([0, 0.2, 0.4, 0.6, 0.8] for noise robustness, [1] for negative rejection, [0, 0.2, 0.4] for information integration, [0] for counterfactual robustness). Not for position.',
+    example: 'e.g. noiseRates: [0, 0.2, 0.4]',
+    distinct: 'each ratio gives one case per row; list it once',
+  }),
+  passageNum: whole({ min: 1, default: 5, hint: 'RGB gives 5 passages per question', description: 'Passages shown per question.' }),
+  shortRows: choice(SHORT_ROWS, { default: 'keep_ratio', description: 'Noise robustness on a row with fewer answer-bearing passages than a case wants: keep_ratio (default) shows fewer passages so the ratio holds; fill is RGB\'s rule (more distractors, a higher effective ratio).', hint: `use one of ${SHORT_ROWS.join(', ')} (fill: RGB's rule, more noise when answer-bearing passages run short)` }),
+  k: whole({ min: 1, hint: 'k distractors give k+1 positions, e.g. k: 4', description: 'Position testbed: distractors around the answer-bearing passage (positions 1…k+1); passageNum − 1 by default.' }),
+  correctRate: decimal({ min: 0, max: 1, default: 0, hint: 'ratios are shares of passageNum, e.g. 0.4', description: 'Counterfactual robustness only: share of true passages mixed in with the counterfactual ones.' }),
+  refusal: phrases({ default: DEFAULT_REFUSAL, noun: 'phrase', hint: refusalHint, description: 'The phrase (or phrases) your prompt asks the model to say when the documents do not answer; matched as RGB matches its marker.' }),
+  factualError: phrases({ default: DEFAULT_FACTUAL_ERROR, noun: 'phrase', hint: factualErrorHint, description: 'Counterfactual robustness only: the phrase (or phrases) that mark a detected factual error.' }),
+  strict: flag({ default: false, description: 'false: RGB\'s scoring, flaws included; true: case-insensitive markers and Rej counting only rejections.' }),
+  judge: judgePasses,
+  withoutDocuments: flag({ default: false, description: 'Counterfactual robustness only: also ask each question with no documents.' }),
+};
 
-function parseBoolean(value: unknown, key: string, fallback: boolean, where: Where): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') fail(where, key, `expected true or false, got ${describe(value)}`, `write ${key}: true or ${key}: false`);
-  return value;
-}
+/** The stress params as the eval file writes them. */
+export const stressParamsSchema = mapping(shape, { example: 'params: { testbed: noise_robustness }', hint: `stress accepts ${Object.keys(shape).join(', ')}` });
 
-function parseCount(value: unknown, key: string, fallback: number, min: number, where: Where, hint: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) fail(where, key, `expected a whole number of at least ${min}, got ${describe(value)}`, hint);
-  return value;
-}
+export type StressParams = Omit<ParamsOf<typeof stressParamsSchema>, 'testbed' | 'language' | 'answerBearing' | 'shortRows' | 'distractors' | 'noiseRates' | 'k' | 'refusal' | 'factualError' | 'judge'> & {
+  testbed: StressTestbed;
+  language: Language;
+  answerBearing: AnswerBearingMode;
+  distractors: DistractorSource;
+  noiseRates: number[];
+  shortRows: ShortRows;
+  k: number;
+  refusal: string[];
+  factualError: string[];
+  judge: StressJudgeParams;
+};
 
-function parseRate(value: unknown, key: string, where: Where): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) fail(where, key, `expected a number between 0 and 1, got ${describe(value)}`, 'ratios are shares of passageNum, e.g. 0.4');
-  return value;
-}
-
-function parseNoiseRates(value: unknown, testbed: StressTestbed, where: Where): number[] {
-  const defaults = [...DEFAULT_NOISE_RATES[testbed]];
-  if (value === undefined) return defaults;
-  if (testbed === 'position') fail(where, 'noiseRates', 'the position testbed has no noise ratios', 'remove noiseRates; set k, the number of distractors around the answer-bearing passage');
-  if (!Array.isArray(value) || value.length === 0) fail(where, 'noiseRates', `expected a non-empty list of numbers, got ${describe(value)}`, `e.g. noiseRates: [${defaults.join(', ')}]`);
-  const rates = value.map((rate, i) => parseRate(rate, `noiseRates[${i}]`, where));
-  if (new Set(rates).size !== rates.length) fail(where, 'noiseRates', 'a ratio is listed twice', 'each ratio gives one case per row; list it once');
-  if (testbed === 'negative_rejection' && (rates.length !== 1 || rates[0] !== 1)) {
-    fail(where, 'noiseRates', `negative rejection always uses noise ratio 1 (only distractors), got ${describe(value)}`, 'remove noiseRates, or use testbed noise_robustness for other ratios');
-  }
-  return rates;
-}
-
-function parsePhrases(value: unknown, key: string, fallback: string[], where: Where, hint: string): string[] {
-  if (value === undefined) return [...fallback];
-  const list = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(list) || list.length === 0 || !list.every((p) => typeof p === 'string' && p.trim() !== '')) {
-    fail(where, key, `expected a phrase or a non-empty list of phrases, got ${describe(value)}`, hint);
-  }
-  return list as string[];
-}
-
-/** `distractors: dataset` (default) or `distractors: { corpus: folder }`, the folder relative to the eval file. */
-function parseDistractors(value: unknown, where: Where): DistractorSource {
-  if (value === undefined || value === 'dataset') return { kind: 'dataset' };
-  const hint = 'write distractors: dataset (other rows\' passages that bear no answer) or distractors: { corpus: <folder of .txt/.md files> }';
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(where, 'distractors', `unknown value ${describe(value)}`, hint);
-  const raw = value as Record<string, unknown>;
-  for (const key of Object.keys(raw)) {
-    if (key !== 'corpus') throw unknownParamError(where.file, 'stress', ['distractors', key], ['corpus'], 'unknown distractor setting', hint);
-  }
-  if (typeof raw.corpus !== 'string' || raw.corpus.trim() === '') fail(where, 'distractors.corpus', `expected a folder path, got ${describe(raw.corpus)}`, hint);
-  return { kind: 'corpus', folder: path.resolve(path.dirname(where.file), raw.corpus) };
-}
-
-function parseAnswerBearing(value: unknown, testbed: StressTestbed, where: Where): AnswerBearingMode {
-  const mode = parseEnum(value, 'answerBearing', ANSWER_BEARING_MODES, 'match', where, ' (judge: the eval file\'s judge decides, for answers the passages paraphrase)');
-  if (mode !== 'judge') return mode;
+function checkAnswerBearing(mode: AnswerBearingMode, testbed: StressTestbed, where: Where, reader: ParamsReader): void {
+  if (mode !== 'judge') return;
   // Known only when the eval file is loaded (where.judge); the count pass would otherwise build cases no run can.
   if (where.judge === false) {
-    fail(where, 'answerBearing', 'judge needs a judge model, and the eval file sets none', 'add judge: at the top level of the eval file, e.g. judge: openai:gpt-4o-mini, or judge: { provider: openai-compatible, model: <name>, baseUrl: <url> }; or use answerBearing: match');
+    reader.fail('answerBearing', 'judge needs a judge model, and the eval file sets none', 'add judge: at the top level of the eval file, e.g. judge: openai:gpt-4o-mini, or judge: { provider: openai-compatible, model: <name>, baseUrl: <url> }; or use answerBearing: match');
   }
   if (testbed === 'information_integration') {
-    fail(where, 'answerBearing', 'information integration needs each answer part found in a passage of its own, and the judge decides per passage, not per part', 'use answerBearing: match and write answer_parts as the passages word them');
+    reader.fail('answerBearing', 'information integration needs each answer part found in a passage of its own, and the judge decides per passage, not per part', 'use answerBearing: match and write answer_parts as the passages word them');
   }
   // The fake answer replaces the reference's words in each answer-bearing passage; a paraphrase has none to replace.
   if (testbed === 'counterfactual_robustness') {
-    fail(where, 'answerBearing', 'counterfactual robustness replaces the reference answer word for word in each answer-bearing passage, and a passage only the judge finds paraphrases it', 'use answerBearing: match (a row\'s answer_bearing column still names paraphrasing passages, with counterfactual passages from rag-inspector generate-counterfactual)');
+    reader.fail('answerBearing', 'counterfactual robustness replaces the reference answer word for word in each answer-bearing passage, and a passage only the judge finds paraphrases it', 'use answerBearing: match (a row\'s answer_bearing column still names paraphrasing passages, with counterfactual passages from rag-inspector generate-counterfactual)');
   }
-  return mode;
-}
-
-function only(testbeds: readonly StressTestbed[], testbed: StressTestbed, raw: Record<string, unknown>, key: string, where: Where): void {
-  if (raw[key] !== undefined && !testbeds.includes(testbed)) fail(where, key, `only ${testbeds.join(' and ')} use${testbeds.length === 1 ? 's' : ''} ${key} (testbed is ${testbed})`, `remove ${key}`);
 }
 
 export function parseStressParams(raw: unknown, where: Where): StressParams {
-  if (raw === undefined || raw === null) fail(where, 'testbed', 'missing', `set params.testbed to one of ${STRESS_TESTBEDS.join(', ')}`);
-  if (typeof raw !== 'object' || Array.isArray(raw)) fail(where, '(root)', `expected a mapping, got ${describe(raw)}`, 'e.g. params: { testbed: noise_robustness }');
-  const object = raw as Record<string, unknown>;
-  for (const key of Object.keys(object)) {
-    if (!KNOWN_KEYS.includes(key)) throw unknownParamError(where.file, 'stress', [key], KNOWN_KEYS, 'unknown parameter', `stress accepts ${KNOWN_KEYS.join(', ')}`);
-  }
-  const testbed = parseEnum(object.testbed, 'testbed', STRESS_TESTBEDS, undefined, where, '');
-  only(['position'], testbed, object, 'k', where);
-  only(['noise_robustness'], testbed, object, 'shortRows', where);
-  only(['counterfactual_robustness'], testbed, object, 'correctRate', where);
-  only(['counterfactual_robustness'], testbed, object, 'withoutDocuments', where);
-  only(['counterfactual_robustness'], testbed, object, 'factualError', where);
-  const passageNum = parseCount(object.passageNum, 'passageNum', 5, 1, where, 'RGB gives 5 passages per question');
-  const params: StressParams = {
-    testbed,
-    language: parseEnum(object.language, 'language', LANGUAGES, 'en', where, ' (zh removes spaces from responses before matching)'),
-    answerBearing: parseAnswerBearing(object.answerBearing, testbed, where),
-    distractors: parseDistractors(object.distractors, where),
-    noiseRates: parseNoiseRates(object.noiseRates, testbed, where),
-    passageNum,
-    shortRows: parseEnum(object.shortRows, 'shortRows', SHORT_ROWS, 'keep_ratio', where, ' (fill: RGB\'s rule, more noise when answer-bearing passages run short)'),
-    k: parseCount(object.k, 'k', passageNum - 1, 1, where, 'k distractors give k+1 positions, e.g. k: 4'),
-    correctRate: object.correctRate === undefined ? 0 : parseRate(object.correctRate, 'correctRate', where),
-    refusal: parsePhrases(object.refusal, 'refusal', DEFAULT_REFUSAL, where, 'the phrase your prompt asks the model to say when the documents do not answer, e.g. refusal: "I don\'t know"'),
-    factualError: parsePhrases(object.factualError, 'factualError', DEFAULT_FACTUAL_ERROR, where, 'the phrase your prompt asks for when documents contradict the facts, e.g. factualError: "factual errors"'),
-    strict: parseBoolean(object.strict, 'strict', false, where),
-    judge: parseJudgeParams(object.judge, testbed, { ...where, method: 'stress' }),
-    withoutDocuments: parseBoolean(object.withoutDocuments, 'withoutDocuments', false, where),
+  const read = readParams(stressParamsSchema, raw, where.file, 'stress');
+  const reader = paramsReader(where.file, 'stress');
+  const { testbed, passageNum } = read;
+  const given = (raw ?? {}) as Record<string, unknown>;
+  const only = (testbeds: readonly StressTestbed[], key: string) => {
+    if (given[key] !== undefined && !testbeds.includes(testbed)) reader.fail(key, `only ${testbeds.join(' and ')} use${testbeds.length === 1 ? 's' : ''} ${key} (testbed is ${testbed})`, `remove ${key}`);
   };
-  if (testbed === 'counterfactual_robustness') {
-    const correctNum = Math.ceil(passageNum * params.correctRate);
-    for (const rate of params.noiseRates) {
-      if (Math.ceil(passageNum * rate) + correctNum > passageNum) fail(where, 'correctRate', `noise ${rate} plus correctRate ${params.correctRate} exceed passageNum ${passageNum}`, 'lower correctRate or the noise ratio');
-    }
-  }
+  only(['position'], 'k');
+  only(['noise_robustness'], 'shortRows');
+  only(['counterfactual_robustness'], 'correctRate');
+  only(['counterfactual_robustness'], 'withoutDocuments');
+  only(['counterfactual_robustness'], 'factualError');
+  checkAnswerBearing(read.answerBearing, testbed, where, reader);
+  if (read.noiseRates && testbed === 'position') reader.fail('noiseRates', 'the position testbed has no noise ratios', 'remove noiseRates; set k, the number of distractors around the answer-bearing passage');
+  const noiseRates = read.noiseRates ?? [...DEFAULT_NOISE_RATES[testbed]];
+  if (testbed === 'negative_rejection') checkNegativeRejection(noiseRates, reader, 'distractors');
+  const distractors: DistractorSource = read.distractors === undefined || read.distractors === 'dataset'
+    ? { kind: 'dataset' }
+    : { kind: 'corpus', folder: path.resolve(path.dirname(where.file), read.distractors.corpus) };
+  const params: StressParams = {
+    ...read,
+    distractors,
+    noiseRates,
+    k: read.k ?? passageNum - 1,
+    refusal: asList(read.refusal),
+    factualError: asList(read.factualError),
+    judge: judgeDefaults(read.judge, testbed),
+  };
+  if (testbed === 'counterfactual_robustness') checkCounterfactualBudget(params, reader);
   return params;
 }

@@ -2,9 +2,11 @@
 // fake answer, or throws an InputError at the row's file:line naming the accepted column names.
 import { InputError } from '../../errors.js';
 import { rowId, rowKey } from '../../data/rowIds.js';
-import { aliasedField } from '../../data/rowFields.js';
+import { aliasedField, readFields } from '../../data/rowFields.js';
+import type { FieldsSpec, RowFormat } from '../../data/rowFields.js';
 import type { DatasetRow } from '../../model.js';
 import type { AnswerParts } from '../rgb/rows.js';
+import { COUNTERFACTUAL_FIELDS } from '../ifrag/rows.js';
 
 /** Accepted names per column, first match wins: RAGAS's current names, then its older ones; names that disagree are refused. */
 export const COLUMNS = {
@@ -40,100 +42,63 @@ export interface StressRow {
   answerBearing?: number[];
 }
 
-class RowReader {
-  constructor(private readonly row: DatasetRow) {}
+const FORMAT: RowFormat = { field: (name) => `stress row "${name}"`, hint: ROW_FORMAT };
 
-  fail(field: string, message: string): never {
-    throw new InputError({ file: this.row.ref.file, line: this.row.ref.line }, `stress row ${field}: ${message}`, ROW_FORMAT);
-  }
+const FIELDS = {
+  question: { names: COLUMNS.question, kind: 'text', required: true },
+  contexts: { names: COLUMNS.contexts, kind: 'passages', required: true },
+  answerParts: { names: ['answer_parts'], kind: 'answerParts' },
+} as const satisfies FieldsSpec;
 
-  /** The first accepted name present in the row, with its value; two names with different values are refused (data/rowFields.ts). */
-  column(names: readonly string[]): { name: string; value: unknown } | undefined {
-    return aliasedField(this.row, names);
-  }
+function fail(row: DatasetRow, field: string, message: string): never {
+  throw new InputError({ file: row.ref.file, line: row.ref.line }, `${FORMAT.field(field, row)}: ${message}`, ROW_FORMAT);
+}
 
-  required(names: readonly string[], what: string): { name: string; value: unknown } {
-    const found = this.column(names);
-    if (!found) this.fail(`has no ${what} column`, `expected one of ${names.join(', ')} (columns present: ${Object.keys(this.row.data).join(', ') || 'none'})`);
-    return found;
-  }
+/** answer_parts (RGB's form) when the row has it, else the reference as one part of alternatives. */
+function answerOf(row: DatasetRow, answerParts: AnswerParts | undefined): { answer: AnswerParts; answerColumn: string } {
+  if (answerParts) return { answer: answerParts, answerColumn: 'answer_parts' };
+  const { reference } = readFields(row, { reference: { names: COLUMNS.reference, kind: 'alternatives', required: true } }, FORMAT);
+  return { answer: [reference], answerColumn: aliasedField(row, COLUMNS.reference)!.name };
+}
 
-  text(value: unknown, field: string): string {
-    if (typeof value !== 'string' || value.trim() === '') this.fail(`"${field}"`, 'expected a non-empty string');
-    return value;
-  }
+/** One fake per answer part, in the same shape as the answer, so each part has its substitute. */
+function fakeAnswerOf(row: DatasetRow, answer: AnswerParts): AnswerParts | undefined {
+  const spec = { fake: { names: COLUMNS.fakeAnswer, kind: answer.length === 1 ? 'alternatives' : 'answerParts' } } as const satisfies FieldsSpec;
+  const { fake } = readFields(row, spec, FORMAT);
+  if (fake === undefined) return undefined;
+  const parts = answer.length === 1 ? [fake as string[]] : (fake as AnswerParts);
+  if (parts.length !== answer.length) fail(row, aliasedField(row, COLUMNS.fakeAnswer)!.name, `has ${parts.length} parts but the answer has ${answer.length}; give one fake per answer part`);
+  return parts;
+}
 
-  /** A string (one alternative) or a non-empty list of strings (alternatives of one part). */
-  alternatives(value: unknown, field: string): string[] {
-    if (typeof value === 'string') return [this.text(value, field)];
-    if (!Array.isArray(value) || value.length === 0) this.fail(`"${field}"`, 'expected a string or a non-empty list of alternative strings');
-    return value.map((item, i) => this.text(item, `${field}[${i}]`));
-  }
+function counterfactualOf(row: DatasetRow): GivenCounterfactual | undefined {
+  const value = row.data.counterfactual;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) fail(row, 'counterfactual', 'expected a mapping {answer, passages}');
+  const { generatedBy } = value as Record<string, unknown>;
+  return { ...readFields(row, COUNTERFACTUAL_FIELDS, FORMAT, 'counterfactual'), ...(generatedBy !== undefined ? { generatedBy } : {}) };
+}
 
-  /** RGB's answer form: a string, or a list of parts, each a string or a list of alternatives. */
-  parts(value: unknown, field: string): AnswerParts {
-    if (typeof value === 'string') return [[this.text(value, field)]];
-    if (!Array.isArray(value) || value.length === 0) this.fail(`"${field}"`, 'expected a string or a non-empty list of answer parts');
-    return value.map((part, i) => this.alternatives(part, `${field}[${i}]`));
-  }
-
-  contexts(): string[] {
-    const { name, value } = this.required(COLUMNS.contexts, 'retrieved passages');
-    if (!Array.isArray(value) || value.length === 0) this.fail(`"${name}"`, 'expected a non-empty list of passages');
-    return value.map((passage, i) => this.text(passage, `${name}[${i}]`));
-  }
-
-  answer(): { answer: AnswerParts; answerColumn: string } {
-    const parts = this.column(['answer_parts']);
-    if (parts) return { answer: this.parts(parts.value, 'answer_parts'), answerColumn: 'answer_parts' };
-    const { name, value } = this.required(COLUMNS.reference, 'reference answer');
-    return { answer: [this.alternatives(value, name)], answerColumn: name };
-  }
-
-  fakeAnswer(answer: AnswerParts): AnswerParts | undefined {
-    const found = this.column(COLUMNS.fakeAnswer);
-    if (!found) return undefined;
-    // One fake per answer part, in the same shape as the answer, so each part has its substitute.
-    const fake = answer.length === 1 ? [this.alternatives(found.value, found.name)] : this.parts(found.value, found.name);
-    if (fake.length !== answer.length) this.fail(`"${found.name}"`, `has ${fake.length} parts but the answer has ${answer.length}; give one fake per answer part`);
-    return fake;
-  }
-
-  counterfactual(): GivenCounterfactual | undefined {
-    const value = this.row.data.counterfactual;
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'object' || Array.isArray(value)) this.fail('"counterfactual"', 'expected a mapping {answer, passages}');
-    const data = value as Record<string, unknown>;
-    const passages = data.passages;
-    if (!Array.isArray(passages) || passages.length === 0) this.fail('"counterfactual.passages"', 'expected a non-empty list of passages');
-    return {
-      answer: this.alternatives(data.answer, 'counterfactual.answer'),
-      passages: passages.map((p, i) => this.text(p, `counterfactual.passages[${i}]`)),
-      ...(data.generatedBy !== undefined ? { generatedBy: data.generatedBy } : {}),
-    };
-  }
-
-  answerBearing(contexts: number): number[] | undefined {
-    const value = this.row.data.answer_bearing;
-    if (value === undefined || value === null) return undefined;
-    const ok = Array.isArray(value) && value.length > 0 && value.every((i) => Number.isInteger(i) && (i as number) >= 0 && (i as number) < contexts);
-    if (!ok) this.fail('"answer_bearing"', `expected a non-empty list of passage indexes from 0 to ${contexts - 1}, got ${JSON.stringify(value)}`);
-    return [...new Set(value as number[])].sort((a, b) => a - b);
-  }
+/** 0-based indexes of passages the user marks answer-bearing, each once, in order. */
+function answerBearingOf(row: DatasetRow, contexts: number): number[] | undefined {
+  const value = row.data.answer_bearing;
+  if (value === undefined || value === null) return undefined;
+  const ok = Array.isArray(value) && value.length > 0 && value.every((i) => Number.isInteger(i) && (i as number) >= 0 && (i as number) < contexts);
+  if (!ok) fail(row, 'answer_bearing', `expected a non-empty list of passage indexes from 0 to ${contexts - 1}, got ${JSON.stringify(value)}`);
+  return [...new Set(value as number[])].sort((a, b) => a - b);
 }
 
 export function readStressRow(row: DatasetRow): StressRow {
-  const reader = new RowReader(row);
-  const question = reader.required(COLUMNS.question, 'question');
-  const { answer, answerColumn } = reader.answer();
-  const stressRow: StressRow = { question: reader.text(question.value, question.name), contexts: reader.contexts(), answer, answerColumn };
+  const fields = readFields(row, FIELDS, FORMAT);
+  const { answer, answerColumn } = answerOf(row, fields.answerParts);
+  const stressRow: StressRow = { question: fields.question, contexts: fields.contexts, answer, answerColumn };
   const id = rowId(row);
   if (id !== undefined) stressRow.id = id;
-  const fakeAnswer = reader.fakeAnswer(answer);
+  const fakeAnswer = fakeAnswerOf(row, answer);
   if (fakeAnswer) stressRow.fakeAnswer = fakeAnswer;
-  const counterfactual = reader.counterfactual();
+  const counterfactual = counterfactualOf(row);
   if (counterfactual) stressRow.counterfactual = counterfactual;
-  const marked = reader.answerBearing(stressRow.contexts.length);
+  const marked = answerBearingOf(row, stressRow.contexts.length);
   if (marked) stressRow.answerBearing = marked;
   return stressRow;
 }

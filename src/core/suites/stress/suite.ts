@@ -4,7 +4,7 @@ import type { Suite } from '../contract.js';
 import { STRESS_METHOD, expandStressRow } from './cases.js';
 import { prepareStressRow } from './judgedBearing.js';
 import type { StressPrepared } from './judgedBearing.js';
-import { STRESS_TESTBEDS, parseStressParams } from './params.js';
+import { STRESS_TESTBEDS, parseStressParams, stressParamsSchema } from './params.js';
 import { looksLikeStressRow } from './counterfactual.js';
 import type { StressParams } from './params.js';
 import { distractorPoolFor } from './pool.js';
@@ -15,13 +15,7 @@ export const stressSuite: Suite<StressParams, StressPrepared | undefined> = {
   method: STRESS_METHOD,
   summary: 'RGB\'s abilities and the position curve on your own RAG rows',
   parseParams: (raw, where) => parseStressParams(raw, where),
-  paramDocs: {
-    answerBearing: {
-      enum: ['match', 'judge'],
-      default: 'match',
-      description: 'Which retrieved passages bear the answer. match (default): RGB\'s rule, the reference (or any alternative of each part) as a lowercase substring. judge: before a row\'s cases are built, the eval file\'s judge is asked once per passage whether it states the reference answer, paraphrased or not (prompts/stress/judge-answer-bearing.prompt); needs judge:, verdicts are cached and recorded on each case, a row whose verdict cannot be read is reported at its line; not for information_integration or counterfactual_robustness. A row\'s answer_bearing column wins over both.',
-    },
-  },
+  paramsSchema: stressParamsSchema,
   quickRunChoice: {
     param: 'testbed',
     question: 'Which stress testbed?',
