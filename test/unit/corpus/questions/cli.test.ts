@@ -144,7 +144,9 @@ describe('rag-inspector generate-questions', () => {
     acceptingDefaults(server);
     const stopped = await first.done;
     assert.equal(stopped.code, 130, stopped.stderr);
-    assert.equal(lines(out).length, 1);
+    // The signal and the judge's reply race to the process: the question in flight may or may not have been written.
+    const kept = lines(out).length;
+    assert.ok(kept === 1 || kept === 2, `the finished question kept (${kept} written)`);
     const again = await start().done;
     assert.equal(again.code, 0, again.stderr);
     assert.equal(lines(out).length, 3);
