@@ -30,7 +30,7 @@ export interface EmbeddedOptions {
   refineFactor: number;
 }
 
-export const EMBEDDED_DEFAULTS: EmbeddedOptions = { annMinRows: 20_000, ann: 'hnsw-sq', m: 20, efConstruction: 300, ef: 300, nprobes: 20, refineFactor: 5 };
+export const EMBEDDED_DEFAULTS: EmbeddedOptions = { annMinRows: 20_000, ann: 'hnsw-sq', m: 20, efConstruction: 300, ef: 600, nprobes: 20, refineFactor: 10 };
 
 /** One row of the table: the chunk with its ranges, heading '' when none (a column of one type). */
 type ChunkRow = Omit<StoredChunk, 'heading'> & { heading: string; [column: string]: unknown };
