@@ -229,8 +229,8 @@ async function runCommand(command: RunCommand): Promise<number> {
     // --baseline: the paired verdict against an earlier run, compared before the reports finish so JUnit can name broken cases.
     const baselineFor = async (logged: RunData) => (baselineLog ? await baselineOf(baselineLog, logged, command.level) : undefined);
     const streamed = outcome.followed && await streaming?.finish(outcome.followed, async (live) => {
-      const baseline = await baselineFor(await runDataFromLog(outcome.logFile));
-      if (baseline) live.baseline = baseline;
+      // Compared with the run read back from its log: the live run's cases are the writers' stream.
+      if (baselineLog) live.baseline = await baselineFor(await runDataFromLog(outcome.logFile));
     });
     let run: RunData;
     let written: string[];
