@@ -3,6 +3,7 @@
 // examples, on two models with errors, on a run cancelled and resumed, and on a resume that retries its errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -21,7 +22,8 @@ import type { FixtureServer } from '../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../fixtures/useFixtureServer.js';
 import { answerLandmarks, createWorkspace, rgbRows } from '../engine/workspace.js';
 
-const EXAMPLES = path.join(__dirname, '..', '..', '..', 'examples');
+const ROOT = path.join(__dirname, '..', '..', '..');
+const EXAMPLES = path.join(ROOT, 'examples');
 const FORMATS = ['json', 'csv', 'junit', 'html'] as const;
 
 let server: FixtureServer;
@@ -171,4 +173,20 @@ test('a retried pair that is not run again keeps its earlier line where it stand
   assert.equal(resumed.streamed, undefined, 'not written live');
   assert.deepEqual(readdirSync(path.join(ws.dir, 'resumed')), [], 'and nothing left of the live attempt');
   await assertTablesFromLog(ws.evalFile, resumed.outcome);
+});
+
+test('rag-inspector run writes its reports live: the bytes rag-inspector report writes from the same log', (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rag-live-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(path.join(EXAMPLES, 'rgb'), path.join(dir, 'rgb'), { recursive: true });
+  const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  const run = cli('run', path.join(dir, 'rgb', 'rgb-example.eval.yaml'), '--no-cache', '--quiet', '--out', path.join(dir, 'live'));
+  assert.equal(run.status, 0, run.stderr);
+  const [log] = readdirSync(path.join(dir, 'rgb', '.rag-inspector', 'runs')).filter((name) => name.endsWith('.jsonl'));
+  const report = cli('report', path.join(dir, 'rgb', '.rag-inspector', 'runs', log!), '--out', path.join(dir, 'from-log'));
+  assert.equal(report.status, 0, report.stderr);
+  assert.deepEqual(readdirSync(path.join(dir, 'live')).sort(), ['cases.csv', 'junit.xml', 'report.html', 'report.json']);
+  for (const name of readdirSync(path.join(dir, 'live'))) assert.equal(readFileSync(path.join(dir, 'live', name), 'utf8'), readFileSync(path.join(dir, 'from-log', name), 'utf8'), name);
+  // What the run prints of its tables and totals is what the report command prints of the same log.
+  assert.equal(run.stdout.replace(/Reports: .*/, ''), report.stdout.replace(/Reports: .*/, ''));
 });
