@@ -33,6 +33,9 @@ export interface FollowedLog {
   exact: boolean;
 }
 
+/** Lines written before they are read back and fed: a few dozen cases. */
+const READ_BACK_LINES = 256;
+
 /** Forgets a case once as many of its lines as there are models were fed: one model keeps nothing. */
 class FirstLineOfCase {
   private readonly seen = new Map<string, number>();
@@ -78,19 +81,25 @@ export async function followLog(writer: RunLogWriter, suites: readonly SuitePlan
     for await (const line of readCaseLines(scan)) if (finished.has(caseKey(line.result.caseId, line.result.modelKey))) await feed(line);
   }
   let chain: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    chain = chain.then(async () => {
+      for (const line of await tail.take()) {
+        logged += 1;
+        rerun.delete(caseKey(line.result.caseId, line.result.modelKey));
+        await feed(line);
+      }
+    });
+    return chain;
+  };
   return {
     tables,
-    /** Feeds the cases logged since the last call, in order; resolves once they are fed. */
-    fed(): Promise<void> {
-      chain = chain.then(async () => {
-        for (const line of await tail.take()) {
-          logged += 1;
-          rerun.delete(caseKey(line.result.caseId, line.result.modelKey));
-          await feed(line);
-        }
-      });
-      return chain;
-    },
+    /**
+     * Feeds the cases logged since it last fed, in order, once enough lines wait (read back together, the decoding
+     * stays in a tight loop instead of between each case's other work); the run waits for that feeding.
+     */
+    fed: (): Promise<void> => (tail.unread >= READ_BACK_LINES ? flush() : chain),
+    /** Feeds every case logged: before the tables are finished. */
+    flush,
     exact: () => tail.exact && rerun.size === 0,
     /** After the summary line is written. */
     end(): FollowedLog {

@@ -275,6 +275,7 @@ async function runWithClients(setup: RunSetup): Promise<RunOutcome> {
     });
     // A failed check ends the run here with its own error, whatever the first wave did.
     writer = await opened;
+    await following!.flush();
   } catch (error) {
     const log = await opened.catch(() => undefined);
     // The check failed: no log was opened, and the check's error is the one to tell.

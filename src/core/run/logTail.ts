@@ -14,8 +14,7 @@ export class LogTail {
   private readonly texts = new LogTexts();
   private pending: StoredCaseLine[] = [];
   private handle: Promise<FileHandle> | undefined;
-  /** The last summary line written, as read back. */
-  summary: SummaryLine | undefined;
+  private summaryLine: SummaryLine | undefined;
   /**
    * False once a line written could not be read back as a reader of the file would read it (a reader skips such a
    * line and reports it): what was fed from here is then not the log's reading, and a reader of the file must be used.
@@ -25,8 +24,20 @@ export class LogTail {
   /** `shared`: the log's shared lines so far (a resumed log's earlier ones included); texts are those written from now on. */
   constructor(private readonly file: string, private readonly format: number, private readonly shared: SharedTable) {}
 
+  /** Lines written and not read back yet: read back together (take), not one at a time between the run's other work. */
+  private unreadLines: { text: string; offset: number; length: number }[] = [];
+
   /** A line just written at byte `offset`, `length` bytes without its newline. */
   written(text: string, offset: number, length: number): void {
+    this.unreadLines.push({ text, offset, length });
+  }
+
+  /** How many lines were written and not read back yet. */
+  get unread(): number {
+    return this.unreadLines.length;
+  }
+
+  private readBack(text: string, offset: number, length: number): void {
     const decoded = decodeLogLine(text, this.shared, 0);
     if ('problem' in decoded) {
       this.exact = false;
@@ -39,14 +50,17 @@ export class LogTail {
     } else if (line.type === 'case') {
       this.pending.push(line);
     } else if (line.type === 'summary') {
-      this.summary = line;
+      this.summaryLine = line;
     } else if (line.type === 'resume') {
-      this.summary = undefined;
+      this.summaryLine = undefined;
     }
   }
 
   /** The case lines written since the last call, in order, rebuilt as a reader of the file rebuilds them. */
   async take(): Promise<CaseLine[]> {
+    const written = this.unreadLines;
+    this.unreadLines = [];
+    for (const { text, offset, length } of written) this.readBack(text, offset, length);
     const lines = this.pending;
     this.pending = [];
     if (this.format < 2) return lines as CaseLine[];
@@ -62,6 +76,12 @@ export class LogTail {
       }
     }
     return out;
+  }
+
+  /** The last summary line written, as read back. */
+  get summary(): SummaryLine | undefined {
+    for (const { text, offset, length } of this.unreadLines.splice(0)) this.readBack(text, offset, length);
+    return this.summaryLine;
   }
 
   /** Closes the file it reads texts back from, if it opened it; idempotent. */
