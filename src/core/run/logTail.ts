@@ -1,6 +1,7 @@
 // The run log read back as it is written: each line its writer appends goes through the readers' one decoder
 // (logLine.ts) and each case line comes out as a reader of the file rebuilds it, so what is fed from here while a run
-// goes (its tables, the CLI's reports) is what a later pass over the log would read — without reading the file again.
+// goes (its tables, the CLI's reports) is what a later pass over the log would read — without reading the file again
+// (only a text that fell out of the bounded text cache is read back, by its byte range).
 import type { FileHandle } from 'node:fs/promises';
 import { openRegularFile } from '../regularFile.js';
 import { MissingTextError, decodeCase } from './caseText.js';
