@@ -3,13 +3,12 @@
 // the start to its "progress: N/N" line (the last case) and from there to its exit. With --before <dir>, another built
 // checkout, interleaved run by run. --cpu-prof <dir>: each run also writes a V8 CPU profile there.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { machineLine, median, numberArg, stringArg, table } from './lib/report.js';
 import { createWorkspace, rgbRows } from '../test/unit/engine/workspace.js';
 import { rgbNoiseEval } from './lib/rgbNoiseEval.js';
-import { appendFileSync, writeFileSync } from 'node:fs';
 
 interface PhaseTiming {
   runMs: number;
