@@ -12,6 +12,7 @@ import type { RunEvent } from '../core/engine/events.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
 import { envCredentials } from '../core/providers/registry.js';
 import { runDataFromLog } from '../core/report/runDataSources.js';
+import { LiveReports } from '../core/report/liveReports.js';
 import type { RunData } from '../core/report/runData.js';
 import { reportFolderProblem, writeReports } from '../core/report/writeReports.js';
 import type { ReportWriter } from '../core/report/reportPass.js';
@@ -21,7 +22,7 @@ import { isInside } from '../core/spec/containment.js';
 import { parseCommandLine, USAGE, UsageError } from './args.js';
 import type { ExplainCommand, RunCommand } from './args.js';
 import { explainFromCli, explainInvocation } from './explain.js';
-import { explanationFile, readExplanation } from '../core/explain/explainRun.js';
+import { explanationFile, explanationFileOfRunLog, readExplanation } from '../core/explain/explainRun.js';
 import { writeExplanationReports } from '../core/report/explanationReport.js';
 import { failureCausesOfRun } from '../core/report/failureCauses.js';
 import { runGenerateCounterfactual } from './generateCounterfactual.js';
@@ -202,6 +203,17 @@ async function runCommand(command: RunCommand): Promise<number> {
     const baselineLog = command.baseline ? await resolveRun(command.baseline, workspaceDir, '--baseline') : undefined;
     const batchLines = new BatchProgressLines();
     const indexLines = new IndexProgressLines(command.quiet, (line) => progress.note(`index ${line}`));
+    const resume = command.resume ? await resolveRun(command.resume, workspaceDir, '--resume') : undefined;
+    // The reports are written as the cases are logged, so little is left once the last one is. Not for a resumed run
+    // that was explained meanwhile: its HTML report needs the tables to apply the explanation to the first case.
+    let out = '';
+    let concurrency: number | undefined;
+    const liveCauses = causesCounter(() => concurrency);
+    let causesOfRun = liveCauses;
+    const streaming = resume && existsSync(explanationFileOfRunLog(resume, path.basename(resume, '.jsonl'))) ? undefined : new LiveReports(async (run) => {
+      out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
+      return writeReports(run, out, command.formats, { ...verdictsOptions(command.contain ? workspaceDir : process.cwd()), alongside: [liveCauses] });
+    });
     const outcome = await runEvaluation(specFile, {
       signal: controller.signal,
       credentials: envCredentials(process.env),
@@ -209,7 +221,8 @@ async function runCommand(command: RunCommand): Promise<number> {
       noCache: command.noCache,
       refreshCache: command.refresh,
       preflight: command.preflight,
-      resume: command.resume ? await resolveRun(command.resume, workspaceDir, '--resume') : undefined,
+      resume,
+      follower: streaming,
       retryErrors: command.retryErrors,
       caseFilter: rerun ? (caseId, modelKey) => rerun.has(caseKey(caseId, modelKey)) : undefined,
       overrides: { models: command.models, concurrency: command.concurrency, batch: command.batch },
@@ -224,6 +237,7 @@ async function runCommand(command: RunCommand): Promise<number> {
           if (line) progress.note(line);
         }
         if (event.type === 'run-started') causes = new ErrorCauseTally({ concurrency: event.concurrency });
+        if (event.type === 'run-started') concurrency = event.concurrency;
         if (event.type === 'run-started') progress.note(`run ${event.runId}: ${event.total} case runs on ${event.models.join(', ')}${event.resumed ? ` (${event.resumed} already done)` : ''}\nlog: ${event.logFile}`);
         if (event.type === 'run-started' && event.batchRestored) progress.note(BATCH_RESTORED_LINE);
         if (event.type === 'case-finished') {
@@ -234,16 +248,32 @@ async function runCommand(command: RunCommand): Promise<number> {
           progress.update(event.done, event.total, counts);
         }
       },
+    }).catch(async (error: unknown) => {
+      // No reports of a run that failed: the writers remove what they started.
+      await streaming?.abandon(error);
+      throw error;
     });
     progress.finish();
-    // Reports are written from the run log, one case at a time: the engine keeps no case in full.
-    const logged = await runDataFromLog(outcome.logFile);
-    // --baseline: the paired verdict against an earlier run, compared before the reports so JUnit can name broken cases.
-    const run = baselineLog ? { ...logged, baseline: await baselineOf(baselineLog, logged, command.level) } : logged;
-    const out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
-    const loggedCauses = causesCounter(outcome.spec.concurrency);
-    const written = await writeReports(run, out, command.formats, { ...verdictsOptions(command.contain ? workspaceDir : process.cwd()), alongside: [loggedCauses] });
-    printRun(run, written, loggedCauses.list());
+    // --baseline: the paired verdict against an earlier run, compared before the reports finish so JUnit can name broken cases.
+    const baselineFor = async (logged: RunData) => (baselineLog ? await baselineOf(baselineLog, logged, command.level) : undefined);
+    const streamed = outcome.followed && await streaming?.finish(outcome.followed, async (live) => {
+      // Compared with the run read back from its log: the live run's cases are the writers' stream.
+      if (baselineLog) live.baseline = await baselineFor(await runDataFromLog(outcome.logFile));
+    });
+    let run: RunData;
+    let written: string[];
+    if (streamed) {
+      ({ run, written } = streamed);
+    } else {
+      // Written from the run log, one case at a time, when the run could not give them as it went.
+      const logged = await runDataFromLog(outcome.logFile);
+      const baseline = await baselineFor(logged);
+      run = baseline ? { ...logged, baseline } : logged;
+      out = command.out ? path.resolve(command.out) : defaultReportDir(workspaceDir, run.runId);
+      causesOfRun = causesCounter(() => outcome.spec.concurrency);
+      written = await writeReports(run, out, command.formats, { ...verdictsOptions(command.contain ? workspaceDir : process.cwd()), alongside: [causesOfRun] });
+    }
+    printRun(run, written, causesOfRun.list());
     if (run.baseline) print(process.stdout, `\nCompared with ${run.baseline.runId}:\n${formatComparison(run.baseline.comparison)}\n`);
     const regression = command.failOnRegression && run.baseline !== undefined && hasRegression(run.baseline.comparison);
     if (regression) print(process.stderr, `regression: the case verdicts got significantly worse than in ${run.baseline?.runId} (--fail-on regression)\n`);
@@ -339,14 +369,16 @@ async function rerunSelection(run: string, workspaceDir: string): Promise<Set<st
  * The run's error causes, grouped, counted in the reports' one pass over its log (a resumed run's earlier errors
  * included): errored cases and unreadable judge answers.
  */
-function causesCounter(concurrency?: number): ReportWriter & { list(): ErrorCause[] } {
-  const tally = new ErrorCauseTally({ concurrency });
+function causesCounter(concurrency: () => number | undefined = () => undefined): ReportWriter & { list(): ErrorCause[] } {
+  // Made at the first case: a run's concurrency (which the advice on rate limits names) is known once it started.
+  let tally: ErrorCauseTally | undefined;
+  const tallied = () => (tally ??= new ErrorCauseTally({ concurrency: concurrency() }));
   return {
     async add({ result }) {
-      if (result.status === 'error' || result.scores.some((s) => s.judgeError !== undefined)) tally.add(result);
+      if (result.status === 'error' || result.scores.some((s) => s.judgeError !== undefined)) tallied().add(result);
     },
     async finish() {},
-    list: () => tally.list(),
+    list: () => tallied().list(),
   };
 }
 

@@ -31,6 +31,8 @@ import { TOOL_VERSION } from '../version.js';
 import { withJudgeUsage } from './totals.js';
 import type { CallCounts } from './totals.js';
 import { loggedCalls, tablesFromLog } from './tablesFromLog.js';
+import { followLog } from './followLog.js';
+import type { FollowedLog, LogFollower } from './followLog.js';
 import type { ModelSpec } from '../providers/contract.js';
 import { BATCH_PROVIDER_NAMES } from '../providers/names.js';
 import type { Retriever } from '../retrieval/contract.js';
@@ -74,6 +76,8 @@ export interface RunOptions {
   contain?: Pick<LoadOptions, 'contain' | 'endpoints'>;
   /** The environment a command retriever starts with and an HTTP retriever's header variables are read from. */
   retrieverEnv?: NodeJS.ProcessEnv;
+  /** Told of each case as the run log reads it back, as it is logged: the CLI writes its reports while the run goes. */
+  follower?: LogFollower;
 }
 
 /** How the run ended. The cases and results are in the run log (`logFile`); the outcome holds only the summary. */
@@ -88,6 +92,8 @@ export interface RunOutcome {
   spec: EvalSpec;
   /** Rows and cases that could not be built, with file:line. */
   problems: InputProblem[];
+  /** With a follower: what it was given, and what a reader of the log reads at its end. */
+  followed?: FollowedLog;
 }
 
 type RunClients = Awaited<ReturnType<typeof createRunClients>>;
@@ -181,6 +187,7 @@ async function runWithClients(setup: RunSetup): Promise<RunOutcome> {
   const alongside = new CheckAlongside(checked, overlap ? clients.models.reduce((sum, m) => sum + m.concurrency, 0) : 0);
   const runSignal = AbortSignal.any([options.signal, alongside.signal]);
 
+  let following: Awaited<ReturnType<typeof followLog>> | undefined;
   const runId = previous?.header.runId ?? newRunId(new Date());
   const createdAt = previous?.header.createdAt ?? new Date().toISOString();
   // Opened once the check passed: a run it stops leaves no log.
@@ -190,6 +197,8 @@ async function runWithClients(setup: RunSetup): Promise<RunOutcome> {
       : await RunLogWriter.create(path.join(stateDir, 'runs'), { ...await headerFor(runId, spec, plan, modelKeys), ...(options.overrides?.batch === true ? { batch: true as const } : {}) });
     batchLog.writeTo(writer);
     emit({ type: 'run-started', runId, logFile: writer.file, total, models: modelKeys, suites: spec.suites.map((s) => s.id), resumed: finished.size, concurrency: spec.concurrency, ...(batchRestored ? { batchRestored } : {}) });
+    // The tables (and the follower's reports) are fed as each case is logged: a resumed run's earlier cases first.
+    following = await followLog(writer, plan.suites, previous ? { finished } : undefined, modelKeys, options.follower);
     return writer;
   });
   opened.catch(() => undefined);
@@ -266,9 +275,11 @@ async function runWithClients(setup: RunSetup): Promise<RunOutcome> {
       log.appendCase({ type: 'case', case: evalCase, result });
       done += 1;
       emit({ type: 'case-finished', evalCase, result, done, total });
+      await following!.fed();
     });
     // A failed check ends the run here with its own error, whatever the first wave did.
     writer = await opened;
+    await following!.flush();
   } catch (error) {
     const log = await opened.catch(() => undefined);
     // The check failed: no log was opened, and the check's error is the one to tell.
@@ -280,6 +291,7 @@ async function runWithClients(setup: RunSetup): Promise<RunOutcome> {
       log.appendSummary(summaryLine('error', withJudgeUsage(totals, preparation), [], [], plan.problems));
     } finally {
       log.close();
+      await following?.close();
     }
     throw error;
   }
@@ -289,22 +301,27 @@ async function runWithClients(setup: RunSetup): Promise<RunOutcome> {
   let reports: SuiteReport[];
   let thresholds: ThresholdOutcome[];
   let status: RunStatus;
+  let followed: FollowedLog | undefined;
   try {
     if (isDetached(options.signal)) detach(writer, options.signal);
-    const tables = await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
+    // The tables fed as the cases were logged, unless what was fed is not what a reader of the log reads (followLog.ts).
+    const streamed = following!.exact() ? following!.tables : undefined;
+    const tables = streamed ? streamed.finish(callCounts(clients, previous?.calls)) : await tablesFromLog(logFile, plan.suites, callCounts(clients, previous?.calls));
     reports = tables.reports;
     const counted = withJudgeUsage(tables.totals, preparation);
     status = options.signal.aborted ? 'cancelled' : finishedStatus(counted);
     thresholds = evaluateThresholds(spec.suites, reports, modelKeys);
     summary = summaryLine(status, counted, reports, thresholds, plan.problems);
     writer.appendSummary(summary);
+    followed = following!.end();
   } finally {
     writer.close();
+    await following?.close();
   }
 
   const totals = summary.totals;
   emit({ type: 'run-finished', runId, logFile, status, totals, reports, thresholds });
-  return { runId, createdAt, logFile, status, totals, reports, thresholds, spec, problems: plan.problems };
+  return { runId, createdAt, logFile, status, totals, reports, thresholds, spec, problems: plan.problems, ...(options.follower ? { followed } : {}) };
 }
 
 /**

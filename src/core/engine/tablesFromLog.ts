@@ -1,7 +1,7 @@
-// The suites' tables and the run's totals, computed from the run log when the run ends: while it runs, the engine keeps
-// nothing per finished case, so its memory stays flat however many cases there are.
+// The suites' tables and the run's totals, fed one logged case at a time: as the run logs each case, or from the run
+// log read back; nothing is kept per case (the methods' aggregators keep counts), so memory stays flat.
 import { readCaseLines, scanRunLog } from '../run/runLog.js';
-import type { RunLogScan } from '../run/runLog.js';
+import type { CaseLine, RunLogScan } from '../run/runLog.js';
 import { TotalsCounter } from './totals.js';
 import type { CallCounts } from './totals.js';
 import type { SuiteReport } from '../suites/contract.js';
@@ -26,23 +26,41 @@ export interface RunTables {
  */
 export async function tablesFromLog(logFile: string, suites: readonly SuitePlan[], calls?: CallCounts): Promise<RunTables> {
   const scan = await scanRunLog(logFile);
-  const tables = new Map(suites.map((s) => [s.spec.id, { plan: s, tables: suiteTables(s), samples: new SampleCounts() }]));
-  const totals = new TotalsCounter();
-  const isFirst = firstLineOfCase(scan);
-  for await (const line of readCaseLines(scan)) {
-    const entry = tables.get(line.case.suiteId);
+  const tables = new TablesCounter(suites, firstLineOfCase(scan));
+  for await (const line of readCaseLines(scan)) tables.add(line);
+  return tables.finish(calls);
+}
+
+/**
+ * The suites' tables and the totals fed one case line at a time, in log order, as a reader of the log reads each line
+ * (the end of a run from the log, or the run itself as each case is logged). `isFirst`: whether a line is the first
+ * one of its case among the lines fed.
+ */
+export class TablesCounter {
+  private readonly tables: Map<string, { plan: SuitePlan; tables: ReturnType<typeof suiteTables>; samples: SampleCounts }>;
+  private readonly totals = new TotalsCounter();
+
+  constructor(suites: readonly SuitePlan[], private readonly isFirst: (line: CaseLine) => boolean) {
+    this.tables = new Map(suites.map((s) => [s.spec.id, { plan: s, tables: suiteTables(s), samples: new SampleCounts() }]));
+  }
+
+  add(line: CaseLine): void {
+    const entry = this.tables.get(line.case.suiteId);
     const result = toReportResult(line.result, entry?.plan.suite);
-    totals.add(result);
+    this.totals.add(result);
     // A case of a suite entry no longer in the eval file (resume checks the file's hash, so only by hand) counts in
     // the totals but belongs to no table.
-    if (!entry) continue;
+    if (!entry) return;
     const evalCase = toReportCase(line.case, entry.plan.suite);
-    if (isFirst(line)) entry.tables.addCase(evalCase);
+    if (this.isFirst(line)) entry.tables.addCase(evalCase);
     entry.tables.add(evalCase, result);
     entry.samples.add(result);
   }
-  const suiteReports = [...tables.values()].map((entry) => entry.samples.apply(entry.tables.finish()));
-  return { reports: [...suiteReports, ...combinedReports(suiteReports)], totals: totals.totals(calls) };
+
+  finish(calls?: CallCounts): RunTables {
+    const suiteReports = [...this.tables.values()].map((entry) => entry.samples.apply(entry.tables.finish()));
+    return { reports: [...suiteReports, ...combinedReports(suiteReports)], totals: this.totals.totals(calls) };
+  }
 }
 
 /** What earlier sessions of a resumed run spent, estimated from their logged results; streamed, nothing kept. */

@@ -48,7 +48,8 @@ export function htmlReportWriter(run: RunData, sink: TextSink, webviewBundleJs: 
     await details.dispose();
   };
   // Read once, before the first case, so each listed case shows Explain's cause when it was explained.
-  const explaining = explanationOfRunLog(run.logFile, run.runId).then((explained) => ({ ...explained, items: new ExplainedItems(explained.explanation, run.reports) }));
+  // The run's tables are read only when it was explained: a run being written live has none until its end.
+  const explaining = explanationOfRunLog(run.logFile, run.runId).then((explained) => ({ ...explained, items: new ExplainedItems(explained.explanation, explained.explanation ? run.reports : []) }));
   return {
     async add({ evalCase, result }) {
       if (result.status === 'error') causes.add(result);
@@ -66,7 +67,7 @@ export function htmlReportWriter(run: RunData, sink: TextSink, webviewBundleJs: 
       const notes: InputProblem[] = embedded.size < listed ? [embeddingNote(run, embedded.size, listed, budget)] : [];
       const explained = await explaining;
       if (explained.problem) notes.push(explained.problem);
-      const detail: Omit<RunDetail, 'cases'> = { ...runDetailOf(run), reports: explained.items.reports(), errorCauses: causes.list() };
+      const detail: Omit<RunDetail, 'cases'> = { ...runDetailOf(run), reports: explained.explanation ? explained.items.reports() : run.reports, errorCauses: causes.list() };
       const { before, after } = htmlReportFrame(run.name, webviewBundleJs, options.css);
       await sink.write(before);
       await sink.write(escapeJsonForHtml(reportDataOpening({ ...detail, problems: [...notes, ...detail.problems] })));

@@ -1,8 +1,8 @@
 // The JSON report: the whole run (tables, thresholds, every case with its scores) for other tools to read; streamed case by case.
 import { isTruncated } from '../model.js';
 import type { RunData, RunEntry } from './runData.js';
-import { writeInOnePass } from './reportPass.js';
-import type { ReportWriter } from './reportPass.js';
+import { spoolsIn, writeInOnePass } from './reportPass.js';
+import type { ReportWriter, SpoolFactory } from './reportPass.js';
 import { renderToString } from './textSink.js';
 import type { TextSink } from './textSink.js';
 
@@ -15,11 +15,15 @@ export function writeJsonReport(run: RunData, sink: TextSink): Promise<void> {
   return writeInOnePass(run, [jsonReportWriter(run, sink)]);
 }
 
-/** The JSON report as a writer of one pass (reportPass.ts): the run's fields first, then each case as it comes. */
-export function jsonReportWriter(run: RunData, sink: TextSink): ReportWriter {
+/**
+ * The JSON report as a writer of one pass (reportPass.ts): the run's fields first, then each case as it comes. A live
+ * run's fields are known only at its end, so its cases wait in a spool until then.
+ */
+export function jsonReportWriter(run: RunData, sink: TextSink, newSpool?: SpoolFactory): ReportWriter {
   const emptyTail = '[]\n}';
   let first = true;
   let headWritten = false;
+  const cases = run.live ? (newSpool ?? spoolsIn())() : undefined;
   const writeHead = async () => {
     if (headWritten) return;
     headWritten = true;
@@ -42,16 +46,21 @@ export function jsonReportWriter(run: RunData, sink: TextSink): ReportWriter {
   };
   return {
     async add(entry) {
-      await writeHead();
+      if (!cases) await writeHead();
       // An element of an array two levels deep: JSON.stringify indents its lines by four more spaces.
       const text = JSON.stringify(caseJson(entry), jsonNumbers, 2).replace(/\n/g, '\n    ');
-      await sink.write(`${first ? '[\n' : ',\n'}    ${text}`);
+      await (cases ?? sink).write(`${first ? '[\n' : ',\n'}    ${text}`);
       first = false;
     },
     async finish() {
       await writeHead();
+      if (cases) {
+        await cases.copyTo(sink);
+        await cases.dispose();
+      }
       await sink.write(first ? emptyTail : '\n  ]\n}');
     },
+    dispose: async () => cases?.dispose(),
   };
 }
 

@@ -23,6 +23,11 @@ export interface RunData {
   entries(): AsyncIterable<RunEntry>;
   /** The run log the entries come from, when there is one (the HTML report points readers to it). */
   logFile?: string;
+  /**
+   * A run still going (report/liveReports.ts): its status, totals, tables, thresholds, problems and case count are set
+   * when it ends, before the writers' `finish`, so a writer reads them only there.
+   */
+  live?: true;
   /** The run compared with an earlier one pair by pair (`run --baseline`): the JUnit report names the broken cases. */
   baseline?: { runId: string; comparison: PairedComparison };
 }

@@ -20,7 +20,7 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** Each format's file and its writer of one pass (reportPass.ts); the HTML's is given the inspector bundle. */
 const WRITERS: Record<ReportFormat, { file: string; writer: (run: RunData, sink: TextSink, spool: SpoolFactory, bundle: string) => ReportWriter }> = {
-  json: { file: 'report.json', writer: (run, sink) => jsonReportWriter(run, sink) },
+  json: { file: 'report.json', writer: (run, sink, spool) => jsonReportWriter(run, sink, spool) },
   csv: { file: 'cases.csv', writer: (_run, sink, spool) => csvReportWriter(sink, spool) },
   junit: { file: 'junit.xml', writer: (run, sink, spool) => junitReportWriter(run, sink, spool) },
   // The inspector itself as one offline page: the built webview bundle plus this run's data.

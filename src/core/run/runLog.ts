@@ -23,6 +23,7 @@ import { LogTexts } from './logTexts.js';
 import { isRunId, lineShapeProblem } from './logLineShapes.js';
 import { decodeLogLine } from './logLine.js';
 import { RunLogLock } from './runLogLock.js';
+import { LogTail } from './logTail.js';
 import { stringifyRedacted } from '../redact.js';
 
 export const RUN_LOG_FORMAT = 3;
@@ -194,12 +195,35 @@ export class RunLogWriter {
   private readonly texts: CaseTextEncoder | undefined;
   /** Format 3's shared lines; none in a format-1 or format-2 log. */
   private readonly shared: SharedPacker | undefined;
+  /** The lines written from now on, read back as they are written (readBack). */
+  private tail: LogTail | undefined;
 
-  private constructor(readonly file: string, fd: number, private readonly lock: RunLogLock, private readonly options: RunLogWriterOptions, format: number, shared?: SharedPacker) {
+  private constructor(
+    readonly file: string,
+    fd: number,
+    private readonly lock: RunLogLock,
+    private readonly options: RunLogWriterOptions,
+    /** The log's header as a reader reads it (line 1). */
+    readonly header: RunHeader,
+    shared?: { packer: SharedPacker; table: SharedTable },
+  ) {
     this.fd = fd;
     this.size = fstatSync(fd).size;
-    this.texts = format >= 2 ? new CaseTextEncoder() : undefined;
-    this.shared = format >= 3 ? (shared ?? new SharedPacker()) : undefined;
+    this.texts = header.format >= 2 ? new CaseTextEncoder() : undefined;
+    this.shared = header.format >= 3 ? (shared?.packer ?? new SharedPacker()) : undefined;
+    this.sharedRead = shared?.table ?? new SharedTable();
+  }
+
+  /** The shared lines of the log as its readers know them: what a tail decodes the lines after them against. */
+  private readonly sharedRead: SharedTable;
+
+  /**
+   * Every line written from now on, read back as a reader of the file reads it (logTail.ts), without reading the file:
+   * a run's tables and reports fed as each case is logged. One tail per writer.
+   */
+  readBack(): LogTail {
+    this.tail ??= new LogTail(this.file, this.header.format, this.sharedRead);
+    return this.tail;
   }
 
   /**
@@ -217,9 +241,10 @@ export class RunLogWriter {
       lock.release();
       throw error;
     }
-    const writer = new RunLogWriter(file, fd, lock, options, RUN_LOG_FORMAT);
     const full: RunHeader = { ...header, type: 'header', format: RUN_LOG_FORMAT, status: 'started' };
-    writer.appendLine(full);
+    const text = stringifyRedacted(full);
+    const writer = new RunLogWriter(file, fd, lock, options, parseHeader(file, text));
+    writer.appendText(text);
     return writer;
   }
 
@@ -242,7 +267,7 @@ export class RunLogWriter {
       // Texts written before the resume are not looked up: the first one a case needs is written again (bytes, once).
       // Shared ids are short and numbered, so they are: a new id must not be one the log already defines.
       const shared = header.format >= 3 ? await sharedOf(file) : undefined;
-      const writer = new RunLogWriter(file, openSync(file, 'a'), lock, options, header.format, shared);
+      const writer = new RunLogWriter(file, openSync(file, 'a'), lock, options, header, shared);
       writer.appendLine({ type: 'resume', at: new Date().toISOString() } satisfies ResumeLine);
       return writer;
     } catch (error) {
@@ -304,8 +329,12 @@ export class RunLogWriter {
   }
 
   private appendLine(line: RunLogLine): void {
+    this.appendText(stringifyRedacted(line));
+  }
+
+  private appendText(text: string): void {
     const fd = this.openFd();
-    const bytes = Buffer.from(`${stringifyRedacted(line)}\n`, 'utf8');
+    const bytes = Buffer.from(`${text}\n`, 'utf8');
     try {
       writeFully(fd, bytes);
     } catch (error) {
@@ -317,8 +346,10 @@ export class RunLogWriter {
       }
       throw error;
     }
+    const offset = this.size;
     this.size += bytes.length;
     if (this.options.syncEachLine) fdatasyncSync(fd);
+    this.tail?.written(text, offset, bytes.length - 1);
   }
 
   private openFd(): number {
@@ -327,8 +358,8 @@ export class RunLogWriter {
   }
 }
 
-/** The shared lines a log defines (complete lines only: reopen cut a partial last line away first). */
-async function sharedOf(file: string): Promise<SharedPacker> {
+/** The shared lines a log defines (complete lines only: reopen cut a partial last line away first), to write and to read. */
+async function sharedOf(file: string): Promise<{ packer: SharedPacker; table: SharedTable }> {
   const packer = new SharedPacker();
   const table = new SharedTable();
   for await (const line of readLines(file)) {
@@ -336,7 +367,7 @@ async function sharedOf(file: string): Promise<SharedPacker> {
     const decoded = decodeLogLine(line.text, table, line.number, line.utf8);
     if ('line' in decoded && decoded.line.type === 'shared') packer.learn(decoded.line);
   }
-  return packer;
+  return { packer, table };
 }
 
 function writeFully(fd: number, bytes: Buffer): void {

@@ -31,7 +31,13 @@ export class SharedPacker {
    * lines. A string that never comes back costs nothing, and one repeated within its own line only is not worth a
    * shared line. (Waiting for a second earlier line was measured: fewer wasted definitions, more bytes overall.)
    */
-  private readonly seen = new Map<string, { line: number; lines: number }>();
+  private seen = new Map<string, { line: number; lines: number }>();
+  /**
+   * The generation before `seen`, dropped whole when `seen` fills: what has not come back for longest is forgotten
+   * without deleting the oldest entry of one map each time (V8 walks a map's deleted slots from its start to find it,
+   * which made that one line the run log writer's largest cost at 100,000 cases).
+   */
+  private older = new Map<string, { line: number; lines: number }>();
   private lines = 0;
   private nextId = 0;
 
@@ -109,19 +115,26 @@ export class SharedPacker {
     if (text.length < SHARE_MIN) return text;
     let id = this.strings.get(text);
     if (id === undefined) {
-      const seen = this.seen.get(text) ?? { line: 0, lines: 0 };
+      let seen = this.seen.get(text);
+      if (!seen) {
+        // Seen again in the older generation: it moves to the current one, so it is kept as long as it comes back.
+        seen = this.older.get(text) ?? { line: 0, lines: 0 };
+        this.older.delete(text);
+      }
       if (seen.line !== this.lines) {
         seen.line = this.lines;
         seen.lines++;
       }
       if (seen.lines <= SHARE_AFTER) {
-        // Most recently seen last, so what is forgotten is what has not come back for longest.
-        this.seen.delete(text);
         this.seen.set(text, seen);
-        if (this.seen.size > MAX_SEEN) this.seen.delete(this.seen.keys().next().value as string);
+        if (this.seen.size >= MAX_SEEN / 2) {
+          this.older = this.seen;
+          this.seen = new Map();
+        }
         return text;
       }
       this.seen.delete(text);
+      this.older.delete(text);
       id = this.nextId++;
       this.strings.set(text, id);
       defined.push({ type: 'shared', id, text });
