@@ -20,6 +20,11 @@ export function renderSweepHtml(report: SweepReport, webviewBundleJs: string): s
   return `${before}${escapeJsonForHtml(JSON.stringify({ format: SWEEP_DATA_FORMAT, version: SWEEP_DATA_VERSION, sweep: report }))}${after}`;
 }
 
+/** Where a sweep is written when no folder is named: a new folder under the eval file's .rag-inspector/reports. */
+export function defaultSweepFolder(evalFile: string, now = new Date()): string {
+  return path.join(path.dirname(evalFile), '.rag-inspector', 'reports', `sweep-${now.toISOString().replace(/[:.]/g, '-')}`);
+}
+
 /** Writes the three files (each replaced whole) and returns their paths; the page only when the bundle is built. */
 export async function writeSweepFiles(report: SweepReport, outDir: string): Promise<{ written: string[]; skipped?: string }> {
   await mkdir(outDir, { recursive: true });
