@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { cellMatches } from '../core/corpus/sweep/grid.js';
 import { SWEEP_METRICS } from '../core/corpus/sweep/runSweep.js';
 import type { SweepMetric } from '../core/corpus/sweep/runSweep.js';
-import { sweepRetrieval } from '../core/corpus/sweep/sweepRetrieval.js';
+import { sweepRetrieval } from '../core/engine/sweepRetrieval.js';
 import { bestLine, sweepTable } from '../core/corpus/sweep/sweepText.js';
 import { defaultSweepFolder, writeSweepFiles } from '../core/report/sweepFiles.js';
 import { envCredentials } from '../core/providers/registry.js';

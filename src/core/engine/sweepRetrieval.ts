@@ -1,23 +1,23 @@
 // The retrieval part of an eval file's `sweep:` from the loaded spec to the report: the questions read, the grid
 // expanded, every query-time setting retrieved (the eval file's index per setting, or its retriever given the
-// setting as params) and measured. The CLI's `sweep` and VS Code's Sweep Retrieval Settings both call this.
+// setting as params) and measured. (engine: it opens retrievers the way a run does.) The CLI's `sweep` and VS Code's Sweep Retrieval Settings both call this.
 import * as path from 'node:path';
-import type { IndexProgress } from '../contract.js';
-import { indexRetrieverOf, runRetriever } from '../../engine/retriever.js';
-import { InputError, InputErrors } from '../../errors.js';
-import type { Credentials } from '../../providers/registry.js';
-import type { IndexSpec } from '../../retrieval/indexSpec.js';
-import { cachedRetriever } from '../../run/retrievalCache.js';
-import type { CountedRetriever, RetrieverCounters } from '../../run/retrievalCache.js';
-import type { EvalSpec } from '../../spec/types.js';
-import { sweepBaseOf } from './base.js';
-import { paramsPerCell } from './cellRetriever.js';
-import { expandGrid } from './grid.js';
-import type { SweepGrid } from './grid.js';
-import { indexOfSetting, sweepBaseOfIndex } from './indexCells.js';
-import { readSweepQuestions } from './questions.js';
-import { runSweep } from './runSweep.js';
-import type { RetrieverForCell, SweepMetric, SweepProgress, SweepReport } from './runSweep.js';
+import type { IndexProgress } from '../corpus/contract.js';
+import { indexRetrieverOf, runRetriever } from './retriever.js';
+import { InputError, InputErrors } from '../errors.js';
+import type { Credentials } from '../providers/registry.js';
+import type { IndexSpec } from '../retrieval/indexSpec.js';
+import { cachedRetriever } from '../run/retrievalCache.js';
+import type { CountedRetriever, RetrieverCounters } from '../run/retrievalCache.js';
+import type { EvalSpec } from '../spec/types.js';
+import { sweepBaseOf } from '../corpus/sweep/base.js';
+import { paramsPerCell } from '../corpus/sweep/cellRetriever.js';
+import { expandGrid } from '../corpus/sweep/grid.js';
+import type { SweepGrid } from '../corpus/sweep/grid.js';
+import { indexOfSetting, sweepBaseOfIndex } from '../corpus/sweep/indexCells.js';
+import { readSweepQuestions } from '../corpus/sweep/questions.js';
+import { runSweep } from '../corpus/sweep/runSweep.js';
+import type { RetrieverForCell, SweepMetric, SweepProgress, SweepReport } from '../corpus/sweep/runSweep.js';
 
 export interface SweepRetrievalOptions {
   /** The rag suite to measure; the sweep's own `suite:`, else the file's first, by default. */
