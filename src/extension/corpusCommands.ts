@@ -36,6 +36,21 @@ export type CorpusOutcome =
   | { status: 'swept'; cells: number; best: string; folder: string; written: string[] }
   | { status: 'built'; summary: IndexBuildSummary };
 
+/**
+ * What a caller may pass beside a Uri (the Explorer and editor menus pass the Uri alone): the eval file's path and a
+ * token that cancels too, beside the notification's Cancel (another command, a test).
+ */
+export interface CorpusArgs {
+  file?: string;
+  cancellation?: vscode.CancellationToken;
+}
+
+function argsOf(arg: unknown): { target: unknown; cancellation?: vscode.CancellationToken } {
+  if (arg instanceof vscode.Uri || typeof arg !== 'object' || arg === null) return { target: arg };
+  const { file, cancellation } = arg as CorpusArgs;
+  return { target: typeof file === 'string' ? vscode.Uri.file(file) : undefined, ...(cancellation ? { cancellation } : {}) };
+}
+
 /** Progress messages at most this often: a sweep answers hundreds of questions a second. */
 const PROGRESS_INTERVAL_MS = 100;
 
@@ -63,10 +78,13 @@ async function loadGated(deps: CorpusDeps, arg: unknown, title: string): Promise
 }
 
 /** A cancellable notification; the token aborts the signal handed to core. */
-function withCancellableProgress<T>(title: string, work: (report: (message: string, force?: boolean) => void, signal: AbortSignal) => Promise<T>): Thenable<T> {
+function withCancellableProgress<T>(title: string, alsoCancelledBy: vscode.CancellationToken | undefined, work: (report: (message: string, force?: boolean) => void, signal: AbortSignal) => Promise<T>): Thenable<T> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `RAG Inspector: ${title}`, cancellable: true }, async (progress, token) => {
     const controller = new AbortController();
-    const cancel = token.onCancellationRequested(() => controller.abort(new Error('cancelled')));
+    const abort = () => controller.abort(new Error('cancelled'));
+    const cancel = token.onCancellationRequested(abort);
+    const cancelToo = alsoCancelledBy?.onCancellationRequested(abort);
+    if (alsoCancelledBy?.isCancellationRequested) abort();
     let last = 0;
     const report = (message: string, force = false) => {
       const now = Date.now();
@@ -78,6 +96,7 @@ function withCancellableProgress<T>(title: string, work: (report: (message: stri
       return await work(report, controller.signal);
     } finally {
       cancel.dispose();
+      cancelToo?.dispose();
     }
   });
 }
@@ -88,13 +107,14 @@ export async function sweepCommand(deps: CorpusDeps, arg: unknown): Promise<Corp
   const title = 'Sweep Retrieval Settings';
   let aborted: AbortSignal | undefined;
   try {
-    const spec = await loadGated(deps, arg, title);
+    const { target, cancellation } = argsOf(arg);
+    const spec = await loadGated(deps, target, title);
     if (!('file' in spec)) return spec;
     if (!spec.sweep) {
       void vscode.window.showErrorMessage(`RAG Inspector: ${path.basename(spec.file)} has no sweep: block. Add the settings to try, e.g. sweep: { chunkSize: [128, 256], k: [1, 3, 5] } (README, "Sweep the retrieval settings").`);
       return { status: 'failed' };
     }
-    const outcome = await withCancellableProgress(`${title} — ${path.basename(spec.file)}`, (report, signal) => {
+    const outcome = await withCancellableProgress(`${title} — ${path.basename(spec.file)}`, cancellation, (report, signal) => {
       aborted = signal;
       const concurrency = vscode.workspace.getConfiguration('ragInspector').get<number | null>('concurrency') ?? 8;
       return sweepRetrieval(spec, {
@@ -140,14 +160,15 @@ export async function buildIndexCommand(deps: CorpusDeps, arg: unknown): Promise
   const title = 'Build Index';
   let aborted: AbortSignal | undefined;
   try {
-    const spec = await loadGated(deps, arg, title);
+    const { target, cancellation } = argsOf(arg);
+    const spec = await loadGated(deps, target, title);
     if (!('file' in spec)) return spec;
     const index = spec.index;
     if (!index) {
       void vscode.window.showErrorMessage(`RAG Inspector: ${path.basename(spec.file)} has no index: block. Add one, e.g. index: { folder: docs, search: bm25 } (README, "Index a folder").`);
       return { status: 'failed' };
     }
-    const summary = await withCancellableProgress(`${title} — ${path.basename(spec.file)}`, async (report, signal) => {
+    const summary = await withCancellableProgress(`${title} — ${path.basename(spec.file)}`, cancellation, async (report, signal) => {
       aborted = signal;
       let built: IndexBuildSummary | undefined;
       const retriever = indexRetrieverOf(index, spec, process.env, {
