@@ -106,6 +106,19 @@ suite('Corpus lab: sweep and index', () => {
     assert.match(infos.join('\n'), /index build cancelled\. Build it again to go on from where it stopped/);
   });
 
+  test('Build Index on a store that cannot open: an error notification naming the setting and the way out', async function () {
+    this.timeout(30_000);
+    // The same path as the embedded store without its native module in the .vsix: the store stops the build with
+    // the setting at fault and what to do, and that sentence is what the user sees.
+    const errors: string[] = [];
+    restore = answerPrompts({ showErrorMessage: ((message: string) => { errors.push(message); return Promise.resolve(undefined); }) as typeof vscode.window.showErrorMessage });
+    const file = writeEval('pg.eval.yaml', [...denseIndex(), '  store: { type: pgvector, urlEnv: RAG_E2E_NO_SUCH_PG_URL, table: chunks }']);
+    const outcome = await vscode.commands.executeCommand<CorpusOutcome>(BUILD, vscode.Uri.file(file));
+    assert.deepEqual(outcome, { status: 'failed' });
+    assert.equal(errors.length, 1, errors.join('\n'));
+    assert.match(errors[0]!, /^RAG Inspector: the index could not be built: .*index\.store\.urlEnv: .*RAG_E2E_NO_SUCH_PG_URL.* — set it/);
+  });
+
   test('untrusted workspace: the index\'s own embeddings endpoint is asked about first; no answer means nothing is sent', async () => {
     const { testing } = await activatedExtension();
     const facts: TrustFacts = { isTrusted: () => false, folders: () => [workspaceFolder().fsPath], userOpenaiBaseUrl: () => undefined, workspaceOpenaiBaseUrl: () => undefined };
