@@ -51,6 +51,9 @@ function argsOf(arg: unknown): { target: unknown; cancellation?: vscode.Cancella
   return { target: typeof file === 'string' ? vscode.Uri.file(file) : undefined, ...(cancellation ? { cancellation } : {}) };
 }
 
+/** Questions retrieved at once, the CLI's default (`ragInspector.concurrency` is about model calls, which a sweep makes none of). */
+const SWEEP_CONCURRENCY = 8;
+
 /** Progress messages at most this often: a sweep answers hundreds of questions a second. */
 const PROGRESS_INTERVAL_MS = 100;
 
@@ -116,9 +119,8 @@ export async function sweepCommand(deps: CorpusDeps, arg: unknown): Promise<Corp
     }
     const outcome = await withCancellableProgress(`${title} — ${path.basename(spec.file)}`, cancellation, (report, signal) => {
       aborted = signal;
-      const concurrency = vscode.workspace.getConfiguration('ragInspector').get<number | null>('concurrency') ?? 8;
       return sweepRetrieval(spec, {
-        concurrency,
+        concurrency: SWEEP_CONCURRENCY,
         noCache: false,
         env: process.env,
         credentials: deps.credentials,
