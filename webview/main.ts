@@ -22,9 +22,10 @@ function showFatal(message: string): void {
   document.body.append(p);
 }
 
-/** sweep.html: the same bundle draws the embedded sweep instead of runs. */
+/** sweep.html and VS Code's sweep panel: the same bundle draws the embedded sweep instead of runs. */
 function showSweep(): void {
-  installFallbackTheme();
+  // VS Code's webview supplies the theme's colours; a page opened in a browser gets the fallback.
+  if (typeof acquireVsCodeApi !== 'function') installFallbackTheme();
   const sweep = readSweep(document.getElementById(STATIC_DATA_ELEMENT_ID)?.textContent ?? '');
   if (typeof sweep === 'string') {
     showFatal(`RAG Inspector could not show the sweep: ${sweep}`);
@@ -37,7 +38,7 @@ function showSweep(): void {
 
 installDocumentStyles();
 try {
-  if (typeof acquireVsCodeApi !== 'function' && embeddedFormat(document) === SWEEP_DATA_FORMAT) {
+  if (embeddedFormat(document) === SWEEP_DATA_FORMAT) {
     showSweep();
   } else {
     const api = createApi();

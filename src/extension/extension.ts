@@ -12,6 +12,7 @@ import type { Explainer } from './explainFailure.js';
 import { activateGenerateCounterfactual } from './generateCounterfactual.js';
 import { activateHover } from './hover.js';
 import { activateImportTraces } from './importTraces.js';
+import { activateCorpusCommands } from './corpusCommands.js';
 import { languageModelProviders } from './languageModelProvider.js';
 import { activateLanguageModelTools } from './languageModelTools.js';
 import type { AgentToolsApi } from './languageModelTools.js';
@@ -93,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   const agentTools = activateLanguageModelTools(context, { launcher, explainer, store, untrusted, logger });
   activateGenerateCounterfactual(context, secrets.credentials, logger);
   activateImportTraces(context, logger);
+  activateCorpusCommands(context, { credentials: secrets.credentials, logger, untrusted });
   activateWalkthrough(context, logger);
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 

@@ -60,7 +60,8 @@ export function contentSecurityPolicy(webview: vscode.Webview, extensionUri: vsc
   ].join('; ');
 }
 
-export function inspectorHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce: string): string {
+/** `head`: markup for the head after the title (the sweep panel's data element); the bundle decides what it shows from it. */
+export function inspectorHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce: string, head = ''): string {
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   const csp = contentSecurityPolicy(webview, extensionUri, nonce);
   const script = vscode.Uri.joinPath(dist, 'webview.js');
@@ -70,7 +71,7 @@ export function inspectorHtml(webview: vscode.Webview, extensionUri: vscode.Uri,
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${TITLE}</title>
+<title>${TITLE}</title>${head}
 </head>
 <body>
 <div id="app"></div>

@@ -2,7 +2,8 @@
 //
 // The workbench honours ?payload=[["extensionDevelopmentPath",…],["extensionTestsPath",…]] (code-server started
 // with enable-smoke-test-driver) exactly like `code --extensionTestsPath`, and calls window.codeAutomationExit(code)
-// when the suite ends. Env: E2E_TIMEOUT_MS (whole run, default 10 min), E2E_SKIP_WORKBENCH=1, E2E_KEEP=1 (keep run dirs).
+// when the suite ends. Env: E2E_TIMEOUT_MS (whole run, default 10 min), E2E_SKIP_WORKBENCH=1, E2E_KEEP=1 (keep run dirs),
+// E2E_ONLY=<part of a test file's name> (run those files only).
 // `--build-only` only bundles the suite (for runElectron.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -40,7 +41,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void finish
 async function buildSuite() {
   rmSync(SUITE_OUT, { recursive: true, force: true });
   mkdirSync(SUITE_OUT, { recursive: true });
-  const entries = readdirSync(SUITE_SRC).filter((f) => f === 'index.ts' || f.endsWith('.test.ts')).map((f) => path.join(SUITE_SRC, f));
+  // E2E_ONLY=corpus bundles index.ts and the test files whose name contains it: one file while working on it.
+  const only = process.env.E2E_ONLY;
+  const entries = readdirSync(SUITE_SRC).filter((f) => f === 'index.ts' || (f.endsWith('.test.ts') && (!only || f.includes(only)))).map((f) => path.join(SUITE_SRC, f));
   await esbuild.build({
     entryPoints: entries,
     outdir: SUITE_OUT,

@@ -63,6 +63,8 @@ export interface PageOptions {
   vscode?: boolean;
   /** false serves the page with no CSP at all, so markup rendered as HTML would really execute. */
   csp?: boolean;
+  /** Embed this sweep report (the `rag-inspector/sweep` format, as VS Code's sweep panel does) instead of runs. */
+  sweep?: object;
 }
 
 /** The panel's policy as the extension sets it, minus the webview resource origin: nothing inline, scripts by nonce. */
@@ -71,9 +73,8 @@ function cspHeader(nonce: string): string {
 }
 
 export function pageHtml(options: PageOptions, nonce: string): string {
-  const data = options.vscode ? '' : `<script type="application/json" id="rag-inspector-data">${escapeJsonForHtml(JSON.stringify({
-    format: 'rag-inspector/static', version: 1, runs: options.runs,
-  }))}</script>`;
+  const embedded = options.sweep ? { format: 'rag-inspector/sweep', version: 1, sweep: options.sweep } : options.vscode ? undefined : { format: 'rag-inspector/static', version: 1, runs: options.runs };
+  const data = embedded ? `<script type="application/json" id="rag-inspector-data">${escapeJsonForHtml(JSON.stringify(embedded))}</script>` : '';
   const theme = options.theme ?? 'dark';
   const themeScript = theme === 'none' ? '' : `
     for (const [name, value] of Object.entries(${JSON.stringify(PALETTES[theme])})) document.documentElement.style.setProperty('--vscode-' + name, value);

@@ -16,7 +16,7 @@ import type { SweepReport } from '../../src/core/corpus/sweep/runSweep.js';
 import { renderSweepHtml } from '../../src/core/report/sweepFiles.js';
 import { createCommandRetriever } from '../../src/core/retrieval/command.js';
 import { loadEvalSpec } from '../../src/core/spec/load.js';
-import { collectPageErrors, launch, ROOT, screenshotPath, webviewBundle } from './harness.js';
+import { collectPageErrors, cspViolations, launch, ROOT, screenshotPath, serve, webviewBundle } from './harness.js';
 
 const EXAMPLE = join(ROOT, 'examples', 'sweep');
 const HOSTILE = '<img src=x onerror="window.__xss=1">Where is <b>Olympus Mons</b>?';
@@ -146,3 +146,23 @@ async function waitForText(locator: ReturnType<Page['locator']>, pattern: RegExp
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+test('inside VS Code\'s sweep panel (acquireVsCodeApi present, the panel\'s nonce CSP): the sweep view draws from the embedded data and asks the host nothing', async () => {
+  const server = await serve();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  try {
+    const errors = collectPageErrors(page);
+    const posted: string[] = [];
+    await page.exposeFunction('__hostPost', (message: string) => { posted.push(message); });
+    await page.exposeFunction('__hostState', () => undefined);
+    await page.goto(server.setPage({ runs: [], vscode: true, sweep: report }));
+    await page.locator('ri-sweep-view ri-heatmap rect.cell').first().waitFor();
+    assert.equal(await page.locator('rag-inspector-app').count(), 0, 'the run inspector is not started');
+    assert.deepEqual(posted, [], 'nothing asked of the host');
+    assert.deepEqual(await cspViolations(page), []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});

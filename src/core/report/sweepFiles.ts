@@ -15,9 +15,19 @@ import { webviewBundle } from './writeReports.js';
 const SWEEP_DATA_FORMAT = 'rag-inspector/sweep';
 const SWEEP_DATA_VERSION = 1;
 
+/** The data element's text for a sweep (sweep.html, VS Code's sweep panel): escaped so no document text can end the element. */
+export function sweepDataText(report: SweepReport): string {
+  return escapeJsonForHtml(JSON.stringify({ format: SWEEP_DATA_FORMAT, version: SWEEP_DATA_VERSION, sweep: report }));
+}
+
 export function renderSweepHtml(report: SweepReport, webviewBundleJs: string): string {
   const { before, after } = htmlReportFrame(`sweep of ${report.name}`, webviewBundleJs);
-  return `${before}${escapeJsonForHtml(JSON.stringify({ format: SWEEP_DATA_FORMAT, version: SWEEP_DATA_VERSION, sweep: report }))}${after}`;
+  return `${before}${sweepDataText(report)}${after}`;
+}
+
+/** Where a sweep is written when no folder is named: a new folder under the eval file's .rag-inspector/reports. */
+export function defaultSweepFolder(evalFile: string, now = new Date()): string {
+  return path.join(path.dirname(evalFile), '.rag-inspector', 'reports', `sweep-${now.toISOString().replace(/[:.]/g, '-')}`);
 }
 
 /** Writes the three files (each replaced whole) and returns their paths; the page only when the bundle is built. */

@@ -19,6 +19,8 @@ const COMMANDS = [
   'ragInspector.explainCase',
   'ragInspector.explainFailed',
   'ragInspector.cancelExplanation',
+  'ragInspector.sweepRetrieval',
+  'ragInspector.buildIndex',
 ];
 
 interface Manifest {

@@ -106,7 +106,7 @@ export function asSummary(outcome: unknown): Summary {
   return outcome as Summary;
 }
 
-type WindowStubs = Partial<Pick<typeof vscode.window, 'showQuickPick' | 'showInputBox' | 'showInformationMessage' | 'showWarningMessage'>>;
+type WindowStubs = Partial<Pick<typeof vscode.window, 'showQuickPick' | 'showInputBox' | 'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage'>>;
 
 /**
  * Answers prompts in place of the user. The test shares the extension's `vscode` API object (same extension folder),

@@ -1,0 +1,212 @@
+// The corpus lab in VS Code: Sweep Retrieval Settings (the sweep's retrieval part, shown in the sweep panel) and Build
+// Index (the eval file's index: built ahead of a run), each through the core code the CLI's `sweep` and `index` run.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { describeBuild } from '../core/corpus/build.js';
+import type { IndexBuildSummary, IndexProgress } from '../core/corpus/contract.js';
+import { sweepRetrieval } from '../core/engine/sweepRetrieval.js';
+import { bestLine } from '../core/corpus/sweep/sweepText.js';
+import { indexRetrieverOf } from '../core/engine/retriever.js';
+import { describeError } from '../core/errors.js';
+import type { Credentials } from '../core/providers/registry.js';
+import { defaultSweepFolder, writeSweepFiles } from '../core/report/sweepFiles.js';
+import { loadEvalSpec } from '../core/spec/load.js';
+import type { EvalSpec } from '../core/spec/types.js';
+import { resolveEvalFile } from './commands.js';
+import { reportRunError } from './launch.js';
+import type { Logger } from './outputChannel.js';
+import { showSweepPanel } from './sweepPanel.js';
+import type { UntrustedWorkspaceGate } from './untrustedWorkspace.js';
+
+export const CORPUS_COMMANDS = {
+  sweep: 'ragInspector.sweepRetrieval',
+  buildIndex: 'ragInspector.buildIndex',
+} as const;
+
+export interface CorpusDeps {
+  extensionUri: vscode.Uri;
+  credentials: Credentials;
+  logger: Logger;
+  untrusted: UntrustedWorkspaceGate;
+}
+
+/** What the commands hand back to executeCommand callers (tests, other commands). */
+export type CorpusOutcome =
+  | { status: 'no-eval-file' | 'cancelled' | 'not-allowed' | 'failed' }
+  | { status: 'swept'; cells: number; best: string; folder: string; written: string[] }
+  | { status: 'built'; summary: IndexBuildSummary };
+
+/**
+ * What a caller may pass beside a Uri (the Explorer and editor menus pass the Uri alone): the eval file's path and a
+ * token that cancels too, beside the notification's Cancel (another command, a test).
+ */
+export interface CorpusArgs {
+  file?: string;
+  cancellation?: vscode.CancellationToken;
+}
+
+function argsOf(arg: unknown): { target: unknown; cancellation?: vscode.CancellationToken } {
+  if (arg instanceof vscode.Uri || typeof arg !== 'object' || arg === null) return { target: arg };
+  const { file, cancellation } = arg as CorpusArgs;
+  return { target: typeof file === 'string' ? vscode.Uri.file(file) : undefined, ...(cancellation ? { cancellation } : {}) };
+}
+
+/** Questions retrieved at once, the CLI's default (`ragInspector.concurrency` is about model calls, which a sweep makes none of). */
+const SWEEP_CONCURRENCY = 8;
+
+/** Progress messages at most this often: a sweep answers hundreds of questions a second. */
+const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * The eval file (passed, open, or picked), read as a run reads it: in an untrusted workspace its paths contained, its
+ * state folder checked and each endpoint it chose asked about (a command retriever refused with the words to show).
+ */
+async function loadGated(deps: CorpusDeps, arg: unknown, title: string): Promise<EvalSpec | Exclude<CorpusOutcome, { status: 'swept' | 'built' }>> {
+  const file = await resolveEvalFile(arg);
+  if (!file) {
+    void vscode.window.showErrorMessage(`RAG Inspector: ${title} needs an *.eval.yaml file: open one or pick it in the Explorer.`);
+    return { status: 'no-eval-file' };
+  }
+  deps.logger.info(`${title}: ${file}`);
+  const contain = deps.untrusted.containment();
+  const spec = await loadEvalSpec(file, contain ? { contain } : {});
+  const stateProblem = await deps.untrusted.stateFolderProblem(path.dirname(spec.file));
+  if (stateProblem) throw new Error(stateProblem);
+  const verdict = await deps.untrusted.endpointsAllowed(spec);
+  if (!verdict.allowed) {
+    deps.logger.info(`${title}: not started (${verdict.url} not allowed in this untrusted workspace).`);
+    return { status: 'not-allowed' };
+  }
+  return spec;
+}
+
+/** A cancellable notification; the token aborts the signal handed to core. */
+function withCancellableProgress<T>(title: string, alsoCancelledBy: vscode.CancellationToken | undefined, work: (report: (message: string, force?: boolean) => void, signal: AbortSignal) => Promise<T>): Thenable<T> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `RAG Inspector: ${title}`, cancellable: true }, async (progress, token) => {
+    const controller = new AbortController();
+    const abort = () => controller.abort(new Error('cancelled'));
+    const cancel = token.onCancellationRequested(abort);
+    const cancelToo = alsoCancelledBy?.onCancellationRequested(abort);
+    if (alsoCancelledBy?.isCancellationRequested) abort();
+    let last = 0;
+    const report = (message: string, force = false) => {
+      const now = Date.now();
+      if (!force && now - last < PROGRESS_INTERVAL_MS) return;
+      last = now;
+      progress.report({ message });
+    };
+    try {
+      return await work(report, controller.signal);
+    } finally {
+      cancel.dispose();
+      cancelToo?.dispose();
+    }
+  });
+}
+
+const indexMessage = (p: IndexProgress) => `indexing: ${p.stage} ${p.done}/${p.total}`;
+
+export async function sweepCommand(deps: CorpusDeps, arg: unknown): Promise<CorpusOutcome> {
+  const title = 'Sweep Retrieval Settings';
+  let aborted: AbortSignal | undefined;
+  try {
+    const { target, cancellation } = argsOf(arg);
+    const spec = await loadGated(deps, target, title);
+    if (!('file' in spec)) return spec;
+    if (!spec.sweep) {
+      void vscode.window.showErrorMessage(`RAG Inspector: ${path.basename(spec.file)} has no sweep: block. Add the settings to try, e.g. sweep: { chunkSize: [128, 256], k: [1, 3, 5] } (README, "Sweep the retrieval settings").`);
+      return { status: 'failed' };
+    }
+    const outcome = await withCancellableProgress(`${title} — ${path.basename(spec.file)}`, cancellation, (report, signal) => {
+      aborted = signal;
+      return sweepRetrieval(spec, {
+        concurrency: SWEEP_CONCURRENCY,
+        noCache: false,
+        env: process.env,
+        credentials: deps.credentials,
+        signal,
+        onPlan: (plan) => {
+          for (const problem of plan.problems) deps.logger.warn(problem.format());
+          if (plan.unlabelled > 0) deps.logger.warn(`${title}: ${plan.unlabelled} row(s) without relevant_spans, relevant_ids or graded relevance left out.`);
+          deps.logger.info(`${title}: ${plan.cells} cells, ${plan.settings} retrieval(s) per question, ${plan.questions} questions (suite ${plan.suite}, ${plan.source}).`);
+        },
+        onIndexProgress: (p) => report(indexMessage(p), p.done === p.total),
+        onProgress: (p) => report(`setting ${p.setting}/${p.settings} (${p.key}): ${p.done}/${p.questions} questions`, p.done === p.questions),
+      });
+    });
+    const folder = defaultSweepFolder(spec.file);
+    const { written, skipped } = await writeSweepFiles(outcome.report, folder);
+    if (skipped) deps.logger.warn(`${title}: ${skipped}`);
+    const best = bestLine(outcome.report);
+    deps.logger.info(`${title}: ${best}`);
+    for (const note of outcome.report.notes) deps.logger.info(`${title}: note: ${note}`);
+    deps.logger.info(`${title}: ${outcome.report.retrievals} retrievals (${outcome.counters.calls} asked of the retriever, ${outcome.counters.cacheHits} from the cache); wrote ${written.join(', ')}`);
+    showSweepPanel(deps.extensionUri, outcome.report);
+    const errors = outcome.report.cells.reduce((sum, cell) => sum + cell.errors, 0);
+    if (errors > 0 || outcome.plan.problems.length > 0) {
+      void vscode.window.showWarningMessage(`RAG Inspector: the sweep measured what it could, but ${errors} retrieval(s) failed and ${outcome.plan.problems.length} row(s) could not be read; see the RAG Inspector output.`);
+    }
+    return { status: 'swept', cells: outcome.report.cells.length, best, folder, written };
+  } catch (error) {
+    if (aborted?.aborted) {
+      deps.logger.info(`${title}: cancelled; nothing written.`);
+      void vscode.window.showInformationMessage('RAG Inspector: sweep cancelled; nothing was written. Run it again to start over (retrievals done are cached).');
+      return { status: 'cancelled' };
+    }
+    reportRunError(error, deps.logger);
+    return { status: 'failed' };
+  }
+}
+
+export async function buildIndexCommand(deps: CorpusDeps, arg: unknown): Promise<CorpusOutcome> {
+  const title = 'Build Index';
+  let aborted: AbortSignal | undefined;
+  try {
+    const { target, cancellation } = argsOf(arg);
+    const spec = await loadGated(deps, target, title);
+    if (!('file' in spec)) return spec;
+    const index = spec.index;
+    if (!index) {
+      void vscode.window.showErrorMessage(`RAG Inspector: ${path.basename(spec.file)} has no index: block. Add one, e.g. index: { folder: docs, search: bm25 } (README, "Index a folder").`);
+      return { status: 'failed' };
+    }
+    const summary = await withCancellableProgress(`${title} — ${path.basename(spec.file)}`, cancellation, async (report, signal) => {
+      aborted = signal;
+      let built: IndexBuildSummary | undefined;
+      const retriever = indexRetrieverOf(index, spec, process.env, {
+        stateDir: path.join(path.dirname(spec.file), '.rag-inspector'),
+        credentials: deps.credentials,
+        onProgress: (p) => report(indexMessage(p), p.done === p.total),
+        onBuilt: (result) => { built = result.summary; },
+      });
+      try {
+        await retriever.version(signal);
+      } finally {
+        await retriever.close?.().catch(() => undefined);
+      }
+      if (!built) throw new Error('the index reported no build summary');
+      return built;
+    });
+    const line = describeBuild(summary);
+    deps.logger.info(`${title}: ${line}`);
+    void vscode.window.showInformationMessage(`RAG Inspector: ${line}`);
+    return { status: 'built', summary };
+  } catch (error) {
+    if (aborted?.aborted) {
+      deps.logger.info(`${title}: cancelled.`);
+      void vscode.window.showInformationMessage('RAG Inspector: index build cancelled. Build it again to go on from where it stopped (what was embedded is cached).');
+      return { status: 'cancelled' };
+    }
+    deps.logger.error(`${title}: ${describeError(error)}`);
+    void vscode.window.showErrorMessage(`RAG Inspector: the index could not be built: ${describeError(error)}`);
+    return { status: 'failed' };
+  }
+}
+
+export function activateCorpusCommands(context: vscode.ExtensionContext, deps: Omit<CorpusDeps, 'extensionUri'>): void {
+  const all = { ...deps, extensionUri: context.extensionUri };
+  context.subscriptions.push(
+    vscode.commands.registerCommand(CORPUS_COMMANDS.sweep, (arg?: unknown) => sweepCommand(all, arg)),
+    vscode.commands.registerCommand(CORPUS_COMMANDS.buildIndex, (arg?: unknown) => buildIndexCommand(all, arg)),
+  );
+}

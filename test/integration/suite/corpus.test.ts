@@ -1,0 +1,140 @@
+// The corpus lab in the real extension host: Sweep Retrieval Settings on the bundled BM25 corpus opens the sweep panel
+// on the sweep it wrote, Build Index is cancelled mid-embedding, and an untrusted workspace's embeddings endpoint is
+// asked about before anything is sent.
+import * as assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startFixtureServer } from '../../fixtures/llmServer.js';
+import type { FixtureServer } from '../../fixtures/llmServer.js';
+import type { CorpusOutcome } from '../../../src/extension/corpusCommands.js';
+import type { TrustFacts } from '../../../src/extension/untrustedWorkspace.js';
+import { activatedExtension } from './extensionHost.js';
+import { answerModalWarnings, answerPrompts, workspaceFolder } from './inlineFixtures.js';
+import { eventually } from './eventually.js';
+
+const SWEEP = 'ragInspector.sweepRetrieval';
+const BUILD = 'ragInspector.buildIndex';
+
+const sweepTabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs)
+  .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('ragInspector.sweep'));
+
+suite('Corpus lab: sweep and index', () => {
+  let server: FixtureServer;
+  let lab: string;
+  let restore: () => void = () => undefined;
+  let restricted: vscode.Disposable | undefined;
+
+  const writeEval = (name: string, lines: string[]) => {
+    const file = path.join(lab, name);
+    writeFileSync(file, `${['version: 1', `name: ${name}`, 'models:', '  - { provider: extractive, model: bm25 }', ...lines, 'suites:', '  - { id: corpus, method: rag, dataset: questions.jsonl, params: { k: 2 } }'].join('\n')}\n`);
+    return file;
+  };
+  const denseIndex = () => ['index:', '  folder: docs', '  search: dense', `  embeddings: { provider: openai-compatible, model: fixture-embed, baseUrl: "${server.openaiBaseUrl}" }`];
+
+  suiteSetup(async () => {
+    const { extension } = await activatedExtension();
+    server = await startFixtureServer();
+    // The bundled corpus example: four English Markdown files and questions labelled by character spans.
+    lab = path.join(workspaceFolder().fsPath, 'corpus-lab');
+    mkdirSync(path.join(lab, 'docs'), { recursive: true });
+    const example = path.join(extension.extensionPath, 'examples', 'corpus');
+    for (const file of readdirSync(path.join(example, 'docs')).filter((f) => f.endsWith('.md'))) cpSync(path.join(example, 'docs', file), path.join(lab, 'docs', file));
+    cpSync(path.join(example, 'questions.jsonl'), path.join(lab, 'questions.jsonl'));
+  });
+  teardown(async () => {
+    restore();
+    restore = () => undefined;
+    restricted?.dispose();
+    restricted = undefined;
+    server.clearRules();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  suiteTeardown(async () => {
+    await server?.close();
+    rmSync(lab, { recursive: true, force: true });
+  });
+
+  test('Sweep Retrieval Settings on a BM25 index: every cell measured, sweep.json written, the sweep panel opened', async function () {
+    this.timeout(60_000);
+    const file = writeEval('sweep.eval.yaml', ['index: { folder: docs, chunking: { by: tokens, size: 64, overlap: 8 }, search: bm25 }', 'seed: 7', 'sweep:', '  chunkSize: [32, 64]', '  k: [1, 2]']);
+    assert.equal(sweepTabs().length, 0);
+    const outcome = await vscode.commands.executeCommand<CorpusOutcome>(SWEEP, vscode.Uri.file(file));
+    assert.ok(outcome?.status === 'swept', `expected a sweep, got ${JSON.stringify(outcome)}`);
+    assert.equal(outcome.cells, 4);
+    assert.match(outcome.best, /best/i);
+    const json = outcome.written.find((f) => f.endsWith('sweep.json'));
+    assert.ok(json && existsSync(json), `sweep.json written: ${outcome.written.join(', ')}`);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { cells: Array<{ key: string; errors: number }>; retriever: string };
+    assert.equal(report.cells.length, 4);
+    assert.deepEqual(report.cells.map((cell) => cell.errors), [0, 0, 0, 0]);
+    assert.equal(report.retriever, `index of ${path.join(lab, 'docs')}`);
+    await eventually('the sweep panel', () => sweepTabs().length === 1, 10_000, () => sweepTabs().map((tab) => tab.label));
+    assert.equal(sweepTabs()[0]!.label, 'Sweep: sweep.eval.yaml');
+  });
+
+  test('an eval file without sweep: says what to add; nothing is opened', async () => {
+    const errors: string[] = [];
+    restore = answerPrompts({ showErrorMessage: ((message: string) => { errors.push(message); return Promise.resolve(undefined); }) as typeof vscode.window.showErrorMessage });
+    const file = writeEval('nosweep.eval.yaml', ['index: { folder: docs, search: bm25 }']);
+    const outcome = await vscode.commands.executeCommand<CorpusOutcome>(SWEEP, vscode.Uri.file(file));
+    assert.deepEqual(outcome, { status: 'failed' });
+    assert.match(errors.join('\n'), /no sweep: block\. Add the settings to try/);
+    assert.equal(sweepTabs().length, 0);
+  });
+
+  test('Build Index cancelled while an embedding is in flight: the command ends cancelled and says how to go on', async function () {
+    this.timeout(30_000);
+    // Every embeddings request hangs: the build can only end by being cancelled.
+    server.addRule({ match: (req) => req.api === 'openai-embeddings', fault: { kind: 'hang' } });
+    const infos: string[] = [];
+    const showInformationMessage = vscode.window.showInformationMessage;
+    restore = answerPrompts({
+      showInformationMessage: ((message: string, ...rest: unknown[]) => {
+        infos.push(message);
+        return (showInformationMessage as (...args: unknown[]) => Thenable<unknown>)(message, ...rest);
+      }) as typeof vscode.window.showInformationMessage,
+    });
+    const file = writeEval('dense.eval.yaml', denseIndex());
+    const source = new vscode.CancellationTokenSource();
+    const before = server.requests.length;
+    const running = vscode.commands.executeCommand<CorpusOutcome>(BUILD, { file, cancellation: source.token });
+    await eventually('an embeddings request at the server', () => server.requests.slice(before).some((req) => req.api === 'openai-embeddings'), 20_000);
+    source.cancel();
+    const outcome = await running;
+    assert.deepEqual(outcome, { status: 'cancelled' });
+    assert.match(infos.join('\n'), /index build cancelled\. Build it again to go on from where it stopped/);
+  });
+
+  test('Build Index on a store that cannot open: an error notification naming the setting and the way out', async function () {
+    this.timeout(30_000);
+    // The same path as the embedded store without its native module in the .vsix: the store stops the build with
+    // the setting at fault and what to do, and that sentence is what the user sees.
+    const errors: string[] = [];
+    restore = answerPrompts({ showErrorMessage: ((message: string) => { errors.push(message); return Promise.resolve(undefined); }) as typeof vscode.window.showErrorMessage });
+    const file = writeEval('pg.eval.yaml', [...denseIndex(), '  store: { type: pgvector, urlEnv: RAG_E2E_NO_SUCH_PG_URL, table: chunks }']);
+    const outcome = await vscode.commands.executeCommand<CorpusOutcome>(BUILD, vscode.Uri.file(file));
+    assert.deepEqual(outcome, { status: 'failed' });
+    assert.equal(errors.length, 1, errors.join('\n'));
+    assert.match(errors[0]!, /^RAG Inspector: the index could not be built: .*index\.store\.urlEnv: .*RAG_E2E_NO_SUCH_PG_URL.* — set it/);
+  });
+
+  test('untrusted workspace: the index\'s own embeddings endpoint is asked about first; no answer means nothing is sent', async () => {
+    const { testing } = await activatedExtension();
+    const facts: TrustFacts = { isTrusted: () => false, folders: () => [workspaceFolder().fsPath], userOpenaiBaseUrl: () => undefined, workspaceOpenaiBaseUrl: () => undefined };
+    restricted = testing.untrusted.useFactsForTesting(facts);
+    await testing.untrusted.forget();
+    const modal = answerModalWarnings();
+    restore = modal.restore;
+    const file = writeEval('untrusted.eval.yaml', [...denseIndex(), 'sweep:', '  k: [1, 3]']);
+    const before = server.requests.length;
+    for (const command of [BUILD, SWEEP]) {
+      const outcome = await vscode.commands.executeCommand<CorpusOutcome>(command, vscode.Uri.file(file));
+      assert.deepEqual(outcome, { status: 'not-allowed' }, command);
+    }
+    assert.equal(modal.questions.length, 2);
+    for (const question of modal.questions) assert.ok(question.includes(server.openaiBaseUrl), question);
+    assert.equal(server.requests.length, before, 'nothing reached the endpoint');
+    assert.equal(sweepTabs().length, 0);
+  });
+});
