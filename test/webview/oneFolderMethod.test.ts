@@ -3,49 +3,32 @@
 // the method's own explanation, and the document drawn by role with the method's answer span.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { main } from '../../src/cli/main.js';
+import { answerContainsWorkspace } from '../fixtures/answerContainsWorkspace.js';
 import { startFixtureServer } from '../fixtures/llmServer.js';
 import type { FixtureServer } from '../fixtures/llmServer.js';
 import { collectPageErrors, launch, screenshotPath } from './harness.js';
 
 let browser: Browser;
 let server: FixtureServer;
-let dir: string;
 
 before(async () => {
   browser = await launch();
   server = await startFixtureServer({ rules: [{ reply: 'The capital of France is Paris.' }] });
-  dir = mkdtempSync(path.join(tmpdir(), 'rag-inspector-one-folder-report-'));
 });
 after(async () => {
   await browser?.close();
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
-test('a method from one folder shows in the HTML report like a bundled one', async () => {
+test('a method from one folder shows in the HTML report like a bundled one', async (t) => {
   await import('../fixtures/methods/answer-contains/register.js');
-  writeFileSync(path.join(dir, 'data.jsonl'), [
-    { id: 'france', question: 'What is the capital of France?', context: 'Paris is the capital of France.', answer: 'Paris' },
-    { id: 'italy', question: 'What is the capital of Italy?', context: 'Rome is the capital of Italy.', answer: 'Rome' },
-  ].map((row) => JSON.stringify(row)).join('\n') + '\n');
-  const evalFile = path.join(dir, 'contains.eval.yaml');
-  writeFileSync(evalFile, `version: 1
-models:
-  - provider: openai-compatible
-    model: model-under-test
-    baseUrl: ${server.openaiBaseUrl}
-maxRetries: 0
-suites:
-  - id: capitals
-    method: answer-contains
-    dataset: data.jsonl
-`);
+  const { dir, evalFile } = answerContainsWorkspace(server.openaiBaseUrl);
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const out = path.join(dir, 'reports');
   assert.equal(await main(['run', evalFile, '--out', out, '--quiet']), 0, 'no threshold: a failed case is a finding, not a failed run');
 

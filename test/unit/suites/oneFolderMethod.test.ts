@@ -1,8 +1,7 @@
 // A method kept in one folder (test/fixtures/methods/answer-contains) plus its one registration line runs end to end:
 // the eval file accepts it, the CLI runs it against a real HTTP model, and every report and the inspector's data carry it.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { main } from '../../../src/cli/main.js';
@@ -16,6 +15,7 @@ import { rgbView } from '../../../src/core/suites/rgb/view.js';
 import { caseViewParts, viewedMethods } from '../../../src/core/suites/views.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
+import { answerContainsWorkspace } from '../../fixtures/answerContainsWorkspace.js';
 import { answerContainsSuite } from '../../fixtures/methods/answer-contains/suite.js';
 import { answerContainsView } from '../../fixtures/methods/answer-contains/view.js';
 
@@ -29,25 +29,7 @@ let evalFile: string;
 
 before(async () => {
   server = await startFixtureServer({ rules: [{ reply: 'The capital of France is Paris.' }] });
-  dir = mkdtempSync(path.join(tmpdir(), 'rag-inspector-one-folder-'));
-  writeFileSync(path.join(dir, 'data.jsonl'), [
-    { id: 'france', question: 'What is the capital of France?', context: 'Paris is the capital of France.', answer: 'Paris' },
-    { id: 'italy', question: 'What is the capital of Italy?', context: 'Rome is the capital of Italy.', answer: 'Rome' },
-  ].map((row) => JSON.stringify(row)).join('\n') + '\n');
-  evalFile = path.join(dir, 'contains.eval.yaml');
-  writeFileSync(evalFile, `version: 1
-models:
-  - provider: openai-compatible
-    model: model-under-test
-    baseUrl: ${server.openaiBaseUrl}
-maxRetries: 0
-suites:
-  - id: capitals
-    method: ${METHOD}
-    dataset: data.jsonl
-    params: { caseSensitive: true }
-    thresholds: { contains: { min: 0.4 } }
-`);
+  ({ dir, evalFile } = answerContainsWorkspace(server.openaiBaseUrl, ['params: { caseSensitive: true }', 'thresholds: { contains: { min: 0.4 } }']));
 });
 
 after(async () => {
