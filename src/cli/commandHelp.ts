@@ -174,7 +174,8 @@ Options:
   --no-cache                 ask the retriever again (answers are cached like a run's)
   --quiet                    no progress output
   --end-to-end               then run the cells sweep.endToEnd names with the models (each its own run: answers,
-                             scores, the failure split; model calls, cached like a run's)
+                             scores, the failure split; model calls, cached like a run's;
+                             their cost plan is printed first, with or without this flag)
 
 Exits 0 when every cell was measured, 1 when some retrievals failed, rows were skipped or an end-to-end case errored,
 2 on an error.

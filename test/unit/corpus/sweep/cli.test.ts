@@ -74,14 +74,27 @@ describe('rag-inspector sweep', () => {
     assert.match(again.stdout, /88 retrievals \(0 asked of the retriever, 88 from the cache\)/);
   });
 
+  it('prices the end-to-end cells before anything is sent: the plan sums every cell\'s calls at the model\'s price', async () => {
+    const evalFile = path.join(root, 'sweep', 'priced.eval.yaml');
+    const priced = readFileSync(path.join(root, 'sweep', 'sweep.eval.yaml'), 'utf8')
+      .replace(/models:\n.*\n/, 'models:\n  - { provider: openai-compatible, model: paid-model, baseUrl: "http://127.0.0.1:9/v1", parameters: { maxTokens: 100 } }\nprices: { "openai-compatible:paid-model": { input: 1, output: 2 } }\n')
+      .replace('  metric: ndcg\n', '  metric: ndcg\n  endToEnd:\n    - { chunkSize: 32, overlap: 4, k: 1 }\n    - { chunkSize: 64, overlap: 0, k: 3 }\n');
+    writeFileSync(evalFile, priced);
+    const hinted = await cli(['sweep', evalFile, '--out', path.join(root, 'priced-out'), '--quiet']);
+    assert.equal(hinted.code, 0, hinted.stderr);
+    // 23 questions × 2 cells, each call priced by its prompt's tokens: the sum is above zero and names the 46 calls.
+    assert.match(hinted.stdout, /endToEnd names 2 cells \(chunkSize=32 overlap=4 k=1; chunkSize=64 overlap=0 k=3\): cost plan: up to \$\d+\.\d+ for 46 priced model calls; add --end-to-end/);
+  });
+
   it('runs the cells endToEnd names through the engine with --end-to-end: the cell\'s k sent, its settings to the retriever', async () => {
     const evalFile = path.join(root, 'sweep', 'cells.eval.yaml');
     writeFileSync(evalFile, readFileSync(path.join(root, 'sweep', 'sweep.eval.yaml'), 'utf8').replace('  metric: ndcg\n', '  metric: ndcg\n  endToEnd:\n    - { chunkSize: 32, overlap: 4, k: 1 }\n'));
     const hinted = await cli(['sweep', evalFile, '--out', path.join(root, 'cells-out'), '--quiet']);
     assert.equal(hinted.code, 0, hinted.stderr);
-    assert.match(hinted.stdout, /endToEnd names 1 cell \(chunkSize=32 overlap=4 k=1\): add --end-to-end to run them/);
+    assert.match(hinted.stdout, /endToEnd names 1 cell \(chunkSize=32 overlap=4 k=1\): cost plan: no priced model call; add --end-to-end to run them/);
     const exit = await cli(['sweep', evalFile, '--out', path.join(root, 'cells-out'), '--end-to-end']);
     assert.equal(exit.code, 0, exit.stderr);
+    assert.ok(exit.stdout.indexOf('End to end: 1 cell, cost plan: no priced model call') < exit.stdout.indexOf('End to end, chunkSize=32'), 'the plan before the run');
     assert.match(exit.stdout, /End to end, chunkSize=32 overlap=4 k=1:/);
     assert.match(exit.stdout, /Cases: 23 \(\d+ passed, \d+ failed, 0 errors\)/);
     const runId = /end to end, chunkSize=32 overlap=4 k=1: run (\S+),/.exec(exit.stderr)![1]!;
