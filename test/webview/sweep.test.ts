@@ -85,6 +85,7 @@ test('a cell opens its questions\' ranks, by mouse and by keyboard; the held ove
   const { page, errors } = await open();
   const view = page.locator('ri-sweep-view');
   const cells = view.locator('ri-heatmap rect.cell');
+  assert.equal(await view.locator('ri-heatmap .legend path.marker').count(), 0, 'no key for undetermined results a sweep never has');
   // Row 0 is chunkSize 8, column 0 is k 1.
   await cells.first().hover();
   assert.match(await view.locator('ri-heatmap .tip').innerText(), /chunkSize=8 overlap=\d+ k=1\. Click or Enter opens its questions' ranks\./);

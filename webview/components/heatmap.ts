@@ -197,13 +197,14 @@ export class Heatmap extends LitElement {
     </g>`;
   }
 
+  /** The marker's key only where a cell carries it: a grid without undetermined results (a sweep's) has nothing to explain. */
   private renderLegend(model: HeatmapModel) {
     const y = bottomLayout(model.columns.length).legendY;
     return svg`<g class="legend">
       <rect x=${M.left} y=${y - 9} width="12" height="12" fill=${`url(#${this.uid}-hatch)`} class="frame-swatch"></rect>
       <text x=${M.left + 17} y=${y + 1}>no data</text>
-      <path class="marker" d=${`M${M.left + 86},${y + 3} L${M.left + 98},${y + 3} L${M.left + 98},${y - 9} Z`}></path>
-      <text x=${M.left + 103} y=${y + 1}>has undetermined results</text>
+      ${model.undetermined ? svg`<path class="marker" d=${`M${M.left + 86},${y + 3} L${M.left + 98},${y + 3} L${M.left + 98},${y - 9} Z`}></path>
+      <text x=${M.left + 103} y=${y + 1}>has undetermined results</text>` : nothing}
     </g>`;
   }
 
