@@ -1,7 +1,7 @@
 // The engine's preflight, through the real OpenAI SDK to the fixture server: the embeddings model is checked too, a
 // server still loading is a warning (its 503 is retried during the run), and nothing is sent for providers with no server.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { PreflightError } from '../../../src/core/engine/preflight.js';
@@ -59,6 +59,9 @@ test('cancelled while the check is still out: the run ends cancelled with the fi
   const running = runEvaluation(ws.evalFile, { ...options, signal: controller.signal });
   const answered = () => chat.requests.filter((r) => r.api === 'openai-chat' && !isPreflightRequest(r) && r.answeredAt !== undefined).length;
   await waitFor(() => (answered() > 0 ? true : undefined), 'a first-wave case answered while the check waits');
+  // The server's answer is not yet the client's: wait until the run stored one in its response cache (appended when a
+  // call finishes at the client), so the case is finished, not in flight, when the user cancels.
+  await waitFor(() => cachedResponses(path.join(ws.dir, '.rag-inspector', 'cache')) > 0, 'a first-wave answer stored by the run');
   controller.abort();
   const outcome = await running;
   assert.equal(outcome.status, 'cancelled');
@@ -115,3 +118,11 @@ test('a server that reports no slots (not llama.cpp) gets no slot advice', async
   assert.deepEqual(events.filter((e) => e.type === 'warning'), []);
   assert.ok(ollama.requests.some((r) => r.path === '/props'), 'it was asked');
 });
+
+/** Responses a run's cache holds (segment lines under `cacheDir`), 0 before it wrote any. */
+function cachedResponses(cacheDir: string): number {
+  if (!existsSync(cacheDir)) return 0;
+  return readdirSync(cacheDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.jsonl'))
+    .reduce((sum, entry) => sum + readFileSync(path.join(entry.parentPath, entry.name), 'utf8').split('\n').filter(Boolean).length, 0);
+}
