@@ -9,10 +9,10 @@ import { formatCostPlan } from '../core/corpus/questions/costPlan.js';
 import type { GenerationSummary } from '../core/corpus/questions/generate.js';
 import { rejectedFileFor } from '../core/corpus/questions/ledger.js';
 import { QUESTION_KINDS } from '../core/corpus/questions/model.js';
+import type { QuestionSettings } from '../core/engine/questionRun.js';
 import type { QuestionKind } from '../core/corpus/questions/model.js';
-import { DEFAULT_DUPLICATE_THRESHOLD, questionSetupProblem, runQuestionGeneration } from '../core/engine/questionRun.js';
+import { DEFAULT_DUPLICATE_THRESHOLD, QUESTION_DEFAULTS, questionSetupProblem, runQuestionGeneration } from '../core/engine/questionRun.js';
 import { parseModel, UsageError } from './args.js';
-import type { ModelSpec } from '../core/providers/contract.js';
 import { refuseOverwritingInput } from './outputFile.js';
 import { createProgress } from './progress.js';
 import { print } from './terminal.js';
@@ -22,15 +22,8 @@ const EXIT_SOME_FAILED = 1;
 const EXIT_CANCELLED = 130;
 
 
-export interface GenerateQuestionsCommand {
+export interface GenerateQuestionsCommand extends QuestionSettings {
   evalFile: string;
-  out: string;
-  count: number;
-  kinds: QuestionKind[];
-  seed: number;
-  model?: ModelSpec;
-  concurrency: number;
-  duplicateThreshold: number;
   planOnly: boolean;
   noCache: boolean;
   quiet: boolean;
@@ -74,11 +67,11 @@ export function parseGenerateQuestions(argv: string[]): GenerateQuestionsCommand
   return {
     evalFile,
     out: values.out,
-    count: values.count === undefined ? 20 : whole('--count', values.count, 1),
+    count: values.count === undefined ? QUESTION_DEFAULTS.count : whole('--count', values.count, 1),
     kinds: [...new Set(kinds)] as QuestionKind[],
-    seed: values.seed === undefined ? 2333 : whole('--seed', values.seed, 0),
+    seed: values.seed === undefined ? QUESTION_DEFAULTS.seed : whole('--seed', values.seed, 0),
     ...(values.model ? { model: parseModel(values.model, values.provider) } : {}),
-    concurrency: values.concurrency === undefined ? 4 : whole('--concurrency', values.concurrency, 1),
+    concurrency: values.concurrency === undefined ? QUESTION_DEFAULTS.concurrency : whole('--concurrency', values.concurrency, 1),
     duplicateThreshold: threshold,
     planOnly: values.plan ?? false,
     noCache: values['no-cache'] ?? false,

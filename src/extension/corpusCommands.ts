@@ -11,7 +11,7 @@ import { bestLine } from '../core/corpus/sweep/sweepText.js';
 import { indexRetrieverOf } from '../core/engine/retriever.js';
 import { describeError } from '../core/errors.js';
 import { formatCostPlan } from '../core/corpus/questions/costPlan.js';
-import { DEFAULT_DUPLICATE_THRESHOLD, questionSetupProblem, runQuestionGeneration } from '../core/engine/questionRun.js';
+import { DEFAULT_DUPLICATE_THRESHOLD, QUESTION_DEFAULTS, questionSetupProblem, runQuestionGeneration } from '../core/engine/questionRun.js';
 import type { GenerationSummary } from '../core/corpus/questions/generate.js';
 import { QUESTION_KINDS } from '../core/corpus/questions/model.js';
 import type { QuestionKind } from '../core/corpus/questions/model.js';
@@ -218,12 +218,6 @@ export async function buildIndexCommand(deps: CorpusDeps, arg: unknown): Promise
   }
 }
 
-/** Questions asked for at once, the CLI's default. */
-const QUESTION_CONCURRENCY = 4;
-/** How many questions, and the seed that picks their chunks: the CLI's defaults, so both make the same set. */
-const QUESTION_COUNT = 20;
-const QUESTION_SEED = 2333;
-
 /** The questions file: `questions.jsonl` beside the eval file unless the user types another path. */
 async function askQuestionsFile(evalFile: string): Promise<string | undefined> {
   const typed = await vscode.window.showInputBox({
@@ -266,10 +260,10 @@ export async function generateQuestionsCommand(deps: CorpusDeps, arg: unknown): 
       aborted = signal;
       return runQuestionGeneration(spec, {
         out: questionsFile,
-        count: given.count ?? QUESTION_COUNT,
+        count: given.count ?? QUESTION_DEFAULTS.count,
         kinds: given.kinds ?? [...QUESTION_KINDS],
-        seed: QUESTION_SEED,
-        concurrency: QUESTION_CONCURRENCY,
+        seed: QUESTION_DEFAULTS.seed,
+        concurrency: QUESTION_DEFAULTS.concurrency,
         duplicateThreshold: DEFAULT_DUPLICATE_THRESHOLD,
         noCache: false,
         env: process.env,

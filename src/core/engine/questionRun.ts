@@ -19,6 +19,8 @@ import { appendRecord, readLedger, rejectedFileFor } from '../corpus/questions/l
 import type { QuestionKind } from '../corpus/questions/model.js';
 
 export const DEFAULT_DUPLICATE_THRESHOLD = 0.92;
+/** How many questions, the seed that picks their chunks and how many are asked for at once unless told otherwise. */
+export const QUESTION_DEFAULTS = { count: 20, seed: 2333, concurrency: 4 } as const;
 
 /** Why the eval file cannot make questions, in words that say what to add; undefined when it can. */
 export function questionSetupProblem(spec: EvalSpec, model: ModelSpec | undefined): string | undefined {
@@ -30,7 +32,8 @@ export function questionSetupProblem(spec: EvalSpec, model: ModelSpec | undefine
   return undefined;
 }
 
-export interface QuestionRunOptions {
+/** What to generate, and where: the CLI's flags, VS Code's defaults. */
+export interface QuestionSettings {
   /** The questions file; rejected questions go beside it (rejectedFileFor). */
   out: string;
   count: number;
@@ -42,6 +45,9 @@ export interface QuestionRunOptions {
   duplicateThreshold: number;
   /** Neither read nor write the model and embedding caches. */
   noCache: boolean;
+}
+
+export interface QuestionRunOptions extends QuestionSettings {
   /** The environment a command retriever is started with. */
   env: NodeJS.ProcessEnv;
   /** Keys for the generator, judge and embeddings (env vars in the CLI, SecretStorage in VS Code). */
