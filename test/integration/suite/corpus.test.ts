@@ -131,11 +131,11 @@ suite('Corpus lab: sweep and index', () => {
     restore = modal.restore;
     const file = writeEval('untrusted.eval.yaml', [...denseIndex(), 'sweep:', '  k: [1, 3]']);
     const before = server.requests.length;
-    for (const command of [BUILD, SWEEP]) {
+    for (const command of [BUILD, SWEEP, QUESTIONS]) {
       const outcome = await vscode.commands.executeCommand<CorpusOutcome>(command, vscode.Uri.file(file));
       assert.deepEqual(outcome, { status: 'not-allowed' }, command);
     }
-    assert.equal(modal.questions.length, 2);
+    assert.equal(modal.questions.length, 3);
     for (const question of modal.questions) assert.ok(question.includes(server.openaiBaseUrl), question);
     assert.equal(server.requests.length, before, 'nothing reached the endpoint');
     assert.equal(sweepTabs().length, 0);
