@@ -1,5 +1,7 @@
-// The corpus lab in VS Code: Sweep Retrieval Settings (the sweep's retrieval part, shown in the sweep panel) and Build
-// Index (the eval file's index: built ahead of a run), each through the core code the CLI's `sweep` and `index` run.
+// The corpus lab in VS Code: Sweep Retrieval Settings (the sweep's retrieval part, shown in the sweep panel), Build
+// Index (the eval file's index: built ahead of a run) and Generate Test Questions (from the index's documents), each
+// through the core code the CLI's `sweep`, `index` and `generate-questions` run.
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeBuild } from '../core/corpus/build.js';
@@ -8,12 +10,18 @@ import { sweepRetrieval } from '../core/engine/sweepRetrieval.js';
 import { bestLine } from '../core/corpus/sweep/sweepText.js';
 import { indexRetrieverOf } from '../core/engine/retriever.js';
 import { describeError } from '../core/errors.js';
+import { formatCostPlan } from '../core/corpus/questions/costPlan.js';
+import { DEFAULT_DUPLICATE_THRESHOLD, QUESTION_DEFAULTS, questionSetupProblem, runQuestionGeneration } from '../core/engine/questionRun.js';
+import type { GenerationSummary } from '../core/corpus/questions/generate.js';
+import { QUESTION_KINDS } from '../core/corpus/questions/model.js';
+import type { QuestionKind } from '../core/corpus/questions/model.js';
 import type { Credentials } from '../core/providers/registry.js';
 import { defaultSweepFolder, writeSweepFiles } from '../core/report/sweepFiles.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import type { EvalSpec } from '../core/spec/types.js';
 import { resolveEvalFile } from './commands.js';
-import { reportRunError } from './launch.js';
+import { confirmQuestionCost } from './costGuard.js';
+import { maxCostWithoutConfirm, reportRunError } from './launch.js';
 import type { Logger } from './outputChannel.js';
 import { showSweepPanel } from './sweepPanel.js';
 import type { UntrustedWorkspaceGate } from './untrustedWorkspace.js';
@@ -21,6 +29,7 @@ import type { UntrustedWorkspaceGate } from './untrustedWorkspace.js';
 export const CORPUS_COMMANDS = {
   sweep: 'ragInspector.sweepRetrieval',
   buildIndex: 'ragInspector.buildIndex',
+  generateQuestions: 'ragInspector.generateQuestions',
 } as const;
 
 export interface CorpusDeps {
@@ -34,7 +43,9 @@ export interface CorpusDeps {
 export type CorpusOutcome =
   | { status: 'no-eval-file' | 'cancelled' | 'not-allowed' | 'failed' }
   | { status: 'swept'; cells: number; best: string; folder: string; written: string[] }
-  | { status: 'built'; summary: IndexBuildSummary };
+  | { status: 'built'; summary: IndexBuildSummary }
+  | { status: 'declined' }
+  | { status: 'generated'; summary: GenerationSummary; out: string; rejectedFile: string };
 
 /**
  * What a caller may pass beside a Uri (the Explorer and editor menus pass the Uri alone): the eval file's path and a
@@ -43,12 +54,16 @@ export type CorpusOutcome =
 export interface CorpusArgs {
   file?: string;
   cancellation?: vscode.CancellationToken;
+  /** Generate Test Questions: the questions file (not asked for), how many and which kinds (all by default). */
+  out?: string;
+  count?: number;
+  kinds?: QuestionKind[];
 }
 
-function argsOf(arg: unknown): { target: unknown; cancellation?: vscode.CancellationToken } {
+function argsOf(arg: unknown): Omit<CorpusArgs, 'file'> & { target: unknown } {
   if (arg instanceof vscode.Uri || typeof arg !== 'object' || arg === null) return { target: arg };
-  const { file, cancellation } = arg as CorpusArgs;
-  return { target: typeof file === 'string' ? vscode.Uri.file(file) : undefined, ...(cancellation ? { cancellation } : {}) };
+  const { file, ...rest } = arg as CorpusArgs;
+  return { target: typeof file === 'string' ? vscode.Uri.file(file) : undefined, ...rest };
 }
 
 /** Questions retrieved at once, the CLI's default (`ragInspector.concurrency` is about model calls, which a sweep makes none of). */
@@ -61,7 +76,7 @@ const PROGRESS_INTERVAL_MS = 100;
  * The eval file (passed, open, or picked), read as a run reads it: in an untrusted workspace its paths contained, its
  * state folder checked and each endpoint it chose asked about (a command retriever refused with the words to show).
  */
-async function loadGated(deps: CorpusDeps, arg: unknown, title: string): Promise<EvalSpec | Exclude<CorpusOutcome, { status: 'swept' | 'built' }>> {
+async function loadGated(deps: CorpusDeps, arg: unknown, title: string): Promise<EvalSpec | Exclude<CorpusOutcome, { status: 'swept' | 'built' | 'declined' | 'generated' }>> {
   const file = await resolveEvalFile(arg);
   if (!file) {
     void vscode.window.showErrorMessage(`RAG Inspector: ${title} needs an *.eval.yaml file: open one or pick it in the Explorer.`);
@@ -203,10 +218,96 @@ export async function buildIndexCommand(deps: CorpusDeps, arg: unknown): Promise
   }
 }
 
+/** The questions file: `questions.jsonl` beside the eval file unless the user types another path. */
+async function askQuestionsFile(evalFile: string): Promise<string | undefined> {
+  const typed = await vscode.window.showInputBox({
+    title: 'RAG Inspector: Generate Test Questions — questions file',
+    prompt: 'Where the kept questions go (JSON Lines); rejected ones go beside it. An existing file is continued, not replaced.',
+    value: path.join(path.dirname(evalFile), 'questions.jsonl'),
+    ignoreFocusOut: true,
+    validateInput: (value) => {
+      const target = path.resolve(path.dirname(evalFile), value.trim());
+      if (!value.trim()) return 'Name a file, e.g. questions.jsonl';
+      return target === path.resolve(evalFile) ? 'That is the eval file: name the questions file' : undefined;
+    },
+  });
+  return typed?.trim() ? path.resolve(path.dirname(evalFile), typed.trim()) : undefined;
+}
+
+function questionSummary(summary: GenerationSummary, out: string, rejectedFile: string): string {
+  const checks = Object.entries(summary.byCheck).map(([check, n]) => `${n} ${check}`).join(', ');
+  const earlier = summary.skipped ? `; ${summary.skipped} done by an earlier run` : '';
+  return `Kept ${summary.kept} question(s) in ${path.basename(out)}, rejected ${summary.rejected}${checks ? ` (${checks})` : ''}${earlier}; the rejected ones, with the reason, are in ${rejectedFile}.`;
+}
+
+export async function generateQuestionsCommand(deps: CorpusDeps, arg: unknown): Promise<CorpusOutcome> {
+  const title = 'Generate Test Questions';
+  let aborted: AbortSignal | undefined;
+  let out: string | undefined;
+  try {
+    const { target, cancellation, ...given } = argsOf(arg);
+    const spec = await loadGated(deps, target, title);
+    if (!('file' in spec)) return spec;
+    const problem = questionSetupProblem(spec, undefined);
+    if (problem) {
+      void vscode.window.showErrorMessage(`RAG Inspector: ${problem} (README, "Test questions from your corpus").`);
+      return { status: 'failed' };
+    }
+    out = given.out ? path.resolve(given.out) : await askQuestionsFile(spec.file);
+    if (!out) return { status: 'cancelled' };
+    const questionsFile = out;
+    const outcome = await withCancellableProgress(`${title} — ${path.basename(spec.file)}`, cancellation, (report, signal) => {
+      aborted = signal;
+      return runQuestionGeneration(spec, {
+        out: questionsFile,
+        count: given.count ?? QUESTION_DEFAULTS.count,
+        kinds: given.kinds ?? [...QUESTION_KINDS],
+        seed: QUESTION_DEFAULTS.seed,
+        concurrency: QUESTION_DEFAULTS.concurrency,
+        duplicateThreshold: DEFAULT_DUPLICATE_THRESHOLD,
+        noCache: false,
+        env: process.env,
+        credentials: deps.credentials,
+        signal,
+        onNote: (message) => deps.logger.info(`${title}: ${message}`),
+        confirmPlan: (plan, models) => {
+          deps.logger.info(`${title}: cost plan\n${formatCostPlan(plan, models)}`);
+          return confirmQuestionCost(title, plan, models, maxCostWithoutConfirm());
+        },
+        onProgress: (p) => report(`${p.done}/${p.total} questions (${p.kept} kept, ${p.rejected} rejected)`, p.done === p.total),
+      });
+    });
+    if (outcome.status === 'declined') {
+      deps.logger.info(`${title}: not started (the cost plan was declined); nothing was sent.`);
+      return { status: 'declined' };
+    }
+    const line = questionSummary(outcome.summary, questionsFile, outcome.rejectedFile);
+    deps.logger.info(`${title}: ${line}`);
+    if (outcome.summary.undecided > 0) {
+      const failed = `${outcome.summary.undecided} generation(s) failed on a call or an unreadable answer, not on a check: run the command again to ask them again.`;
+      deps.logger.warn(`${title}: ${failed}`);
+      void vscode.window.showWarningMessage(`RAG Inspector: ${line} ${failed}`);
+    } else {
+      void vscode.window.showInformationMessage(`RAG Inspector: ${line}`);
+    }
+    if (existsSync(questionsFile)) await vscode.window.showTextDocument(vscode.Uri.file(questionsFile), { preview: false });
+    return { status: 'generated', summary: outcome.summary, out: questionsFile, rejectedFile: outcome.rejectedFile };
+  } catch (error) {
+    if (aborted?.aborted) {
+      deps.logger.info(`${title}: cancelled; the finished questions are kept in ${out}.`);
+      void vscode.window.showInformationMessage(`RAG Inspector: question generation cancelled; the finished questions are kept in ${out}. Run it again on the same file to go on where it stopped.`);
+      return { status: 'cancelled' };
+    }
+    reportRunError(error, deps.logger);
+    return { status: 'failed' };
+  }
+}
+
 export function activateCorpusCommands(context: vscode.ExtensionContext, deps: Omit<CorpusDeps, 'extensionUri'>): void {
   const all = { ...deps, extensionUri: context.extensionUri };
   context.subscriptions.push(
     vscode.commands.registerCommand(CORPUS_COMMANDS.sweep, (arg?: unknown) => sweepCommand(all, arg)),
     vscode.commands.registerCommand(CORPUS_COMMANDS.buildIndex, (arg?: unknown) => buildIndexCommand(all, arg)),
+    vscode.commands.registerCommand(CORPUS_COMMANDS.generateQuestions, (arg?: unknown) => generateQuestionsCommand(all, arg)),
   );
 }

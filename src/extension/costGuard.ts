@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 import { formatUsd } from '../core/engine/costEstimate.js';
 import type { CostEstimate } from '../core/engine/costEstimate.js';
 import type { ExplainPlan } from '../core/explain/model.js';
+import { formatCostPlan } from '../core/corpus/questions/costPlan.js';
+import type { CostModels, QuestionCostPlan } from '../core/corpus/questions/costPlan.js';
 
 
 /** "Batch mode: up to $5.00 at the batch price; the same calls one by one: up to $10.00." — empty without batched models. */
@@ -32,6 +34,11 @@ export async function confirmExplanationCost(title: string, plan: ExplainPlan, l
     plan.unpriced.length ? `No price known for ${plan.unpriced.join(', ')} (not counted).` : '',
     plan.truncated ? 'The call budget leaves some variants out: the explanation will be partial.' : '',
   ]);
+}
+
+/** The same question for test-question generation, from its cost plan (jobs finished by an earlier run left out). */
+export async function confirmQuestionCost(title: string, plan: QuestionCostPlan, models: CostModels, limit: number): Promise<boolean> {
+  return askAboveLimit(title, plan.estimatedUsd, limit, [formatCostPlan(plan, models), 'An upper bound: requests already in the cache cost nothing, and a question rejected early makes fewer calls.']);
 }
 
 /** "3 cases, 40 variants (12 from the cache, 4 already done): 24 model calls" — shown before anything is spent. */

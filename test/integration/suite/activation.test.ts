@@ -21,6 +21,7 @@ const COMMANDS = [
   'ragInspector.cancelExplanation',
   'ragInspector.sweepRetrieval',
   'ragInspector.buildIndex',
+  'ragInspector.generateQuestions',
 ];
 
 interface Manifest {

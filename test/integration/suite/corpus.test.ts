@@ -1,6 +1,7 @@
 // The corpus lab in the real extension host: Sweep Retrieval Settings on the bundled BM25 corpus opens the sweep panel
-// on the sweep it wrote, Build Index is cancelled mid-embedding, and an untrusted workspace's embeddings endpoint is
-// asked about before anything is sent.
+// on the sweep it wrote, Build Index is cancelled mid-embedding, an untrusted workspace's embeddings endpoint is
+// asked about before anything is sent, and Generate Test Questions writes the questions the fixture judge keeps (or,
+// its cost plan declined, sends nothing).
 import * as assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -12,9 +13,11 @@ import type { TrustFacts } from '../../../src/extension/untrustedWorkspace.js';
 import { activatedExtension } from './extensionHost.js';
 import { answerModalWarnings, answerPrompts, workspaceFolder } from './inlineFixtures.js';
 import { eventually } from './eventually.js';
+import { acceptingDefaults, DOCS, promptKind, scriptSingleHop } from '../../unit/corpus/questions/fixtureCorpus.js';
 
 const SWEEP = 'ragInspector.sweepRetrieval';
 const BUILD = 'ragInspector.buildIndex';
+const QUESTIONS = 'ragInspector.generateQuestions';
 
 const sweepTabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs)
   .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('ragInspector.sweep'));
@@ -128,13 +131,54 @@ suite('Corpus lab: sweep and index', () => {
     restore = modal.restore;
     const file = writeEval('untrusted.eval.yaml', [...denseIndex(), 'sweep:', '  k: [1, 3]']);
     const before = server.requests.length;
-    for (const command of [BUILD, SWEEP]) {
+    for (const command of [BUILD, SWEEP, QUESTIONS]) {
       const outcome = await vscode.commands.executeCommand<CorpusOutcome>(command, vscode.Uri.file(file));
       assert.deepEqual(outcome, { status: 'not-allowed' }, command);
     }
-    assert.equal(modal.questions.length, 2);
+    assert.equal(modal.questions.length, 3);
     for (const question of modal.questions) assert.ok(question.includes(server.openaiBaseUrl), question);
     assert.equal(server.requests.length, before, 'nothing reached the endpoint');
     assert.equal(sweepTabs().length, 0);
+  });
+
+  /** A folder of three short documents and an eval file whose generator (priced high), judge and embeddings are the fixture server's. */
+  const questionsLab = () => {
+    const folder = path.join(lab, 'questions');
+    mkdirSync(path.join(folder, 'docs'), { recursive: true });
+    for (const [name, text] of Object.entries(DOCS)) writeFileSync(path.join(folder, 'docs', name), text);
+    writeFileSync(path.join(folder, 'seed.jsonl'), '{"question": "q", "answer": "a"}\n');
+    const model = (name: string) => `{ provider: openai-compatible, model: ${name}, baseUrl: "${server.openaiBaseUrl}" }`;
+    const file = path.join(folder, 'q.eval.yaml');
+    writeFileSync(file, `${['version: 1', 'name: questions', `models:\n  - ${model('fixture-generator')}`, `judge: ${model('fixture-judge')}`, `embeddings: ${model('fixture-embed')}`,
+      'maxRetries: 0', 'prices:\n  "openai-compatible:fixture-generator": { input: 1000000, output: 1000000 }', 'index:\n  folder: docs', 'suites:\n  - { id: rag, method: rag, dataset: seed.jsonl }'].join('\n')}\n`);
+    return { file, out: path.join(folder, 'questions.jsonl') };
+  };
+  test('Generate Test Questions: the cost plan confirmed, the kept questions written with their chunk ids, the file opened; declined, nothing is sent', async function () {
+    this.timeout(60_000);
+    const { file, out } = questionsLab();
+    scriptSingleHop(server);
+    acceptingDefaults(server);
+    const modal = answerModalWarnings();
+    restore = modal.restore;
+    // Declined: the plan was priced above the limit and asked about, and no request reached the server.
+    const before = server.requests.length;
+    const declined = await vscode.commands.executeCommand<CorpusOutcome>(QUESTIONS, { file, out, count: 3, kinds: ['single-hop'] });
+    assert.deepEqual(declined, { status: 'declined' });
+    assert.equal(modal.questions.length, 1);
+    assert.match(modal.questions[0]!, /Generate Test Questions may cost up to \$/);
+    assert.equal(server.requests.length, before, 'nothing reached the models');
+    assert.equal(existsSync(out), false);
+    // Confirmed: three single-hop questions, each from its own chunk, kept and written.
+    modal.answer = 'Run';
+    const outcome = await vscode.commands.executeCommand<CorpusOutcome>(QUESTIONS, { file, out, count: 3, kinds: ['single-hop'] });
+    assert.ok(outcome?.status === 'generated', `expected questions, got ${JSON.stringify(outcome)}`);
+    assert.equal(outcome.summary.kept, 3);
+    assert.equal(outcome.summary.rejected, 0);
+    assert.equal(outcome.rejectedFile, path.join(path.dirname(out), 'questions.rejected.jsonl'));
+    const rows = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { question: string; relevant_ids: string[] });
+    assert.equal(rows.length, 3);
+    for (const row of rows) assert.equal(row.relevant_ids.length, 1, row.question);
+    assert.equal(server.requests.filter((req) => promptKind(req) === 'singleHop').length, 3);
+    await eventually('the questions file opened', () => vscode.window.activeTextEditor?.document.uri.fsPath === out, 10_000, () => vscode.window.activeTextEditor?.document.uri.fsPath);
   });
 });

@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import type { FixtureServer } from '../../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../../fixtures/useFixtureServer.js';
 import { runGenerateQuestions } from '../../../../src/cli/generateQuestions.js';
-import { acceptingDefaults, DOCS, onPrompt, promptKind, verdict } from './fixtureCorpus.js';
+import { acceptingDefaults, DOCS, onPrompt, promptKind, scriptSingleHop, SINGLE_HOP_QUESTIONS, verdict } from './fixtureCorpus.js';
 
 let server: FixtureServer;
 useFixtureServer((started) => {
@@ -42,20 +42,6 @@ function workspace(): string {
     '',
   ].join('\n'));
   return ws;
-}
-
-/** Each chunk's question: the evidence is the chunk's second line, word for word. */
-const QUESTIONS: Record<string, [string, string, string]> = {
-  'lighthouse.md': ['Who was the engineer who built the Brightwater lighthouse?', 'Mara Quill', 'The Brightwater lighthouse was built in 1887 by the engineer Mara Quill.'],
-  'ferry.md': ['How often does the harbour ferry leave?', 'every 40 minutes', 'The harbour ferry leaves the north pier every 40 minutes.'],
-  'keeper.md': ['Who lit the lighthouse lamp for thirty years?', 'Tobias Wren', 'Mara Quill also trained the first keeper, Tobias Wren, who lit the lamp for thirty years.'],
-};
-
-function scriptGenerator(): void {
-  onPrompt(server, 'singleHop', (req) => {
-    const [question, answer, evidence] = Object.values(QUESTIONS).find(([, , quote]) => req.text.includes(quote))!;
-    return JSON.stringify({ question, answer, evidence });
-  });
 }
 
 function io(signal?: AbortSignal) {
@@ -95,7 +81,7 @@ describe('rag-inspector generate-questions', () => {
         return JSON.stringify({ reason: 'scripted', verdict: 'incorrect' });
       },
     });
-    scriptGenerator();
+    scriptSingleHop(server);
     acceptingDefaults(server);
     const first = io(controller.signal);
     assert.equal(await runGenerateQuestions(args, first.io), 130);
@@ -106,7 +92,7 @@ describe('rag-inspector generate-questions', () => {
     assert.equal(await runGenerateQuestions(args, second.io), 0, second.err());
     assert.match(second.out(), /Kept 2 question\(s\), rejected 0; 1 done by an earlier run/);
     const rows = lines(out);
-    assert.deepEqual(rows.map((r) => r.question).sort(), Object.values(QUESTIONS).map(([q]) => q).sort());
+    assert.deepEqual(rows.map((r) => r.question).sort(), Object.values(SINGLE_HOP_QUESTIONS).map(([q]) => q).sort());
     assert.equal(new Set(rows.map((r) => r.id)).size, 3);
     // Each question was generated once at the server: the cancelled one's generation came back from the response cache.
     const generations = server.requests.filter((r) => promptKind(r) === 'singleHop');
@@ -140,7 +126,7 @@ describe('rag-inspector generate-questions', () => {
         return JSON.stringify({ reason: 'scripted', verdict: 'incorrect' });
       },
     });
-    scriptGenerator();
+    scriptSingleHop(server);
     acceptingDefaults(server);
     const stopped = await first.done;
     assert.equal(stopped.code, 130, stopped.stderr);

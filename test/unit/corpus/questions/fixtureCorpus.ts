@@ -60,3 +60,17 @@ export function acceptingDefaults(server: FixtureServer): void {
   onPrompt(server, 'closedBook', () => 'I don\'t know.');
   onPrompt(server, 'correctness', () => verdict('incorrect', 'the response does not give the reference answer'));
 }
+
+/** Each chunk of DOCS's single-hop question: the evidence is the chunk's second line, word for word. */
+export const SINGLE_HOP_QUESTIONS: Record<string, [string, string, string]> = {
+  'lighthouse.md': ['Who was the engineer who built the Brightwater lighthouse?', 'Mara Quill', 'The Brightwater lighthouse was built in 1887 by the engineer Mara Quill.'],
+  'ferry.md': ['How often does the harbour ferry leave?', 'every 40 minutes', 'The harbour ferry leaves the north pier every 40 minutes.'],
+  'keeper.md': ['Who lit the lighthouse lamp for thirty years?', 'Tobias Wren', 'Mara Quill also trained the first keeper, Tobias Wren, who lit the lamp for thirty years.'],
+};
+
+export function scriptSingleHop(server: FixtureServer): void {
+  onPrompt(server, 'singleHop', (req) => {
+    const [question, answer, evidence] = Object.values(SINGLE_HOP_QUESTIONS).find(([, , quote]) => req.text.includes(quote))!;
+    return JSON.stringify({ question, answer, evidence });
+  });
+}
