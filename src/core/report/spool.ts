@@ -8,8 +8,11 @@ import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { TextSink } from './textSink.js';
 
-/** Characters held in memory before the spool moves to a file: a small run's reports never touch the disk. */
-const MEMORY_CHARS = 1024 * 1024;
+/**
+ * Characters held in memory before the spool moves to a file: a small run's reports never touch the disk. Small,
+ * since the writers' spools now live during the run, beside its own memory.
+ */
+const MEMORY_CHARS = 256 * 1024;
 const READ_CHUNK = 1024 * 1024;
 
 export class Spool implements TextSink {
