@@ -29,10 +29,10 @@ before(async () => {
   browser = await launch();
   const spec = await loadEvalSpec(join(EXAMPLE, 'sweep.eval.yaml'));
   const never = new AbortController().signal;
-  const { questions, params, suite } = await readSweepQuestions(spec, undefined, never);
+  const { questions, k, suite } = await readSweepQuestions(spec, undefined, never);
   const retriever = createCommandRetriever({ type: 'command', command: [process.execPath, 'retrieve.mjs'], cwd: EXAMPLE, mode: 'persistent', timeoutMs: 30_000 }, { env: process.env });
   try {
-    const grid = expandGrid(spec.sweep!, { chunkSize: 64, overlap: 0, k: params.k });
+    const grid = expandGrid(spec.sweep!, { chunkSize: 64, overlap: 0, k });
     const result = await runSweep({ grid, questions, retrieverForCell: paramsPerCell(retriever), seed: spec.seed, signal: never, resamples: 200 });
     report = { name: spec.name, evalFile: spec.file, suite: suite.id, retriever: retriever.identity, ...result };
   } finally {

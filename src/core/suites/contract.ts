@@ -3,6 +3,7 @@ import type { DatasetRow, EvalCase, Score } from '../model.js';
 import type { ReportCase, ReportResult } from './reportView.js';
 import type { Judge } from './judging.js';
 import type { Retriever } from '../retrieval/contract.js';
+import type { RowLabels } from '../retrieval/qrels.js';
 import type { ParamsSchema } from './paramSchema.js';
 
 /** Embeddings through the run's scheduler and cache (answer relevancy needs them). */
@@ -167,6 +168,15 @@ export interface Suite<Params = Record<string, unknown>, Prepared = unknown> {
    * with the reason.
    */
   readonly quickRunChoice?: QuickRunChoice;
+  /**
+   * For a method whose rows are retrieval questions (rag): what a retrieval sweep (corpus/sweep/) measures — the
+   * cut-off k the params set (the sweep's current setting) and each row's question with its relevance labels (source
+   * spans first, which survive a change of chunking; undefined when the row names none). A bad row throws InputError.
+   */
+  readonly retrievalQuestions?: {
+    k(params: Params): number;
+    read(row: DatasetRow, params: Params): { question: string; labels?: RowLabels };
+  };
   /**
    * The params as declared once (paramSchema.ts): `parseParams` reads them through it and the editor's JSON schema is
    * written from it (spec/methodParamsSchema.ts), descriptions and defaults included.

@@ -1,15 +1,13 @@
-// The questions a sweep measures: the rows of the eval file's rag suite with their relevance labels — spans of the
-// source files first (they survive a change of chunking), else ids — read with the method's own row reader, so a bad
-// row is a message at its file:line and the good rows still count.
+// The questions a sweep measures: the rows of a suite whose method reads retrieval questions (its `retrievalQuestions`
+// hook: the rag method) with their relevance labels — spans of the source files first (they survive a change of
+// chunking), else ids — read by the method itself, so a bad row is a message at its file:line and the good rows count.
 import { InputError } from '../../errors.js';
 import { readDataset } from '../../data/readDataset.js';
 import { rowKey } from '../../data/rowIds.js';
 import type { RowRef } from '../../model.js';
 import type { RowLabels } from '../../retrieval/qrels.js';
 import type { EvalSpec, SuiteSpec } from '../../spec/types.js';
-import { parseRagParams, RAG_METHOD } from '../../suites/rag/params.js';
-import type { RagParams } from '../../suites/rag/params.js';
-import { readRagRow } from '../../suites/rag/rows.js';
+import { suiteFor } from '../../suites/registry.js';
 
 export interface SweepQuestion {
   /** The row's key (its id, else its position). */
@@ -21,7 +19,8 @@ export interface SweepQuestion {
 
 export interface SweepQuestions {
   suite: SuiteSpec;
-  params: RagParams;
+  /** The suite's own cut-off: the sweep's current k. */
+  k: number;
   questions: SweepQuestion[];
   /** Rows that could not be read (each at its file:line): left out, the others still measured. */
   problems: InputError[];
@@ -29,21 +28,26 @@ export interface SweepQuestions {
   unlabelled: number;
 }
 
+/** The suites whose method reads retrieval questions (the rag method's hook). */
+const measurable = (suite: SuiteSpec) => suiteFor(suite.method)?.retrievalQuestions !== undefined;
+
 /** The rag suite a sweep measures: the one named, else the file's first. */
 export function sweepSuite(spec: Pick<EvalSpec, 'file' | 'suites'>, suiteId?: string): SuiteSpec {
-  const rag = spec.suites.filter((suite) => suite.method === RAG_METHOD);
+  const rag = spec.suites.filter(measurable);
   const suite = suiteId === undefined ? rag[0] : rag.find((s) => s.id === suiteId);
   if (suite) return suite;
   const hint = rag.length > 0
     ? `the rag suites are ${rag.map((s) => s.id).join(', ')}`
-    : `add a suite with method: ${RAG_METHOD} and a dataset of questions with relevant_spans or relevant_ids`;
+    : `add a suite with method: rag and a dataset of questions with relevant_spans or relevant_ids`;
   throw new InputError({ file: spec.file }, suiteId === undefined ? 'a sweep measures the questions of a rag suite, and this file has none' : `no rag suite "${suiteId}"`, hint);
 }
 
 /** Reads the suite's rows (at most `suite.limit` labelled ones); labels: relevant_spans first, else ids or grades. */
 export async function readSweepQuestions(spec: Pick<EvalSpec, 'file' | 'suites' | 'judge'>, suiteId: string | undefined, signal: AbortSignal): Promise<SweepQuestions> {
   const suite = sweepSuite(spec, suiteId);
-  const params = parseRagParams(suite.params, { file: spec.file, judge: spec.judge !== undefined });
+  const method = suiteFor(suite.method)!;
+  const reader = method.retrievalQuestions!;
+  const params = method.parseParams(suite.params, { file: spec.file, judge: spec.judge !== undefined });
   if (!suite.dataset) throw new InputError({ file: spec.file }, `suite "${suite.id}" names no dataset`, 'give the suite (or the file) dataset: questions.jsonl');
   const questions: SweepQuestion[] = [];
   const problems: InputError[] = [];
@@ -55,18 +59,17 @@ export async function readSweepQuestions(spec: Pick<EvalSpec, 'file' | 'suites' 
     }
     problems.push(...(item.problems ?? []));
     try {
-      const row = readRagRow(item.row, params);
-      const labels = row.spans ?? row.labels;
+      const { question, labels } = reader.read(item.row, params);
       if (!labels) {
         unlabelled++;
         continue;
       }
-      questions.push({ id: rowKey(item.row), question: row.question, labels, row: item.row.ref });
+      questions.push({ id: rowKey(item.row), question, labels, row: item.row.ref });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       problems.push(error);
     }
     if (suite.limit !== undefined && questions.length >= suite.limit) break;
   }
-  return { suite, params, questions, problems, unlabelled };
+  return { suite, k: reader.k(params), questions, problems, unlabelled };
 }

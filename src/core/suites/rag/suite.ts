@@ -7,12 +7,21 @@ import type { RagPrepared } from './cases.js';
 import { RAG_METHOD, parseRagParams, ragParamsSchema } from './params.js';
 import type { RagParams } from './params.js';
 import { createRagAggregator, ragReport } from './report.js';
+import { readRagRow } from './rows.js';
 import { scoreRagCase } from './score.js';
 
 export const ragSuite: Suite<RagParams, RagPrepared | undefined> = {
   method: RAG_METHOD,
   summary: 'your retriever in the loop: retrieval metrics and where failures come from',
   paramsSchema: ragParamsSchema,
+  retrievalQuestions: {
+    k: (params) => params.k,
+    read: (row, params) => {
+      const read = readRagRow(row, params);
+      const labels = read.spans ?? read.labels;
+      return { question: read.question, ...(labels ? { labels } : {}) };
+    },
+  },
   parseParams: (raw, where) => parseRagParams(raw, where),
   prepareRow: (row, params, context) => prepareRagRow(row, params, context),
   expandRow: (row, params, context, prepared) => expandRagRow(row, params, context, prepared),
