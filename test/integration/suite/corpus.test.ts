@@ -111,8 +111,8 @@ suite('Corpus lab: sweep and index', () => {
 
   test('Build Index on a store that cannot open: an error notification naming the setting and the way out', async function () {
     this.timeout(30_000);
-    // The same path as the embedded store without its native module in the .vsix: the store stops the build with
-    // the setting at fault and what to do, and that sentence is what the user sees.
+    // The same path as an embedded store whose native module is missing (a .vsix for another platform): the store
+    // stops the build with the setting at fault and what to do, and that sentence is what the user sees.
     const errors: string[] = [];
     restore = answerPrompts({ showErrorMessage: ((message: string) => { errors.push(message); return Promise.resolve(undefined); }) as typeof vscode.window.showErrorMessage });
     const file = writeEval('pg.eval.yaml', [...denseIndex(), '  store: { type: pgvector, urlEnv: RAG_E2E_NO_SUCH_PG_URL, table: chunks }']);
