@@ -15,7 +15,7 @@ const VENDOR = path.join(ROOT, 'dist', 'vendor');
 const TARGETS = Object.keys(LANCE_BINARIES).join(', ');
 
 /** The target asked for (`--target x` or `--target=x`), else this machine's. */
-export function targetFrom(argv: readonly string[]): VsixTarget {
+function targetFrom(argv: readonly string[]): VsixTarget {
   let asked: string | undefined;
   for (let at = 0; at < argv.length; at++) {
     const arg = argv[at]!;

@@ -2,7 +2,8 @@
 // file per platform, ~160 MB) cannot be bundled: the platform-specific .vsix carries this platform's file beside the
 // bundle, the CLI finds it in the node_modules npm installed. Where neither holds it, the error names the platform and
 // the way out (lanceMissing).
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import * as path from 'node:path';
 import type * as LanceDb from '../../vendor/lancedb.js';
 import { bundledVendorFolder, loadVendor } from '../../vendor/load.js';
 import { currentVsixTarget, fetchCommand, LANCE_BINARIES, lanceFile, LANCEDB_VERSION } from './lancePlatforms.js';
@@ -16,10 +17,11 @@ export function loadLanceDb(): typeof LanceDb {
     // LanceDB's own log goes to stderr at WARN ("No existing dataset … it will be created") unless told otherwise; the
     // variable is read once, when the module loads. A user's own LANCEDB_LOG wins.
     process.env.LANCEDB_LOG ??= 'error';
+    const target = currentVsixTarget();
     try {
-      loaded = loadVendor('lancedb');
+      loaded = withShippedModule(target, () => loadVendor('lancedb'));
     } catch (error) {
-      throw lanceMissing(loadFailure(error), currentVsixTarget(), carriedBinaries(), `${process.platform}-${process.arch}`);
+      throw lanceMissing(loadFailure(error), target, carriedBinaries(), `${process.platform}-${process.arch}`);
     }
   }
   return loaded;
@@ -47,6 +49,28 @@ export function lanceMissing(why: string, target: VsixTarget | undefined, carrie
   return new StoreError('index.store', `the embedded vector store needs LanceDB's native module for ${target} (${lanceFile(binary)}), which is not installed here${carries}`,
     `in VS Code install the .vsix built for ${target} (\`${fetchCommand(binary)}\`, then \`npm run package -- --target ${target}\`); for the CLI install it with npm on this machine, which brings the module; or ${OTHER_STORES}`);
 }
+
+/**
+ * `load()` with LanceDB's loader pointed at the module shipped beside the bundle for this machine's VS Code target,
+ * if there is one. The loader's own guess of the file goes by how the running Node was built (on Windows, a Node that
+ * reports itself built as a shared library, as an embedding host's may, sends it to the MinGW `-gnu` module, which
+ * LanceDB does not publish); the package was built for this target, so its file is the one. The variable is read by
+ * every napi-rs loader, so it is set only for this synchronous require and put back after; a user's own is left alone.
+ */
+function withShippedModule<T>(target: VsixTarget | undefined, load: () => T): T {
+  const binary = target && LANCE_BINARIES[target];
+  const shipped = binary && path.join(bundledVendorFolder(), lanceFile(binary));
+  if (!shipped || !existsSync(shipped) || process.env[NATIVE_PATH] !== undefined) return load();
+  process.env[NATIVE_PATH] = shipped;
+  try {
+    return load();
+  } finally {
+    delete process.env[NATIVE_PATH];
+  }
+}
+
+/** napi-rs's loaders require this file first when the variable is set. */
+const NATIVE_PATH = 'NAPI_RS_NATIVE_LIBRARY_PATH';
 
 /** The native modules beside the vendor bundle, by binary name (`linux-x64-gnu`). */
 function carriedBinaries(): string[] {
