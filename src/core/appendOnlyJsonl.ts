@@ -3,7 +3,7 @@
 // from two windows or a burst of keys never interleave; a line cut short by a crash, or of another shape, is skipped.
 import { appendFile, mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
-import { readRegularFile } from './regularFile.js';
+import { openRegularFile, readRegularFile } from './regularFile.js';
 import type { FileProblem } from './regularFile.js';
 
 /** Read whole: tens of thousands of lines fit; a file far larger is refused, not read into memory. */
@@ -18,6 +18,8 @@ export class AppendOnlyJsonl<T> {
   append(lines: readonly T[]): Promise<void> {
     const write = this.queue.then(async () => {
       await mkdir(path.dirname(this.file), { recursive: true });
+      // After a crash mid-write the file ends in a torn line: end it, or the next line would be joined to it and lost.
+      if (await endsTorn(this.file)) await appendFile(this.file, '\n', 'utf8');
       for (const line of lines) await appendFile(this.file, `${JSON.stringify(line)}\n`, 'utf8');
     });
     this.queue = write.catch(() => undefined);
@@ -47,5 +49,24 @@ export class AppendOnlyJsonl<T> {
       }
     }
     return lines;
+  }
+}
+
+/** Whether the file's last byte is not a newline (a line cut short); a missing or empty file is not. */
+async function endsTorn(file: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await openRegularFile(file);
+  } catch {
+    return false;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    await handle.close();
   }
 }
