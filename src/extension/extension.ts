@@ -13,6 +13,7 @@ import { activateGenerateCounterfactual } from './generateCounterfactual.js';
 import { activateHover } from './hover.js';
 import { activateImportTraces } from './importTraces.js';
 import { activateCorpusCommands } from './corpusCommands.js';
+import { activateQuestionReview } from './questionReviewPanel.js';
 import { languageModelProviders } from './languageModelProvider.js';
 import { activateLanguageModelTools } from './languageModelTools.js';
 import type { AgentToolsApi } from './languageModelTools.js';
@@ -95,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   activateGenerateCounterfactual(context, secrets.credentials, logger);
   activateImportTraces(context, logger);
   activateCorpusCommands(context, { credentials: secrets.credentials, logger, untrusted });
+  activateQuestionReview(context, logger);
   activateWalkthrough(context, logger);
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 

@@ -1,5 +1,8 @@
 // What the review of generated questions shows and sends (pure shapes and counts: the webview bundles this file).
 
+/** The data element's format in the review panel's page: the inspector bundle draws the review view and asks the host for the data. */
+export const QUESTION_REVIEW_FORMAT = 'rag-inspector/question-review';
+
 export type ReviewDecision = 'keep' | 'drop';
 
 /** A question's review as it stands now. */
