@@ -3,8 +3,7 @@
 // questions.review.jsonl through core (corpus/questions/review.ts), which rag and stress runs then apply.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readQuestionReview } from '../core/corpus/questions/reviewData.js';
-import { QuestionReviewStore, reviewLines } from '../core/corpus/questions/review.js';
+import { applyReviewChange, readQuestionReview, UnknownQuestions } from '../core/corpus/questions/reviewData.js';
 import { QUESTION_REVIEW_FORMAT } from '../core/corpus/questions/reviewView.js';
 import type { QuestionReviewView, ReviewChange } from '../core/corpus/questions/reviewView.js';
 import { REPORT_DATA_ELEMENT_ID } from '../core/report/html.js';
@@ -32,12 +31,12 @@ export class QuestionReviewService {
 
   /** `change` was checked on arrival (SetQuestionReview's shape); an id not in the file is refused, nothing written. */
   async set(change: ReviewChange): Promise<QuestionReviewView> {
-    const byId = new Map((await this.view()).questions.map((q) => [q.id, q]));
-    const unknown = change.ids.filter((id) => !byId.has(id));
-    if (unknown.length > 0) throw new RequestFailure('not-found', `no question ${unknown.join(', ')} in ${path.basename(this.file)}: it was edited meanwhile; the review is shown again`);
-    const questions = change.ids.map((id) => byId.get(id)!);
-    await new QuestionReviewStore(this.file).append(reviewLines(questions, { decision: change.decision, ...(change.comment !== undefined ? { comment: change.comment } : {}) }));
-    return this.view();
+    try {
+      return await applyReviewChange(this.file, change, { sourceFolders: this.sourceFolders });
+    } catch (error) {
+      if (error instanceof UnknownQuestions) throw new RequestFailure('not-found', error.message);
+      throw error;
+    }
   }
 }
 

@@ -49,6 +49,11 @@ export class QuestionReview extends LitElement {
       border: 1px solid var(--vscode-input-border, var(--vscode-widget-border, transparent)); padding: 0.15em 0.3em;
     }
     input.comment { flex: 1 1 20em; }
+    .bar button {
+      font: inherit; cursor: pointer; padding: 0.15em 0.6em; border: 1px solid var(--vscode-button-border, transparent);
+      color: var(--vscode-button-secondaryForeground, var(--vscode-button-foreground)); background: var(--vscode-button-secondaryBackground, var(--vscode-button-background));
+    }
+    .bar button:disabled { opacity: 0.5; cursor: default; }
     .bar { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: center; padding: 0.4em 0; position: sticky; top: 0; background: var(--vscode-editor-background); z-index: 1; }
     ol.questions { list-style: none; margin: 0; padding: 0; }
     li.question { padding: 0.5em 0.6em; border-bottom: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); display: grid; gap: 0.25em; }
@@ -99,10 +104,19 @@ export class QuestionReview extends LitElement {
     return (this.view?.questions ?? []).filter((q) => (this.kind === '' || q.kind === this.kind) && (this.state === '' || reviewStateOf(q) === this.state));
   }
 
-  /** What y / x / c act on: the marked questions, else the focused one. */
+  /** What y / x / c act on: the marked questions, else the focused one; only those the filters show. */
   private targets(): string[] {
-    if (this.marked.length > 0) return this.marked;
-    return this.cursor ? [this.cursor] : [];
+    const shown = new Set(this.visible().map((q) => q.id));
+    if (this.marked.length > 0) return this.marked.filter((id) => shown.has(id));
+    return this.cursor && shown.has(this.cursor) ? [this.cursor] : [];
+  }
+
+  /** A filter that hides the focused question moves the focus to the first one shown. */
+  override willUpdate(changed: Map<string, unknown>): void {
+    if ((changed.has('kind') || changed.has('state')) && this.view) {
+      const visible = this.visible();
+      if (!visible.some((q) => q.id === this.cursor)) this.cursor = visible[0]?.id;
+    }
   }
 
   private async apply(change: Omit<ReviewChange, 'ids'>): Promise<void> {

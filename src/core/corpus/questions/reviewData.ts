@@ -8,9 +8,9 @@ import { linesAt } from '../../data/textPosition.js';
 import { rowKey } from '../../data/rowIds.js';
 import { readRegularFile } from '../../regularFile.js';
 import { rejectedFileFor } from './ledger.js';
-import { QuestionReviewStore, reviewFileFor } from './review.js';
+import { QuestionReviewStore, reviewFileFor, reviewLines } from './review.js';
 import type { ReviewIndex } from './review.js';
-import type { QuestionReviewView, QuestionSource, RejectedView, ReviewedQuestion, ReviewProblem } from './reviewView.js';
+import type { QuestionReviewView, QuestionSource, RejectedView, ReviewChange, ReviewedQuestion, ReviewProblem } from './reviewView.js';
 
 /** A source file is read whole to turn char ranges into lines; a corpus file above this is shown by chars. */
 const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
@@ -45,6 +45,24 @@ export async function readQuestionReview(file: string, options: ReviewDataOption
   }
   view.rejected = await readRejected(view.rejectedFile, view.problems);
   return view;
+}
+
+/** A question the change names is not in the file (edited meanwhile): nothing is written. */
+export class UnknownQuestions extends Error {
+  constructor(readonly ids: string[], file: string) {
+    super(`no question ${ids.join(', ')} in ${path.basename(file)}: it was edited meanwhile; the review is shown again`);
+    this.name = 'UnknownQuestions';
+  }
+}
+
+/** Appends the change's review lines (against the questions' texts as they are now) and reads the review again. */
+export async function applyReviewChange(file: string, change: ReviewChange, options: ReviewDataOptions = {}): Promise<QuestionReviewView> {
+  const byId = new Map((await readQuestionReview(file, options)).questions.map((q) => [q.id, q]));
+  const unknown = change.ids.filter((id) => !byId.has(id));
+  if (unknown.length > 0) throw new UnknownQuestions(unknown, file);
+  const questions = change.ids.map((id) => byId.get(id)!);
+  await new QuestionReviewStore(path.resolve(file)).append(reviewLines(questions, { decision: change.decision, ...(change.comment !== undefined ? { comment: change.comment } : {}) }));
+  return readQuestionReview(file, options);
 }
 
 async function questionOf(data: Record<string, unknown>, id: string, line: number, reviews: ReviewIndex, sources: SourceLines): Promise<ReviewedQuestion> {
