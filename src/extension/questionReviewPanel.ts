@@ -59,6 +59,13 @@ export class QuestionReviewPanels implements vscode.Disposable {
       return known;
     }
     const panel = vscode.window.createWebviewPanel(QUESTION_REVIEW_VIEW_TYPE, `Review: ${path.basename(file)}`, vscode.ViewColumn.Active, panelOptions(this.extensionUri));
+    this.adopt(panel, file, sourceFolders);
+    this.logger.info(`Review Generated Questions: ${file}`);
+    return panel;
+  }
+
+  /** Gives a panel the review of `file`: its page and its table of messages (a test hands in a recording panel). */
+  adopt(panel: vscode.WebviewPanel, file: string, sourceFolders: readonly string[] = []): void {
     const service = new QuestionReviewService(file, sourceFolders);
     const dispatcher = new WebviewDispatcher([
       onRequest(GetQuestionReview, () => service.view()),
@@ -72,12 +79,10 @@ export class QuestionReviewPanels implements vscode.Disposable {
     const received = panel.webview.onDidReceiveMessage((message: unknown) => void dispatcher.dispatch(message));
     panel.onDidDispose(() => {
       received.dispose();
-      this.open.delete(file);
+      if (this.open.get(file) === panel) this.open.delete(file);
     });
     panel.webview.html = questionReviewHtml(panel.webview, this.extensionUri);
     this.open.set(file, panel);
-    this.logger.info(`Review Generated Questions: ${file}`);
-    return panel;
   }
 
   dispose(): void {

@@ -95,9 +95,12 @@ export class QuestionReview extends LitElement {
     }
   }
 
+  /** A reviewed question the state filter now hides hands the focus to the one that took its place. */
   private show(view: QuestionReviewView): void {
+    const before = Math.max(0, this.visible().findIndex((q) => q.id === this.cursor));
     this.view = view;
-    if (!this.cursor || !view.questions.some((q) => q.id === this.cursor)) this.cursor = this.visible()[0]?.id;
+    const visible = this.visible();
+    if (!visible.some((q) => q.id === this.cursor)) this.cursor = visible[Math.min(before, visible.length - 1)]?.id;
   }
 
   private visible(): ReviewedQuestion[] {
