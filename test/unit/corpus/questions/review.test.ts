@@ -13,6 +13,8 @@ import { useFixtureServer } from '../../../fixtures/useFixtureServer.js';
 import { QuestionReviewStore, reviewFileFor, reviewLines } from '../../../../src/core/corpus/questions/review.js';
 import { readQuestionReview } from '../../../../src/core/corpus/questions/reviewData.js';
 import { reviewCounts } from '../../../../src/core/corpus/questions/reviewView.js';
+import { runEvaluation } from '../../../../src/core/engine/runEvaluation.js';
+import { envCredentials } from '../../../../src/core/providers/registry.js';
 
 let server: FixtureServer;
 useFixtureServer((started) => {
@@ -112,5 +114,24 @@ describe('a rag run on reviewed questions', () => {
     assert.equal(asked.length, 3);
     for (const dropped of [rows[0]!.question, rows[1]!.question]) assert.ok(!asked.some((body) => body.includes(dropped)), `${dropped} was not sent`);
     for (const ran of [rows[2]!.question, rows[3]!.question, rows[4]!.question]) assert.ok(asked.some((body) => body.includes(ran)), `${ran} was sent`);
+  });
+});
+
+describe('a stress run on reviewed questions', () => {
+  it('builds no case from a dropped question and says so in the suite\'s notes', async () => {
+    const folder = tempFolder();
+    const questions = path.join(folder, 'questions.jsonl');
+    const capitals = [['France', 'Paris'], ['Japan', 'Tokyo'], ['Kenya', 'Nairobi']] as const;
+    const rows = capitals.map(([country, city]) => ({ id: country.toLowerCase(), kind: 'single-hop', question: `What is the capital of ${country}?`, reference: city, retrieved_contexts: [`${city} is the capital of ${country}.`, `${country} has many cities.`] }));
+    writeFileSync(questions, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    await new QuestionReviewStore(questions).append(reviewLines([rows[1]!], { decision: 'drop' }));
+    const evalFile = path.join(folder, 'stress.eval.yaml');
+    writeFileSync(evalFile, `version: 1\nname: stress\nmodels:\n  - { provider: openai-compatible, model: reader, baseUrl: ${server.openaiBaseUrl} }\nsuites:\n  - { id: s, method: stress, dataset: questions.jsonl, params: { testbed: noise_robustness } }\n`);
+    const outcome = await runEvaluation(evalFile, { signal: new AbortController().signal, credentials: envCredentials({}), noCache: true });
+    const asked = server.requests.filter((r) => r.api === 'openai-chat').map((r) => JSON.stringify(r.body));
+    assert.ok(asked.some((body) => body.includes('capital of France')));
+    assert.ok(asked.some((body) => body.includes('capital of Kenya')));
+    assert.ok(!asked.some((body) => body.includes('capital of Japan')), 'the dropped question was not asked');
+    assert.ok(outcome.reports[0]!.notes.some((note) => /^1 question\(s\) dropped in review \(\S*questions\.review\.jsonl\) left out of this run\.$/.test(note)), outcome.reports[0]!.notes.join('\n'));
   });
 });
