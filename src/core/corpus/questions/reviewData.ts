@@ -131,7 +131,9 @@ class SourceLines {
   }
 
   private async find(file: string): Promise<{ path: string; text: string } | undefined> {
-    const candidates = path.isAbsolute(file) ? [file] : this.folders.map((folder) => path.resolve(folder, file));
+    // A relative span stays inside the folder it is relative to (a questions file from elsewhere names no file outside).
+    const inside = (folder: string, target: string) => !path.relative(folder, target).startsWith('..');
+    const candidates = path.isAbsolute(file) ? [file] : this.folders.map((folder) => path.resolve(folder, file)).filter((target, i) => inside(this.folders[i]!, target));
     for (const candidate of candidates) {
       try {
         return { path: candidate, text: (await readRegularFile(candidate, MAX_SOURCE_BYTES)).toString('utf8') };

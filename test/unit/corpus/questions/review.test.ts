@@ -60,7 +60,7 @@ describe('question review file', () => {
     assert.equal(index.lookup('q2', 'anything'), undefined);
   });
 
-  it('the review view reads every good line, names a bad one at file:line, lists the rejected ones and counts the states', async () => {
+  it('the review view reads every good line, names a bad one at file:line, lists the rejected ones and counts the states', async (t) => {
     const folder = tempFolder();
     const questions = path.join(folder, 'questions.jsonl');
     writeFileSync(path.join(folder, 'doc.md'), 'line one\nline two\nthe answer is here\nline four\n');
@@ -68,7 +68,7 @@ describe('question review file', () => {
       JSON.stringify({ id: 'a', kind: 'single-hop', question: 'A?', reference: 'a', relevant_spans: [{ file: 'doc.md', start: 18, end: 36 }], checks: { answerable: 'yes', duplicate: 'none close' } }),
       '{"id": "broken", ',
       JSON.stringify({ id: 'b', kind: 'unanswerable', question: 'B?', reference: 'not in the documents', relevant_spans: [{ file: 'missing.md', start: 0, end: 4 }], checks: { answerable: 'no' } }),
-      JSON.stringify({ id: 'c', kind: 'multi-hop', question: 'C?', reference: 'c', checks: {} }),
+      JSON.stringify({ id: 'c', kind: 'multi-hop', question: 'C?', reference: 'c', checks: {}, relevant_spans: [{ file: `../${path.basename(folder)}-outside.md`, start: 0, end: 4 }] }),
     ].join('\n') + '\n');
     writeFileSync(path.join(folder, 'questions.rejected.jsonl'), `${JSON.stringify({ status: 'rejected', key: 'k', kind: 'single-hop', chunk_ids: [], seed: 1, reason: 'the question gives its answer away', check: 'leak', retry: false, question: 'Is it 12 euros?' })}\n`);
     await new QuestionReviewStore(questions).append([...reviewLines([{ id: 'a', question: 'A?' }], { decision: 'keep' }), ...reviewLines([{ id: 'b', question: 'B (old)?' }], { decision: 'drop' })]);
@@ -77,6 +77,11 @@ describe('question review file', () => {
     assert.deepEqual(view.problems.map((p) => [path.basename(p.file), p.line]), [['questions.jsonl', 2]]);
     assert.deepEqual(view.questions[0]!.sources, [{ label: 'doc.md:3', open: { file: path.join(folder, 'doc.md'), line: 3 } }]);
     assert.match(view.questions[1]!.sources[0]!.label, /missing\.md .*not found/);
+    // A span naming a file outside the folder is not read, even when that file exists.
+    const outside = path.join(folder, '..', `${path.basename(folder)}-outside.md`);
+    writeFileSync(outside, 'outside\n');
+    t.after(() => rmSync(outside, { force: true }));
+    assert.equal((await readQuestionReview(questions)).questions[2]!.sources[0]!.open, undefined);
     assert.deepEqual(view.questions[0]!.checks, [{ name: 'answerable', outcome: 'yes' }, { name: 'duplicate', outcome: 'none close' }]);
     assert.deepEqual(view.rejected.map((r) => [r.check, r.reason, r.question]), [['leak', 'the question gives its answer away', 'Is it 12 euros?']]);
     assert.deepEqual(reviewCounts(view.questions), { kept: 1, dropped: 0, unreviewed: 1, stale: 1 });
