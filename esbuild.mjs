@@ -1,6 +1,7 @@
 // Builds every bundle: the CLI and the extension host (Node, CommonJS) and, once it exists, the webview (browser).
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
+import { writeThirdPartyNotices } from './scripts/thirdPartyNotices.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -14,6 +15,8 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  // A production build names what it bundled (dist/THIRD_PARTY_NOTICES.txt) from esbuild's record of its inputs.
+  metafile: production,
 };
 
 const builds = [
@@ -80,5 +83,6 @@ if (existsSync('webview/main.ts')) {
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();
 } else {
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  const results = await Promise.all(builds.map((options) => esbuild.build(options)));
+  if (production) writeThirdPartyNotices(process.cwd(), results.map((result) => result.metafile), outdir);
 }
