@@ -158,7 +158,7 @@ test('the page opened from a file has no end-to-end part: nothing to run it with
 
 /** Plays a message from the host into the page, as VS Code delivers it. */
 async function fromHost(page: Page, message: unknown): Promise<void> {
-  await page.evaluate((m) => window.postMessage(m, '*'), message);
+  await page.evaluate((m) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(m, '*'), message);
 }
 
 test('inside VS Code\'s sweep panel: cells picked by keyboard run end to end through the host; each cell\'s accuracy, failure split and errors shown; a cell opens its run', async () => {

@@ -1,7 +1,8 @@
 // The corpus lab in the real extension host: Sweep Retrieval Settings on the bundled BM25 corpus opens the sweep panel
 // on the sweep it wrote, Build Index is cancelled mid-embedding, an untrusted workspace's embeddings endpoint is
-// asked about before anything is sent, and Generate Test Questions writes the questions the fixture judge keeps (or,
-// its cost plan declined, sends nothing).
+// asked about before anything is sent, Generate Test Questions writes the questions the fixture judge keeps (or,
+// its cost plan declined, sends nothing), and the sweep panel runs two cells end to end against the fixture server
+// (declined: nothing sent; accepted: two runs on disk, their failure splits in the panel, found again when reopened).
 import * as assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -9,6 +10,9 @@ import * as vscode from 'vscode';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import type { CorpusOutcome } from '../../../src/extension/corpusCommands.js';
+import { OpenSweepCellRun, PROTOCOL_VERSION, Ready, RunSweepCells, SweepCellRuns } from '../../../src/protocol.js';
+import type { SweepCellRun } from '../../../src/protocol.js';
+import { recordingPanel } from './builders.js';
 import type { TrustFacts } from '../../../src/extension/untrustedWorkspace.js';
 import { activatedExtension } from './extensionHost.js';
 import { answerModalWarnings, answerPrompts, workspaceFolder } from './inlineFixtures.js';
@@ -181,4 +185,92 @@ suite('Corpus lab: sweep and index', () => {
     assert.equal(server.requests.filter((req) => promptKind(req) === 'singleHop').length, 3);
     await eventually('the questions file opened', () => vscode.window.activeTextEditor?.document.uri.fsPath === out, 10_000, () => vscode.window.activeTextEditor?.document.uri.fsPath);
   });
+
+  test('Sweep end to end from the panel: the cost plan declined sends nothing; accepted, two cells run as runs of their own and the panel shows their failure splits, again when reopened', async function () {
+    this.timeout(120_000);
+    const { extension, testing } = await activatedExtension();
+    const file = path.join(lab, 'e2e.eval.yaml');
+    writeFileSync(file, `${['version: 1', 'name: e2e', 'models:', `  - { provider: openai-compatible, model: fixture-chat, baseUrl: "${server.openaiBaseUrl}" }`, 'maxRetries: 0',
+      'prices:', '  "openai-compatible:fixture-chat": { input: 1000000, output: 1000000 }',
+      'index: { folder: docs, chunking: { by: tokens, size: 64, overlap: 8 }, search: bm25 }', 'seed: 7', 'sweep:', '  chunkSize: [32, 64]', '  k: [1, 2]',
+      'suites:', '  - { id: corpus, method: rag, dataset: questions.jsonl, params: { k: 2 } }'].join('\n')}\n`);
+    // One question answered right, one whose call fails (its case errors), the rest answered wrong by the fixture.
+    server.addRule({ match: { contains: 'annual fee for visitors' }, reply: 'It is 12 euros.' });
+    server.addRule({ match: { contains: 'replace a lost library card' }, fault: { kind: 'status', status: 400 } });
+    const questions: Array<{ message: string; detail: string }> = [];
+    let answer: string | undefined;
+    const showWarningMessage = vscode.window.showWarningMessage;
+    restore = answerPrompts({
+      showWarningMessage: ((message: string, ...rest: unknown[]) => {
+        const options = rest[0] as vscode.MessageOptions | undefined;
+        if (!options?.modal) return (showWarningMessage as (...args: unknown[]) => Thenable<unknown>)(message, ...rest);
+        questions.push({ message, detail: options.detail ?? '' });
+        return Promise.resolve(answer);
+      }) as typeof vscode.window.showWarningMessage,
+    });
+    const open = async () => {
+      const webview = recordingPanel(vscode.Uri.file(extension.extensionPath));
+      const outcome = await vscode.commands.executeCommand<CorpusOutcome>(SWEEP, { file, panel: webview.panel });
+      assert.ok(outcome?.status === 'swept', `expected a sweep, got ${JSON.stringify(outcome)}`);
+      await webview.send(Ready.create({ protocolVersion: PROTOCOL_VERSION }), 1);
+      return { webview, outcome };
+    };
+    const states = (posted: unknown[]) => posted.filter(SweepCellRuns.is.bind(SweepCellRuns)).map((m) => m.params);
+    const { webview, outcome } = await open();
+    const report = JSON.parse(readFileSync(outcome.written.find((f) => f.endsWith('sweep.json'))!, 'utf8')) as { cells: Array<{ key: string }> };
+    const picked = [report.cells[0]!.key, report.cells[3]!.key];
+
+    // Declined: asked with the CLI's plan line, and nothing reached the server.
+    const before = server.requests.length;
+    await webview.send(RunSweepCells.create({ cells: picked }));
+    const declined = await eventually('the declined plan reported', () => states(webview.posted).find((s) => !s.running && /declined/.test(s.message ?? '')), 20_000, () => states(webview.posted));
+    assert.match(declined.message!, /nothing was sent \(cost plan: up to \$[\d.,]+ for \d+ priced model calls\)/);
+    assert.equal(questions.length, 1);
+    assert.match(questions[0]!.message, /Sweep end to end may cost up to \$/);
+    assert.match(questions[0]!.detail, /^End to end: 2 cells, cost plan: up to \$[\d.,]+ for 22 priced model calls$/m);
+    assert.equal(server.requests.length, before, 'nothing reached the models');
+    assert.deepEqual(declined.runs, []);
+
+    // Accepted: each cell a run of its own, its accuracy and failure split posted; the errored case said in words.
+    answer = 'Run';
+    const sent = webview.posted.length;
+    await webview.send(RunSweepCells.create({ cells: picked }));
+    const done = await eventually('both cells finished', () => states(webview.posted.slice(sent)).find((s) => !s.running && s.runs.filter((r) => r.state === 'finished').length === 2), 90_000, () => states(webview.posted).at(-1));
+    assert.ok(states(webview.posted.slice(sent)).some((s) => s.running && s.runs.some((r) => r.state === 'running')), 'a running cell was shown');
+    const byCell = new Map(done.runs.map((run) => [run.cellKey, run]));
+    const runIds: string[] = [];
+    for (const key of picked) {
+      const run: SweepCellRun | undefined = byCell.get(key);
+      assert.ok(run?.runId, `${key} ran: ${JSON.stringify(run)}`);
+      runIds.push(run.runId);
+      assert.ok(existsSync(path.join(lab, '.rag-inspector', 'runs', `${run.runId}.jsonl`)), `${key}: its run log beside the eval file`);
+      assert.equal(run.status, 'completed-with-errors', 'a run with an errored case is never a success');
+      assert.match(run.problem ?? '', /^1 of 11 case\(s\) ended in an error/);
+      const [model] = run.models;
+      assert.equal(model?.model, 'openai-compatible:fixture-chat');
+      assert.equal(model.accuracy.n, 10);
+      assert.equal(typeof model.accuracy.low, 'number');
+      assert.ok(model.split.length > 0, `${key}: its failure split`);
+      for (const { cause } of model.split) assert.match(cause, /^(not-retrieved|ranked-out|generation|undetermined)$/);
+    }
+    assert.notEqual(runIds[0], runIds[1]);
+
+    // The cell's link opens the inspector.
+    await webview.send(OpenSweepCellRun.create({ runId: runIds[0]! }));
+    await eventually('the inspector opened', () => testing.panels.panel !== undefined, 10_000);
+
+    // Reopened: the sweep finds its cells' runs on disk.
+    await eventually('the runs in the run store', async () => {
+      const listed = new Set((await testing.store.listRuns()).map((run) => run.runId));
+      return runIds.every((id) => listed.has(id));
+    }, 20_000);
+    const again = await open();
+    const shown = await eventually('the earlier runs shown', () => states(again.webview.posted).find((s) => s.runs.length === 2), 20_000, () => states(again.webview.posted));
+    assert.deepEqual(new Set(shown.runs.map((run) => run.runId)), new Set(runIds));
+    for (const run of shown.runs) {
+      assert.deepEqual(run.models, byCell.get(run.cellKey)!.models, `${run.cellKey}: the same numbers read back from its run`);
+      assert.match(run.problem ?? '', /^1 of 11 case\(s\) ended in an error/);
+    }
+  });
 });
+
