@@ -20,9 +20,9 @@ import { withCancellableProgress } from './cancellableProgress.js';
 import { confirmSweepCost } from './costGuard.js';
 import { maxCostWithoutConfirm } from './launch.js';
 import type { Logger } from './outputChannel.js';
-import { inspectorHtml, makeNonce, panelOptions } from './panel.js';
+import { answerWebview, inspectorHtml, makeNonce, panelOptions } from './panel.js';
 import type { InspectorData } from './sessionRuns.js';
-import { WebviewDispatcher, onCommand } from './webviewDispatch.js';
+import { onCommand } from './webviewDispatch.js';
 
 export const SWEEP_VIEW_TYPE = 'ragInspector.sweep';
 
@@ -55,30 +55,23 @@ export class SweepPanel implements vscode.Disposable {
   private readonly runs = new Map<string, SweepCellRun>();
   private running: AbortController | undefined;
   private message: string | undefined;
-  private readonly dispatcher: WebviewDispatcher;
   private readonly disposables: vscode.Disposable[] = [];
-  /** The cells' earlier runs, read from disk once as the panel opens. */
-  readonly earlierRunsRead: Promise<void>;
 
   constructor(readonly panel: vscode.WebviewPanel, private readonly deps: SweepPanelDeps, private readonly source: SweepSource) {
-    this.dispatcher = new WebviewDispatcher([
-      onCommand(Ready, ({ protocolVersion }) => this.onReady(protocolVersion)),
-      onCommand(RunSweepCells, ({ cells }) => this.runCells(cells)),
-      onCommand(CancelSweepCells, () => { this.running?.abort(new Error('cancelled')); }),
-      onCommand(OpenSweepCellRun, ({ runId }) => vscode.commands.executeCommand('ragInspector.openInspector', { runId })),
-    ], {
-      post: (message) => void panel.webview.postMessage(message),
-      logger: deps.logger,
-      commandFailed: (message) => void vscode.window.showErrorMessage(`RAG Inspector: ${message}`),
-    });
     this.disposables.push(
-      panel.webview.onDidReceiveMessage((message: unknown) => void this.dispatcher.dispatch(message)),
+      answerWebview(panel, [
+        onCommand(Ready, ({ protocolVersion }) => this.onReady(protocolVersion)),
+        onCommand(RunSweepCells, ({ cells }) => this.runCells(cells)),
+        onCommand(CancelSweepCells, () => { this.running?.abort(new Error('cancelled')); }),
+        onCommand(OpenSweepCellRun, ({ runId }) => vscode.commands.executeCommand('ragInspector.openInspector', { runId })),
+      ], deps.logger),
       panel.onDidDispose(() => this.dispose()),
       // A hidden panel loses its page; shown again, it says ready and is sent the state afresh.
       panel.onDidChangeViewState(() => { if (!panel.visible) this.ready = false; }),
     );
     panel.webview.html = sweepHtml(panel.webview, deps.extensionUri, source.report);
-    this.earlierRunsRead = this.readEarlierRuns();
+    // The cells' earlier runs, read from disk once as the panel opens.
+    void this.readEarlierRuns();
   }
 
   /** The cells' end-to-end state as last sent to the view. */

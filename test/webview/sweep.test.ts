@@ -204,7 +204,7 @@ test('inside VS Code\'s sweep panel: cells picked by keyboard run end to end thr
     await view.locator('button.cancel-end-to-end').click();
     await waitFor(() => posted.some((m) => m.method === 'sweep/cancelCells'), 'the cancel command', 10_000);
     await fromHost(page, { kind: 'notification', method: 'sweep/cellRuns', params: { running: false, runs: [
-      { cellKey: best.key, state: 'finished', runId: 'run-a', status: 'success', cases: 23, errors: 0, models: [{ model: 'openai-compatible:fixture', accuracy: share(0.61, 23), split: [{ cause: 'not-retrieved', share: share(0.56, 9) }, { cause: 'ranked-out', share: share(0.44, 9) }] }] },
+      { cellKey: best.key, state: 'finished', runId: 'run-a', createdAt: '2026-11-28T09:30:00.000Z', status: 'success', cases: 23, errors: 0, models: [{ model: 'openai-compatible:fixture', accuracy: share(0.61, 23), split: [{ cause: 'not-retrieved', share: share(0.56, 9) }, { cause: 'ranked-out', share: share(0.44, 9) }] }] },
       { cellKey: other.key, state: 'finished', runId: 'run-b', status: 'completed-with-errors', cases: 23, errors: 23, models: [{ model: 'openai-compatible:fixture', accuracy: { value: null, n: 0, undetermined: 23 }, split: [] }], problem: '23 of 23 case(s) ended in an error and are not in the accuracy; open the run for their causes' },
     ] } });
     const results = view.locator('table.end-to-end');
@@ -212,12 +212,13 @@ test('inside VS Code\'s sweep panel: cells picked by keyboard run end to end thr
     const bestRow = results.locator(`tr[data-cell="${best.key}"]`);
     assert.match(await bestRow.innerText(), /0\.610 \[0\.410, 0\.810\] n 23/);
     assert.match(await bestRow.locator('li[data-cause="not-retrieved"]').innerText(), /not-retrieved: 0\.560 \[0\.360, 0\.760\] n 9/);
+    assert.match(await bestRow.locator('.when').innerText(), /^run of .*2026/);
     assert.match(await bestRow.locator('li[data-cause="ranked-out"]').innerText(), /ranked-out: 0\.440 \[0\.240, 0\.640\] n 9/);
     // The errored cell never reads as a success: no accuracy, its status and what happened in words.
     const erroredRow = results.locator(`tr[data-cell="${other.key}"]`);
     assert.match(await erroredRow.innerText(), /— \(no answer scored\)/);
     assert.doesNotMatch(await erroredRow.innerText(), /no failed case/, 'no split is claimed for a cell with no answer scored');
-    assert.match(await erroredRow.innerText(), /completed-with-errors/);
+    assert.match(await erroredRow.innerText(), /completed with errors/);
     assert.match(await erroredRow.locator('.problem').innerText(), /23 of 23 case\(s\) ended in an error/);
     await page.screenshot({ path: screenshotPath('sweep-end-to-end'), fullPage: true });
     await bestRow.locator('button.open-run').click();

@@ -4,6 +4,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { formatCellNumber } from '../../src/core/numberFormat.js';
 import type { ReportCell } from '../../src/core/reportTable.js';
+import { runStatusLabel } from '../../src/core/model.js';
 import type { SweepCellModel, SweepCellRun } from '../../src/protocol.js';
 import { baseStyles } from './sharedStyles.js';
 import { formatCount } from './format.js';
@@ -66,8 +67,10 @@ export class SweepEndToEnd extends LitElement {
     const open = run.runId && run.state !== 'running'
       ? html`<button class="link open-run" @click=${() => this.dispatchEvent(new CustomEvent<OpenRunDetail>('ri-open-run', { detail: { runId: run.runId! }, bubbles: true, composed: true }))}>open its ${run.cases === undefined ? '' : `${formatCount(run.cases)} `}cases</button>`
       : nothing;
-    const status = run.status && run.status !== 'success' ? html` <span class="muted">(${run.status})</span>` : nothing;
-    return html`${open}${status}${run.problem ? html`<div class="problem" role="status">${run.problem}</div>` : nothing}`;
+    const status = run.status && run.status !== 'success' ? html` <span class="muted">(${runStatusLabel(run.status)})</span>` : nothing;
+    // An earlier run is found by the cell's name: its date says which one is shown.
+    const when = run.createdAt ? html`<div class="muted when">run of ${new Date(run.createdAt).toLocaleString()}</div>` : nothing;
+    return html`${open}${status}${when}${run.problem ? html`<div class="problem" role="status">${run.problem}</div>` : nothing}`;
   }
 }
 

@@ -198,14 +198,14 @@ suite('Corpus lab: sweep and index', () => {
     server.addRule({ match: { contains: 'annual fee for visitors' }, reply: 'It is 12 euros.' });
     server.addRule({ match: { contains: 'replace a lost library card' }, fault: { kind: 'status', status: 400 } });
     const questions: Array<{ message: string; detail: string }> = [];
-    let answer: string | undefined;
+    const modal: { answer: string | undefined } = { answer: undefined };
     const showWarningMessage = vscode.window.showWarningMessage;
     restore = answerPrompts({
       showWarningMessage: ((message: string, ...rest: unknown[]) => {
         const options = rest[0] as vscode.MessageOptions | undefined;
         if (!options?.modal) return (showWarningMessage as (...args: unknown[]) => Thenable<unknown>)(message, ...rest);
         questions.push({ message, detail: options.detail ?? '' });
-        return Promise.resolve(answer);
+        return Promise.resolve(modal.answer);
       }) as typeof vscode.window.showWarningMessage,
     });
     const open = async () => {
@@ -232,7 +232,7 @@ suite('Corpus lab: sweep and index', () => {
     assert.deepEqual(declined.runs, []);
 
     // Accepted: each cell a run of its own, its accuracy and failure split posted; the errored case said in words.
-    answer = 'Run';
+    modal.answer = 'Run';
     const sent = webview.posted.length;
     await webview.send(RunSweepCells.create({ cells: picked }));
     const done = await eventually('both cells finished', () => states(webview.posted.slice(sent)).find((s) => !s.running && s.runs.filter((r) => r.state === 'finished').length === 2), 90_000, () => states(webview.posted).at(-1));
