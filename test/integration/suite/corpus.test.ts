@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import type { CorpusOutcome } from '../../../src/extension/corpusCommands.js';
-import { OpenSweepCellRun, PROTOCOL_VERSION, Ready, RunSweepCells, SweepCellRuns } from '../../../src/protocol.js';
+import { CancelSweepCells, OpenSweepCellRun, PROTOCOL_VERSION, Ready, RunSweepCells, SweepCellRuns } from '../../../src/protocol.js';
 import type { SweepCellRun } from '../../../src/protocol.js';
 import { recordingPanel } from './builders.js';
 import type { TrustFacts } from '../../../src/extension/untrustedWorkspace.js';
@@ -186,14 +186,30 @@ suite('Corpus lab: sweep and index', () => {
     await eventually('the questions file opened', () => vscode.window.activeTextEditor?.document.uri.fsPath === out, 10_000, () => vscode.window.activeTextEditor?.document.uri.fsPath);
   });
 
-  test('Sweep end to end from the panel: the cost plan declined sends nothing; accepted, two cells run as runs of their own and the panel shows their failure splits, again when reopened', async function () {
-    this.timeout(120_000);
-    const { extension, testing } = await activatedExtension();
-    const file = path.join(lab, 'e2e.eval.yaml');
-    writeFileSync(file, `${['version: 1', 'name: e2e', 'models:', `  - { provider: openai-compatible, model: fixture-chat, baseUrl: "${server.openaiBaseUrl}" }`, 'maxRetries: 0',
-      'prices:', '  "openai-compatible:fixture-chat": { input: 1000000, output: 1000000 }',
+  /** A sweep of the bundled corpus (2 chunk sizes × 2 k) whose model is the fixture server's `fixture-chat`. */
+  const endToEndEval = (name: string, lines: string[]) => {
+    const file = path.join(lab, `${name}.eval.yaml`);
+    writeFileSync(file, `${[`version: 1`, `name: ${name}`, 'models:', `  - { provider: openai-compatible, model: fixture-chat, baseUrl: "${server.openaiBaseUrl}" }`, 'maxRetries: 0', ...lines,
       'index: { folder: docs, chunking: { by: tokens, size: 64, overlap: 8 }, search: bm25 }', 'seed: 7', 'sweep:', '  chunkSize: [32, 64]', '  k: [1, 2]',
       'suites:', '  - { id: corpus, method: rag, dataset: questions.jsonl, params: { k: 2 } }'].join('\n')}\n`);
+    return file;
+  };
+  /** Sweep Retrieval Settings shown in a recording panel whose view has said it is ready. */
+  const openSweep = async (file: string) => {
+    const { extension } = await activatedExtension();
+    const webview = recordingPanel(vscode.Uri.file(extension.extensionPath));
+    const outcome = await vscode.commands.executeCommand<CorpusOutcome>(SWEEP, { file, panel: webview.panel });
+    assert.ok(outcome?.status === 'swept', `expected a sweep, got ${JSON.stringify(outcome)}`);
+    await webview.send(Ready.create({ protocolVersion: PROTOCOL_VERSION }), 1);
+    return { webview, outcome };
+  };
+  const states = (posted: unknown[]) => posted.filter(SweepCellRuns.is.bind(SweepCellRuns)).map((m) => m.params);
+  const cellKeys = (outcome: Extract<CorpusOutcome, { status: 'swept' }>) => (JSON.parse(readFileSync(outcome.written.find((f) => f.endsWith('sweep.json'))!, 'utf8')) as { cells: Array<{ key: string }> }).cells.map((cell) => cell.key);
+
+  test('Sweep end to end from the panel: the cost plan declined sends nothing; accepted, two cells run as runs of their own and the panel shows their failure splits, again when reopened', async function () {
+    this.timeout(120_000);
+    const { testing } = await activatedExtension();
+    const file = endToEndEval('e2e', ['prices:', '  "openai-compatible:fixture-chat": { input: 1000000, output: 1000000 }']);
     // One question answered right, one whose call fails (its case errors), the rest answered wrong by the fixture.
     server.addRule({ match: { contains: 'annual fee for visitors' }, reply: 'It is 12 euros.' });
     server.addRule({ match: { contains: 'replace a lost library card' }, fault: { kind: 'status', status: 400 } });
@@ -208,17 +224,9 @@ suite('Corpus lab: sweep and index', () => {
         return Promise.resolve(modal.answer);
       }) as typeof vscode.window.showWarningMessage,
     });
-    const open = async () => {
-      const webview = recordingPanel(vscode.Uri.file(extension.extensionPath));
-      const outcome = await vscode.commands.executeCommand<CorpusOutcome>(SWEEP, { file, panel: webview.panel });
-      assert.ok(outcome?.status === 'swept', `expected a sweep, got ${JSON.stringify(outcome)}`);
-      await webview.send(Ready.create({ protocolVersion: PROTOCOL_VERSION }), 1);
-      return { webview, outcome };
-    };
-    const states = (posted: unknown[]) => posted.filter(SweepCellRuns.is.bind(SweepCellRuns)).map((m) => m.params);
-    const { webview, outcome } = await open();
-    const report = JSON.parse(readFileSync(outcome.written.find((f) => f.endsWith('sweep.json'))!, 'utf8')) as { cells: Array<{ key: string }> };
-    const picked = [report.cells[0]!.key, report.cells[3]!.key];
+    const { webview, outcome } = await openSweep(file);
+    const keys = cellKeys(outcome);
+    const picked = [keys[0]!, keys[3]!];
 
     // Declined: asked with the CLI's plan line, and nothing reached the server.
     const before = server.requests.length;
@@ -264,13 +272,30 @@ suite('Corpus lab: sweep and index', () => {
       const listed = new Set((await testing.store.listRuns()).map((run) => run.runId));
       return runIds.every((id) => listed.has(id));
     }, 20_000);
-    const again = await open();
+    const again = await openSweep(file);
     const shown = await eventually('the earlier runs shown', () => states(again.webview.posted).find((s) => s.runs.length === 2), 20_000, () => states(again.webview.posted));
     assert.deepEqual(new Set(shown.runs.map((run) => run.runId)), new Set(runIds));
     for (const run of shown.runs) {
       assert.deepEqual(run.models, byCell.get(run.cellKey)!.models, `${run.cellKey}: the same numbers read back from its run`);
       assert.match(run.problem ?? '', /^1 of 11 case\(s\) ended in an error/);
     }
+  });
+
+  test('Sweep end to end cancelled while a model call hangs: the cell says so in words, the next cell is not started', async function () {
+    this.timeout(60_000);
+    const file = endToEndEval('e2e-cancel', []);
+    server.addRule({ match: (req) => req.api === 'openai-chat', fault: { kind: 'hang' } });
+    const { webview, outcome } = await openSweep(file);
+    const keys = cellKeys(outcome);
+    const before = server.requests.length;
+    await webview.send(RunSweepCells.create({ cells: [keys[1]!, keys[2]!] }));
+    await eventually('a model call at the server', () => server.requests.slice(before).some((req) => req.api === 'openai-chat'), 30_000);
+    await webview.send(CancelSweepCells.create({}));
+    const ended = await eventually('the cells ended', () => states(webview.posted).find((s) => !s.running && /Cancelled/.test(s.message ?? '')), 30_000, () => states(webview.posted).at(-1));
+    assert.deepEqual(ended.runs.map((run) => run.cellKey), [keys[1]], 'the second cell never started');
+    const [stopped] = ended.runs;
+    assert.notEqual(stopped!.status, 'success');
+    assert.match(stopped!.problem ?? '', /cancelled/);
   });
 });
 
