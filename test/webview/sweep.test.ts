@@ -167,8 +167,9 @@ test('inside VS Code\'s sweep panel: cells picked by keyboard run end to end thr
   try {
     const errors = collectPageErrors(page);
     const posted: Array<{ kind: string; method: string; params?: Record<string, unknown> }> = [];
+    const saved: unknown[] = [];
     await page.exposeFunction('__hostPost', (message: string) => { posted.push(JSON.parse(message)); });
-    await page.exposeFunction('__hostState', () => undefined);
+    await page.exposeFunction('__hostState', (state: string) => { saved.push(JSON.parse(state)); });
     await page.goto(server.setPage({ runs: [], vscode: true, sweep: report }));
     await page.locator('ri-sweep-view ri-heatmap rect.cell').first().waitFor();
     assert.equal(await page.locator('rag-inspector-app').count(), 0, 'the run inspector is not started');
@@ -188,6 +189,8 @@ test('inside VS Code\'s sweep panel: cells picked by keyboard run end to end thr
     assert.equal(await view.locator(`table.cells tr[data-cell="${best.key}"] input.pick`).isChecked(), true);
     assert.equal(await view.locator(`table.cells tr[data-cell="${other.key}"] input.pick`).isChecked(), true);
     await waitForText(run, /Run end to end \(2 cells\)/);
+    // Kept in the view state, so a panel hidden and shown again (its page reloaded) keeps the picks.
+    assert.deepEqual(new Set((saved.at(-1) as { sweepPicked: string[] }).sweepPicked), new Set([best.key, other.key]));
     await run.focus();
     await page.keyboard.press('Enter');
     await waitFor(() => posted.some((m) => m.method === 'sweep/runCells'), 'the run request', 10_000);

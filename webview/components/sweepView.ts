@@ -60,6 +60,9 @@ export class SweepView extends LitElement {
       this.running = running;
       this.endToEndMessage = message;
     });
+    // The page is reloaded when the panel is hidden and shown again: the picks come back from the view state.
+    const saved = (this.api.getViewState() as { sweepPicked?: unknown } | undefined)?.sweepPicked;
+    if (Array.isArray(saved)) this.picked = new Set(saved.filter((key): key is string => typeof key === 'string'));
     this.api.start();
   }
 
@@ -203,7 +206,12 @@ export class SweepView extends LitElement {
   private pick(keys: readonly string[], on: boolean): void {
     const next = new Set(this.picked);
     for (const key of keys) if (on) next.add(key); else next.delete(key);
-    this.picked = next;
+    this.setPicked(next);
+  }
+
+  private setPicked(picked: ReadonlySet<string>): void {
+    this.picked = picked;
+    this.api?.setViewState({ sweepPicked: [...picked] });
   }
 
   private renderEndToEnd(report: SweepReport) {
@@ -216,7 +224,7 @@ export class SweepView extends LitElement {
       <div class="actions">
         <button class="pick-best" ?disabled=${this.running || best.length === 0} @click=${() => this.pick(best, true)}>Pick the best cell</button>
         <button class="pick-current" ?disabled=${this.running || current.length === 0} @click=${() => this.pick(current, true)}>Pick the current setting</button>
-        <button class="pick-none" ?disabled=${this.running || picked.length === 0} @click=${() => { this.picked = new Set(); }}>Clear</button>
+        <button class="pick-none" ?disabled=${this.running || picked.length === 0} @click=${() => this.setPicked(new Set())}>Clear</button>
         <button class="run-end-to-end" ?disabled=${this.running || picked.length === 0} @click=${() => this.api?.command(RunSweepCells, { cells: picked })}>Run end to end (${formatCount(picked.length)} cell${picked.length === 1 ? '' : 's'})</button>
         ${this.running ? html`<button class="cancel-end-to-end" @click=${() => this.api?.command(CancelSweepCells, {})}>Cancel</button>` : nothing}
       </div>

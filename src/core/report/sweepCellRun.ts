@@ -55,7 +55,8 @@ export function finishedCellRun(cellKey: string, run: { runId: string; createdAt
     : run.status === 'error' ? 'the run stopped with an error; open it for the cause'
       : run.status === 'started' ? 'the run did not finish (interrupted); Resume Interrupted Run finishes it'
         : errors > 0 ? `${errors} of ${run.totals?.cases ?? errors} case(s) ended in an error and are not in the accuracy; open the run for their causes`
-          : undefined;
+          : run.totals?.judgeErrors ? `${run.totals.judgeErrors} judge answer(s) could not be read: undetermined, not in the accuracy`
+            : undefined;
   return {
     cellKey,
     state: 'finished',
