@@ -17,7 +17,7 @@ function ragReport(): SuiteReport {
   return { suiteId: 'corpus', method: 'rag', tables: [accuracy, ...split.finish().tables], metrics: [], notes: [] };
 }
 
-const totals = (over: Partial<RunTotals>): RunTotals => ({ cases: 10, success: 10, error: 0, passed: 7, failed: 3, modelCalls: 10, cacheHits: 0, judgeCalls: 0, ...over });
+const totals = (over: Partial<RunTotals>): RunTotals => ({ cases: 10, success: 10, error: 0, passed: 7, failed: 3, modelCalls: 10, cacheHits: 0, judgeCalls: 0, inputTokens: 0, outputTokens: 0, ...over });
 const run = (status: RunStatus, over: Partial<RunTotals> = {}) => ({ runId: 'r1', createdAt: '2026-11-29T07:00:00.000Z', status, totals: totals(over) });
 
 test('each model\'s accuracy with its interval and the causes its failures have, in the split\'s order', () => {
