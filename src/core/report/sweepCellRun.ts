@@ -48,12 +48,12 @@ export function cellModels(reports: readonly SuiteReport[], suiteId: string): Sw
   }));
 }
 
-/** A finished run of the cell, read back: its numbers, and its errors said as a problem (never a silent success). */
-export function finishedCellRun(cellKey: string, run: { runId: string; createdAt: string; status: RunStatus; totals?: RunTotals }, reports: readonly SuiteReport[], suiteId: string): SweepCellRun {
+/** A run of the cell, read back: its numbers, and whatever kept it from a clean end said as a problem (never a silent success). */
+export function finishedCellRun(cellKey: string, run: { runId: string; createdAt: string; status: RunStatus; totals?: RunTotals; interrupted?: true }, reports: readonly SuiteReport[], suiteId: string): SweepCellRun {
   const errors = run.totals?.error ?? 0;
   const problem = run.status === 'cancelled' ? 'cancelled before every case ran; the accuracy is over the finished cases only'
     : run.status === 'error' ? 'the run stopped with an error; open it for the cause'
-      : run.status === 'started' ? 'the run did not finish (interrupted); Resume Interrupted Run finishes it'
+      : run.status === 'started' ? (run.interrupted ? 'the run did not finish (interrupted); Resume Interrupted Run finishes it' : 'the run has not finished yet (still going, or stopped elsewhere); show the sweep again when it has')
         : errors > 0 ? `${errors} of ${run.totals?.cases ?? errors} case(s) ended in an error and are not in the accuracy; open the run for their causes`
           : run.totals?.judgeErrors ? `${run.totals.judgeErrors} judge answer(s) could not be read: undetermined, not in the accuracy`
             : undefined;

@@ -44,6 +44,7 @@ test('only a clean run has no problem; errors, unreadable judge answers, a cance
   assert.match(errored.problem!, /^2 of 10 case\(s\) ended in an error and are not in the accuracy/);
   assert.match(finishedCellRun('k=1', run('cancelled'), [], 'corpus').problem!, /^cancelled before every case ran/);
   assert.match(finishedCellRun('k=1', run('error'), [], 'corpus').problem!, /stopped with an error/);
-  assert.match(finishedCellRun('k=1', run('started'), [], 'corpus').problem!, /did not finish \(interrupted\)/);
+  assert.match(finishedCellRun('k=1', { ...run('started'), interrupted: true }, [], 'corpus').problem!, /did not finish \(interrupted\); Resume Interrupted Run/);
+  assert.match(finishedCellRun('k=1', run('started'), [], 'corpus').problem!, /has not finished yet/);
   assert.match(finishedCellRun('k=1', run('completed-with-judge-errors', { judgeErrors: 3 }), [], 'corpus').problem!, /^3 judge answer\(s\) could not be read: undetermined/);
 });
