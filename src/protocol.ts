@@ -156,6 +156,7 @@ export const CancelSweepCells = new Command<NoParams>('sweep/cancelCells', none)
 export const OpenSweepCellRun = new Command<{ runId: string }>('sweep/openRun', object({ runId: text }));
 /**
  * The sweep's end-to-end cells: every cell with a run on disk (the newest) or going now, sent whole at each change;
- * `running` while this panel runs cells; `message` says what the last request came to (declined, cancelled).
+ * `running` while this panel runs cells; `message` says what the last request came to (declined, cancelled);
+ * `named`: the cells the eval file's `sweep.endToEnd` names (the CLI's `--end-to-end` runs these), picked at first.
  */
-export const SweepCellRuns = new Notification<{ runs: SweepCellRun[]; running: boolean; message?: string }>('sweep/cellRuns');
+export const SweepCellRuns = new Notification<{ runs: SweepCellRun[]; running: boolean; message?: string; named: string[] }>('sweep/cellRuns');

@@ -4,6 +4,7 @@
 // and each cell's run (found again on disk when the sweep is shown later) sent back as accuracy and failure split.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { cellMatches } from '../core/corpus/sweep/grid.js';
 import type { SweepGrid } from '../core/corpus/sweep/grid.js';
 import { cellEvalSpec } from '../core/corpus/sweep/endToEnd.js';
 import type { SweepReport } from '../core/corpus/sweep/runSweep.js';
@@ -91,7 +92,9 @@ export class SweepPanel implements vscode.Disposable {
   /** The whole state each time: a few cells, and a view that reloaded needs all of it. */
   private post(): void {
     if (!this.ready) return;
-    void this.panel.webview.postMessage(SweepCellRuns.create({ runs: this.cellRuns, running: this.running !== undefined, ...(this.message ? { message: this.message } : {}) }));
+    const { spec, grid } = this.source;
+    const named = grid.cells.filter((cell) => (spec.sweep?.endToEnd ?? []).some((ref) => cellMatches(cell, ref))).map((cell) => cell.key);
+    void this.panel.webview.postMessage(SweepCellRuns.create({ runs: this.cellRuns, running: this.running !== undefined, named, ...(this.message ? { message: this.message } : {}) }));
   }
 
   private set(run: SweepCellRun): void {

@@ -200,13 +200,13 @@ test('inside VS Code\'s sweep panel: cells picked by keyboard run end to end thr
 
     // The host says where the cells stand: one running (Cancel offered), then one finished, one whose cases errored.
     const share = (value: number, n: number) => ({ value, low: Math.max(0, value - 0.2), high: Math.min(1, value + 0.2), n });
-    await fromHost(page, { kind: 'notification', method: 'sweep/cellRuns', params: { running: true, runs: [{ cellKey: best.key, state: 'running', models: [], runId: 'run-a', cases: 23, done: 5 }] } });
+    await fromHost(page, { kind: 'notification', method: 'sweep/cellRuns', params: { running: true, named: [], runs: [{ cellKey: best.key, state: 'running', models: [], runId: 'run-a', cases: 23, done: 5 }] } });
     await waitForText(view.locator('table.end-to-end'), /running \(5\/23 cases\)/);
     assert.equal(await view.locator('button.cancel-end-to-end').count(), 1);
     assert.equal(await view.locator('input.pick').first().isDisabled(), true, 'picks are held while cells run');
     await view.locator('button.cancel-end-to-end').click();
     await waitFor(() => posted.some((m) => m.method === 'sweep/cancelCells'), 'the cancel command', 10_000);
-    await fromHost(page, { kind: 'notification', method: 'sweep/cellRuns', params: { running: false, runs: [
+    await fromHost(page, { kind: 'notification', method: 'sweep/cellRuns', params: { running: false, named: [], runs: [
       { cellKey: best.key, state: 'finished', runId: 'run-a', createdAt: '2026-11-28T09:30:00.000Z', status: 'success', cases: 23, errors: 0, models: [{ model: 'openai-compatible:fixture', accuracy: share(0.61, 23), split: [{ cause: 'not-retrieved', share: share(0.56, 9) }, { cause: 'ranked-out', share: share(0.44, 9) }] }] },
       { cellKey: other.key, state: 'finished', runId: 'run-b', status: 'completed-with-errors', cases: 23, errors: 23, models: [{ model: 'openai-compatible:fixture', accuracy: { value: null, n: 0, undetermined: 23 }, split: [] }], problem: '23 of 23 case(s) ended in an error and are not in the accuracy; open the run for their causes' },
     ] } });
@@ -228,6 +228,30 @@ test('inside VS Code\'s sweep panel: cells picked by keyboard run end to end thr
     await waitFor(() => posted.some((m) => m.method === 'sweep/openRun'), 'the open-run command', 10_000);
     assert.deepEqual(posted.find((m) => m.method === 'sweep/openRun')!.params, { runId: 'run-a' });
     assert.deepEqual(await cspViolations(page), []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
+test('inside VS Code\'s sweep panel: the cells the eval file\'s sweep.endToEnd names come picked', async () => {
+  const server = await serve();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  try {
+    const errors = collectPageErrors(page);
+    const posted: string[] = [];
+    await page.exposeFunction('__hostPost', (message: string) => { posted.push(message); });
+    await page.exposeFunction('__hostState', () => undefined);
+    await page.goto(server.setPage({ runs: [], vscode: true, sweep: report }));
+    await page.locator('ri-sweep-view ri-heatmap rect.cell').first().waitFor();
+    await waitFor(() => posted.length > 0, 'the ready handshake', 10_000);
+    const named = report.cells.find((c) => !c.best && !c.current)!;
+    await fromHost(page, { kind: 'notification', method: 'sweep/cellRuns', params: { running: false, runs: [], named: [named.key] } });
+    const view = page.locator('ri-sweep-view');
+    await waitForText(view.locator('button.run-end-to-end'), /Run end to end \(1 cell\)/);
+    assert.equal(await view.locator(`table.cells tr[data-cell="${named.key}"] input.pick`).isChecked(), true);
+    assert.equal(await view.locator('input.pick:checked').count(), 1);
     assert.deepEqual(errors, []);
   } finally {
     await page.close();

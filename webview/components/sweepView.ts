@@ -51,11 +51,15 @@ export class SweepView extends LitElement {
   running = false;
   endToEndMessage: string | undefined;
   private unsubscribe: (() => void) | undefined;
+  private namedSeen = false;
 
   override connectedCallback(): void {
     super.connectedCallback();
     if (!this.api || !this.api.handles(RunSweepCells) || this.unsubscribe) return;
-    this.unsubscribe = this.api.on(SweepCellRuns, ({ runs, running, message }) => {
+    this.unsubscribe = this.api.on(SweepCellRuns, ({ runs, running, message, named }) => {
+      // The eval file's own picks (sweep.endToEnd), once, when the user has picked nothing yet.
+      if (!this.namedSeen && this.picked.size === 0 && named.length > 0) this.setPicked(new Set(named));
+      this.namedSeen = true;
       this.cellRuns = runs;
       this.running = running;
       this.endToEndMessage = message;

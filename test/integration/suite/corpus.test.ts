@@ -187,10 +187,10 @@ suite('Corpus lab: sweep and index', () => {
   });
 
   /** A sweep of the bundled corpus (2 chunk sizes × 2 k) whose model is the fixture server's `fixture-chat`. */
-  const endToEndEval = (name: string, lines: string[]) => {
+  const endToEndEval = (name: string, lines: string[], sweepLines: string[] = []) => {
     const file = path.join(lab, `${name}.eval.yaml`);
     writeFileSync(file, `${[`version: 1`, `name: ${name}`, 'models:', `  - { provider: openai-compatible, model: fixture-chat, baseUrl: "${server.openaiBaseUrl}" }`, 'maxRetries: 0', ...lines,
-      'index: { folder: docs, chunking: { by: tokens, size: 64, overlap: 8 }, search: bm25 }', 'seed: 7', 'sweep:', '  chunkSize: [32, 64]', '  k: [1, 2]',
+      'index: { folder: docs, chunking: { by: tokens, size: 64, overlap: 8 }, search: bm25 }', 'seed: 7', 'sweep:', '  chunkSize: [32, 64]', '  k: [1, 2]', ...sweepLines,
       'suites:', '  - { id: corpus, method: rag, dataset: questions.jsonl, params: { k: 2 } }'].join('\n')}\n`);
     return file;
   };
@@ -209,7 +209,7 @@ suite('Corpus lab: sweep and index', () => {
   test('Sweep end to end from the panel: the cost plan declined sends nothing; accepted, two cells run as runs of their own and the panel shows their failure splits, again when reopened', async function () {
     this.timeout(120_000);
     const { testing } = await activatedExtension();
-    const file = endToEndEval('e2e', ['prices:', '  "openai-compatible:fixture-chat": { input: 1000000, output: 1000000 }']);
+    const file = endToEndEval('e2e', ['prices:', '  "openai-compatible:fixture-chat": { input: 1000000, output: 1000000 }'], ['  endToEnd: [{ chunkSize: 64, k: 1 }]']);
     // One question answered right, one whose call fails (its case errors), the rest answered wrong by the fixture.
     server.addRule({ match: { contains: 'annual fee for visitors' }, reply: 'It is 12 euros.' });
     server.addRule({ match: { contains: 'replace a lost library card' }, fault: { kind: 'status', status: 400 } });
@@ -227,6 +227,10 @@ suite('Corpus lab: sweep and index', () => {
     const { webview, outcome } = await openSweep(file);
     const keys = cellKeys(outcome);
     const picked = [keys[0]!, keys[3]!];
+    // The eval file's own pick (sweep.endToEnd, the CLI's --end-to-end cells) is sent for the view to pick first.
+    const named = keys.filter((key) => /^chunkSize=64 .*k=1$/.test(key));
+    assert.equal(named.length, 1, keys.join('; '));
+    assert.deepEqual(states(webview.posted).at(-1)!.named, named);
 
     // Declined: asked with the CLI's plan line, and nothing reached the server.
     const before = server.requests.length;
