@@ -3,6 +3,7 @@ import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from
 import type { CaseExplanation, ExplainPlan, RunExplanation, VariantOutcome } from './core/explain/model.js';
 import type { VerdictChange, VerdictsView } from './core/verdicts/view.js';
 import type { SweepCellRun } from './core/report/sweepCellRun.js';
+import type { QuestionReviewView, ReviewChange } from './core/corpus/questions/reviewView.js';
 import { list, none, num, object, oneOf, optional, text, where } from './protocolShapes.js';
 import type { Shape } from './protocolShapes.js';
 
@@ -77,6 +78,7 @@ export type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from
 export type { CaseExplanation, ExplainPlan, RunExplanation, VariantOutcome } from './core/explain/model.js';
 export type { VerdictChange, VerdictsView } from './core/verdicts/view.js';
 export type { SweepCellModel, SweepCellRun } from './core/report/sweepCellRun.js';
+export type { QuestionReviewView, ReviewChange } from './core/corpus/questions/reviewView.js';
 
 // ---- Messages -----------------------------------------------------------------------------------------
 
@@ -160,3 +162,13 @@ export const OpenSweepCellRun = new Command<{ runId: string }>('sweep/openRun', 
  * `named`: the cells the eval file's `sweep.endToEnd` names (the CLI's `--end-to-end` runs these), picked at first.
  */
 export const SweepCellRuns = new Notification<{ runs: SweepCellRun[]; running: boolean; message?: string; named: string[] }>('sweep/cellRuns');
+
+// The review of generated questions (its own panel, extension/questionReviewPanel.ts, on one questions file).
+/** The questions file the panel shows, with its checks, sources, reviews and rejected ones. */
+export const GetQuestionReview = new Request<NoParams, QuestionReviewView>('questions/review/get', none);
+/** Keeps or drops questions (decision null: a comment only, so the comment is then required); answers the view after it. */
+const reviewChange = where(
+  object({ ids: list(text, { min: 1 }), decision: oneOf('keep', 'drop', null), comment: optional(text) }),
+  (change) => (change.decision === null && !change.comment ? { field: 'comment', expected: 'a non-empty string when the decision is null' } : undefined),
+);
+export const SetQuestionReview = new Request<{ change: ReviewChange }, QuestionReviewView>('questions/review/set', object({ change: reviewChange }));

@@ -169,10 +169,7 @@ export class InspectorPanel implements vscode.Disposable {
       onRequest(CompareRuns, ({ before, after }) => data.compare(before, after)),
       onRequest(GetVerdicts, ({ runId }) => this.verdicts.view(runId)),
       onRequest(SetVerdicts, ({ runId, change }) => this.verdicts.set(runId, change)),
-      onCommand(OpenDatasetRow, ({ file, line }) => {
-        const position = new vscode.Position(Math.max(0, line - 1), 0);
-        return vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), preview: true });
-      }),
+      onCommand(OpenDatasetRow, ({ file, line }) => openAtLine(file, line)),
       onCommand(OpenTemplate, ({ file }) => vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true })),
       onCommand(RerunCase, ({ runId, key }) => vscode.commands.executeCommand('ragInspector.rerunCase', { runId, key })),
       onCommand(CancelRun, () => { controller.cancel(); }),
@@ -291,6 +288,12 @@ export function activateInspectorPanel(
     }),
   );
   return panels;
+}
+
+/** Opens a file (a dataset row, a question's source chunk) with the cursor on a 1-based line. */
+export function openAtLine(file: string, line: number): Thenable<vscode.TextEditor> {
+  const position = new vscode.Position(Math.max(0, line - 1), 0);
+  return vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), preview: true });
 }
 
 /** Saves a chart the inspector exported (SVG or PNG as a data: URL) where the user chooses. */
