@@ -164,6 +164,9 @@ export class SweepPanel implements vscode.Disposable {
         this.deps.logger.info(`${TITLE}: ${this.message}`);
         return;
       }
+      // Below the limit nothing is asked, so the plan is shown in the panel while the cells run.
+      this.message = `${line}.`;
+      this.post();
       const cancelled = await withCancellableProgress(`${TITLE} — ${path.basename(spec.file)}`, undefined, async (report, signal) => {
         signal.addEventListener('abort', () => controller.abort(signal.reason));
         for (const [index, cell] of cells.entries()) {
@@ -174,7 +177,7 @@ export class SweepPanel implements vscode.Disposable {
         }
         return controller.signal.aborted;
       });
-      this.message = cancelled ? 'Cancelled: the finished cells are kept, and the stopped cell shows its finished cases.' : undefined;
+      this.message = cancelled ? 'Cancelled: the finished cells are kept, and the stopped cell shows its finished cases.' : `Ran ${cells.length} cell${cells.length === 1 ? '' : 's'} end to end (${plan.text}).`;
     } catch (error) {
       this.message = `The cells could not be run: ${describeError(error)}`;
       this.deps.logger.error(`${TITLE}: ${describeError(error)}`);

@@ -200,9 +200,10 @@ test('inside VS Code\'s sweep panel: cells picked by keyboard run end to end thr
 
     // The host says where the cells stand: one running (Cancel offered), then one finished, one whose cases errored.
     const share = (value: number, n: number) => ({ value, low: Math.max(0, value - 0.2), high: Math.min(1, value + 0.2), n });
-    await fromHost(page, { kind: 'notification', method: 'sweep/cellRuns', params: { running: true, named: [], runs: [{ cellKey: best.key, state: 'running', models: [], runId: 'run-a', cases: 23, done: 5 }] } });
+    await fromHost(page, { kind: 'notification', method: 'sweep/cellRuns', params: { running: true, named: [], message: 'End to end: 2 cells, cost plan: no priced model call.', runs: [{ cellKey: best.key, state: 'running', models: [], runId: 'run-a', cases: 23, done: 5 }] } });
     await waitForText(view.locator('table.end-to-end'), /running \(5\/23 cases\)/);
     assert.equal(await view.locator('button.cancel-end-to-end').count(), 1);
+    assert.equal(await view.locator('p.status').innerText(), 'Running end to end… End to end: 2 cells, cost plan: no priced model call.');
     assert.equal(await view.locator('input.pick').first().isDisabled(), true, 'picks are held while cells run');
     await view.locator('button.cancel-end-to-end').click();
     await waitFor(() => posted.some((m) => m.method === 'sweep/cancelCells'), 'the cancel command', 10_000);

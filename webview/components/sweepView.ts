@@ -232,7 +232,7 @@ export class SweepView extends LitElement {
         <button class="run-end-to-end" ?disabled=${this.running || picked.length === 0} @click=${() => this.api?.command(RunSweepCells, { cells: picked })}>Run end to end (${formatCount(picked.length)} cell${picked.length === 1 ? '' : 's'})</button>
         ${this.running ? html`<button class="cancel-end-to-end" @click=${() => this.api?.command(CancelSweepCells, {})}>Cancel</button>` : nothing}
       </div>
-      <p class="status" role="status">${this.running ? 'Running end to end…' : this.endToEndMessage ?? ''}</p>
+      <p class="status" role="status">${this.running ? `Running end to end…${this.endToEndMessage ? ` ${this.endToEndMessage}` : ''}` : this.endToEndMessage ?? ''}</p>
       <ri-sweep-end-to-end .runs=${this.cellRuns} @ri-open-run=${(e: CustomEvent<OpenRunDetail>) => this.api?.command(OpenSweepCellRun, { runId: e.detail.runId })}></ri-sweep-end-to-end>
     </section>`;
   }

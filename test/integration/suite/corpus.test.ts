@@ -261,6 +261,8 @@ suite('Corpus lab: sweep and index', () => {
     await webview.send(RunSweepCells.create({ cells: picked }));
     const done = await eventually('both cells finished', () => states(webview.posted.slice(sent)).find((s) => !s.running && s.runs.filter((r) => r.state === 'finished').length === 2), 90_000, () => states(webview.posted).at(-1));
     assert.ok(states(webview.posted.slice(sent)).some((s) => s.running && s.runs.some((r) => r.state === 'running')), 'a running cell was shown');
+    assert.ok(states(webview.posted.slice(sent)).some((s) => s.running && /^End to end: 2 cells, cost plan: up to \$/.test(s.message ?? '')), 'the plan shown while the cells run');
+    assert.match(done.message ?? '', /^Ran 2 cells end to end \(cost plan: /);
     const byCell = new Map(done.runs.map((run) => [run.cellKey, run]));
     const runIds: string[] = [];
     for (const key of picked) {
