@@ -71,6 +71,8 @@ export async function sweepRetrieval(spec: EvalSpec, options: SweepRetrievalOpti
   const stateDir = path.join(path.dirname(spec.file), '.rag-inspector');
   const cacheDir = options.noCache ? undefined : path.join(stateDir, 'cache', 'retrieval');
   const grid = expandGrid(spec.sweep, spec.index ? sweepBaseOfIndex(spec.index, read.k) : sweepBaseOf(spec, read.k));
+  // The report's notes are what both surfaces show under the sweep (CLI lines, the panel's list).
+  if (read.reviewNote) grid.notes.push(read.reviewNote);
   const source = spec.index ? indexCells(spec, spec.index, stateDir, cacheDir, options) : scriptCells(runRetriever(spec, cacheDir, false, options.env));
   const plan: SweepPlan = { cells: grid.cells.length, settings: grid.settings.length, questions: read.questions.length, suite: read.suite.id, source: source.identity, problems: read.problems, unlabelled: read.unlabelled };
   options.onPlan?.(plan);
