@@ -250,7 +250,7 @@ export async function generateQuestionsCommand(deps: CorpusDeps, arg: unknown): 
     if (!('file' in spec)) return spec;
     const problem = questionSetupProblem(spec, undefined);
     if (problem) {
-      void vscode.window.showErrorMessage(`RAG Inspector: ${problem} (README, "Test questions from your corpus").`);
+      void vscode.window.showErrorMessage(`RAG Inspector: ${problem.message} (README, "Test questions from your corpus").`);
       return { status: 'failed' };
     }
     out = given.out ? path.resolve(given.out) : await askQuestionsFile(spec.file);

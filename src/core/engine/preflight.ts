@@ -14,9 +14,15 @@ export interface PreflightTarget {
   concurrency?: number;
 }
 
-/** The run cannot start: the message says what is wrong and what to do. */
+/**
+ * What the check found, for a surface to add its own way out: `unreachable` (nothing answers at the endpoint) is the
+ * one a user may want to run past, which the CLI offers as --no-preflight.
+ */
+export type PreflightReason = 'unreachable' | 'stopped';
+
+/** The run cannot start: the message says what is wrong and what to do, in words every surface can show. */
 export class PreflightError extends Error {
-  constructor(message: string) {
+  constructor(message: string, readonly reason: PreflightReason = 'stopped') {
     super(message);
     this.name = 'PreflightError';
   }
@@ -95,7 +101,7 @@ function stopping(target: PreflightTarget, error: unknown, listed?: string[]): P
   if (error.kind === 'cancelled') return new PreflightError(`${target.key}: preflight cancelled`);
   if (error.kind === 'network') {
     const refused = /ECONNREFUSED/.test(detail);
-    return new PreflightError(`${refused ? 'connection refused' : 'cannot connect'} at ${endpoint} — is the server running? (${target.key}; start the server, or correct baseUrl in the eval file; --no-preflight skips this check)`);
+    return new PreflightError(`${refused ? 'connection refused' : 'cannot connect'} at ${endpoint} — is the server running? (${target.key}; start the server, or correct baseUrl in the eval file)`, 'unreachable');
   }
   if (error.kind === 'timeout') return new PreflightError(`no answer from ${endpoint} in time — is the server up and not still loading? (${target.key})`);
   if (error.kind === 'auth') return new PreflightError(`${endpoint} refused the key (HTTP ${error.status ?? '401'}) — check the key for ${target.key} (apiKeyEnv in the eval file, or OPENAI_API_KEY / ANTHROPIC_API_KEY)`);
