@@ -140,6 +140,7 @@ export async function sweepCommand(deps: CorpusDeps, arg: unknown): Promise<Corp
         env: process.env,
         credentials: deps.credentials,
         signal,
+        onWarning: (message) => deps.logger.warn(`${title}: ${message}`),
         onPlan: (plan) => {
           for (const problem of plan.problems) deps.logger.warn(problem.format());
           if (plan.unlabelled > 0) deps.logger.warn(`${title}: ${plan.unlabelled} row(s) without relevant_spans, relevant_ids or graded relevance left out.`);
