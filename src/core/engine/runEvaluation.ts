@@ -171,8 +171,10 @@ async function runWithClients(setup: RunSetup): Promise<RunOutcome> {
     const scorers = reached.scorers ? [...(clients.judge ? [clients.judge] : []), ...(clients.embeddings ? [clients.embeddings] : [])] : [];
     const targets = [...clients.models.filter((m) => reached.models.has(m.key)), ...scorers]
       .map((m) => ({ key: m.key, model: m.key.slice(m.key.indexOf(':') + 1), provider: m.provider, ...('concurrency' in m ? { concurrency: m.concurrency } : {}) }));
-    // The index's own endpoints (its embedding model, its reranker) too, when the run searches it.
-    const index = retriever.kind === 'index' ? spec.index : undefined;
+    // The index's own endpoints (its embedding model, its reranker) too, when a suite searches it: like the models of a
+    // run with a retriever, they are taken as reached, since which retrievals the cache answers is known only once the
+    // index is built.
+    const index = retriever.kind === 'index' && plan.suites.some((s) => s.suite.retrievalQuestions !== undefined) ? spec.index : undefined;
     const indexOptions = { credentials: options.credentials, env: options.retrieverEnv ?? process.env, signal: options.signal, timeoutMs: spec.timeoutMs };
     check = preflight(targets, options.signal, spec.timeoutMs)
       .then(async ({ warnings }) => [...warnings, ...(index ? (await preflightIndexes(index, [index], indexOptions)).warnings : [])])
