@@ -46,6 +46,19 @@ function nativeModuleFile(target: VsixTarget, binary: string): string {
   }
 }
 
+/** A package's folder: up from its resolved entry to the package.json naming it (its package.json is not exported). */
+function packageFolder(name: string): string {
+  const entry = createRequire(path.join(ROOT, 'package.json')).resolve(name);
+  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      if ((JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string }).name === name) return dir;
+    } catch {
+      // no package.json here: keep going up
+    }
+  }
+  throw new Error(`no folder of ${name} above ${entry}`);
+}
+
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`${path.basename(command)} ${args.join(' ')} failed (${result.status ?? result.signal})`);
@@ -63,7 +76,7 @@ function main(): void {
   if (native && binary) {
     copyFileSync(native, path.join(VENDOR, lanceFile(binary)));
     // The module is not bundled, so the build's notices do not name it: its package and its crates' licences are added here.
-    const lanceDir = path.dirname(createRequire(path.join(ROOT, 'package.json')).resolve('@lancedb/lancedb/package.json'));
+    const lanceDir = packageFolder('@lancedb/lancedb');
     copyFileSync(path.join(lanceDir, 'RUST_THIRD_PARTY_LICENSES.html'), path.join(VENDOR, RUST_LICENCES));
     appendFileSync(path.join(ROOT, 'dist', NOTICES_FILE), `\n${'-'.repeat(78)}\n\n${packageNotice(path.dirname(native))}\n\nThe Rust crates compiled into it: dist/vendor/${RUST_LICENCES}.\n`);
   } else console.log(`LanceDB publishes no native module for ${target}: this package's embedded vector store will say so and name the other stores.`);
