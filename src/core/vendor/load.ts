@@ -15,6 +15,7 @@ import type * as PgVendor from './pg.js';
 import type * as QdrantVendor from './qdrant.js';
 import type * as ElasticVendor from './elastic.js';
 import type * as OpenSearchVendor from './opensearch.js';
+import type * as PdfVendor from './pdf.js';
 
 interface Vendors {
   openai: typeof OpenAIVendor;
@@ -25,6 +26,7 @@ interface Vendors {
   qdrant: typeof QdrantVendor;
   elastic: typeof ElasticVendor;
   opensearch: typeof OpenSearchVendor;
+  pdf: typeof PdfVendor;
 }
 
 export type VendorName = keyof Vendors;
