@@ -108,7 +108,7 @@ async function main() {
   const listed = codeServerCli(['--list-extensions', '--show-versions', '--extensions-dir', extensionsDir, '--user-data-dir', server.userData]);
   if (!listed.includes(`${EXTENSION_ID}@${version}`)) throw new Error(`the .vsix did not install: --list-extensions says\n${listed}`);
   const installed = readdirSync(extensionsDir).find((d) => d.startsWith(EXTENSION_ID));
-  for (const shipped of ['dist/extension.js', 'dist/webview.js', 'dist/vendor/openai.js', 'dist/vendor/anthropic.js', 'dist/vendor/otel.js', 'examples/rgb/rgb-example.eval.yaml', 'prompts/rgb/en.prompt', 'media/walkthrough/run.md']) {
+  for (const shipped of ['dist/extension.js', 'dist/webview.js', 'dist/vendor/openai.js', 'dist/vendor/anthropic.js', 'dist/vendor/otel.js', 'dist/vendor/pdf.js', 'examples/rgb/rgb-example.eval.yaml', 'prompts/rgb/en.prompt', 'media/walkthrough/run.md']) {
     if (!existsSync(path.join(extensionsDir, installed, shipped))) throw new Error(`the installed extension lacks ${shipped}`);
   }
   for (const leftOut of ['src', 'test', 'node_modules', 'webview', 'dist/cli.js']) {
