@@ -49,11 +49,25 @@ builds.push({
 // extension host loads) rather than going to ESM for esbuild's code splitting.
 builds.push({
   ...common,
-  entryPoints: Object.fromEntries(readdirSync('src/core/vendor').filter((file) => file !== 'load.ts').map((file) => [`vendor/${file.replace(/\.ts$/, '')}`, `src/core/vendor/${file}`])),
+  entryPoints: Object.fromEntries(readdirSync('src/core/vendor').filter((file) => file !== 'load.ts' && file !== 'pdf.ts').map((file) => [`vendor/${file.replace(/\.ts$/, '')}`, `src/core/vendor/${file}`])),
   outdir,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
+});
+// pdf.js (through unpdf) sets browser globals when it loads, `globalThis.navigator ??= {}` among them; VS Code's
+// extension host makes `navigator` a getter that reports an error when read and throws when written, so the PDF
+// reader would fail to load there. This bundle gets a navigator of its own instead of the global one (pdf.js reads
+// only its platform, user agent and language, which matter to drawing, not to text).
+builds.push({
+  ...common,
+  entryPoints: { 'vendor/pdf': 'src/core/vendor/pdf.ts' },
+  outdir,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  define: { 'globalThis.navigator': 'pdfNavigator', navigator: 'pdfNavigator' },
+  banner: { js: "var pdfNavigator = { platform: '', userAgent: '', language: 'en-US' };" },
 });
 if (existsSync('src/extension/extension.ts')) {
   builds.push({
