@@ -1,12 +1,15 @@
 // PDF documents in a corpus, read from real PDFs (test/fixtures/pdf, printed by Chromium, encrypted by qpdf): the
 // pages' text in order with the page each chunk is on, chunk ranges that map back to that text, an encrypted, broken
 // or image-only PDF named and skipped while the other files are read, the page limit and cancel between pages, and an
-// incremental re-index that re-chunks only the PDF that changed.
+// incremental re-index that re-chunks only the PDF that changed; and through the real CLI (dist/cli.js),
+// `rag-inspector index` and a rag run on a folder with PDFs.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { buildIndex } from '../../../src/core/corpus/build.js';
 import { chunkDocument } from '../../../src/core/corpus/chunker.js';
 import type { CorpusDocument } from '../../../src/core/corpus/contract.js';
@@ -15,6 +18,8 @@ import { pdfText } from '../../../src/core/corpus/pdf.js';
 import { InputError } from '../../../src/core/errors.js';
 import { tokenizerFor } from '../../../src/core/prompt/tokens.js';
 import type { IndexSpec } from '../../../src/core/retrieval/indexSpec.js';
+import { readRunLog } from '../../../src/core/run/runLog.js';
+import type { RagCaseParams } from '../../../src/core/suites/rag/cases.js';
 
 const FIXTURES = path.resolve('test/fixtures/pdf');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
@@ -155,5 +160,60 @@ describe('an index over PDFs', () => {
     const third = await build(stateDir);
     assert.deepEqual(third.summary.files, { changed: 0, unchanged: 2, removed: 0 });
     assert.deepEqual(third.chunks, second.chunks, 'the chunk file keeps the pages');
+  });
+});
+
+describe('rag-inspector index and run on a folder with PDFs', () => {
+  const CLI = path.resolve('dist/cli.js');
+  /** Exit code, stdout and stderr, whether the command succeeds or not. */
+  const cli = (args: string[]) => promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1', CI: '1' } })
+    .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }));
+
+  function evalFile(): string {
+    put('report.pdf', 'report.pdf');
+    put('scan.pdf', 'scan.pdf');
+    writeFileSync(path.join(folder, 'notes.md'), '# Notes\n\nThe ferry to the island leaves at nine.\n');
+    const lab = path.dirname(folder);
+    writeFileSync(path.join(lab, 'questions.jsonl'), '{"id": "q1", "question": "Who was the last head keeper of the lighthouse?", "answer": "Marta Ellingsen"}\n');
+    const file = path.join(lab, 'pdf.eval.yaml');
+    writeFileSync(file, `version: 1
+models:
+  - { provider: extractive, model: bm25 }
+index:
+  folder: docs
+  chunking: { by: tokens, size: 48, overlap: 8 }
+  search: bm25
+suites:
+  - { id: corpus, method: rag, dataset: questions.jsonl, params: { k: 2, candidates: 3 } }
+`);
+    return file;
+  }
+
+  it('index: the PDF is indexed, the one without text is an error naming it (exit 2); without it, exit 0', async () => {
+    const file = evalFile();
+    const first = await cli(['index', file]);
+    assert.equal(first.code, 2, first.stderr);
+    assert.match(first.stdout, /^index .*docs .*: 2 files changed, 0 unchanged, 0 removed; \d+ chunks$/m);
+    assert.match(first.stderr, /^error: .*scan\.pdf: has no text layer \(its page is an image\): nothing to index — OCR it first/m);
+    assert.match(first.stderr, /1 problem above: those files \(or lines, or pages\) are not in the index; the rest is$/m);
+
+    unlinkSync(path.join(folder, 'scan.pdf'));
+    const second = await cli(['index', file]);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /: 0 files changed, 2 unchanged, 0 removed/);
+  });
+
+  it('run: the question is answered from the PDF, its passage placed at its pages; the skipped PDF is a warning', async () => {
+    const file = evalFile();
+    const run = await cli(['run', file, '--format', 'json']);
+    assert.match(run.stderr, /warning: index: .*scan\.pdf: has no text layer/);
+    const log = await readRunLog(path.join(path.dirname(file), '.rag-inspector', 'runs', `${/run (\S+):/.exec(run.stderr)![1]}.jsonl`));
+    const retrieval = (log.cases[0]!.case.params as unknown as RagCaseParams).retrieval!;
+    const passage = retrieval.candidates[0]!;
+    assert.match(passage.id, /^report\.pdf#\d+-\d+$/);
+    assert.match(log.cases[0]!.case.documents[0]!.text, /Marta Ellingsen/);
+    const meta = passage.metadata as { startLine: number; endLine: number; startPage: number; endPage: number };
+    assert.deepEqual(passage.source, { file: path.join(folder, 'report.pdf'), startLine: meta.startLine, endLine: meta.endLine, startPage: meta.startPage, endPage: meta.endPage });
+    assert.ok(meta.startPage <= 2 && meta.endPage === 2, `the keeper is on page 2, the passage on pages ${meta.startPage}–${meta.endPage}`);
   });
 });
