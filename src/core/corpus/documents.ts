@@ -15,6 +15,7 @@ import type { CorpusDocument, IndexProgress } from './contract.js';
 import { htmlText } from './html.js';
 import { jsonlText } from './jsonlDocuments.js';
 import { pdfText } from './pdf.js';
+import type { PdfTextCache } from './pdfTextCache.js';
 
 export const DEFAULT_CORPUS_INCLUDE: readonly string[] = ['**/*.md', '**/*.markdown', '**/*.txt', '**/*.html', '**/*.htm', '**/*.jsonl', '**/*.pdf'];
 /** Folders never walked, besides those whose name starts with ".": installed packages, not the team's documents. */
@@ -37,8 +38,13 @@ export interface CorpusRead {
   problems: InputError[];
 }
 
-export interface ReadOptions {
+/** How one document is read: the signal (honoured between a PDF's pages) and where PDFs' texts are kept. */
+export interface DocumentOptions {
   signal?: AbortSignal;
+  pdfCache?: PdfTextCache;
+}
+
+export interface ReadOptions extends DocumentOptions {
   onProgress?: (progress: IndexProgress) => void;
 }
 
@@ -141,11 +147,12 @@ export async function listCorpusFiles(selection: CorpusSelection): Promise<{ fil
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** The document a format gives, or the problems that kept it (or some of its lines or pages) out. */
-async function documentOf(relative: string, absolute: string, bytes: Buffer, signal: AbortSignal | undefined): Promise<{ document?: CorpusDocument; problems: InputError[] }> {
+async function documentOf(relative: string, absolute: string, bytes: Buffer, options: DocumentOptions): Promise<{ document?: CorpusDocument; problems: InputError[] }> {
   const contentHash = sha256(bytes);
   const extension = path.extname(relative).toLowerCase();
   if (extension === '.pdf') {
-    const { text, extracted, problems } = await pdfText(bytes, absolute, signal ? { signal } : {});
+    const read = () => pdfText(bytes, absolute, options.signal ? { signal: options.signal } : {});
+    const { text, extracted, problems } = options.pdfCache ? await options.pdfCache.text(contentHash, absolute, read) : await read();
     return { document: { file: relative, text, contentHash, extracted }, problems };
   }
   const source = decodeUtf8(absolute, bytes);
@@ -170,16 +177,13 @@ async function readCorpusBytes(absolute: string): Promise<Buffer | InputError> {
   }
 }
 
-/**
- * One file of the corpus read as a document (through regularFile.ts: never a pipe or device, never over the size
- * limit). The signal is honoured between a PDF's pages.
- */
-export async function readCorpusDocument(folder: string, relative: string, signal?: AbortSignal): Promise<{ document?: CorpusDocument; problems: InputError[] }> {
+/** One file of the corpus read as a document (through regularFile.ts: never a pipe or device, never over the size limit). */
+export async function readCorpusDocument(folder: string, relative: string, options: DocumentOptions = {}): Promise<{ document?: CorpusDocument; problems: InputError[] }> {
   const absolute = path.join(path.resolve(folder), relative);
   const bytes = await readCorpusBytes(absolute);
   if (bytes instanceof InputError) return { problems: [bytes] };
   try {
-    return await documentOf(relative, absolute, bytes, signal);
+    return await documentOf(relative, absolute, bytes, options);
   } catch (error) {
     if (error instanceof InputError) return { problems: [error] };
     throw error;
@@ -228,7 +232,7 @@ export async function readCorpus(selection: CorpusSelection, options: ReadOption
   for (const [done, file] of files.entries()) {
     options.signal?.throwIfAborted();
     options.onProgress?.({ stage: 'read', done, total: files.length, file });
-    const read = await readCorpusDocument(selection.folder, file, options.signal);
+    const read = await readCorpusDocument(selection.folder, file, options);
     if (read.document) documents.push(read.document);
     problems.push(...read.problems);
   }

@@ -4,6 +4,7 @@
 // that is encrypted, broken or holds only images is an InputError naming it; a single bad page is left out and said.
 import { InputError } from '../errors.js';
 import { loadVendor } from '../vendor/load.js';
+import type { ExtractedText } from './contract.js';
 import type { ExtractedTextWithText } from './html.js';
 import { lineStarts } from './sourceLines.js';
 import { wellFormed } from './tokenOffsets.js';
@@ -104,11 +105,16 @@ export async function pdfText(bytes: Uint8Array, file: string, options: PdfOptio
       problems.push(new InputError({ file }, `has ${document.numPages} pages: only the first ${pages} were read`, `split it into parts of at most ${pages} pages, or exclude it`));
     }
     const text = parts.join('');
-    return { text, extracted: { lines: lineStarts(text).map((offset, i): [number, number] => [offset, i + 1]), pages: pageStarts }, problems };
+    return { text, extracted: pdfExtracted(text, pageStarts), problems };
   } finally {
     signal?.removeEventListener('abort', cancel);
     await task.destroy();
   }
+}
+
+/** A PDF's map: its lines are those of the text itself (it has no source lines), its pages where each starts. */
+export function pdfExtracted(text: string, pages: Array<[number, number]>): ExtractedText {
+  return { lines: lineStarts(text).map((offset, i): [number, number] => [offset, i + 1]), pages };
 }
 
 /**

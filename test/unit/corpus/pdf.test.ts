@@ -1,11 +1,12 @@
 // PDF documents in a corpus, read from real PDFs (test/fixtures/pdf, printed by Chromium, encrypted by qpdf): the
 // pages' text in order with the page each chunk is on, chunk ranges that map back to that text, an encrypted, broken
 // or image-only PDF named and skipped while the other files are read, the page limit and cancel between pages, and an
-// incremental re-index that re-chunks only the PDF that changed; and through the real CLI (dist/cli.js),
+// incremental re-index that re-chunks only the PDF that changed, reading each version once (the text cache); and through the real CLI (dist/cli.js),
 // `rag-inspector index` and a rag run on a folder with PDFs.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
@@ -15,6 +16,7 @@ import { chunkDocument } from '../../../src/core/corpus/chunker.js';
 import type { CorpusDocument } from '../../../src/core/corpus/contract.js';
 import { readCorpus } from '../../../src/core/corpus/documents.js';
 import { pdfText } from '../../../src/core/corpus/pdf.js';
+import { PdfTextCache } from '../../../src/core/corpus/pdfTextCache.js';
 import { InputError } from '../../../src/core/errors.js';
 import { tokenizerFor } from '../../../src/core/prompt/tokens.js';
 import type { IndexSpec } from '../../../src/core/retrieval/indexSpec.js';
@@ -127,6 +129,34 @@ describe('a PDF read as a document', () => {
   });
 });
 
+describe('the PDF text cache', () => {
+  it('a PDF read once is taken from the cache by its bytes\' hash, with what was said about it', async () => {
+    const cache = new PdfTextCache(path.join(path.dirname(folder), 'pdf-text'));
+    const bytes = fixture('report.pdf');
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const first = await cache.text(hash, '/a/report.pdf', () => pdfText(bytes, '/a/report.pdf', { maxPages: 2 }));
+    const again = await cache.text(hash, '/b/report.pdf', () => assert.fail('read again'));
+    assert.equal(again.text, first.text);
+    assert.deepEqual(again.extracted, first.extracted);
+    assert.deepEqual(again.problems.map((p) => p.format()), ['/b/report.pdf: has 3 pages: only the first 2 were read — split it into parts of at most 2 pages, or exclude it']);
+  });
+
+  it('readCorpus takes a PDF\'s text from the cache; a damaged entry is read again', async () => {
+    put('report.pdf', 'report.pdf');
+    const cache = new PdfTextCache(path.join(path.dirname(folder), 'pdf-text'));
+    const [read] = (await readCorpus({ folder, include: [], exclude: [] }, { pdfCache: cache })).documents;
+    const entry = path.join(cache.dir, read!.contentHash.slice(0, 2), `${read!.contentHash}.json`);
+    const kept = JSON.parse(readFileSync(entry, 'utf8')) as { text: string; pages: unknown };
+    assert.equal(kept.text, read!.text);
+    writeFileSync(entry, JSON.stringify({ ...kept, text: 'Planted in the cache.', pages: [[0, 1]] }));
+    const [cached] = (await readCorpus({ folder, include: [], exclude: [] }, { pdfCache: cache })).documents;
+    assert.equal(cached!.text, 'Planted in the cache.', 'not read from the PDF again');
+    writeFileSync(entry, '{"format": 1, "text": 7}');
+    const [reread] = (await readCorpus({ folder, include: [], exclude: [] }, { pdfCache: cache })).documents;
+    assert.equal(reread!.text, read!.text);
+  });
+});
+
 describe('an index over PDFs', () => {
   const spec = (): IndexSpec => ({
     folder,
@@ -156,6 +186,9 @@ describe('an index over PDFs', () => {
     assert.ok(!report.some((c) => c.text.includes('310,000')));
     // What did not change on pages 1 and 2 is cut the same.
     assert.deepEqual(report.filter((c) => c.endPage! < 3).map((c) => c.id), first.chunks.filter((c) => c.file === 'report.pdf' && c.endPage! < 3).map((c) => c.id));
+
+    const kept = readdirSync(path.join(stateDir, 'cache', 'pdf-text'), { recursive: true }).filter((name) => String(name).endsWith('.json'));
+    assert.equal(kept.length, 2, 'each version of the PDF read once, kept by its hash');
 
     const third = await build(stateDir);
     assert.deepEqual(third.summary.files, { changed: 0, unchanged: 2, removed: 0 });
