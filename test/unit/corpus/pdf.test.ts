@@ -1,8 +1,8 @@
 // PDF documents in a corpus, read from real PDFs (test/fixtures/pdf, printed by Chromium, encrypted by qpdf): the
 // pages' text in order with the page each chunk is on, chunk ranges that map back to that text, an encrypted, broken
-// or image-only PDF named and skipped while the other files are read, the page limit and cancel between pages, and an
-// incremental re-index that re-chunks only the PDF that changed, reading each version once (the text cache); and through the real CLI (dist/cli.js),
-// `rag-inspector index` and a rag run on a folder with PDFs.
+// or image-only PDF named and skipped while the other files are read, the page limit and cancel between pages, the
+// text cache, an incremental re-index that re-chunks only the PDF that changed, reading each version once; and
+// through the real CLI (dist/cli.js), `rag-inspector index` and a rag run on a folder with PDFs.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
