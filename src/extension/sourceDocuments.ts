@@ -1,9 +1,11 @@
 // Opening a file the inspector names (a dataset row, a retrieved passage) at its line. A PDF is no text the editor can
-// show, so it opens as the text the index read from it (its pages in order, corpus/pdf.ts): a read-only document of
-// a scheme of its own, whose lines are the ones the index's chunks name.
+// show, so it opens as the text the index read from it (its pages in order, corpus/pdf.ts; from the index's PDF text
+// cache when there is one): a read-only document of a scheme of its own, whose lines are the ones the chunks name.
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readCorpusDocument } from '../core/corpus/documents.js';
+import { PdfTextCache } from '../core/corpus/pdfTextCache.js';
 
 export const PDF_TEXT_SCHEME = 'rag-inspector-pdf-text';
 
@@ -22,9 +24,22 @@ function pdfOf(uri: vscode.Uri): string {
   return uri.with({ scheme: 'file', path: uri.path.replace(/\.txt$/, '') }).fsPath;
 }
 
+/**
+ * The PDF text cache of the nearest `.rag-inspector` above the PDF, where the index that read it keeps it (by the
+ * bytes' hash, so whatever it holds for these bytes is the text the index read); undefined when there is none.
+ */
+function nearestPdfCache(file: string): PdfTextCache | undefined {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const cache = path.join(dir, '.rag-inspector', 'cache', 'pdf-text');
+    if (existsSync(cache)) return new PdfTextCache(cache);
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
 /** The PDF's text as the index reads it; an Error naming the file and what to do when it has none. */
 async function readPdfText(file: string): Promise<string> {
-  const { document, problems } = await readCorpusDocument(path.dirname(file), path.basename(file));
+  const pdfCache = nearestPdfCache(file);
+  const { document, problems } = await readCorpusDocument(path.dirname(file), path.basename(file), pdfCache ? { pdfCache } : {});
   if (!document) throw new Error(problems.map((problem) => problem.format()).join('; ') || `${file} could not be read`);
   return document.text;
 }

@@ -1,8 +1,9 @@
 // PDFs in the real extension host: Build Index reads a folder's PDFs through the bundled pdf.js (dist/vendor/pdf.js,
 // no worker thread) and warns, naming the file, about one without text; a PDF passage opened as the inspector opens
-// it (the extension's own handler) shows the text the index read, at the passage's line, where its character range
-// is the chunk's text; an encrypted PDF is refused with its name and the way out.
+// it (the extension's own handler) shows the text the index read (from its PDF text cache), at the passage's line,
+// where its character range is the chunk's text; an encrypted PDF is refused with its name and the way out.
 import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -70,6 +71,16 @@ suite('PDF documents', () => {
     assert.equal(editor.document.getText().slice(chunk.startChar, chunk.endChar), chunk.text, 'the chunk\'s range is into this text');
     assert.equal(editor.selection.active.line, chunk.startLine - 1);
     assert.ok(editor.document.lineAt(chunk.startLine - 1).text.includes(chunk.text.split('\n')[0]!));
+
+    // The text comes from the index's PDF text cache (by the bytes' hash), not from pdf.js: with a text planted in
+    // that cache entry, a copy of the PDF (the same bytes, a document VS Code has not opened) shows it.
+    const hash = createHash('sha256').update(readFileSync(path.join(docs, 'report.pdf'))).digest('hex');
+    const entry = path.join(lab, '.rag-inspector', 'cache', 'pdf-text', hash.slice(0, 2), `${hash}.json`);
+    writeFileSync(entry, JSON.stringify({ ...JSON.parse(readFileSync(entry, 'utf8')) as object, text: 'Planted in the cache.', pages: [[0, 1]] }));
+    mkdirSync(path.join(lab, 'copies'));
+    copyFileSync(path.join(docs, 'report.pdf'), path.join(lab, 'copies', 'report.pdf'));
+    const copy = await testing.openSourceAt(path.join(lab, 'copies', 'report.pdf'), 1);
+    assert.equal(copy.document.getText(), 'Planted in the cache.');
   });
 
   test('an encrypted PDF is not opened: the reason names it and says what to do', async () => {
