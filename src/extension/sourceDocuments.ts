@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readCorpusDocument } from '../core/corpus/documents.js';
-import { PdfTextCache } from '../core/corpus/pdfTextCache.js';
+import { PdfTextCache, pdfTextCacheDir } from '../core/corpus/pdfTextCache.js';
 
 export const PDF_TEXT_SCHEME = 'rag-inspector-pdf-text';
 
@@ -30,7 +30,7 @@ function pdfOf(uri: vscode.Uri): string {
  */
 function nearestPdfCache(file: string): PdfTextCache | undefined {
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
-    const cache = path.join(dir, '.rag-inspector', 'cache', 'pdf-text');
+    const cache = pdfTextCacheDir(path.join(dir, '.rag-inspector'));
     if (existsSync(cache)) return new PdfTextCache(cache);
     if (path.dirname(dir) === dir) return undefined;
   }

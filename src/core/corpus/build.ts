@@ -12,7 +12,7 @@ import { chunkDocument } from './chunker.js';
 import type { Chunk, CorpusDocument, IndexBuildSummary, IndexProgress, StoredChunk, VectorStore } from './contract.js';
 import { readCorpus } from './documents.js';
 import { indexDirOf } from './indexDir.js';
-import { PdfTextCache } from './pdfTextCache.js';
+import { PdfTextCache, pdfTextCacheDir } from './pdfTextCache.js';
 import { diffManifest, manifestOf, readManifest, writeManifest } from './manifest.js';
 
 /** The index's manifest (manifest.ts): which files, with which bytes, gave which chunks. Written last. */
@@ -119,7 +119,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuiltIndex> {
 
 /** The documents, the previous build's chunks, what changed since, and the changed files' new chunks. */
 async function changedChunks(spec: IndexSpec, stateDir: string, indexDir: string, signal: AbortSignal, progress: (progress: IndexProgress) => void) {
-  const pdfCache = new PdfTextCache(path.join(stateDir, 'cache', 'pdf-text'));
+  const pdfCache = new PdfTextCache(pdfTextCacheDir(stateDir));
   const { documents, problems } = await readCorpus(spec, { signal, onProgress: progress, pdfCache });
   signal.throwIfAborted();
   // A damaged chunk file (or none) means the manifest cannot be trusted: every file is chunked again.

@@ -1,6 +1,7 @@
 // The text read from each PDF, kept by the sha256 of its bytes (`.rag-inspector/cache/pdf-text/`): every build reads
 // the whole folder, and pdf.js takes tens of milliseconds a page, so a PDF is read again only when its bytes change.
 // A PDF that cannot be read is not kept (its problem is found and said again at every build).
+import * as path from 'node:path';
 import { InputError } from '../errors.js';
 import { JsonEntryStore } from '../run/jsonEntryStore.js';
 import { pdfExtracted } from './pdf.js';
@@ -23,6 +24,11 @@ function readEntry(value: unknown): Entry | undefined {
   if (entry?.format !== FORMAT || typeof entry.text !== 'string' || !Array.isArray(entry.pages) || !entry.pages.every(isPair)) return undefined;
   if (!Array.isArray(entry.problems) || !entry.problems.every((p) => typeof p?.message === 'string' && (p.hint === undefined || typeof p.hint === 'string'))) return undefined;
   return entry as Entry;
+}
+
+/** Where the PDF texts of a workspace's `.rag-inspector` (`stateDir`) are kept. */
+export function pdfTextCacheDir(stateDir: string): string {
+  return path.join(stateDir, 'cache', 'pdf-text');
 }
 
 export class PdfTextCache {
