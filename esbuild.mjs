@@ -8,11 +8,6 @@ const watch = process.argv.includes('--watch');
 const outdirAt = process.argv.indexOf('--outdir');
 const outdir = outdirAt < 0 ? 'dist' : process.argv[outdirAt + 1];
 
-// LanceDB (the embedded vector store) is a native module: a .node file per platform that no bundle can hold. Every
-// Node bundle leaves it to a require at run time, which finds it in the node_modules the CLI was installed with
-// (src/core/corpus/stores/lanceModule.ts); the .vsix ships none, so the extension says to use the CLI for it.
-const nativeModules = ['@lancedb/lancedb'];
-
 const common = {
   bundle: true,
   sourcemap: !production,
@@ -30,7 +25,6 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    external: nativeModules,
   },
 ];
 // The tokenizer encodings go in files of their own, loaded on first use (src/core/prompt/encodings.ts).
@@ -47,8 +41,14 @@ builds.push({
 // file each in dist/vendor/, required on first use by src/core/vendor/load.ts; every other file of that folder is a
 // barrel naming what core uses. Shared by the CLI and the extension, so the two main bundles stay CommonJS (what the
 // extension host loads) rather than going to ESM for esbuild's code splitting.
+//
+// LanceDB (vendor/lancedb.js, the embedded vector store) is such a bundle too, apache-arrow inside, but its native
+// module is a .node file per platform (~160 MB) that no bundle can hold: its loader's requires of
+// `./lancedb.<platform>.node` (the file the platform-specific .vsix puts beside the bundle, scripts/packageVsix.ts)
+// and of `@lancedb/lancedb-<platform>` (node_modules, for the CLI) are left to run time.
 builds.push({
   ...common,
+  external: ['*.node', '@lancedb/lancedb-*'],
   entryPoints: Object.fromEntries(readdirSync('src/core/vendor').filter((file) => file !== 'load.ts' && file !== 'pdf.ts').map((file) => [`vendor/${file.replace(/\.ts$/, '')}`, `src/core/vendor/${file}`])),
   outdir,
   platform: 'node',
@@ -77,7 +77,7 @@ if (existsSync('src/extension/extension.ts')) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode', ...nativeModules],
+    external: ['vscode'],
   });
 }
 if (existsSync('webview/main.ts')) {

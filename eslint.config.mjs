@@ -37,7 +37,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         patterns: [{
-          group: ['openai', 'openai/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', '@opentelemetry/*', '@arizeai/openinference-core', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+          group: ['openai', 'openai/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', '@opentelemetry/*', '@arizeai/openinference-core', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@lancedb/lancedb'],
           allowTypeImports: true,
           message: 'Loaded on first use: get it from loadVendor() in src/core/vendor/load.ts (import type is fine).',
         }, {

@@ -2,6 +2,7 @@
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from './core/report/viewModel.js';
 import type { CaseExplanation, ExplainPlan, RunExplanation, VariantOutcome } from './core/explain/model.js';
 import type { VerdictChange, VerdictsView } from './core/verdicts/view.js';
+import type { QuestionReviewView, ReviewChange } from './core/corpus/questions/reviewView.js';
 import { list, none, num, object, oneOf, optional, text, where } from './protocolShapes.js';
 import type { Shape } from './protocolShapes.js';
 
@@ -75,6 +76,7 @@ export function isResponse(message: unknown): message is Envelope & { kind: 'res
 export type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from './core/report/viewModel.js';
 export type { CaseExplanation, ExplainPlan, RunExplanation, VariantOutcome } from './core/explain/model.js';
 export type { VerdictChange, VerdictsView } from './core/verdicts/view.js';
+export type { QuestionReviewView, ReviewChange } from './core/corpus/questions/reviewView.js';
 
 // ---- Messages -----------------------------------------------------------------------------------------
 
@@ -143,3 +145,13 @@ export const CaseExplained = new Notification<{ runId: string; key: string; expl
  * `error` when it failed before anything was stored.
  */
 export const ExplainFinished = new Notification<{ runId: string; explanation: RunExplanation | null; error?: string }>('explain/finished');
+
+// The review of generated questions (its own panel, extension/questionReviewPanel.ts, on one questions file).
+/** The questions file the panel shows, with its checks, sources, reviews and rejected ones. */
+export const GetQuestionReview = new Request<NoParams, QuestionReviewView>('questions/review/get', none);
+/** Keeps or drops questions (decision null: a comment only, so the comment is then required); answers the view after it. */
+const reviewChange = where(
+  object({ ids: list(text, { min: 1 }), decision: oneOf('keep', 'drop', null), comment: optional(text) }),
+  (change) => (change.decision === null && !change.comment ? { field: 'comment', expected: 'a non-empty string when the decision is null' } : undefined),
+);
+export const SetQuestionReview = new Request<{ change: ReviewChange }, QuestionReviewView>('questions/review/set', object({ change: reviewChange }));

@@ -7,6 +7,8 @@ import { installDocumentStyles, installFallbackTheme } from './theme/documentSty
 import { InspectorApp } from './components/inspectorApp.js';
 import { SweepView } from './components/sweepView.js';
 import { readSweep } from './state/sweep.js';
+import { QuestionReview } from './components/questionReview.js';
+import { QUESTION_REVIEW_FORMAT } from '../src/core/corpus/questions/reviewView.js';
 
 function createApi(): InspectorApi {
   // Inside a VS Code webview the host supplies acquireVsCodeApi; anywhere else the data is in the page.
@@ -36,10 +38,24 @@ function showSweep(): void {
   document.body.append(view);
 }
 
+/** VS Code's Review Generated Questions panel: the review view, its data asked of the host. */
+function showQuestionReview(): void {
+  if (typeof acquireVsCodeApi !== 'function') {
+    showFatal('The review of generated questions runs in VS Code (RAG Inspector: Review Generated Questions).');
+    return;
+  }
+  const view = new QuestionReview();
+  view.api = new VsCodeApi(acquireVsCodeApi());
+  document.body.append(view);
+}
+
 installDocumentStyles();
 try {
-  if (embeddedFormat(document) === SWEEP_DATA_FORMAT) {
+  const format = embeddedFormat(document);
+  if (format === SWEEP_DATA_FORMAT) {
     showSweep();
+  } else if (format === QUESTION_REVIEW_FORMAT) {
+    showQuestionReview();
   } else {
     const api = createApi();
     const app = document.querySelector('rag-inspector-app') ?? document.body.appendChild(new InspectorApp());

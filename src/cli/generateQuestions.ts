@@ -8,6 +8,7 @@ import { loadEvalSpec } from '../core/spec/load.js';
 import { formatCostPlan } from '../core/corpus/questions/costPlan.js';
 import type { GenerationSummary } from '../core/corpus/questions/generate.js';
 import { rejectedFileFor } from '../core/corpus/questions/ledger.js';
+import { reviewFileFor } from '../core/corpus/questions/review.js';
 import { QUESTION_KINDS } from '../core/corpus/questions/model.js';
 import type { QuestionSettings } from '../core/engine/questionRun.js';
 import type { QuestionKind } from '../core/corpus/questions/model.js';
@@ -93,6 +94,7 @@ function summaryText(summary: GenerationSummary, out: string, rejectedFile: stri
     `Kept ${summary.kept} question(s), rejected ${summary.rejected}${checks ? ` (${checks})` : ''}; ${summary.skipped} done by an earlier run.`,
     `Questions: ${out}\nRejected, with the reason: ${rejectedFile}`,
     'Use them as a rag suite\'s dataset (question, answer, relevant_ids) or a stress suite\'s (question, reference, retrieved_contexts).',
+    `Review them in VS Code (RAG Inspector: Review Generated Questions, on ${path.basename(out)}): keep (y) / drop (x) / comment (c) go to ${reviewFileFor(out)}, and rag and stress runs of this file leave the dropped ones out.`,
   ].join('\n');
 }
 

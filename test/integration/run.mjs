@@ -54,8 +54,7 @@ async function buildSuite() {
     sourcemap: 'inline',
     logLevel: 'warning',
     // vscode is provided by the extension host; mocha is loaded from node_modules (it requires its reporters dynamically).
-    // LanceDB's native module is external as in esbuild.mjs (no bundle can hold a .node file).
-    external: ['vscode', 'mocha', '@lancedb/lancedb'],
+    external: ['vscode', 'mocha'],
   });
   return entries.length - 1;
 }

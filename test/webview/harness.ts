@@ -65,6 +65,8 @@ export interface PageOptions {
   csp?: boolean;
   /** Embed this sweep report (the `rag-inspector/sweep` format, as VS Code's sweep panel does) instead of runs. */
   sweep?: object;
+  /** Embed this data element as it is (a panel whose page names its view, e.g. the question review), beside `vscode`. */
+  data?: object;
 }
 
 /** The panel's policy as the extension sets it, minus the webview resource origin: nothing inline, scripts by nonce. */
@@ -73,7 +75,7 @@ function cspHeader(nonce: string): string {
 }
 
 export function pageHtml(options: PageOptions, nonce: string): string {
-  const embedded = options.sweep ? { format: 'rag-inspector/sweep', version: 1, sweep: options.sweep } : options.vscode ? undefined : { format: 'rag-inspector/static', version: 1, runs: options.runs };
+  const embedded = options.data ?? (options.sweep ? { format: 'rag-inspector/sweep', version: 1, sweep: options.sweep } : options.vscode ? undefined : { format: 'rag-inspector/static', version: 1, runs: options.runs });
   const data = embedded ? `<script type="application/json" id="rag-inspector-data">${escapeJsonForHtml(JSON.stringify(embedded))}</script>` : '';
   const theme = options.theme ?? 'dark';
   const themeScript = theme === 'none' ? '' : `

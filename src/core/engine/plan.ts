@@ -12,6 +12,10 @@ import type { Judge } from '../suites/judging.js';
 import type { Retriever } from '../retrieval/contract.js';
 import { knownMethods, suiteFor } from '../suites/registry.js';
 import { parseHumanLabel } from '../suites/humanLabels.js';
+import { rowKey } from '../data/rowIds.js';
+import { regularFileProblem } from '../regularFile.js';
+import { QuestionReviewStore } from '../corpus/questions/review.js';
+import type { ReviewIndex } from '../corpus/questions/review.js';
 
 export interface SuitePlan {
   spec: SuiteSpec;
@@ -29,6 +33,16 @@ export interface SuitePlan {
    * reports only a row the count pass could not judge; bad rows only, so it stays small.
    */
   reportedRows: Set<number | string>;
+  /** The questions file's review, for a method that runs reviewed questions (Suite.reviewedQuestion) when it has one. */
+  review?: AppliedReview;
+}
+
+/** A review file applied to a suite's dataset: the lines left out (dropped in review) and those whose drop went stale. */
+export interface AppliedReview {
+  file: string;
+  index: ReviewIndex;
+  dropped: Set<number>;
+  stale: Set<number>;
 }
 
 /** The suites ready to produce cases lazily; the count pass has read every row once and reported its problems. */
@@ -118,7 +132,10 @@ async function prepareSuite(spec: EvalSpec, suiteSpec: SuiteSpec, models: string
   const context = { suiteId: suiteSpec.id, seed: spec.seed, models };
   // Generator suites (NIAH) build their own cases; a top-level default dataset is meant for the others.
   const dataset = suite.generateCases && suiteSpec.datasetFromDefault ? undefined : suiteSpec.dataset;
-  if (dataset) return { spec: suiteSpec, suite, params, template, templateFile, dataset, context, reportedRows: new Set() };
+  if (dataset) {
+    const review = suite.reviewedQuestion ? await reviewOf(dataset) : undefined;
+    return { spec: suiteSpec, suite, params, template, templateFile, dataset, context, reportedRows: new Set(), ...(review ? { review } : {}) };
+  }
   if (!suite.generateCases) {
     throw new InputError({ file: spec.file }, `suite '${suiteSpec.id}' has no dataset`, "add 'dataset: <file>' to the suite or at the top level");
   }
@@ -200,12 +217,46 @@ export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, 
   }
 }
 
+/** The questions file's review file when there is one (a missing one is no review; another problem is the dataset's). */
+async function reviewOf(dataset: string): Promise<AppliedReview | undefined> {
+  const store = new QuestionReviewStore(dataset);
+  const problem = await regularFileProblem(store.file);
+  if (problem?.kind === 'missing') return undefined;
+  if (problem) throw new InputError({ file: store.file }, `the review file ${problem.says}`, 'remove it or replace it by the review file the inspector writes');
+  return { file: store.file, index: await store.latest(), dropped: new Set(), stale: new Set() };
+}
+
+/** Whether a person dropped this row in review (a drop on an edited question is stale: counted, not applied). */
+function droppedInReview(suitePlan: SuitePlan, row: DatasetRow): boolean {
+  const { review, suite } = suitePlan;
+  if (!review || !suite.reviewedQuestion) return false;
+  let question: string;
+  try {
+    question = suite.reviewedQuestion(row, suitePlan.params);
+  } catch {
+    return false;
+  }
+  const current = review.index.lookup(rowKey(row), question);
+  if (current?.decision !== 'drop') return false;
+  (current.stale ? review.stale : review.dropped).add(row.ref.line);
+  return !current.stale;
+}
+
+/** What the suite's report says about its review: how many questions were left out and why; undefined without one. */
+export function reviewNote(suitePlan: SuitePlan): string | undefined {
+  const review = suitePlan.review;
+  if (!review || (review.dropped.size === 0 && review.stale.size === 0)) return undefined;
+  const stale = review.stale.size > 0 ? `; ${review.stale.size} drop(s) not applied because the question was edited since it was reviewed (review it again)` : '';
+  return `${review.dropped.size} question(s) dropped in review (${review.file}) left out of this run${stale}.`;
+}
+
 /** The dataset's items up to the suite's `limit` of good rows; `onItem` sees every item read, `onUsed` every one yielded. */
 async function* usableRows(suitePlan: SuitePlan, signal: AbortSignal, onItem?: () => void, onUsed?: (item: DatasetItem) => void): AsyncGenerator<DatasetItem> {
   const limit = suitePlan.spec.limit;
   let rows = 0;
   for await (const item of readDataset(suitePlan.dataset as string, { signal })) {
     onItem?.();
+    if (item.ok && droppedInReview(suitePlan, item.row)) continue;
     if (item.ok) {
       if (limit !== undefined && rows >= limit) return;
       rows += 1;

@@ -2,10 +2,25 @@
 // kept per case), else the report view of every case and result, handed to its array `report` at the end.
 import type { SuiteAggregator } from '../suites/contract.js';
 import type { ReportCase, ReportResult } from '../suites/reportView.js';
+import { reviewNote } from './plan.js';
 import type { SuitePlan } from './plan.js';
 
 export function suiteTables(plan: SuitePlan): SuiteAggregator {
-  return plan.suite.createAggregator?.(plan.params, plan.spec.id) ?? heldViews(plan);
+  return withReviewNote(plan, plan.suite.createAggregator?.(plan.params, plan.spec.id) ?? heldViews(plan));
+}
+
+/** A suite run on reviewed questions says in its report how many a person dropped (never left out silently). */
+function withReviewNote(plan: SuitePlan, tables: SuiteAggregator): SuiteAggregator {
+  if (!plan.review) return tables;
+  return {
+    addCase: (evalCase) => tables.addCase(evalCase),
+    add: (evalCase, result) => tables.add(evalCase, result),
+    finish: () => {
+      const report = tables.finish();
+      const note = reviewNote(plan);
+      return note ? { ...report, notes: [...report.notes, note] } : report;
+    },
+  };
 }
 
 /** A method without an aggregator: the slim view of every case (~1–2 KB each) until its report is computed. */

@@ -178,6 +178,13 @@ export interface Suite<Params = Record<string, unknown>, Prepared = unknown> {
     read(row: DatasetRow, params: Params): { question: string; labels?: RowLabels };
   };
   /**
+   * For a method that runs generated test questions (rag, stress): the row's question text. With it, a questions
+   * file's review (`questions.review.jsonl`, corpus/questions/review.ts) applies: a row a person dropped in review is
+   * left out of the run and the suite's report says how many; an edited question's review is stale and not applied.
+   * A row it cannot read throws (the row is then read as usual and reported by expandRow).
+   */
+  readonly reviewedQuestion?: (row: DatasetRow, params: Params) => string;
+  /**
    * The params as declared once (paramSchema.ts): `parseParams` reads them through it and the editor's JSON schema is
    * written from it (spec/methodParamsSchema.ts), descriptions and defaults included.
    */

@@ -15,6 +15,7 @@ import type * as PgVendor from './pg.js';
 import type * as QdrantVendor from './qdrant.js';
 import type * as ElasticVendor from './elastic.js';
 import type * as OpenSearchVendor from './opensearch.js';
+import type * as LanceDbVendor from './lancedb.js';
 import type * as PdfVendor from './pdf.js';
 
 interface Vendors {
@@ -26,6 +27,7 @@ interface Vendors {
   qdrant: typeof QdrantVendor;
   elastic: typeof ElasticVendor;
   opensearch: typeof OpenSearchVendor;
+  lancedb: typeof LanceDbVendor;
   pdf: typeof PdfVendor;
 }
 
@@ -36,8 +38,7 @@ const loaded = new Map<VendorName, Vendors[VendorName]>();
 export function loadVendor<Name extends VendorName>(name: Name): Vendors[Name] {
   let vendor = loaded.get(name) as Vendors[Name] | undefined;
   if (!vendor) {
-    // In a bundle __dirname is dist/ (the bundle's folder); from sources it is this folder, which holds the barrels.
-    const bundled = path.join(__dirname, 'vendor', `${name}.js`);
+    const bundled = path.join(bundledVendorFolder(), `${name}.js`);
     const source = existsSync(bundled) ? bundled : path.join(__dirname, name);
     // A computed require: the bundler leaves it alone, so the vendor stays out of the bundle that starts.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -45,6 +46,14 @@ export function loadVendor<Name extends VendorName>(name: Name): Vendors[Name] {
     loaded.set(name, vendor);
   }
   return vendor;
+}
+
+/**
+ * Where the vendor bundles are: in a bundle __dirname is dist/ (the bundle's folder), so dist/vendor/; from sources
+ * it is this folder, which holds the barrels and no bundle.
+ */
+export function bundledVendorFolder(): string {
+  return path.join(__dirname, 'vendor');
 }
 
 /** The vendor if something has loaded it already, else undefined: for checks that must not load it to ask. */

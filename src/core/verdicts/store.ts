@@ -1,17 +1,14 @@
-// .rag-inspector/verdicts.jsonl: append-only, one verdict per line, the newest line for a key wins. Each verdict is
-// one appendFile (a single O_APPEND write), and writes from this process go one after another, so lines from two
-// windows or a burst of keys never interleave; a line cut short by a crash is skipped when read.
-import { appendFile, mkdir } from 'node:fs/promises';
+// .rag-inspector/verdicts.jsonl: append-only, one verdict per line, the newest line for a key wins (appendOnlyJsonl.ts:
+// lines never interleave, a line cut short by a crash is skipped when read).
 import * as path from 'node:path';
-import { readRegularFile } from '../regularFile.js';
-import type { FileProblem } from '../regularFile.js';
+import { AppendOnlyJsonl, MAX_APPEND_ONLY_BYTES } from '../appendOnlyJsonl.js';
 import { verdictKey } from './model.js';
 import type { CurrentVerdict, VerdictLine } from './model.js';
 
 export const VERDICTS_FILE = path.join('.rag-inspector', 'verdicts.jsonl');
 
 /** Read whole: tens of thousands of verdicts on long prompts fit; a file far larger is refused, not read into memory. */
-export const MAX_VERDICTS_BYTES = 64 * 1024 * 1024;
+export const MAX_VERDICTS_BYTES = MAX_APPEND_ONLY_BYTES;
 
 function isVerdictLine(value: unknown): value is VerdictLine {
   const v = value as Partial<VerdictLine> | null;
@@ -19,48 +16,13 @@ function isVerdictLine(value: unknown): value is VerdictLine {
     && typeof v.modelKey === 'string' && (v.label === null || v.label === 'correct' || v.label === 'wrong') && typeof v.at === 'string';
 }
 
-export class VerdictStore {
-  private queue: Promise<unknown> = Promise.resolve();
-
-  constructor(readonly file: string) {}
+export class VerdictStore extends AppendOnlyJsonl<VerdictLine> {
+  constructor(file: string) {
+    super(file, isVerdictLine, MAX_VERDICTS_BYTES);
+  }
 
   static inWorkspace(folder: string): VerdictStore {
     return new VerdictStore(path.join(folder, VERDICTS_FILE));
-  }
-
-  /** Appends verdicts (one line each, in order); resolves when they are on disk. */
-  append(lines: readonly VerdictLine[]): Promise<void> {
-    const write = this.queue.then(async () => {
-      await mkdir(path.dirname(this.file), { recursive: true });
-      for (const line of lines) await appendFile(this.file, `${JSON.stringify(line)}\n`, 'utf8');
-    });
-    this.queue = write.catch(() => undefined);
-    return write;
-  }
-
-  /**
-   * Every readable line, in file order; a missing file is no verdicts. Throws a FileProblem for a file that is no
-   * regular file (a named pipe would block the read) or is above MAX_VERDICTS_BYTES.
-   */
-  async lines(): Promise<VerdictLine[]> {
-    let text: string;
-    try {
-      text = (await readRegularFile(this.file, MAX_VERDICTS_BYTES)).toString('utf8');
-    } catch (error) {
-      if ((error as FileProblem).kind === 'missing') return [];
-      throw error;
-    }
-    const lines: VerdictLine[] = [];
-    for (const raw of text.split('\n')) {
-      if (raw.trim() === '') continue;
-      try {
-        const value = JSON.parse(raw) as unknown;
-        if (isVerdictLine(value)) lines.push(value);
-      } catch {
-        // A torn last line (a crash mid-write): the rest of the file is still good.
-      }
-    }
-    return lines;
   }
 
   /** The newest line per key. */

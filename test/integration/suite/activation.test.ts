@@ -22,6 +22,7 @@ const COMMANDS = [
   'ragInspector.sweepRetrieval',
   'ragInspector.buildIndex',
   'ragInspector.generateQuestions',
+  'ragInspector.reviewQuestions',
 ];
 
 interface Manifest {

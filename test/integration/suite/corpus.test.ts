@@ -111,8 +111,8 @@ suite('Corpus lab: sweep and index', () => {
 
   test('Build Index on a store that cannot open: an error notification naming the setting and the way out', async function () {
     this.timeout(30_000);
-    // The same path as the embedded store without its native module in the .vsix: the store stops the build with
-    // the setting at fault and what to do, and that sentence is what the user sees.
+    // The same path as an embedded store whose native module is missing (a .vsix for another platform): the store
+    // stops the build with the setting at fault and what to do, and that sentence is what the user sees.
     const errors: string[] = [];
     restore = answerPrompts({ showErrorMessage: ((message: string) => { errors.push(message); return Promise.resolve(undefined); }) as typeof vscode.window.showErrorMessage });
     const file = writeEval('pg.eval.yaml', [...denseIndex(), '  store: { type: pgvector, urlEnv: RAG_E2E_NO_SUCH_PG_URL, table: chunks }']);
@@ -168,8 +168,17 @@ suite('Corpus lab: sweep and index', () => {
     assert.match(modal.questions[0]!, /Generate Test Questions may cost up to \$/);
     assert.equal(server.requests.length, before, 'nothing reached the models');
     assert.equal(existsSync(out), false);
-    // Confirmed: three single-hop questions, each from its own chunk, kept and written.
+    // Confirmed: three single-hop questions, each from its own chunk, kept and written; the summary's Review button pressed.
     modal.answer = 'Run';
+    const summaries: string[] = [];
+    const restoreInfo = answerPrompts({
+      showInformationMessage: ((message: string, ...items: unknown[]) => {
+        summaries.push(message);
+        return Promise.resolve(items.includes('Review Questions') ? 'Review Questions' : undefined);
+      }) as typeof vscode.window.showInformationMessage,
+    });
+    const restoreModal = restore;
+    restore = () => { restoreInfo(); restoreModal(); };
     const outcome = await vscode.commands.executeCommand<CorpusOutcome>(QUESTIONS, { file, out, count: 3, kinds: ['single-hop'] });
     assert.ok(outcome?.status === 'generated', `expected questions, got ${JSON.stringify(outcome)}`);
     assert.equal(outcome.summary.kept, 3);
@@ -180,5 +189,8 @@ suite('Corpus lab: sweep and index', () => {
     for (const row of rows) assert.equal(row.relevant_ids.length, 1, row.question);
     assert.equal(server.requests.filter((req) => promptKind(req) === 'singleHop').length, 3);
     await eventually('the questions file opened', () => vscode.window.activeTextEditor?.document.uri.fsPath === out, 10_000, () => vscode.window.activeTextEditor?.document.uri.fsPath);
+    assert.match(summaries.join('\n'), /Kept 3 question\(s\) in questions\.jsonl/);
+    const reviewTabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('ragInspector.questionReview'));
+    await eventually('the review panel opened from the summary', () => reviewTabs().length === 1, 10_000, () => reviewTabs().map((tab) => tab.label));
   });
 });

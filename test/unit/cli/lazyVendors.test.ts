@@ -17,7 +17,7 @@ import { createWorkspace, rgbRows } from '../engine/workspace.js';
 
 const REPO = path.resolve(__dirname, '../../..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
-const VENDOR_FILES = ['openai', 'anthropic', 'otel'].map((name) => path.join(REPO, 'dist', 'vendor', `${name}.js`));
+const VENDOR_FILES = ['openai', 'anthropic', 'otel', 'lancedb'].map((name) => path.join(REPO, 'dist', 'vendor', `${name}.js`));
 
 let server: FixtureServer;
 let receiver: OtlpReceiver;
@@ -52,7 +52,7 @@ async function vendorFilesLoaded(t: { after(fn: () => void): void }, models: str
   return VENDOR_FILES.filter((file) => loaded.includes(file)).map((file) => path.basename(file));
 }
 
-test('a one-case extractive run loads neither vendor SDK nor the OpenTelemetry exporter', async (t) => {
+test('a one-case extractive run loads neither vendor SDK nor the OpenTelemetry exporter nor LanceDB', async (t) => {
   assert.deepEqual(await vendorFilesLoaded(t, ['extractive:bm25']), []);
 });
 
@@ -66,9 +66,9 @@ test('each vendor bundle is loaded by the run that uses it, and only that one', 
 });
 
 test('the CLI and extension bundles contain none of the vendor packages', async () => {
-  // The vector stores' clients too; LanceDB (native) is external to every bundle, as in esbuild.mjs.
-  const vendorPackage = /node_modules\/(openai|@anthropic-ai\/sdk|@opentelemetry\/(?!semantic-conventions)[^/]+|@arizeai\/openinference-core|pg|@qdrant\/js-client-rest|@elastic\/elasticsearch|@opensearch-project\/opensearch)\//;
-  for (const [entry, external] of [['src/cli/main.ts', ['@lancedb/lancedb']], ['src/extension/extension.ts', ['vscode', '@lancedb/lancedb']]] as const) {
+  // The vector stores' clients too, and LanceDB with its apache-arrow (dist/vendor/lancedb.js).
+  const vendorPackage = /node_modules\/(openai|@anthropic-ai\/sdk|@opentelemetry\/(?!semantic-conventions)[^/]+|@arizeai\/openinference-core|pg|@qdrant\/js-client-rest|@elastic\/elasticsearch|@opensearch-project\/opensearch|@lancedb\/lancedb|apache-arrow)\//;
+  for (const [entry, external] of [['src/cli/main.ts', []], ['src/extension/extension.ts', ['vscode']]] as const) {
     const { metafile } = await build({ entryPoints: [path.join(REPO, entry)], bundle: true, write: false, metafile: true, outdir: tracerDir, platform: 'node', format: 'cjs', target: 'node20', external: [...external], logLevel: 'error' });
     const bundled = Object.keys(metafile.inputs).filter((input) => vendorPackage.test(input));
     assert.deepEqual(bundled, [], `${entry} bundles vendor code that should load on first use`);

@@ -37,8 +37,8 @@ export function cliBundle(): Promise<string> {
   bundle ??= (async () => {
     bundleDir = mkdtempSync(path.join(tmpdir(), 'rag-inspector-cli-'));
     const file = path.join(bundleDir, 'cli.cjs');
-    // Native modules stay outside the bundle, as esbuild.mjs leaves them, found through node_modules beside it.
-    await build({ entryPoints: [path.join(REPO, 'src/cli/main.ts')], outfile: file, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error', external: ['@lancedb/lancedb'] });
+    await build({ entryPoints: [path.join(REPO, 'src/cli/main.ts')], outfile: file, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+    // node_modules beside it, as an npm-installed CLI has.
     symlinkSync(path.join(REPO, 'node_modules'), path.join(bundleDir, 'node_modules'));
     writeFileSync(path.join(bundleDir, 'package.json'), JSON.stringify({ name: 'rag-inspector', private: true }));
     symlinkSync(path.join(REPO, 'prompts'), path.join(bundleDir, 'prompts'));

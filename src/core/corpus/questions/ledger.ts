@@ -16,10 +16,15 @@ export interface Ledger {
   rejected: number;
 }
 
+/** A file kept beside the questions file: `questions.jsonl` → `questions.<tag>.jsonl`. */
+export function besideQuestions(out: string, tag: string): string {
+  const ext = path.extname(out);
+  return path.join(path.dirname(out), `${path.basename(out, ext)}.${tag}${ext || '.jsonl'}`);
+}
+
 /** `questions.jsonl` → `questions.rejected.jsonl`, beside it. */
 export function rejectedFileFor(out: string): string {
-  const ext = path.extname(out);
-  return path.join(path.dirname(out), `${path.basename(out, ext)}.rejected${ext || '.jsonl'}`);
+  return besideQuestions(out, 'rejected');
 }
 
 async function* records(file: string): AsyncGenerator<{ line: number; value: Record<string, unknown> }> {

@@ -22,6 +22,7 @@ export const ragSuite: Suite<RagParams, RagPrepared | undefined> = {
       return { question: read.question, ...(labels ? { labels } : {}) };
     },
   },
+  reviewedQuestion: (row, params) => readRagRow(row, params).question,
   parseParams: (raw, where) => parseRagParams(raw, where),
   prepareRow: (row, params, context) => prepareRagRow(row, params, context),
   expandRow: (row, params, context, prepared) => expandRagRow(row, params, context, prepared),

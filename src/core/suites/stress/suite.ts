@@ -8,12 +8,14 @@ import { STRESS_TESTBEDS, parseStressParams, stressParamsSchema } from './params
 import { looksLikeStressRow } from './counterfactual.js';
 import type { StressParams } from './params.js';
 import { distractorPoolFor } from './pool.js';
+import { readStressRow } from './rows.js';
 import { createStressAggregator, stressReport } from './report.js';
 import { scoreStressCase } from './score.js';
 
 export const stressSuite: Suite<StressParams, StressPrepared | undefined> = {
   method: STRESS_METHOD,
   summary: 'RGB\'s abilities and the position curve on your own RAG rows',
+  reviewedQuestion: (row) => readStressRow(row).question,
   parseParams: (raw, where) => parseStressParams(raw, where),
   paramsSchema: stressParamsSchema,
   quickRunChoice: {

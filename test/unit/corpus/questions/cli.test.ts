@@ -91,6 +91,7 @@ describe('rag-inspector generate-questions', () => {
     const second = io();
     assert.equal(await runGenerateQuestions(args, second.io), 0, second.err());
     assert.match(second.out(), /Kept 2 question\(s\), rejected 0; 1 done by an earlier run/);
+    assert.ok(second.out().includes(`go to ${path.join(ws, 'questions.review.jsonl')}, and rag and stress runs of this file leave the dropped ones out`), second.out());
     const rows = lines(out);
     assert.deepEqual(rows.map((r) => r.question).sort(), Object.values(SINGLE_HOP_QUESTIONS).map(([q]) => q).sort());
     assert.equal(new Set(rows.map((r) => r.id)).size, 3);
