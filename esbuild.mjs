@@ -1,6 +1,7 @@
 // Builds every bundle: the CLI and the extension host (Node, CommonJS) and, once it exists, the webview (browser).
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
+import { writeThirdPartyNotices } from './scripts/thirdPartyNotices.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -14,6 +15,8 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  // A production build names what it bundled (dist/THIRD_PARTY_NOTICES.txt) from esbuild's record of its inputs.
+  metafile: production,
 };
 
 const builds = [
@@ -67,7 +70,8 @@ builds.push({
   format: 'cjs',
   target: 'node20',
   define: { 'globalThis.navigator': 'pdfNavigator', navigator: 'pdfNavigator' },
-  banner: { js: "var pdfNavigator = { platform: '', userAgent: '', language: 'en-US' };" },
+  // unpdf's build of pdf.js carries no licence comment of its own: the bundle says whose code it holds.
+  banner: { js: "/*! Contains Mozilla's pdf.js (https://github.com/mozilla/pdf.js), Copyright Mozilla Foundation, licensed under the Apache License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0), through unpdf (MIT). */\nvar pdfNavigator = { platform: '', userAgent: '', language: 'en-US' };" },
 });
 if (existsSync('src/extension/extension.ts')) {
   builds.push({
@@ -94,5 +98,6 @@ if (existsSync('webview/main.ts')) {
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();
 } else {
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  const results = await Promise.all(builds.map((options) => esbuild.build(options)));
+  if (production) writeThirdPartyNotices(process.cwd(), results.map((result) => result.metafile), outdir);
 }

@@ -4,15 +4,18 @@
 // `rag-inspector-<target>-<version>.vsix`. The target defaults to this machine's; another platform's module must be
 // in node_modules first (the error gives the command). Prints the package's size and how long it took.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { currentVsixTarget, fetchCommand, isVsixTarget, LANCE_BINARIES, lanceFile, lancePackage } from '../src/core/corpus/stores/lancePlatforms.js';
 import type { VsixTarget } from '../src/core/corpus/stores/lancePlatforms.js';
+import { NOTICES_FILE, packageNotice } from './thirdPartyNotices.mjs';
 
 const ROOT = path.resolve(__dirname, '..');
 const VENDOR = path.join(ROOT, 'dist', 'vendor');
 const TARGETS = Object.keys(LANCE_BINARIES).join(', ');
+/** The licences of the Rust crates compiled into LanceDB's native module, as LanceDB publishes them; shipped beside it. */
+const RUST_LICENCES = 'lancedb.RUST_THIRD_PARTY_LICENSES.html';
 
 /** The target asked for (`--target x` or `--target=x`), else this machine's. */
 function targetFrom(argv: readonly string[]): VsixTarget {
@@ -56,9 +59,14 @@ function main(): void {
   const native = binary ? nativeModuleFile(target, binary) : undefined;
   run(process.execPath, ['esbuild.mjs', '--production']);
   // Only this target's module: an earlier package for another platform may have left its own.
-  for (const file of readdirSync(VENDOR).filter((f) => /^lancedb\..+\.node$/.test(f))) rmSync(path.join(VENDOR, file));
-  if (native && binary) copyFileSync(native, path.join(VENDOR, lanceFile(binary)));
-  else console.log(`LanceDB publishes no native module for ${target}: this package's embedded vector store will say so and name the other stores.`);
+  for (const file of readdirSync(VENDOR).filter((f) => /^lancedb\..+\.node$/.test(f) || f === RUST_LICENCES)) rmSync(path.join(VENDOR, file));
+  if (native && binary) {
+    copyFileSync(native, path.join(VENDOR, lanceFile(binary)));
+    // The module is not bundled, so the build's notices do not name it: its package and its crates' licences are added here.
+    const lanceDir = path.dirname(createRequire(path.join(ROOT, 'package.json')).resolve('@lancedb/lancedb/package.json'));
+    copyFileSync(path.join(lanceDir, 'RUST_THIRD_PARTY_LICENSES.html'), path.join(VENDOR, RUST_LICENCES));
+    appendFileSync(path.join(ROOT, 'dist', NOTICES_FILE), `\n${'-'.repeat(78)}\n\n${packageNotice(path.dirname(native))}\n\nThe Rust crates compiled into it: dist/vendor/${RUST_LICENCES}.\n`);
+  } else console.log(`LanceDB publishes no native module for ${target}: this package's embedded vector store will say so and name the other stores.`);
   const { name, version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   run(process.execPath, [path.join(ROOT, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--skip-license', '--no-rewrite-relative-links', '--target', target]);
   const vsix = path.join(ROOT, `${name}-${target}-${version}.vsix`);

@@ -2,6 +2,7 @@
 import type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from './core/report/viewModel.js';
 import type { CaseExplanation, ExplainPlan, RunExplanation, VariantOutcome } from './core/explain/model.js';
 import type { VerdictChange, VerdictsView } from './core/verdicts/view.js';
+import type { SweepCellRun } from './core/report/sweepCellRun.js';
 import type { QuestionReviewView, ReviewChange } from './core/corpus/questions/reviewView.js';
 import { list, none, num, object, oneOf, optional, text, where } from './protocolShapes.js';
 import type { Shape } from './protocolShapes.js';
@@ -76,6 +77,7 @@ export function isResponse(message: unknown): message is Envelope & { kind: 'res
 export type { CaseDetail, CaseListItem, CompareRow, RunDetail, RunListing } from './core/report/viewModel.js';
 export type { CaseExplanation, ExplainPlan, RunExplanation, VariantOutcome } from './core/explain/model.js';
 export type { VerdictChange, VerdictsView } from './core/verdicts/view.js';
+export type { SweepCellModel, SweepCellRun } from './core/report/sweepCellRun.js';
 export type { QuestionReviewView, ReviewChange } from './core/corpus/questions/reviewView.js';
 
 // ---- Messages -----------------------------------------------------------------------------------------
@@ -145,6 +147,21 @@ export const CaseExplained = new Notification<{ runId: string; key: string; expl
  * `error` when it failed before anything was stored.
  */
 export const ExplainFinished = new Notification<{ runId: string; explanation: RunExplanation | null; error?: string }>('explain/finished');
+
+// ---- Sweep panel: cells end to end ----------------------------------------------------------------------
+
+/** Run these cells of the shown sweep end to end: the host shows the cost plan first, then runs them with progress. */
+export const RunSweepCells = new Command<{ cells: string[] }>('sweep/runCells', object({ cells: list(text, { min: 1 }) }));
+/** Stop the end-to-end runs going; finished cells and the finished cases of the stopped one are kept. */
+export const CancelSweepCells = new Command<NoParams>('sweep/cancelCells', none);
+/** Open a cell's run in the inspector (its cases). */
+export const OpenSweepCellRun = new Command<{ runId: string }>('sweep/openRun', object({ runId: text }));
+/**
+ * The sweep's end-to-end cells: every cell with a run on disk (the newest) or going now, sent whole at each change;
+ * `running` while this panel runs cells; `message` says what the last request came to (declined, cancelled);
+ * `named`: the cells the eval file's `sweep.endToEnd` names (the CLI's `--end-to-end` runs these), picked at first.
+ */
+export const SweepCellRuns = new Notification<{ runs: SweepCellRun[]; running: boolean; message?: string; named: string[] }>('sweep/cellRuns');
 
 // The review of generated questions (its own panel, extension/questionReviewPanel.ts, on one questions file).
 /** The questions file the panel shows, with its checks, sources, reviews and rejected ones. */

@@ -24,10 +24,12 @@ function showFatal(message: string): void {
   document.body.append(p);
 }
 
-/** sweep.html and VS Code's sweep panel: the same bundle draws the embedded sweep instead of runs. */
+/** sweep.html and VS Code's sweep panel: the same bundle draws the embedded sweep instead of runs (in VS Code, with its host). */
 function showSweep(): void {
-  // VS Code's webview supplies the theme's colours; a page opened in a browser gets the fallback.
-  if (typeof acquireVsCodeApi !== 'function') installFallbackTheme();
+  // VS Code's webview supplies the theme's colours and a host that runs cells end to end; a page opened in a browser
+  // gets the fallback theme and no host.
+  const inVsCode = typeof acquireVsCodeApi === 'function';
+  if (!inVsCode) installFallbackTheme();
   const sweep = readSweep(document.getElementById(STATIC_DATA_ELEMENT_ID)?.textContent ?? '');
   if (typeof sweep === 'string') {
     showFatal(`RAG Inspector could not show the sweep: ${sweep}`);
@@ -35,6 +37,7 @@ function showSweep(): void {
   }
   const view = new SweepView();
   view.report = sweep;
+  if (inVsCode) view.api = new VsCodeApi(acquireVsCodeApi());
   document.body.append(view);
 }
 

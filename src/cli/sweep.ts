@@ -11,10 +11,7 @@ import { bestLine, sweepTable } from '../core/corpus/sweep/sweepText.js';
 import { defaultSweepFolder, writeSweepFiles } from '../core/report/sweepFiles.js';
 import { envCredentials } from '../core/providers/registry.js';
 import { IndexProgressLines } from './indexProgress.js';
-import { runSweepCell } from '../core/engine/sweepCell.js';
-import { cellEvalSpec } from '../core/corpus/sweep/endToEnd.js';
-import { estimateCost, formatUsd } from '../core/engine/costEstimate.js';
-import type { EvalSpec } from '../core/spec/types.js';
+import { endToEndLine, runSweepCell, sweepCostPlan } from '../core/engine/sweepCell.js';
 import { formatReports, formatTotals } from '../core/report/summaryText.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import { UsageError } from './args.js';
@@ -114,12 +111,12 @@ export async function runSweepCommand(argv: string[], io: SweepIo): Promise<numb
   const picked = grid.cells.filter((cell) => (sweep.endToEnd ?? []).some((ref) => cellMatches(cell, ref)));
   if (picked.length === 0) return failed ? 1 : 0;
   // The cost plan comes before anything is spent: in the hint, and again before the runs start.
-  const costPlan = await endToEndPlan(picked.map((cell) => cellEvalSpec(spec, grid, cell, report.suite)), io.signal);
+  const costPlan = await sweepCostPlan(spec, grid, picked, report.suite, io.signal);
   if (!command.endToEnd) {
-    print(io.stdout, `endToEnd names ${picked.length} cell${picked.length === 1 ? '' : 's'} (${picked.map((cell) => cell.key).join('; ')}): ${costPlan}; add --end-to-end to run them with the models (each a run of its own)\n`);
+    print(io.stdout, `endToEnd names ${picked.length} cell${picked.length === 1 ? '' : 's'} (${picked.map((cell) => cell.key).join('; ')}): ${costPlan.text}; add --end-to-end to run them with the models (each a run of its own)\n`);
     return failed ? 1 : 0;
   }
-  print(io.stdout, `\nEnd to end: ${picked.length} cell${picked.length === 1 ? '' : 's'}, ${costPlan}\n`);
+  print(io.stdout, `\n${endToEndLine(picked.length, costPlan)}\n`);
   let runFailed = false;
   for (const cell of picked) {
     const outcome = await runSweepCell(spec, grid, cell, report.suite, {
@@ -136,19 +133,4 @@ export async function runSweepCommand(argv: string[], io: SweepIo): Promise<numb
     runFailed ||= outcome.status === 'error' || outcome.totals.error > 0;
   }
   return failed || runFailed ? 1 : 0;
-}
-
-/** What the end-to-end cells may cost, summed over their runs (estimateCost's upper bound: every call fresh). */
-async function endToEndPlan(specs: EvalSpec[], signal: AbortSignal): Promise<string> {
-  let usd = 0;
-  let calls = 0;
-  const unpriced = new Set<string>();
-  for (const cellSpec of specs) {
-    const estimate = await estimateCost(cellSpec, undefined, signal);
-    usd += estimate.usd;
-    calls += estimate.calls;
-    for (const model of estimate.unpriced) unpriced.add(model);
-  }
-  const priced = calls === 0 ? 'no priced model call' : `up to ${formatUsd(usd)} for ${calls} priced model call${calls === 1 ? '' : 's'}`;
-  return unpriced.size === 0 ? `cost plan: ${priced}` : `cost plan: ${priced}; no price known for ${[...unpriced].join(', ')} (add it under prices:)`;
 }

@@ -20,11 +20,13 @@ import type { Credentials } from '../core/providers/registry.js';
 import { defaultSweepFolder, writeSweepFiles } from '../core/report/sweepFiles.js';
 import { loadEvalSpec } from '../core/spec/load.js';
 import type { EvalSpec } from '../core/spec/types.js';
+import { withCancellableProgress } from './cancellableProgress.js';
 import { resolveEvalFile } from './commands.js';
 import { confirmQuestionCost } from './costGuard.js';
 import { maxCostWithoutConfirm, reportRunError } from './launch.js';
 import type { Logger } from './outputChannel.js';
 import { showSweepPanel } from './sweepPanel.js';
+import type { SweepPanelDeps } from './sweepPanel.js';
 import { REVIEW_QUESTIONS_COMMAND } from './questionReviewPanel.js';
 import type { UntrustedWorkspaceGate } from './untrustedWorkspace.js';
 
@@ -39,6 +41,8 @@ export interface CorpusDeps {
   credentials: Credentials;
   logger: Logger;
   untrusted: UntrustedWorkspaceGate;
+  /** Every run on disk: the sweep panel finds its cells' end-to-end runs there. */
+  runs: SweepPanelDeps['runs'];
 }
 
 /** What the commands hand back to executeCommand callers (tests, other commands). */
@@ -60,6 +64,8 @@ export interface CorpusArgs {
   out?: string;
   count?: number;
   kinds?: QuestionKind[];
+  /** Sweep Retrieval Settings: the panel to show the sweep in instead of a new one (a test's, which records what is posted). */
+  panel?: vscode.WebviewPanel;
 }
 
 function argsOf(arg: unknown): Omit<CorpusArgs, 'file'> & { target: unknown } {
@@ -70,9 +76,6 @@ function argsOf(arg: unknown): Omit<CorpusArgs, 'file'> & { target: unknown } {
 
 /** Questions retrieved at once, the CLI's default (`ragInspector.concurrency` is about model calls, which a sweep makes none of). */
 const SWEEP_CONCURRENCY = 8;
-
-/** Progress messages at most this often: a sweep answers hundreds of questions a second. */
-const PROGRESS_INTERVAL_MS = 100;
 
 /**
  * The eval file (passed, open, or picked), read as a run reads it: in an untrusted workspace its paths contained, its
@@ -97,37 +100,13 @@ async function loadGated(deps: CorpusDeps, arg: unknown, title: string): Promise
   return spec;
 }
 
-/** A cancellable notification; the token aborts the signal handed to core. */
-function withCancellableProgress<T>(title: string, alsoCancelledBy: vscode.CancellationToken | undefined, work: (report: (message: string, force?: boolean) => void, signal: AbortSignal) => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `RAG Inspector: ${title}`, cancellable: true }, async (progress, token) => {
-    const controller = new AbortController();
-    const abort = () => controller.abort(new Error('cancelled'));
-    const cancel = token.onCancellationRequested(abort);
-    const cancelToo = alsoCancelledBy?.onCancellationRequested(abort);
-    if (alsoCancelledBy?.isCancellationRequested) abort();
-    let last = 0;
-    const report = (message: string, force = false) => {
-      const now = Date.now();
-      if (!force && now - last < PROGRESS_INTERVAL_MS) return;
-      last = now;
-      progress.report({ message });
-    };
-    try {
-      return await work(report, controller.signal);
-    } finally {
-      cancel.dispose();
-      cancelToo?.dispose();
-    }
-  });
-}
-
 const indexMessage = (p: IndexProgress) => `indexing: ${p.stage} ${p.done}/${p.total}`;
 
 export async function sweepCommand(deps: CorpusDeps, arg: unknown): Promise<CorpusOutcome> {
   const title = 'Sweep Retrieval Settings';
   let aborted: AbortSignal | undefined;
   try {
-    const { target, cancellation } = argsOf(arg);
+    const { target, cancellation, panel } = argsOf(arg);
     const spec = await loadGated(deps, target, title);
     if (!('file' in spec)) return spec;
     if (!spec.sweep) {
@@ -158,7 +137,7 @@ export async function sweepCommand(deps: CorpusDeps, arg: unknown): Promise<Corp
     deps.logger.info(`${title}: ${best}`);
     for (const note of outcome.report.notes) deps.logger.info(`${title}: note: ${note}`);
     deps.logger.info(`${title}: ${outcome.report.retrievals} retrievals (${outcome.counters.calls} asked of the retriever, ${outcome.counters.cacheHits} from the cache); wrote ${written.join(', ')}`);
-    showSweepPanel(deps.extensionUri, outcome.report);
+    showSweepPanel(deps, { spec, grid: outcome.grid, report: outcome.report }, panel);
     const errors = outcome.report.cells.reduce((sum, cell) => sum + cell.errors, 0);
     if (errors > 0 || outcome.plan.problems.length > 0) {
       void vscode.window.showWarningMessage(`RAG Inspector: the sweep measured what it could, but ${errors} retrieval(s) failed and ${outcome.plan.problems.length} row(s) could not be read; see the RAG Inspector output.`);

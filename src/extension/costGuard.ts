@@ -5,6 +5,7 @@ import type { CostEstimate } from '../core/engine/costEstimate.js';
 import type { ExplainPlan } from '../core/explain/model.js';
 import { formatCostPlan } from '../core/corpus/questions/costPlan.js';
 import type { CostModels, QuestionCostPlan } from '../core/corpus/questions/costPlan.js';
+import type { SweepCostPlan } from '../core/engine/sweepCell.js';
 
 
 /** "Batch mode: up to $5.00 at the batch price; the same calls one by one: up to $10.00." — empty without batched models. */
@@ -39,6 +40,11 @@ export async function confirmExplanationCost(title: string, plan: ExplainPlan, l
 /** The same question for test-question generation, from its cost plan (jobs finished by an earlier run left out). */
 export async function confirmQuestionCost(title: string, plan: QuestionCostPlan, models: CostModels, limit: number): Promise<boolean> {
   return askAboveLimit(title, plan.estimatedUsd, limit, [formatCostPlan(plan, models), 'An upper bound: requests already in the cache cost nothing, and a question rejected early makes fewer calls.']);
+}
+
+/** The same question for a sweep's cells run end to end: `line` is the CLI's ("End to end: 2 cells, cost plan: …"). */
+export async function confirmSweepCost(title: string, plan: SweepCostPlan, line: string, limit: number): Promise<boolean> {
+  return askAboveLimit(title, plan.usd, limit, [line, 'An upper bound: requests already in the cache cost nothing, and judge calls are not included.']);
 }
 
 /** "3 cases, 40 variants (12 from the cache, 4 already done): 24 model calls" — shown before anything is spent. */

@@ -91,10 +91,19 @@ export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptio
   };
 }
 
+/** Answers a panel's webview with `handlers` (params checked on arrival; a failed command shown); dispose to stop. */
+export function answerWebview(panel: vscode.WebviewPanel, handlers: readonly Handler[], logger: Logger): vscode.Disposable {
+  const dispatcher = new WebviewDispatcher(handlers, {
+    post: (message) => void panel.webview.postMessage(message),
+    logger,
+    commandFailed: (message) => void vscode.window.showErrorMessage(`RAG Inspector: ${message}`),
+  });
+  return panel.webview.onDidReceiveMessage((message: unknown) => void dispatcher.dispatch(message));
+}
+
 export class InspectorPanel implements vscode.Disposable {
   private ready = false;
   private queue: Envelope[] = [];
-  private readonly dispatcher: WebviewDispatcher;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly closeEmitter = new vscode.EventEmitter<void>();
   readonly onDidClose = this.closeEmitter.event;
@@ -104,13 +113,8 @@ export class InspectorPanel implements vscode.Disposable {
 
   constructor(readonly panel: vscode.WebviewPanel, private readonly deps: InspectorDeps) {
     this.verdicts = new VerdictService(() => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath, deps.data);
-    this.dispatcher = new WebviewDispatcher(this.handlers(), {
-      post: (message) => void panel.webview.postMessage(message),
-      logger: deps.logger,
-      commandFailed: (message) => void vscode.window.showErrorMessage(`RAG Inspector: ${message}`),
-    });
     this.disposables.push(
-      panel.webview.onDidReceiveMessage((message: unknown) => void this.dispatcher.dispatch(message)),
+      answerWebview(panel, this.handlers(), deps.logger),
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState(() => { if (!panel.visible) this.onHidden(); }),
     );

@@ -16,7 +16,7 @@ import type { SweepReport } from '../../src/core/corpus/sweep/runSweep.js';
 import { renderSweepHtml } from '../../src/core/report/sweepFiles.js';
 import { createCommandRetriever } from '../../src/core/retrieval/command.js';
 import { loadEvalSpec } from '../../src/core/spec/load.js';
-import { collectPageErrors, cspViolations, launch, ROOT, screenshotPath, serve, webviewBundle } from './harness.js';
+import { collectPageErrors, cspViolations, launch, ROOT, screenshotPath, serve, waitFor, webviewBundle } from './harness.js';
 
 const EXAMPLE = join(ROOT, 'examples', 'sweep');
 const HOSTILE = '<img src=x onerror="window.__xss=1">Where is <b>Olympus Mons</b>?';
@@ -148,7 +148,95 @@ async function waitForText(locator: ReturnType<Page['locator']>, pattern: RegExp
   }
 }
 
-test('inside VS Code\'s sweep panel (acquireVsCodeApi present, the panel\'s nonce CSP): the sweep view draws from the embedded data and asks the host nothing', async () => {
+test('the page opened from a file has no end-to-end part: nothing to run it with', async () => {
+  const { page, errors } = await open();
+  assert.equal(await page.locator('ri-sweep-view section.end-to-end').count(), 0);
+  assert.equal(await page.locator('ri-sweep-view input.pick').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** Plays a message from the host into the page, as VS Code delivers it. */
+async function fromHost(page: Page, message: unknown): Promise<void> {
+  await page.evaluate((m) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(m, '*'), message);
+}
+
+test('inside VS Code\'s sweep panel: cells picked by keyboard run end to end through the host; each cell\'s accuracy, failure split and errors shown; a cell opens its run', async () => {
+  const server = await serve();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  try {
+    const errors = collectPageErrors(page);
+    const posted: Array<{ kind: string; method: string; params?: Record<string, unknown> }> = [];
+    const saved: unknown[] = [];
+    await page.exposeFunction('__hostPost', (message: string) => { posted.push(JSON.parse(message)); });
+    await page.exposeFunction('__hostState', (state: string) => { saved.push(JSON.parse(state)); });
+    await page.goto(server.setPage({ runs: [], vscode: true, sweep: report }));
+    await page.locator('ri-sweep-view ri-heatmap rect.cell').first().waitFor();
+    assert.equal(await page.locator('rag-inspector-app').count(), 0, 'the run inspector is not started');
+    await waitFor(() => posted.length > 0, 'the ready handshake', 10_000);
+    assert.deepEqual(posted.map((m) => m.method), ['webview/ready'], 'the view only says it is ready');
+    const view = page.locator('ri-sweep-view');
+    const run = view.locator('button.run-end-to-end');
+    assert.equal(await run.isDisabled(), true, 'nothing picked, nothing to run');
+
+    // Keyboard only: "Pick the best cell" by Enter, then a second cell's checkbox by Space.
+    const best = report.cells.find((c) => c.best)!;
+    const other = report.cells.find((c) => !c.best && c.current) ?? report.cells.find((c) => !c.best)!;
+    await view.locator('button.pick-best').focus();
+    await page.keyboard.press('Enter');
+    await view.locator(`table.cells tr[data-cell="${other.key}"] input.pick`).focus();
+    await page.keyboard.press('Space');
+    assert.equal(await view.locator(`table.cells tr[data-cell="${best.key}"] input.pick`).isChecked(), true);
+    assert.equal(await view.locator(`table.cells tr[data-cell="${other.key}"] input.pick`).isChecked(), true);
+    await waitForText(run, /Run end to end \(2 cells\)/);
+    // Kept in the view state, so a panel hidden and shown again (its page reloaded) keeps the picks.
+    assert.deepEqual(new Set((saved.at(-1) as { sweepPicked: string[] }).sweepPicked), new Set([best.key, other.key]));
+    await run.focus();
+    await page.keyboard.press('Enter');
+    await waitFor(() => posted.some((m) => m.method === 'sweep/runCells'), 'the run request', 10_000);
+    const request = posted.find((m) => m.method === 'sweep/runCells')!;
+    assert.equal(request.kind, 'command');
+    assert.deepEqual(new Set(request.params!.cells as string[]), new Set([best.key, other.key]));
+
+    // The host says where the cells stand: one running (Cancel offered), then one finished, one whose cases errored.
+    const share = (value: number, n: number) => ({ value, low: Math.max(0, value - 0.2), high: Math.min(1, value + 0.2), n });
+    await fromHost(page, { kind: 'notification', method: 'sweep/cellRuns', params: { running: true, named: [], message: 'End to end: 2 cells, cost plan: no priced model call.', runs: [{ cellKey: best.key, state: 'running', models: [], runId: 'run-a', cases: 23, done: 5 }] } });
+    await waitForText(view.locator('table.end-to-end'), /running \(5\/23 cases\)/);
+    assert.equal(await view.locator('button.cancel-end-to-end').count(), 1);
+    assert.equal(await view.locator('p.status').innerText(), 'Running end to end… End to end: 2 cells, cost plan: no priced model call.');
+    assert.equal(await view.locator('input.pick').first().isDisabled(), true, 'picks are held while cells run');
+    await view.locator('button.cancel-end-to-end').click();
+    await waitFor(() => posted.some((m) => m.method === 'sweep/cancelCells'), 'the cancel command', 10_000);
+    await fromHost(page, { kind: 'notification', method: 'sweep/cellRuns', params: { running: false, named: [], runs: [
+      { cellKey: best.key, state: 'finished', runId: 'run-a', createdAt: '2026-11-28T09:30:00.000Z', status: 'success', cases: 23, errors: 0, models: [{ model: 'openai-compatible:fixture', accuracy: share(0.61, 23), split: [{ cause: 'not-retrieved', share: share(0.56, 9) }, { cause: 'ranked-out', share: share(0.44, 9) }] }] },
+      { cellKey: other.key, state: 'finished', runId: 'run-b', status: 'completed-with-errors', cases: 23, errors: 23, models: [{ model: 'openai-compatible:fixture', accuracy: { value: null, n: 0, undetermined: 23 }, split: [] }], problem: '23 of 23 case(s) ended in an error and are not in the accuracy; open the run for their causes' },
+    ] } });
+    const results = view.locator('table.end-to-end');
+    await waitForText(results, /0\.610/);
+    const bestRow = results.locator(`tr[data-cell="${best.key}"]`);
+    assert.match(await bestRow.innerText(), /0\.610 \[0\.410, 0\.810\] n 23/);
+    assert.match(await bestRow.locator('li[data-cause="not-retrieved"]').innerText(), /not-retrieved: 0\.560 \[0\.360, 0\.760\] n 9/);
+    assert.match(await bestRow.locator('.when').innerText(), /^run of .*2026/);
+    assert.match(await bestRow.locator('li[data-cause="ranked-out"]').innerText(), /ranked-out: 0\.440 \[0\.240, 0\.640\] n 9/);
+    // The errored cell never reads as a success: no accuracy, its status and what happened in words.
+    const erroredRow = results.locator(`tr[data-cell="${other.key}"]`);
+    assert.match(await erroredRow.innerText(), /— \(no answer scored\)/);
+    assert.doesNotMatch(await erroredRow.innerText(), /no failed case/, 'no split is claimed for a cell with no answer scored');
+    assert.match(await erroredRow.innerText(), /completed with errors/);
+    assert.match(await erroredRow.locator('.problem').innerText(), /23 of 23 case\(s\) ended in an error/);
+    await page.screenshot({ path: screenshotPath('sweep-end-to-end'), fullPage: true });
+    await bestRow.locator('button.open-run').click();
+    await waitFor(() => posted.some((m) => m.method === 'sweep/openRun'), 'the open-run command', 10_000);
+    assert.deepEqual(posted.find((m) => m.method === 'sweep/openRun')!.params, { runId: 'run-a' });
+    assert.deepEqual(await cspViolations(page), []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
+test('inside VS Code\'s sweep panel: the cells the eval file\'s sweep.endToEnd names come picked', async () => {
   const server = await serve();
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   try {
@@ -158,9 +246,13 @@ test('inside VS Code\'s sweep panel (acquireVsCodeApi present, the panel\'s nonc
     await page.exposeFunction('__hostState', () => undefined);
     await page.goto(server.setPage({ runs: [], vscode: true, sweep: report }));
     await page.locator('ri-sweep-view ri-heatmap rect.cell').first().waitFor();
-    assert.equal(await page.locator('rag-inspector-app').count(), 0, 'the run inspector is not started');
-    assert.deepEqual(posted, [], 'nothing asked of the host');
-    assert.deepEqual(await cspViolations(page), []);
+    await waitFor(() => posted.length > 0, 'the ready handshake', 10_000);
+    const named = report.cells.find((c) => !c.best && !c.current)!;
+    await fromHost(page, { kind: 'notification', method: 'sweep/cellRuns', params: { running: false, runs: [], named: [named.key] } });
+    const view = page.locator('ri-sweep-view');
+    await waitForText(view.locator('button.run-end-to-end'), /Run end to end \(1 cell\)/);
+    assert.equal(await view.locator(`table.cells tr[data-cell="${named.key}"] input.pick`).isChecked(), true);
+    assert.equal(await view.locator('input.pick:checked').count(), 1);
     assert.deepEqual(errors, []);
   } finally {
     await page.close();

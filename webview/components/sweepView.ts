@@ -1,6 +1,8 @@
 // The sweep page: a heatmap of one measure over two chosen settings (the needle grid's component; the other settings
 // held at chosen values), a table of every cell with intervals, the best cell against the current setting, and a
-// cell's per-question ranks when it is opened (click or Enter on the heatmap, or the table's button).
+// cell's per-question ranks when it is opened (click or Enter on the heatmap, or the table's button). In VS Code's
+// sweep panel, cells picked in the table (checkboxes; the best and the current setting in one click) run end to end
+// through the host, which asks about the cost first; their accuracy and failure split are shown below the table.
 import { LitElement, css, html, nothing } from 'lit';
 import { formatCellNumber } from '../../src/core/numberFormat.js';
 import type { ReportCell } from '../../src/core/reportTable.js';
@@ -11,7 +13,12 @@ import type { HeatCell } from '../state/heatmap.js';
 import type { ShowCaseDetail } from './heatmap.js';
 import { baseStyles } from './sharedStyles.js';
 import { formatCount } from './format.js';
+import { CancelSweepCells, OpenSweepCellRun, RunSweepCells, SweepCellRuns } from '../../src/protocol.js';
+import type { SweepCellRun } from '../../src/protocol.js';
+import type { InspectorApi } from '../api/inspectorApi.js';
+import type { OpenRunDetail } from './sweepEndToEnd.js';
 import './heatmap.js';
+import './sweepEndToEnd.js';
 
 type Value = number | boolean | string;
 
@@ -23,6 +30,10 @@ export class SweepView extends LitElement {
     metric: { state: true },
     fixed: { state: true },
     opened: { state: true },
+    picked: { state: true },
+    cellRuns: { state: true },
+    running: { state: true },
+    endToEndMessage: { state: true },
   };
 
   report?: SweepReport;
@@ -32,6 +43,42 @@ export class SweepView extends LitElement {
   fixed: Partial<Record<SweepAxis, Value>> = {};
   /** The key of the cell whose ranks are shown. */
   opened: string | undefined;
+  /** The host that runs cells end to end (VS Code's sweep panel); the page opened from a file has none. */
+  api?: InspectorApi;
+  /** Keys of the cells picked to run end to end. */
+  picked: ReadonlySet<string> = new Set();
+  cellRuns: SweepCellRun[] = [];
+  running = false;
+  endToEndMessage: string | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private namedSeen = false;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (!this.api || !this.api.handles(RunSweepCells) || this.unsubscribe) return;
+    this.unsubscribe = this.api.on(SweepCellRuns, ({ runs, running, message, named }) => {
+      // The eval file's own picks (sweep.endToEnd), once, when the user has picked nothing yet.
+      if (!this.namedSeen && this.picked.size === 0 && named.length > 0) this.setPicked(new Set(named));
+      this.namedSeen = true;
+      this.cellRuns = runs;
+      this.running = running;
+      this.endToEndMessage = message;
+    });
+    // The page is reloaded when the panel is hidden and shown again: the picks come back from the view state.
+    const saved = (this.api.getViewState() as { sweepPicked?: unknown } | undefined)?.sweepPicked;
+    if (Array.isArray(saved)) this.picked = new Set(saved.filter((key): key is string => typeof key === 'string'));
+    this.api.start();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  private get canRun(): boolean {
+    return this.unsubscribe !== undefined;
+  }
 
   static override styles = [baseStyles, css`
     :host { display: block; padding: 1em 1.25em; max-width: 90em; }
@@ -87,6 +134,7 @@ export class SweepView extends LitElement {
       <ri-heatmap .model=${model} .tipDetail=${(cell: HeatCell) => this.tipOf(report, cell)} @ri-show-case=${this.onOpen}></ri-heatmap>
       <p class="muted scale">Colours run from the lowest to the highest ${SWEEP_METRIC_WORDS[this.metric]} of the whole sweep.</p>
       ${this.renderTable(report)}
+      ${this.canRun ? this.renderEndToEnd(report) : nothing}
       ${report.notes.length > 0 ? html`<ul class="notes">${report.notes.map((note) => html`<li>${note}</li>`)}</ul>` : nothing}
       ${opened ? this.renderRanks(report, opened) : nothing}`;
   }
@@ -145,7 +193,7 @@ export class SweepView extends LitElement {
     const axes = settingColumns(report);
     return html`<div class="wrap"><table class="cells">
       <caption>Every cell: mean over questions [95% bootstrap interval]; ★ best by ${SWEEP_METRIC_WORDS[report.metric]}, • current setting</caption>
-      <thead><tr><th class="text" scope="col">cell</th>${axes.map((a) => html`<th scope="col">${a}</th>`)}${SWEEP_METRICS.map((m) => html`<th scope="col">${SWEEP_METRIC_WORDS[m]}</th>`)}<th scope="col">n</th><th scope="col">errors</th><th scope="col"><span class="visually-hidden">open</span></th></tr></thead>
+      <thead><tr><th class="text" scope="col">cell</th>${axes.map((a) => html`<th scope="col">${a}</th>`)}${SWEEP_METRICS.map((m) => html`<th scope="col">${SWEEP_METRIC_WORDS[m]}</th>`)}<th scope="col">n</th><th scope="col">errors</th><th scope="col"><span class="visually-hidden">open</span></th>${this.canRun ? html`<th scope="col">end to end</th>` : nothing}</tr></thead>
       <tbody>${report.cells.map((cell) => html`<tr class=${`${cell.best ? 'best' : ''}${cell.key === this.opened ? ' opened' : ''}`} data-cell=${cell.key}>
         <td class="text mark">${cell.best ? '★ best' : ''}${cell.best && cell.current ? ' ' : ''}${cell.current ? '• current' : ''}</td>
         ${axes.map((a) => html`<td>${cell.settings[a] === undefined ? '' : String(cell.settings[a])}</td>`)}
@@ -153,8 +201,40 @@ export class SweepView extends LitElement {
         <td>${formatCount(cell.metrics[report.metric].n ?? 0)}</td>
         <td title=${cell.firstError ?? ''}>${cell.errors > 0 ? formatCount(cell.errors) : ''}</td>
         <td><button class="link open" @click=${() => this.open(cell.key)}>ranks</button></td>
+        ${this.canRun ? html`<td><input type="checkbox" class="pick" .checked=${this.picked.has(cell.key)} ?disabled=${this.running}
+          aria-label=${`run ${cell.key} end to end`} @change=${(e: Event) => this.pick([cell.key], (e.target as HTMLInputElement).checked)}></td>` : nothing}
       </tr>`)}</tbody>
     </table></div>`;
+  }
+
+  private pick(keys: readonly string[], on: boolean): void {
+    const next = new Set(this.picked);
+    for (const key of keys) if (on) next.add(key); else next.delete(key);
+    this.setPicked(next);
+  }
+
+  private setPicked(picked: ReadonlySet<string>): void {
+    this.picked = picked;
+    this.api?.setViewState({ sweepPicked: [...picked] });
+  }
+
+  private renderEndToEnd(report: SweepReport) {
+    const best = report.cells.filter((c) => c.best).map((c) => c.key);
+    const current = report.cells.filter((c) => c.current).map((c) => c.key);
+    const picked = report.cells.filter((c) => this.picked.has(c.key)).map((c) => c.key);
+    return html`<section class="end-to-end" aria-label="end to end">
+      <h3>End to end</h3>
+      <p class="muted">Runs the picked cells with the eval file's models (each a run of its own, in the run list): answer accuracy and where the failures come from. The cost plan is shown before anything is sent.</p>
+      <div class="actions">
+        <button class="pick-best" ?disabled=${this.running || best.length === 0} @click=${() => this.pick(best, true)}>Pick the best cell</button>
+        <button class="pick-current" ?disabled=${this.running || current.length === 0} @click=${() => this.pick(current, true)}>Pick the current setting</button>
+        <button class="pick-none" ?disabled=${this.running || picked.length === 0} @click=${() => this.setPicked(new Set())}>Clear</button>
+        <button class="run-end-to-end" ?disabled=${this.running || picked.length === 0} @click=${() => this.api?.command(RunSweepCells, { cells: picked })}>Run end to end (${formatCount(picked.length)} cell${picked.length === 1 ? '' : 's'})</button>
+        ${this.running ? html`<button class="cancel-end-to-end" @click=${() => this.api?.command(CancelSweepCells, {})}>Cancel</button>` : nothing}
+      </div>
+      <p class="status" role="status">${this.running ? `Running end to end…${this.endToEndMessage ? ` ${this.endToEndMessage}` : ''}` : this.endToEndMessage ?? ''}</p>
+      <ri-sweep-end-to-end .runs=${this.cellRuns} @ri-open-run=${(e: CustomEvent<OpenRunDetail>) => this.api?.command(OpenSweepCellRun, { runId: e.detail.runId })}></ri-sweep-end-to-end>
+    </section>`;
   }
 
   private renderNumber(cell: ReportCell) {

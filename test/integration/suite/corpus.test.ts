@@ -1,7 +1,8 @@
 // The corpus lab in the real extension host: Sweep Retrieval Settings on the bundled BM25 corpus opens the sweep panel
 // on the sweep it wrote, Build Index is cancelled mid-embedding, an untrusted workspace's embeddings endpoint is
-// asked about before anything is sent, and Generate Test Questions writes the questions the fixture judge keeps (or,
-// its cost plan declined, sends nothing).
+// asked about before anything is sent, Generate Test Questions writes the questions the fixture judge keeps (or,
+// its cost plan declined, sends nothing), and the sweep panel runs two cells end to end against the fixture server
+// (declined: nothing sent; accepted: two runs on disk, their failure splits in the panel, found again when reopened).
 import * as assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -9,6 +10,9 @@ import * as vscode from 'vscode';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
 import type { CorpusOutcome } from '../../../src/extension/corpusCommands.js';
+import { CancelSweepCells, OpenSweepCellRun, PROTOCOL_VERSION, Ready, RunSweepCells, SweepCellRuns } from '../../../src/protocol.js';
+import type { SweepCellRun } from '../../../src/protocol.js';
+import { recordingPanel } from './builders.js';
 import type { TrustFacts } from '../../../src/extension/untrustedWorkspace.js';
 import { activatedExtension } from './extensionHost.js';
 import { answerModalWarnings, answerPrompts, workspaceFolder } from './inlineFixtures.js';
@@ -193,4 +197,123 @@ suite('Corpus lab: sweep and index', () => {
     const reviewTabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('ragInspector.questionReview'));
     await eventually('the review panel opened from the summary', () => reviewTabs().length === 1, 10_000, () => reviewTabs().map((tab) => tab.label));
   });
+
+  /** A sweep of the bundled corpus (2 chunk sizes × 2 k) whose model is the fixture server's `fixture-chat`. */
+  const endToEndEval = (name: string, lines: string[], sweepLines: string[] = []) => {
+    const file = path.join(lab, `${name}.eval.yaml`);
+    writeFileSync(file, `${[`version: 1`, `name: ${name}`, 'models:', `  - { provider: openai-compatible, model: fixture-chat, baseUrl: "${server.openaiBaseUrl}" }`, 'maxRetries: 0', ...lines,
+      'index: { folder: docs, chunking: { by: tokens, size: 64, overlap: 8 }, search: bm25 }', 'seed: 7', 'sweep:', '  chunkSize: [32, 64]', '  k: [1, 2]', ...sweepLines,
+      'suites:', '  - { id: corpus, method: rag, dataset: questions.jsonl, params: { k: 2 } }'].join('\n')}\n`);
+    return file;
+  };
+  /** Sweep Retrieval Settings shown in a recording panel whose view has said it is ready. */
+  const openSweep = async (file: string) => {
+    const { extension } = await activatedExtension();
+    const webview = recordingPanel(vscode.Uri.file(extension.extensionPath));
+    const outcome = await vscode.commands.executeCommand<CorpusOutcome>(SWEEP, { file, panel: webview.panel });
+    assert.ok(outcome?.status === 'swept', `expected a sweep, got ${JSON.stringify(outcome)}`);
+    await webview.send(Ready.create({ protocolVersion: PROTOCOL_VERSION }), 1);
+    return { webview, outcome };
+  };
+  const states = (posted: unknown[]) => posted.filter(SweepCellRuns.is.bind(SweepCellRuns)).map((m) => m.params);
+  const cellKeys = (outcome: Extract<CorpusOutcome, { status: 'swept' }>) => (JSON.parse(readFileSync(outcome.written.find((f) => f.endsWith('sweep.json'))!, 'utf8')) as { cells: Array<{ key: string }> }).cells.map((cell) => cell.key);
+
+  test('Sweep end to end from the panel: the cost plan declined sends nothing; accepted, two cells run as runs of their own and the panel shows their failure splits, again when reopened', async function () {
+    this.timeout(120_000);
+    const { testing } = await activatedExtension();
+    const file = endToEndEval('e2e', ['prices:', '  "openai-compatible:fixture-chat": { input: 1000000, output: 1000000 }'], ['  endToEnd: [{ chunkSize: 64, k: 1 }]']);
+    // One question answered right, one whose call fails (its case errors), the rest answered wrong by the fixture.
+    server.addRule({ match: { contains: 'annual fee for visitors' }, reply: 'It is 12 euros.' });
+    server.addRule({ match: { contains: 'replace a lost library card' }, fault: { kind: 'status', status: 400 } });
+    const questions: Array<{ message: string; detail: string }> = [];
+    const modal: { answer: string | undefined } = { answer: undefined };
+    const showWarningMessage = vscode.window.showWarningMessage;
+    restore = answerPrompts({
+      showWarningMessage: ((message: string, ...rest: unknown[]) => {
+        const options = rest[0] as vscode.MessageOptions | undefined;
+        if (!options?.modal) return (showWarningMessage as (...args: unknown[]) => Thenable<unknown>)(message, ...rest);
+        questions.push({ message, detail: options.detail ?? '' });
+        return Promise.resolve(modal.answer);
+      }) as typeof vscode.window.showWarningMessage,
+    });
+    const { webview, outcome } = await openSweep(file);
+    const keys = cellKeys(outcome);
+    const picked = [keys[0]!, keys[3]!];
+    // The eval file's own pick (sweep.endToEnd, the CLI's --end-to-end cells) is sent for the view to pick first.
+    const named = keys.filter((key) => /^chunkSize=64 .*k=1$/.test(key));
+    assert.equal(named.length, 1, keys.join('; '));
+    assert.deepEqual(states(webview.posted).at(-1)!.named, named);
+
+    // Declined: asked with the CLI's plan line, and nothing reached the server.
+    const before = server.requests.length;
+    await webview.send(RunSweepCells.create({ cells: picked }));
+    const declined = await eventually('the declined plan reported', () => states(webview.posted).find((s) => !s.running && /declined/.test(s.message ?? '')), 20_000, () => states(webview.posted));
+    assert.match(declined.message!, /nothing was sent \(cost plan: up to \$[\d.,]+ for \d+ priced model calls\)/);
+    assert.equal(questions.length, 1);
+    assert.match(questions[0]!.message, /Sweep end to end may cost up to \$/);
+    assert.match(questions[0]!.detail, /^End to end: 2 cells, cost plan: up to \$[\d.,]+ for 22 priced model calls$/m);
+    assert.equal(server.requests.length, before, 'nothing reached the models');
+    assert.deepEqual(declined.runs, []);
+
+    // Accepted: each cell a run of its own, its accuracy and failure split posted; the errored case said in words.
+    modal.answer = 'Run';
+    const sent = webview.posted.length;
+    await webview.send(RunSweepCells.create({ cells: picked }));
+    const done = await eventually('both cells finished', () => states(webview.posted.slice(sent)).find((s) => !s.running && s.runs.filter((r) => r.state === 'finished').length === 2), 90_000, () => states(webview.posted).at(-1));
+    assert.ok(states(webview.posted.slice(sent)).some((s) => s.running && s.runs.some((r) => r.state === 'running')), 'a running cell was shown');
+    assert.ok(states(webview.posted.slice(sent)).some((s) => s.running && /^End to end: 2 cells, cost plan: up to \$/.test(s.message ?? '')), 'the plan shown while the cells run');
+    assert.match(done.message ?? '', /^Ran 2 cells end to end \(cost plan: /);
+    const byCell = new Map(done.runs.map((run) => [run.cellKey, run]));
+    const runIds: string[] = [];
+    for (const key of picked) {
+      const run: SweepCellRun | undefined = byCell.get(key);
+      assert.ok(run?.runId, `${key} ran: ${JSON.stringify(run)}`);
+      runIds.push(run.runId);
+      assert.ok(existsSync(path.join(lab, '.rag-inspector', 'runs', `${run.runId}.jsonl`)), `${key}: its run log beside the eval file`);
+      assert.equal(run.status, 'completed-with-errors', 'a run with an errored case is never a success');
+      assert.match(run.problem ?? '', /^1 of 11 case\(s\) ended in an error/);
+      const [model] = run.models;
+      assert.equal(model?.model, 'openai-compatible:fixture-chat');
+      assert.equal(model.accuracy.n, 10);
+      assert.equal(typeof model.accuracy.low, 'number');
+      assert.ok(model.split.length > 0, `${key}: its failure split`);
+      for (const { cause } of model.split) assert.match(cause, /^(not-retrieved|ranked-out|generation|undetermined)$/);
+    }
+    assert.notEqual(runIds[0], runIds[1]);
+
+    // The cell's link opens the inspector.
+    await webview.send(OpenSweepCellRun.create({ runId: runIds[0]! }));
+    await eventually('the inspector opened', () => testing.panels.panel !== undefined, 10_000);
+
+    // Reopened: the sweep finds its cells' runs on disk.
+    await eventually('the runs in the run store', async () => {
+      const listed = new Set((await testing.store.listRuns()).map((run) => run.runId));
+      return runIds.every((id) => listed.has(id));
+    }, 20_000);
+    const again = await openSweep(file);
+    const shown = await eventually('the earlier runs shown', () => states(again.webview.posted).find((s) => s.runs.length === 2), 20_000, () => states(again.webview.posted));
+    assert.deepEqual(new Set(shown.runs.map((run) => run.runId)), new Set(runIds));
+    for (const run of shown.runs) {
+      assert.deepEqual(run.models, byCell.get(run.cellKey)!.models, `${run.cellKey}: the same numbers read back from its run`);
+      assert.match(run.problem ?? '', /^1 of 11 case\(s\) ended in an error/);
+    }
+  });
+
+  test('Sweep end to end cancelled while a model call hangs: the cell says so in words, the next cell is not started', async function () {
+    this.timeout(60_000);
+    const file = endToEndEval('e2e-cancel', []);
+    server.addRule({ match: (req) => req.api === 'openai-chat', fault: { kind: 'hang' } });
+    const { webview, outcome } = await openSweep(file);
+    const keys = cellKeys(outcome);
+    const before = server.requests.length;
+    await webview.send(RunSweepCells.create({ cells: [keys[1]!, keys[2]!] }));
+    await eventually('a model call at the server', () => server.requests.slice(before).some((req) => req.api === 'openai-chat'), 30_000);
+    await webview.send(CancelSweepCells.create({}));
+    const ended = await eventually('the cells ended', () => states(webview.posted).find((s) => !s.running && /Cancelled/.test(s.message ?? '')), 30_000, () => states(webview.posted).at(-1));
+    assert.deepEqual(ended.runs.map((run) => run.cellKey), [keys[1]], 'the second cell never started');
+    const [stopped] = ended.runs;
+    assert.notEqual(stopped!.status, 'success');
+    assert.match(stopped!.problem ?? '', /cancelled/);
+  });
 });
+
