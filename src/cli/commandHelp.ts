@@ -158,7 +158,7 @@ Exits 0 when every row got counterfactual data, 1 when some rows failed (listed,
 Example:
   rag-inspector generate-counterfactual qa.jsonl --model openai:gpt-4o --out qa.counterfactual.jsonl`,
 
-  sweep: `Usage: rag-inspector sweep <eval file> [--out <folder>] [--metric <m>] [--suite <id>] [--concurrency <n>] [--no-cache] [--end-to-end]
+  sweep: `Usage: rag-inspector sweep <eval file> [--out <folder>] [--metric <m>] [--suite <id>] [--concurrency <n>] [--no-cache] [--no-preflight] [--end-to-end]
 
 Measures every cell of the eval file's sweep: (chunk size × overlap × embeddings × hybrid weight × reranker × top-k)
 on the questions of its rag suite: recall, precision, hit rate, nDCG, MRR and R-precision at each cell's k with 95%
@@ -172,6 +172,7 @@ Options:
   --suite <id>               the rag suite whose questions are measured (default sweep.suite, else the first)
   --concurrency <n>          questions in flight per setting (default 8)
   --no-cache                 ask the retriever again (answers are cached like a run's)
+  --no-preflight             skip the first check of the index's embedding models and reranker (one cheap request each)
   --quiet                    no progress output
   --end-to-end               then run the cells sweep.endToEnd names with the models (each its own run: answers,
                              scores, the failure split; model calls, cached like a run's;

@@ -106,7 +106,7 @@ export async function runGenerateQuestions(argv: string[], io: QuestionsIo = { s
   refuseOverwritingInput(evalFile, out, '--out must name the questions file, not the eval file');
   const spec = await loadEvalSpec(evalFile);
   const problem = questionSetupProblem(spec, command.model);
-  if (problem) throw new UsageError(problem);
+  if (problem) throw new UsageError(problem.missing === 'model' ? `${problem.message}, or give --model <provider:model>` : problem.message);
 
   const controller = new AbortController();
   const onSigint = () => controller.abort();

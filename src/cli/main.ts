@@ -111,7 +111,7 @@ export async function main(argv: string[]): Promise<number> {
     } else if (error instanceof NoRunsError) {
       print(process.stderr, `rag-inspector: ${error.message}\n`);
     } else if (error instanceof PreflightError) {
-      print(process.stderr, `rag-inspector: ${error.message}\n`);
+      print(process.stderr, `rag-inspector: ${error.message}${error.reason === 'unreachable' ? '; --no-preflight skips this check' : ''}\n`);
     } else if (error instanceof InputErrors) {
       for (const e of error.errors) print(process.stderr, `${e.format()}\n`);
     } else {

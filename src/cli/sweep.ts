@@ -24,6 +24,8 @@ export interface SweepCommand {
   suite?: string;
   concurrency: number;
   noCache: boolean;
+  /** Check the index's embedding models and reranker before anything is built (off: --no-preflight). */
+  preflight: boolean;
   quiet: boolean;
   /** Also run the cells `sweep.endToEnd` names through the engine (model calls). */
   endToEnd: boolean;
@@ -41,6 +43,7 @@ export function parseSweep(argv: string[]): SweepCommand {
       suite: { type: 'string' },
       concurrency: { type: 'string' },
       'no-cache': { type: 'boolean' },
+      'no-preflight': { type: 'boolean' },
       quiet: { type: 'boolean' },
       'end-to-end': { type: 'boolean' },
     },
@@ -58,6 +61,7 @@ export function parseSweep(argv: string[]): SweepCommand {
     ...(values.suite === undefined ? {} : { suite: values.suite }),
     concurrency,
     noCache: values['no-cache'] === true,
+    preflight: values['no-preflight'] !== true,
     quiet: values.quiet === true,
     endToEnd: values['end-to-end'] === true,
   };
@@ -82,9 +86,11 @@ export async function runSweepCommand(argv: string[], io: SweepIo): Promise<numb
     ...(command.metric === undefined ? {} : { metric: command.metric }),
     concurrency: command.concurrency,
     noCache: command.noCache,
+    preflight: command.preflight,
     env: io.env,
     credentials: envCredentials(io.env),
     signal: io.signal,
+    onWarning: (message) => print(io.stderr, `sweep: warning: ${message}\n`),
     onPlan: (p) => {
       for (const problem of p.problems) print(io.stderr, `${problem.format()}\n`);
       if (p.unlabelled > 0) print(io.stderr, `sweep: ${p.unlabelled} row${p.unlabelled === 1 ? '' : 's'} without relevant_spans, relevant_ids or graded relevance left out\n`);

@@ -121,6 +121,7 @@ export async function sweepCommand(deps: CorpusDeps, arg: unknown): Promise<Corp
         env: process.env,
         credentials: deps.credentials,
         signal,
+        onWarning: (message) => deps.logger.warn(`${title}: ${message}`),
         onPlan: (plan) => {
           for (const problem of plan.problems) deps.logger.warn(problem.format());
           if (plan.unlabelled > 0) deps.logger.warn(`${title}: ${plan.unlabelled} row(s) without relevant_spans, relevant_ids or graded relevance left out.`);
@@ -240,7 +241,7 @@ export async function generateQuestionsCommand(deps: CorpusDeps, arg: unknown): 
     if (!('file' in spec)) return spec;
     const problem = questionSetupProblem(spec, undefined);
     if (problem) {
-      void vscode.window.showErrorMessage(`RAG Inspector: ${problem} (README, "Test questions from your corpus").`);
+      void vscode.window.showErrorMessage(`RAG Inspector: ${problem.message} (README, "Test questions from your corpus").`);
       return { status: 'failed' };
     }
     out = given.out ? path.resolve(given.out) : await askQuestionsFile(spec.file);

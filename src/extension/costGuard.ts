@@ -1,6 +1,6 @@
 // Before a run: its cost estimated (core's costEstimate.ts) and a modal confirmation above `ragInspector.maxCostWithoutConfirm`.
 import * as vscode from 'vscode';
-import { formatUsd } from '../core/engine/costEstimate.js';
+import { describeIndexEstimate, formatUsd } from '../core/engine/costEstimate.js';
 import type { CostEstimate } from '../core/engine/costEstimate.js';
 import type { ExplainPlan } from '../core/explain/model.js';
 import { formatCostPlan } from '../core/corpus/questions/costPlan.js';
@@ -22,7 +22,7 @@ export async function confirmCost(title: string, estimate: CostEstimate, limit: 
     `${estimate.calls.toLocaleString()} model calls, about ${estimate.inputTokens.toLocaleString()} input and up to ${estimate.outputTokens.toLocaleString()} output tokens.`,
     'An upper bound: requests already in the cache cost nothing, and judge calls are not included.',
     batchSaving(estimate),
-    estimate.index && estimate.index.texts > 0 ? `Indexing first: ${estimate.index.texts.toLocaleString()} chunks to embed with ${estimate.index.model}, about ${estimate.index.inputTokens.toLocaleString()} tokens (${formatUsd(estimate.index.usd)}; texts already embedded are free).` : '',
+    describeIndexEstimate(estimate.index),
     estimate.unpriced.length ? `No price known for ${estimate.unpriced.join(', ')} (not counted).` : '',
   ]);
 }

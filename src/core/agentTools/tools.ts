@@ -5,7 +5,7 @@
 // guarded): the MCP server (src/cli/mcp.ts) and VS Code's language model tools (src/extension/languageModelTools.ts).
 import type { z as Zod } from 'zod';
 import { describeError, InputErrors } from '../errors.js';
-import { formatUsd } from '../engine/costEstimate.js';
+import { describeIndexEstimate, formatUsd } from '../engine/costEstimate.js';
 import type { CostEstimate } from '../engine/costEstimate.js';
 import { formatExplanation, formatPlan } from '../explain/explanationText.js';
 import type { ExplainPlan, RunExplanation } from '../explain/model.js';
@@ -98,6 +98,7 @@ const runEval = tool((z) => z.object({
       summary: `this run may cost up to ${formatUsd(estimate.usd)} (${estimate.calls} calls)`,
       details: [
         `${estimate.calls} model calls, about ${estimate.inputTokens} input and up to ${estimate.outputTokens} output tokens; an upper bound: cached requests cost nothing, judge calls are not included.`,
+        ...(estimate.index?.texts ? [describeIndexEstimate(estimate.index)] : []),
         ...(estimate.unpriced.length ? [`No price known for ${estimate.unpriced.join(', ')} (not counted).`] : []),
       ],
     };

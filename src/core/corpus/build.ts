@@ -136,23 +136,32 @@ async function changedChunks(spec: IndexSpec, stateDir: string, indexDir: string
   return { documents, problems, previousChunks, diff, fresh };
 }
 
-/** What a build would embed: the changed files' chunks, in texts and tokens (an upper bound: the cache may hold some). */
+/** What a build would embed: the changed files' chunks, less those whose vector the embedding cache already holds. */
 export interface BuildPlan {
   files: IndexBuildSummary['files'];
+  /** Chunks of the changed files (an unchanged file's chunks are in the index already, and cost nothing). */
+  chunks: number;
+  /** Of those, the ones whose (model, text) vector is in the embedding cache: not sent. */
+  cached: number;
+  /** Texts that will be sent, and their tokens. */
   texts: number;
   inputTokens: number;
 }
 
 /**
  * The embedding work the next build of `spec` does, found without embedding or writing anything (the cost plan,
- * before anything is spent). A BM25 index embeds nothing.
+ * before anything is spent). A BM25 index embeds nothing. `cachedOf` says which texts the embedding cache holds.
  */
-export async function planBuild(spec: IndexSpec, stateDir: string, signal: AbortSignal): Promise<BuildPlan> {
-  if (spec.store.type !== 'embedded' && spec.store.existing) return { files: { changed: 0, unchanged: 0, removed: 0 }, texts: 0, inputTokens: 0 };
+export async function planBuild(spec: IndexSpec, stateDir: string, signal: AbortSignal, cachedOf?: (texts: string[]) => Promise<Set<string>>): Promise<BuildPlan> {
+  const none = { chunks: 0, cached: 0, texts: 0, inputTokens: 0 };
+  if (spec.store.type !== 'embedded' && spec.store.existing) return { files: { changed: 0, unchanged: 0, removed: 0 }, ...none };
   const { diff, fresh } = await changedChunks(spec, stateDir, indexDirOf(spec, stateDir), signal, () => undefined);
   const files = { changed: diff.changed.length, unchanged: diff.unchanged.length, removed: diff.removed.length };
-  if (spec.search === 'bm25') return { files, texts: 0, inputTokens: 0 };
-  return { files, texts: fresh.length, inputTokens: fresh.reduce((sum, chunk) => sum + chunk.tokens, 0) };
+  if (spec.search === 'bm25') return { files, ...none };
+  const cached = cachedOf ? await cachedOf(fresh.map((chunk) => chunk.text)) : new Set<string>();
+  // A text repeated in several chunks is sent once per step at most; counting each is the safe side of the bound.
+  const sent = fresh.filter((chunk) => !cached.has(chunk.text));
+  return { files, chunks: fresh.length, cached: fresh.length - sent.length, texts: sent.length, inputTokens: sent.reduce((sum, chunk) => sum + chunk.tokens, 0) };
 }
 
 /** Each file's chunk ids, in order. */

@@ -171,9 +171,12 @@ export async function createGeneratorClient(modelSpec: ModelSpec, options: Gener
   return createModelClient({ key, provider, model: spec.model, parameters: spec.parameters, scheduler, prices: (usage) => costOf(key, usage) });
 }
 
+/** Where the run's cache folder keeps its vectors (one file per text). */
+export const embeddingCacheDir = (cacheDir: string): string => path.join(cacheDir, 'embeddings');
+
 export async function buildEmbeddings(modelSpec: ModelSpec, credentials: Credentials, scheduler: Scheduler, cacheDir: string | undefined): Promise<RunClients['embeddings']> {
   const key = modelKeyOf(modelSpec);
   const provider = await createEmbeddingProvider(modelSpec, credentials);
-  const client = createEmbeddingClient({ key, provider, model: modelSpec.model, scheduler, cacheDir: cacheDir ? path.join(cacheDir, 'embeddings') : undefined });
+  const client = createEmbeddingClient({ key, provider, model: modelSpec.model, scheduler, cacheDir: cacheDir ? embeddingCacheDir(cacheDir) : undefined });
   return { key, client, provider };
 }

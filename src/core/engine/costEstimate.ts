@@ -1,7 +1,7 @@
 // What a run's model calls may cost at most, from the rendered prompts and the price table: asked before anything is
 // spent by VS Code (a confirmation above the setting) and by an agent's tools (a ceiling).
 import * as path from 'node:path';
-import { modelKeyOf } from './clients.js';
+import { embeddingCacheDir, modelKeyOf } from './clients.js';
 import { renderedCases } from './plan.js';
 import { countMessages, tokenizerFor } from '../prompt/tokens.js';
 import { batchCostOf, costOf, priceOf } from '../providers/prices.js';
@@ -10,6 +10,8 @@ import type { EvalSpec } from '../spec/types.js';
 import { planBuild } from '../corpus/build.js';
 import type { IndexSpec } from '../retrieval/indexSpec.js';
 import type { ModelSpec } from '../providers/contract.js';
+import { embeddingIdentityOf } from '../providers/registry.js';
+import { cachedEmbeddings } from '../run/embeddingClient.js';
 
 export interface CostEstimate {
   /** USD for the model calls whose price is known; 0 when every model is free. */
@@ -21,8 +23,20 @@ export interface CostEstimate {
   unpriced: string[];
   /** What the same calls would cost sent one by one; differs from `usd` when models run in batch mode (half price). */
   interactiveUsd: number;
-  /** The eval file's `index:` build, when it embeds (dense, hybrid): its texts and tokens, its price in `usd` too. */
-  index?: { model: string; texts: number; inputTokens: number; usd: number };
+  /**
+   * The eval file's `index:` build, when it embeds (dense, hybrid): the changed files' chunks, how many of them the
+   * embedding cache holds, the texts and tokens that will be sent, their price (in `usd` too).
+   */
+  index?: IndexEstimate;
+}
+
+export interface IndexEstimate {
+  model: string;
+  chunks: number;
+  cached: number;
+  texts: number;
+  inputTokens: number;
+  usd: number;
 }
 
 /** Output tokens assumed per call when the model sets no `maxTokens`: a short RAG answer. */
@@ -39,18 +53,28 @@ export async function estimateCost(spec: EvalSpec, caseFilter: ((caseId: string,
   const index = spec.index?.embeddings && spec.index.search !== 'bm25' ? await estimateIndex(spec.index, spec.index.embeddings, spec.prices, stateDir, signal) : undefined;
   if (!index) return estimate;
   if (index.unpriced) estimate.unpriced.push(index.model);
-  return { ...estimate, usd: estimate.usd + index.usd, interactiveUsd: estimate.interactiveUsd + index.usd, index: { model: index.model, texts: index.texts, inputTokens: index.inputTokens, usd: index.usd } };
+  const { unpriced: _, ...priced } = index;
+  return { ...estimate, usd: estimate.usd + index.usd, interactiveUsd: estimate.interactiveUsd + index.usd, index: priced };
 }
 
 /**
- * What building the index embeds before the first question: the changed files' chunks (corpus/build.ts planBuild),
- * priced as input tokens of the embedding model. An upper bound: texts already in the embedding cache cost nothing.
+ * What building the index embeds before the first question: the changed files' chunks (corpus/build.ts planBuild)
+ * less those whose vector the embedding cache holds (the run's cache under `stateDir`), priced as input tokens.
  */
 async function estimateIndex(index: IndexSpec, model: ModelSpec, prices: EvalSpec['prices'], stateDir: string, signal: AbortSignal) {
   const key = modelKeyOf(model);
-  const plan = await planBuild(index, stateDir, signal);
+  const identity = embeddingIdentityOf(model);
+  const cacheDir = embeddingCacheDir(path.join(stateDir, 'cache'));
+  const plan = await planBuild(index, stateDir, signal, identity ? (texts) => cachedEmbeddings(cacheDir, identity, model.model, texts, signal) : undefined);
   const usd = costOf(key, { inputTokens: plan.inputTokens, outputTokens: 0 }, prices);
-  return { model: key, texts: plan.texts, inputTokens: plan.inputTokens, usd: usd ?? 0, unpriced: usd === undefined && plan.texts > 0 };
+  return { model: key, chunks: plan.chunks, cached: plan.cached, texts: plan.texts, inputTokens: plan.inputTokens, usd: usd ?? 0, unpriced: usd === undefined && plan.texts > 0 };
+}
+
+/** "Indexing first: 12 chunks to embed with openai:text-embedding-3-small (28 of 40 chunks cached), about 3,100 tokens ($0.0001)." — empty when nothing is sent. */
+export function describeIndexEstimate(index: IndexEstimate | undefined): string {
+  if (!index || index.texts === 0) return '';
+  const cached = index.cached > 0 ? ` (${index.cached.toLocaleString('en-US')} of ${index.chunks.toLocaleString('en-US')} chunks cached)` : '';
+  return `Indexing first: ${index.texts.toLocaleString('en-US')} chunk${index.texts === 1 ? '' : 's'} to embed with ${index.model}${cached}, about ${index.inputTokens.toLocaleString('en-US')} tokens (${formatUsd(index.usd)}).`;
 }
 
 async function estimateModelCalls(spec: EvalSpec, caseFilter: ((caseId: string, modelKey: string) => boolean) | undefined, signal: AbortSignal): Promise<CostEstimate> {

@@ -13,9 +13,8 @@ import type { Retriever } from '../retrieval/contract.js';
 import { knownMethods, suiteFor } from '../suites/registry.js';
 import { parseHumanLabel } from '../suites/humanLabels.js';
 import { rowKey } from '../data/rowIds.js';
-import { regularFileProblem } from '../regularFile.js';
-import { QuestionReviewStore } from '../corpus/questions/review.js';
-import type { ReviewIndex } from '../corpus/questions/review.js';
+import { droppedInReview, readAppliedReview } from '../corpus/questions/appliedReview.js';
+import type { AppliedReview } from '../corpus/questions/appliedReview.js';
 
 export interface SuitePlan {
   spec: SuiteSpec;
@@ -35,14 +34,6 @@ export interface SuitePlan {
   reportedRows: Set<number | string>;
   /** The questions file's review, for a method that runs reviewed questions (Suite.reviewedQuestion) when it has one. */
   review?: AppliedReview;
-}
-
-/** A review file applied to a suite's dataset: the lines left out (dropped in review) and those whose drop went stale. */
-export interface AppliedReview {
-  file: string;
-  index: ReviewIndex;
-  dropped: Set<number>;
-  stale: Set<number>;
 }
 
 /** The suites ready to produce cases lazily; the count pass has read every row once and reported its problems. */
@@ -133,7 +124,7 @@ async function prepareSuite(spec: EvalSpec, suiteSpec: SuiteSpec, models: string
   // Generator suites (NIAH) build their own cases; a top-level default dataset is meant for the others.
   const dataset = suite.generateCases && suiteSpec.datasetFromDefault ? undefined : suiteSpec.dataset;
   if (dataset) {
-    const review = suite.reviewedQuestion ? await reviewOf(dataset) : undefined;
+    const review = suite.reviewedQuestion ? await readAppliedReview(dataset) : undefined;
     return { spec: suiteSpec, suite, params, template, templateFile, dataset, context, reportedRows: new Set(), ...(review ? { review } : {}) };
   }
   if (!suite.generateCases) {
@@ -217,17 +208,8 @@ export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, 
   }
 }
 
-/** The questions file's review file when there is one (a missing one is no review; another problem is the dataset's). */
-async function reviewOf(dataset: string): Promise<AppliedReview | undefined> {
-  const store = new QuestionReviewStore(dataset);
-  const problem = await regularFileProblem(store.file);
-  if (problem?.kind === 'missing') return undefined;
-  if (problem) throw new InputError({ file: store.file }, `the review file ${problem.says}`, 'remove it or replace it by the review file the inspector writes');
-  return { file: store.file, index: await store.latest(), dropped: new Set(), stale: new Set() };
-}
-
 /** Whether a person dropped this row in review (a drop on an edited question is stale: counted, not applied). */
-function droppedInReview(suitePlan: SuitePlan, row: DatasetRow): boolean {
+function droppedRow(suitePlan: SuitePlan, row: DatasetRow): boolean {
   const { review, suite } = suitePlan;
   if (!review || !suite.reviewedQuestion) return false;
   let question: string;
@@ -236,18 +218,7 @@ function droppedInReview(suitePlan: SuitePlan, row: DatasetRow): boolean {
   } catch {
     return false;
   }
-  const current = review.index.lookup(rowKey(row), question);
-  if (current?.decision !== 'drop') return false;
-  (current.stale ? review.stale : review.dropped).add(row.ref.line);
-  return !current.stale;
-}
-
-/** What the suite's report says about its review: how many questions were left out and why; undefined without one. */
-export function reviewNote(suitePlan: SuitePlan): string | undefined {
-  const review = suitePlan.review;
-  if (!review || (review.dropped.size === 0 && review.stale.size === 0)) return undefined;
-  const stale = review.stale.size > 0 ? `; ${review.stale.size} drop(s) not applied because the question was edited since it was reviewed (review it again)` : '';
-  return `${review.dropped.size} question(s) dropped in review (${review.file}) left out of this run${stale}.`;
+  return droppedInReview(review, rowKey(row), question, row.ref.line);
 }
 
 /** The dataset's items up to the suite's `limit` of good rows; `onItem` sees every item read, `onUsed` every one yielded. */
@@ -256,7 +227,7 @@ async function* usableRows(suitePlan: SuitePlan, signal: AbortSignal, onItem?: (
   let rows = 0;
   for await (const item of readDataset(suitePlan.dataset as string, { signal })) {
     onItem?.();
-    if (item.ok && droppedInReview(suitePlan, item.row)) continue;
+    if (item.ok && droppedRow(suitePlan, item.row)) continue;
     if (item.ok) {
       if (limit !== undefined && rows >= limit) return;
       rows += 1;

@@ -12,11 +12,19 @@ export interface PreflightTarget {
   provider: Provider | EmbeddingProvider;
   /** Calls the run keeps in flight to it: compared with a local server's slots. */
   concurrency?: number;
+  /** Where the eval file sets it, when not a model entry of its own (`index.embeddings`): the messages name its keys. */
+  setting?: string;
 }
 
-/** The run cannot start: the message says what is wrong and what to do. */
+/**
+ * What the check found, for a surface to add its own way out: `unreachable` (nothing answers at the endpoint) is the
+ * one a user may want to run past, which the CLI offers as --no-preflight.
+ */
+export type PreflightReason = 'unreachable' | 'stopped';
+
+/** The run cannot start: the message says what is wrong and what to do, in words every surface can show. */
 export class PreflightError extends Error {
-  constructor(message: string) {
+  constructor(message: string, readonly reason: PreflightReason = 'stopped') {
     super(message);
     this.name = 'PreflightError';
   }
@@ -90,21 +98,22 @@ function stopOrWarn(target: PreflightTarget, error: unknown, listed?: string[]):
 
 function stopping(target: PreflightTarget, error: unknown, listed?: string[]): PreflightError {
   const endpoint = target.provider.endpoint;
+  const at = target.setting ? `${target.setting}.` : '';
   const detail = error instanceof Error ? error.message : String(error);
   if (!(error instanceof ProviderError)) return new PreflightError(`${target.key}: ${detail}`);
   if (error.kind === 'cancelled') return new PreflightError(`${target.key}: preflight cancelled`);
   if (error.kind === 'network') {
     const refused = /ECONNREFUSED/.test(detail);
-    return new PreflightError(`${refused ? 'connection refused' : 'cannot connect'} at ${endpoint} — is the server running? (${target.key}; start the server, or correct baseUrl in the eval file; --no-preflight skips this check)`);
+    return new PreflightError(`${refused ? 'connection refused' : 'cannot connect'} at ${endpoint} — is the server running? (${target.key}; start the server, or correct ${at}baseUrl in the eval file)`, 'unreachable');
   }
   if (error.kind === 'timeout') return new PreflightError(`no answer from ${endpoint} in time — is the server up and not still loading? (${target.key})`);
-  if (error.kind === 'auth') return new PreflightError(`${endpoint} refused the key (HTTP ${error.status ?? '401'}) — check the key for ${target.key} (apiKeyEnv in the eval file, or OPENAI_API_KEY / ANTHROPIC_API_KEY)`);
+  if (error.kind === 'auth') return new PreflightError(`${endpoint} refused the key (HTTP ${error.status ?? '401'}) — check the key for ${target.key} (${at}apiKeyEnv in the eval file, or OPENAI_API_KEY / ANTHROPIC_API_KEY)`);
   if (error.kind === 'not_supported') return new PreflightError(`${endpoint} cannot serve ${target.key}: ${detail}`);
   if (error.status === 404) {
     if (listed || /model/i.test(detail)) {
-      return new PreflightError(`${endpoint} does not serve model '${target.model}'${listed ? ` (it lists ${shortList(listed)})` : ''} — correct the model name in the eval file, or pull/load the model (${detail})`);
+      return new PreflightError(`${endpoint} does not serve model '${target.model}'${listed ? ` (it lists ${shortList(listed)})` : ''} — correct ${at ? `${at}model` : 'the model name'} in the eval file, or pull/load the model (${detail})`);
     }
-    return new PreflightError(`HTTP 404 at ${endpoint} — the path is wrong: check baseUrl (OpenAI-compatible servers usually end in /v1) (${target.key})`);
+    return new PreflightError(`HTTP 404 at ${endpoint} — the path is wrong: check ${at}baseUrl (OpenAI-compatible servers usually end in /v1) (${target.key})`);
   }
   return new PreflightError(`${target.key}: the first request to ${endpoint} failed — ${detail}`);
 }

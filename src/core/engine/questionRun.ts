@@ -23,13 +23,22 @@ export const DEFAULT_DUPLICATE_THRESHOLD = 0.92;
 /** How many questions, the seed that picks their chunks and how many are asked for at once unless told otherwise. */
 export const QUESTION_DEFAULTS = { count: 20, seed: 2333, concurrency: 4 } as const;
 
-/** Why the eval file cannot make questions, in words that say what to add; undefined when it can. */
-export function questionSetupProblem(spec: EvalSpec, model: ModelSpec | undefined): string | undefined {
+/**
+ * Why the eval file cannot make questions: what is missing, and words every surface can show that say what to add
+ * to the eval file. A surface with its own way to name the writing model adds it (the CLI's --model).
+ */
+export interface QuestionSetupProblem {
+  missing: 'index' | 'judge' | 'embeddings' | 'model';
+  message: string;
+}
+
+/** Undefined when the eval file (with `model`, the writing model a surface chose) can make questions. */
+export function questionSetupProblem(spec: EvalSpec, model: ModelSpec | undefined): QuestionSetupProblem | undefined {
   const file = spec.file;
-  if (!spec.index) return `${file} has no index: block: generate-questions makes questions from the folder it indexes (add index: {folder: docs})`;
-  if (!spec.judge) return `${file} has no judge: the judge checks each question (answerable from its chunks, not without them): add judge: {provider: …, model: …}`;
-  if (!(spec.embeddings ?? spec.index.embeddings)) return `${file} names no embedding model: the duplicate check compares questions by embedding; add embeddings: {provider: …, model: …} (or index.embeddings)`;
-  if (!model && spec.models.length === 0) return `no model writes the questions: add a model to ${file}'s models or give --model <provider:model>`;
+  if (!spec.index) return { missing: 'index', message: `${file} has no index: block: test questions are made from the folder it indexes (add index: {folder: docs})` };
+  if (!spec.judge) return { missing: 'judge', message: `${file} has no judge: the judge checks each question (answerable from its chunks, not without them): add judge: {provider: …, model: …}` };
+  if (!(spec.embeddings ?? spec.index.embeddings)) return { missing: 'embeddings', message: `${file} names no embedding model: the duplicate check compares questions by embedding; add embeddings: {provider: …, model: …} (or index.embeddings)` };
+  if (!model && spec.models.length === 0) return { missing: 'model', message: `no model writes the questions: add a model to ${file}'s models` };
   return undefined;
 }
 
@@ -69,7 +78,7 @@ export type QuestionRunOutcome =
 /** The spec must pass questionSetupProblem first. */
 export async function runQuestionGeneration(spec: EvalSpec, options: QuestionRunOptions): Promise<QuestionRunOutcome> {
   const problem = questionSetupProblem(spec, options.model);
-  if (problem) throw new Error(problem);
+  if (problem) throw new Error(problem.message);
   const index = spec.index!;
   const { out, signal, onNote } = options;
   const rejectedFile = rejectedFileFor(out);

@@ -25,6 +25,7 @@ import type { LazyPlan, SuitePlan } from './plan.js';
 import { forEachConcurrent } from '../pool.js';
 import { evaluateThresholds } from './thresholds.js';
 import { preflight } from './preflight.js';
+import { preflightIndexes } from './indexPreflight.js';
 import { CheckAlongside } from './checkAlongside.js';
 import { endedInError, keysOfResults } from './rerunSelection.js';
 import { TOOL_VERSION } from '../version.js';
@@ -174,14 +175,22 @@ async function runWithClients(setup: RunSetup): Promise<RunOutcome> {
     const scorers = reached.scorers ? [...(clients.judge ? [clients.judge] : []), ...(clients.embeddings ? [clients.embeddings] : [])] : [];
     const targets = [...clients.models.filter((m) => reached.models.has(m.key)), ...scorers]
       .map((m) => ({ key: m.key, model: m.key.slice(m.key.indexOf(':') + 1), provider: m.provider, ...('concurrency' in m ? { concurrency: m.concurrency } : {}) }));
-    check = preflight(targets, options.signal, spec.timeoutMs).then(({ warnings }) => {
-      for (const message of warnings) emit({ type: 'warning', message });
-    });
+    // The index's own endpoints (its embedding model, its reranker) too, when a suite searches it: like the models of a
+    // run with a retriever, they are taken as reached, since which retrievals the cache answers is known only once the
+    // index is built.
+    const index = retriever.kind === 'index' && plan.suites.some((s) => s.suite.retrievalQuestions !== undefined) ? spec.index : undefined;
+    const indexOptions = { credentials: options.credentials, env: options.retrieverEnv ?? process.env, signal: options.signal, timeoutMs: spec.timeoutMs };
+    check = preflight(targets, options.signal, spec.timeoutMs)
+      .then(async ({ warnings }) => [...warnings, ...(index ? (await preflightIndexes(index, [index], indexOptions)).warnings : [])])
+      .then((warnings) => {
+        for (const message of warnings) emit({ type: 'warning', message });
+      });
   }
   // The check runs alongside the first calls (checkAlongside.ts), except where something would go out before any case
-  // could be stopped: a vendor batch is submitted as calls arrive, rows prepared with the judge call it first, and a
-  // resumed log is reopened (and locked) before anything runs.
-  const overlap = !previous && !spec.models.some((m) => m.batch) && spec.judge?.batch !== true && !(clients.judge && plan.suites.some((s) => s.suite.prepareRow));
+  // could be stopped: a vendor batch is submitted as calls arrive, rows prepared with the judge call it first, an
+  // index is built (its chunks embedded) by the first retrieval, and a resumed log is reopened (and locked) before
+  // anything runs.
+  const overlap = !previous && !spec.models.some((m) => m.batch) && spec.judge?.batch !== true && !(clients.judge && plan.suites.some((s) => s.suite.prepareRow)) && retriever.kind !== 'index';
   if (!overlap) await check;
   // Alongside the first wave, a check cut short by the user's cancel is no failure of the check: the run ends cancelled
   // with the cases that finished, as it would have a moment later.

@@ -2,7 +2,7 @@
 // kept per case), else the report view of every case and result, handed to its array `report` at the end.
 import type { SuiteAggregator } from '../suites/contract.js';
 import type { ReportCase, ReportResult } from '../suites/reportView.js';
-import { reviewNote } from './plan.js';
+import { reviewNote } from '../corpus/questions/appliedReview.js';
 import type { SuitePlan } from './plan.js';
 
 export function suiteTables(plan: SuitePlan): SuiteAggregator {
@@ -17,7 +17,7 @@ function withReviewNote(plan: SuitePlan, tables: SuiteAggregator): SuiteAggregat
     add: (evalCase, result) => tables.add(evalCase, result),
     finish: () => {
       const report = tables.finish();
-      const note = reviewNote(plan);
+      const note = reviewNote(plan.review);
       return note ? { ...report, notes: [...report.notes, note] } : report;
     },
   };

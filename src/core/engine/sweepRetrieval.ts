@@ -17,6 +17,7 @@ import type { SweepGrid } from '../corpus/sweep/grid.js';
 import { indexOfSetting, sweepBaseOfIndex } from '../corpus/sweep/indexCells.js';
 import { readSweepQuestions } from '../corpus/sweep/questions.js';
 import { runSweep } from '../corpus/sweep/runSweep.js';
+import { preflightIndexes } from './indexPreflight.js';
 import type { RetrieverForCell, SweepMetric, SweepProgress, SweepReport } from '../corpus/sweep/runSweep.js';
 
 export interface SweepRetrievalOptions {
@@ -27,6 +28,8 @@ export interface SweepRetrievalOptions {
   concurrency: number;
   /** Neither read nor write the retrieval and embedding caches. */
   noCache: boolean;
+  /** Check the index's embedding models and reranker first (engine/indexPreflight.ts); on unless false. */
+  preflight?: boolean;
   /** The environment a command retriever is started with. */
   env: NodeJS.ProcessEnv;
   /** Keys for the index's embeddings and reranker (env vars in the CLI, SecretStorage in VS Code). */
@@ -37,6 +40,8 @@ export interface SweepRetrievalOptions {
   onProgress?: (progress: SweepProgress) => void;
   /** An index being built (or brought up to date) for a setting's chunking. */
   onIndexProgress?: (progress: IndexProgress) => void;
+  /** A doubt of the pre-run check that does not stop the sweep (a reranker answering 503 at first). */
+  onWarning?: (message: string) => void;
 }
 
 export interface SweepPlan {
@@ -71,9 +76,17 @@ export async function sweepRetrieval(spec: EvalSpec, options: SweepRetrievalOpti
   const stateDir = path.join(path.dirname(spec.file), '.rag-inspector');
   const cacheDir = options.noCache ? undefined : path.join(stateDir, 'cache', 'retrieval');
   const grid = expandGrid(spec.sweep, spec.index ? sweepBaseOfIndex(spec.index, read.k) : sweepBaseOf(spec, read.k));
+  // The report's notes are what both surfaces show under the sweep (CLI lines, the panel's list).
+  if (read.reviewNote) grid.notes.push(read.reviewNote);
   const source = spec.index ? indexCells(spec, spec.index, stateDir, cacheDir, options) : scriptCells(runRetriever(spec, cacheDir, false, options.env));
   const plan: SweepPlan = { cells: grid.cells.length, settings: grid.settings.length, questions: read.questions.length, suite: read.suite.id, source: source.identity, problems: read.problems, unlabelled: read.unlabelled };
   options.onPlan?.(plan);
+  if (spec.index && options.preflight !== false) {
+    // Every setting's embedding model and reranker reached once before any index is built (engine/indexPreflight.ts).
+    const settings = grid.settings.map((setting) => indexOfSetting(spec.index!, setting));
+    const { warnings } = await preflightIndexes(spec.index, settings, { credentials: options.credentials, env: options.env, signal: options.signal, timeoutMs: spec.timeoutMs });
+    for (const warning of warnings) options.onWarning?.(warning);
+  }
   try {
     const metric = options.metric ?? spec.sweep.metric;
     const result = await runSweep({

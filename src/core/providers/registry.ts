@@ -150,6 +150,22 @@ export async function createEmbeddingProvider(spec: ModelSpec, credentials: Cred
   return vendor.embeddings(await connectionOf(vendor, spec, credentials, options));
 }
 
+/**
+ * The provider id and endpoint an embedding model's vectors are cached under (run/embeddingClient.ts), known without
+ * its key: the cost plan asks the cache which texts are embedded already. Undefined when the model cannot be set up.
+ */
+export function embeddingIdentityOf(spec: ModelSpec, env: Record<string, string | undefined> = process.env): { id: string; endpoint: string } | undefined {
+  const vendor = vendorOf(spec.provider);
+  if (!vendor?.embeddings) return undefined;
+  try {
+    // Building the provider sends nothing and loads no SDK (the client is made on first use).
+    const provider = vendor.embeddings({ apiKey: undefined, baseURL: baseUrlOf(vendor, spec, env), label: spec.label });
+    return { id: provider.id, endpoint: provider.endpoint };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The key (said missing when the vendor requires one), then the base URL, then the label of a model entry. */
 async function connectionOf(vendor: VendorEntry, spec: ModelSpec, credentials: Credentials, options: RegistryOptions): Promise<Connection> {
   const apiKey = vendor.keyRequired ? await requiredKey(vendor, spec, credentials) : await credentials.apiKey(spec.provider, spec);

@@ -80,7 +80,8 @@ export interface RetrievalRecord {
   /**
    * Every id the labels call relevant for this question, retrieved or not, with its grade (recall and nDCG's ideal
    * ranking need the ones never retrieved). Undefined when the labels only judge what was retrieved (answer match,
-   * the judge): then only the candidates' `relevance` is known, and the report says so.
+   * the judge): then only the candidates' `relevance` is known, and the report says so. Each entry is one relevant
+   * unit: with span labels an id is listed once per span it holds (a passage over two spans, twice).
    */
   relevant?: { id: string; grade: number }[];
   latencyMs?: number;

@@ -11,6 +11,21 @@
 // nDCG's gains are the grades themselves (> 0) whatever the level, as trec_eval's ndcg_cut takes them.
 // An id repeated further down the list counts only at its first rank (trec_eval refuses such a run outright); the
 // retriever check rejects duplicates, so this only keeps a hand-made record from counting a document twice.
+//
+// Units: trec_eval (and BEIR through pytrec_eval) count relevant *documents*, and with ids or grades a passage is one.
+// With relevant_spans the relevant units are the spans (retrieval/qrels.ts labelBySpans), and one passage may hold
+// two (a multi-hop question's two evidence spans in one big chunk): `relevant` then names that passage once per span.
+// Per measure, with R = the relevant units and the cut-off k counted in passages (what the model is sent):
+// - recall@k: units found in the first k passages / R — a passage holding two spans finds both, so the denominator
+//   is the same whatever the chunking;
+// - hit rate@k, MRR: whether / the rank at which the first passage holding a unit comes (passage ranks);
+// - precision@k: passages among the first k that bring a unit not found higher / k — of the passages sent, how many
+//   were useful, so never above 1;
+// - R-precision: units found in the first R passages / R (trec_eval's relevant-in-top-R / R, counted in units);
+// - nDCG@k: a passage holding several units stands for that many consecutive ranks (highest grade first), as if the
+//   retriever had returned each span on its own, and the ideal DCG is taken over as many ranks: so nDCG stays ≤ 1,
+//   finding every span in the best order scores 1, and one chunk holding two spans scores as two chunks one after
+//   the other. With one unit per passage every measure is exactly trec_eval's.
 import type { Qrels, RetrievalRecord } from './contract.js';
 
 export interface RelevanceOptions {
@@ -25,20 +40,26 @@ export function isRelevant(grade: number | undefined, options: RelevanceOptions 
 }
 
 /**
- * The labels of one question as a record holds them: every relevant id from `relevant` (those never retrieved too),
- * then the grade of each candidate a label judged and `relevant` does not name (a passage judged not relevant, or
- * one the answer match or the judge found). Empty when nothing is labelled.
+ * The relevant units of one question as a record holds them, by the passage id they are found under: every entry of
+ * `relevant` (those never retrieved too; a passage holding two spans is listed twice), then the grade of each
+ * candidate a label judged and `relevant` does not name (a passage judged not relevant, or one the answer match or
+ * the judge found).
  */
-export function qrelsOf(record: RetrievalRecord): Map<string, number> {
-  const qrels = new Map<string, number>();
-  for (const { id, grade } of record.relevant ?? []) qrels.set(id, grade);
+export function unitsOf(record: RetrievalRecord): Map<string, number[]> {
+  const units = new Map<string, number[]>();
+  for (const { id, grade } of record.relevant ?? []) units.set(id, [...(units.get(id) ?? []), grade]);
   for (const passage of record.candidates) {
     // Span labels are whole in `relevant` (each span credited to the first passage over it): a later passage over the
-    // same span is shown relevant but is not another relevant document.
+    // same span is shown relevant but brings no other relevant unit.
     if (passage.labelSource === 'span') continue;
-    if (passage.relevance !== undefined && !qrels.has(passage.id)) qrels.set(passage.id, passage.relevance);
+    if (passage.relevance !== undefined && !units.has(passage.id)) units.set(passage.id, [passage.relevance]);
   }
-  return qrels;
+  return units;
+}
+
+/** Each labelled id's grade (the highest of its units): whether a passage is relevant. Empty when nothing is labelled. */
+export function qrelsOf(record: RetrievalRecord): Map<string, number> {
+  return new Map([...unitsOf(record)].map(([id, grades]) => [id, Math.max(...grades)]));
 }
 
 /** Whether any label speaks about this question at all (a list of relevant ids, or a judged candidate). */
@@ -55,31 +76,35 @@ export function rankedIds(record: RetrievalRecord): string[] {
 }
 
 /**
- * One question judged once: the grade at each rank (0 for an unlabelled id and for an id's repeats), which ranks are
- * relevant, R, and the judged grades > 0 in decreasing order (nDCG's ideal ranking). Every measure below reads it.
+ * One question judged once: at each rank, the grades > 0 of the units first found there (highest first; none for an
+ * unlabelled id and for an id's repeats) and how many of them are relevant, R, and every judged grade > 0 in
+ * decreasing order (nDCG's ideal ranking). Every measure below reads it.
  */
 interface Judged {
-  grades: number[];
-  relevant: boolean[];
-  /** R: how many documents the labels call relevant (trec_eval's num_rel, counted over the whole qrels). */
+  gains: number[][];
+  relevant: number[];
+  /** R: how many units the labels call relevant (trec_eval's num_rel, counted over the whole qrels). */
   r: number;
   ideal: number[];
 }
 
-function judge(ranked: readonly string[], qrels: Qrels, options: RelevanceOptions): Judged {
+function judge(ranked: readonly string[], units: ReadonlyMap<string, readonly number[]>, options: RelevanceOptions): Judged {
   const seen = new Set<string>();
-  const grades: number[] = [];
-  const relevant: boolean[] = [];
+  const gains: number[][] = [];
+  const relevant: number[] = [];
   for (const id of ranked) {
-    const repeat = seen.has(id);
+    const grades = seen.has(id) ? [] : units.get(id) ?? [];
     seen.add(id);
-    const grade = repeat ? 0 : qrels.get(id) ?? 0;
-    grades.push(grade);
-    relevant.push(!repeat && qrels.has(id) && isRelevant(grade, options));
+    gains.push(grades.filter((grade) => grade > 0).sort((a, b) => b - a));
+    relevant.push(grades.filter((grade) => isRelevant(grade, options)).length);
   }
-  const ideal = [...qrels.values()].filter((grade) => grade > 0).sort((a, b) => b - a);
-  return { grades, relevant, r: relevantCount(qrels, options), ideal };
+  const all = [...units.values()].flat();
+  const ideal = all.filter((grade) => grade > 0).sort((a, b) => b - a);
+  return { gains, relevant, r: all.filter((grade) => isRelevant(grade, options)).length, ideal };
 }
+
+/** Ids or grades: each labelled document is one unit. */
+const unitsOfQrels = (qrels: Qrels): Map<string, number[]> => new Map([...qrels].map(([id, grade]) => [id, [grade]]));
 
 /** R: how many documents the labels call relevant (trec_eval's num_rel, counted over the whole qrels). */
 export function relevantCount(qrels: Qrels, options: RelevanceOptions = {}): number {
@@ -90,15 +115,21 @@ export function relevantCount(qrels: Qrels, options: RelevanceOptions = {}): num
 
 function relevantInTop(judged: Judged, k: number): number {
   let count = 0;
-  for (let i = 0; i < Math.min(k, judged.relevant.length); i++) if (judged.relevant[i]) count++;
+  for (let i = 0; i < Math.min(k, judged.relevant.length); i++) count += judged.relevant[i] as number;
+  return count;
+}
+
+function passagesInTop(judged: Judged, k: number): number {
+  let count = 0;
+  for (let i = 0; i < Math.min(k, judged.relevant.length); i++) if ((judged.relevant[i] as number) > 0) count++;
   return count;
 }
 
 const recallOf = (j: Judged, k: number) => (j.r === 0 ? 0 : relevantInTop(j, k) / j.r);
-const precisionOf = (j: Judged, k: number) => (k <= 0 ? 0 : relevantInTop(j, k) / k);
+const precisionOf = (j: Judged, k: number) => (k <= 0 ? 0 : passagesInTop(j, k) / k);
 const hitOf = (j: Judged, k: number) => (relevantInTop(j, k) > 0 ? 1 : 0);
 const firstRankOf = (j: Judged) => {
-  const at = j.relevant.indexOf(true);
+  const at = j.relevant.findIndex((count) => count > 0);
   return at < 0 ? null : at + 1;
 };
 const reciprocalOf = (j: Judged) => {
@@ -108,39 +139,44 @@ const reciprocalOf = (j: Judged) => {
 const rPrecisionOf = (j: Judged) => (j.r === 0 ? 0 : relevantInTop(j, j.r) / j.r);
 
 function ndcgOf(j: Judged, k: number): number {
+  // A passage holding n units takes n consecutive ranks; the ideal is cut at as many ranks as the first k passages took.
   let dcg = 0;
-  for (let i = 0; i < Math.min(k, j.grades.length); i++) {
-    const grade = j.grades[i] as number;
-    if (grade > 0) dcg += grade / Math.log2(i + 2);
+  let extra = 0;
+  let position = 0;
+  for (let i = 0; i < Math.min(k, j.gains.length); i++) {
+    const gains = j.gains[i] as number[];
+    if (gains.length === 0) position++;
+    for (const grade of gains) dcg += grade / Math.log2(++position + 1);
+    extra += Math.max(0, gains.length - 1);
   }
   let idcg = 0;
-  for (let i = 0; i < Math.min(k, j.ideal.length); i++) idcg += (j.ideal[i] as number) / Math.log2(i + 2);
+  for (let i = 0; i < Math.min(k + extra, j.ideal.length); i++) idcg += (j.ideal[i] as number) / Math.log2(i + 2);
   return idcg > 0 ? dcg / idcg : 0;
 }
 
 /** trec_eval `recall_k` (m_recall.c): relevant retrieved in the top k / R. */
 export function recallAt(ranked: readonly string[], qrels: Qrels, k: number, options: RelevanceOptions = {}): number {
-  return recallOf(judge(ranked, qrels, options), k);
+  return recallOf(judge(ranked, unitsOfQrels(qrels), options), k);
 }
 
 /** trec_eval `P_k` (m_P.c): relevant retrieved in the top k / k, dividing by k even when fewer than k were retrieved. */
 export function precisionAt(ranked: readonly string[], qrels: Qrels, k: number, options: RelevanceOptions = {}): number {
-  return precisionOf(judge(ranked, qrels, options), k);
+  return precisionOf(judge(ranked, unitsOfQrels(qrels), options), k);
 }
 
 /** trec_eval `success_k` (m_success.c), ir_measures `Success@k`, "hit rate@k": 1 when a relevant one is in the top k. */
 export function hitRateAt(ranked: readonly string[], qrels: Qrels, k: number, options: RelevanceOptions = {}): number {
-  return hitOf(judge(ranked, qrels, options), k);
+  return hitOf(judge(ranked, unitsOfQrels(qrels), options), k);
 }
 
 /** The 1-based rank of the first relevant id, or null when none was retrieved. */
 export function firstRelevantRank(ranked: readonly string[], qrels: Qrels, options: RelevanceOptions = {}): number | null {
-  return firstRankOf(judge(ranked, qrels, options));
+  return firstRankOf(judge(ranked, unitsOfQrels(qrels), options));
 }
 
 /** trec_eval `recip_rank` (m_recip_rank.c), ir_measures `RR`: 1 / rank of the first relevant, 0 when none retrieved. */
 export function reciprocalRank(ranked: readonly string[], qrels: Qrels, options: RelevanceOptions = {}): number {
-  return reciprocalOf(judge(ranked, qrels, options));
+  return reciprocalOf(judge(ranked, unitsOfQrels(qrels), options));
 }
 
 /**
@@ -148,7 +184,7 @@ export function reciprocalRank(ranked: readonly string[], qrels: Qrels, options:
  * fewer than R were retrieved, the relevant among them still divide by R.
  */
 export function rPrecision(ranked: readonly string[], qrels: Qrels, options: RelevanceOptions = {}): number {
-  return rPrecisionOf(judge(ranked, qrels, options));
+  return rPrecisionOf(judge(ranked, unitsOfQrels(qrels), options));
 }
 
 /**
@@ -158,12 +194,12 @@ export function rPrecision(ranked: readonly string[], qrels: Qrels, options: Rel
  * undiscounted, log2(rank) from rank 2; 9.0 changed to log2(rank + 1), which ir_measures documents.)
  */
 export function ndcgAt(ranked: readonly string[], qrels: Qrels, k: number): number {
-  return ndcgOf(judge(ranked, qrels, {}), k);
+  return ndcgOf(judge(ranked, unitsOfQrels(qrels), {}), k);
 }
 
 /** Every measure of one question, at each of `ks` (same order). */
 export interface QuestionMetrics {
-  /** R: relevant documents the labels know of. */
+  /** R: relevant units the labels know of (documents, or spans). */
   relevant: number;
   firstRelevantRank: number | null;
   recall: number[];
@@ -179,7 +215,18 @@ export interface QuestionMetrics {
  * (no relevant documents, every measure undefined), so it is left out of every mean, and the caller counts it.
  */
 export function questionMetrics(ranked: readonly string[], qrels: Qrels, ks: readonly number[], options: RelevanceOptions = {}): QuestionMetrics | undefined {
-  const j = judge(ranked, qrels, options);
+  return measured(judge(ranked, unitsOfQrels(qrels), options), ks);
+}
+
+/**
+ * The measures of what a case or a sweep cell recorded, counted in its units (spans hold several per passage): the
+ * one way the rag method's report and the sweep measure a question.
+ */
+export function recordMetrics(record: RetrievalRecord, ks: readonly number[], options: RelevanceOptions = {}): QuestionMetrics | undefined {
+  return measured(judge(rankedIds(record), unitsOf(record), options), ks);
+}
+
+function measured(j: Judged, ks: readonly number[]): QuestionMetrics | undefined {
   if (j.r === 0) return undefined;
   return {
     relevant: j.r,

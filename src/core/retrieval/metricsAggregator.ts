@@ -5,7 +5,7 @@ import { NumberColumn } from '../numberColumn.js';
 import { caseSeed, mulberry32 } from '../random.js';
 import type { ChartSpec, ReportCell, ReportMetric, ReportTable } from '../reportTable.js';
 import type { LabelSource, RetrievalRecord } from './contract.js';
-import { isLabelled, qrelsOf, questionMetrics, rankedIds, type QuestionMetrics, type RelevanceOptions } from './metrics.js';
+import { isLabelled, recordMetrics, type QuestionMetrics, type RelevanceOptions } from './metrics.js';
 
 /** Resamples of the percentile bootstrap over questions (enough for a 95% interval's second digit). */
 export const BOOTSTRAP_RESAMPLES = 1000;
@@ -106,7 +106,7 @@ export function createRetrievalMetricsAggregator(options: RetrievalMetricsOption
         unlabelled++;
         return;
       }
-      const metrics = questionMetrics(rankedIds(record), qrelsOf(record), ks, options);
+      const metrics = recordMetrics(record, ks, options);
       if (!metrics) {
         noRelevant++;
         return;

@@ -149,11 +149,12 @@ export function spanId(span: Pick<RelevantSpan, 'file' | 'start' | 'end'>): stri
 /**
  * The candidates labelled by spans, and what is relevant for the question. A passage overlapping a span (half-open
  * ranges in the same file) is relevant with the span's grade (the highest when it overlaps several). The unit the
- * metrics count is the span, so a chunking that cuts one span into three chunks does not find three relevant
- * documents: each span is credited to the first candidate (by rank) that covers it, and counted as never retrieved
- * (`span:<file>#<start>-<end>`) when none does. A later passage over an already-credited span is shown relevant but
- * counts once, like a repeated document in trec_eval; a passage over several spans counts as one document. A candidate
- * without a position in its metadata cannot be judged: its relevance stays unknown.
+ * metrics count is the span (retrieval/metrics.ts says how each measure counts), so a chunking that cuts one span
+ * into three chunks does not find three relevant documents, and one that puts two spans in one chunk does not find
+ * one: `relevant` has an entry per span, under the first candidate (by rank) that covers it — a passage over two
+ * spans is named twice — or as never retrieved (`span:<file>#<start>-<end>`) when none does. A later passage over an
+ * already-credited span is shown relevant but counts once, like a repeated document in trec_eval. A candidate without
+ * a position in its metadata cannot be judged: its relevance stays unknown.
  */
 export function labelBySpans(candidates: readonly RankedPassage[], labels: RowSpans): { candidates: RankedPassage[]; relevant: NonNullable<RetrievalRecord['relevant']> } {
   const creditedTo = new Map<RelevantSpan, string>();
@@ -165,12 +166,8 @@ export function labelBySpans(candidates: readonly RankedPassage[], labels: RowSp
     const relevance = overlapping.reduce((best, span) => Math.max(best, span.grade), 0);
     return { ...passage, relevance, labelSource: 'span' as const };
   });
-  const relevant = new Map<string, number>();
-  for (const span of labels.spans) {
-    const id = creditedTo.get(span) ?? spanId(span);
-    relevant.set(id, Math.max(relevant.get(id) ?? 0, span.grade));
-  }
-  return { candidates: labelled, relevant: [...relevant].map(([id, grade]) => ({ id, grade })) };
+  const relevant = labels.spans.map((span) => ({ id: creditedTo.get(span) ?? spanId(span), grade: span.grade }));
+  return { candidates: labelled, relevant };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { EmbeddingClient } from '../suites/contract.js';
 import { canonicalJson, endpointIdentity } from './cache.js';
 import { JsonEntryStore } from './jsonEntryStore.js';
 import type { Scheduler } from './scheduler.js';
+import { forEachConcurrent } from '../pool.js';
 
 /** Part of every key: a change to what a key covers or to the entry layout invalidates old entries. */
 const EMBEDDING_CACHE_FORMAT = 1;
@@ -48,6 +49,20 @@ export interface CountingEmbeddingClient extends EmbeddingClient {
 export function embeddingCacheKey(providerId: string, endpoint: string, model: string, text: string): string {
   const identity = { format: EMBEDDING_CACHE_FORMAT, kind: 'embedding', providerId, endpoint: endpointIdentity(endpoint), model, text };
   return createHash('sha256').update(canonicalJson(identity)).digest('hex');
+}
+
+/**
+ * Which of `texts` the disk cache under `cacheDir` holds a vector for, for the embedding model `identity` + `model`:
+ * what the cost plan leaves out, since the client will not send them. Reads only; a few files at a time.
+ */
+export async function cachedEmbeddings(cacheDir: string, identity: { id: string; endpoint: string }, model: string, texts: readonly string[], signal: AbortSignal): Promise<Set<string>> {
+  const store = new VectorStore(cacheDir);
+  const cached = new Set<string>();
+  await forEachConcurrent(new Set(texts), 16, signal, async (text) => {
+    if (await store.get(embeddingCacheKey(identity.id, identity.endpoint, model, text)).catch(() => undefined)) cached.add(text);
+  });
+  signal.throwIfAborted();
+  return cached;
 }
 
 export function createEmbeddingClient(options: EmbeddingClientOptions): CountingEmbeddingClient {

@@ -58,7 +58,7 @@ export function indexProblems(data: Raw, locator: YamlLocator, toModel: (raw: un
   const store = asRecord(raw.store);
   if (store) problems.push(...storeProblems(store, locator));
   if (store?.existing === true && search !== 'dense') {
-    problems.push(new InputError(locator.valueAt(['index', 'store', 'existing']), `search: ${search} needs this folder's chunks, but existing: true searches your own table as it is`, 'use search: dense with existing: true, or existing: false to let rag-inspector index write this folder\'s chunks there'));
+    problems.push(new InputError(locator.valueAt(['index', 'store', 'existing']), `search: ${search} needs this folder's chunks, but existing: true searches your own table as it is`, 'use search: dense with existing: true, or existing: false to let the index build write this folder\'s chunks there'));
   }
   return problems;
 }

@@ -1,8 +1,9 @@
 // The corpus lab in the real extension host: Sweep Retrieval Settings on the bundled BM25 corpus opens the sweep panel
-// on the sweep it wrote, Build Index is cancelled mid-embedding, an untrusted workspace's embeddings endpoint is
-// asked about before anything is sent, Generate Test Questions writes the questions the fixture judge keeps (or,
-// its cost plan declined, sends nothing), and the sweep panel runs two cells end to end against the fixture server
-// (declined: nothing sent; accepted: two runs on disk, their failure splits in the panel, found again when reopened).
+// on the sweep it wrote (a reranker refusing the key stops it before anything is reranked), Build Index is cancelled
+// mid-embedding, an untrusted workspace's embeddings endpoint is asked about before anything is sent, Generate Test
+// Questions writes the questions the fixture judge keeps (or, its cost plan declined, sends nothing), and the sweep
+// panel runs two cells end to end against the fixture server (declined: nothing sent; accepted: two runs on disk, their
+// failure splits in the panel, found again when reopened).
 import * as assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -87,6 +88,22 @@ suite('Corpus lab: sweep and index', () => {
     const outcome = await vscode.commands.executeCommand<CorpusOutcome>(SWEEP, vscode.Uri.file(file));
     assert.deepEqual(outcome, { status: 'failed' });
     assert.match(errors.join('\n'), /no sweep: block\. Add the settings to try/);
+    assert.equal(sweepTabs().length, 0);
+  });
+
+  test('Sweep Retrieval Settings with a reranker that refuses the key: stopped before anything is reranked, naming index.rerank.headers', async function () {
+    this.timeout(30_000);
+    server.addRule({ match: (req) => req.api === 'rerank', fault: { kind: 'status', status: 401, body: { error: { message: 'Invalid API key' } } } });
+    const errors: string[] = [];
+    restore = answerPrompts({ showErrorMessage: ((message: string) => { errors.push(message); return Promise.resolve(undefined); }) as typeof vscode.window.showErrorMessage });
+    const file = writeEval('rerank.eval.yaml', ['index:', '  folder: docs', '  search: bm25', `  rerank: { url: "${server.url}/rerank" }`, 'sweep:', '  k: [1, 2]']);
+    const before = server.requests.length;
+    const outcome = await vscode.commands.executeCommand<CorpusOutcome>(SWEEP, vscode.Uri.file(file));
+    assert.deepEqual(outcome, { status: 'failed' });
+    assert.equal(errors.length, 1, errors.join('\n'));
+    assert.match(errors[0]!, /^RAG Inspector: index\.rerank: .* refused the key \(HTTP 401\) — check the variable index\.rerank\.headers names in the eval file/);
+    assert.doesNotMatch(errors[0]!, /--no-preflight/, 'no CLI flag in VS Code');
+    assert.equal(server.requests.slice(before).filter((req) => req.api === 'rerank').length, 1, 'one cheap call, nothing reranked');
     assert.equal(sweepTabs().length, 0);
   });
 

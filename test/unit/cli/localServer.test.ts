@@ -51,6 +51,7 @@ test('server down: the first line says connection refused at the URL and asks wh
   assert.equal(exit.code, 2, exit.stderr);
   const first = exit.stderr.split('\n')[0] ?? '';
   assert.match(first, new RegExp(`connection refused at ${baseUrl.replace(/[.]/g, '\\.')} — is the server running\\?`));
+  assert.match(first, /; --no-preflight skips this check$/);
   assert.ok(!existsSync(path.join(ws.dir, '.rag-inspector', 'runs')), 'no run log for a run that could not start');
 });
 

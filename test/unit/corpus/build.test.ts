@@ -150,7 +150,7 @@ describe('buildIndex', () => {
     const built = await build(index);
     assert.equal(first.texts, built.chunks.length);
     assert.equal(first.inputTokens, built.chunks.reduce((sum, c) => sum + c.tokens, 0));
-    assert.deepEqual(await planBuild(index, stateDir, new AbortController().signal), { files: { changed: 0, unchanged: 3, removed: 0 }, texts: 0, inputTokens: 0 });
+    assert.deepEqual(await planBuild(index, stateDir, new AbortController().signal), { files: { changed: 0, unchanged: 3, removed: 0 }, chunks: 0, cached: 0, texts: 0, inputTokens: 0 });
     writeFileSync(path.join(folder, 'gamma.md'), `${FILES['gamma.md']!}\nA new line about cups.\n`);
     const plan = await planBuild(index, stateDir, new AbortController().signal);
     assert.equal(plan.files.changed, 1);

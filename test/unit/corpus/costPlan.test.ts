@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { estimateCost } from '../../../src/core/engine/costEstimate.js';
+import { describeIndexEstimate, estimateCost } from '../../../src/core/engine/costEstimate.js';
 import { loadEvalSpec } from '../../../src/core/spec/load.js';
 import { caseRequests, startFixtureServer } from '../../fixtures/llmServer.js';
 import type { FixtureServer } from '../../fixtures/llmServer.js';
@@ -49,6 +49,20 @@ suites: [{ id: corpus, method: rag, dataset: questions.jsonl }]
   const sent = caseRequests(server.requests.slice(before)).filter((r) => r.api === 'openai-embeddings').flatMap((r) => (r.body as { input: string[] }).input);
   assert.equal(sent.length, plan.index.texts, 'the plan counted exactly the texts the build sent');
   const after = await estimateCost(spec, undefined, new AbortController().signal);
-  assert.deepEqual(after.index, { model: 'openai-compatible:fixture-embedding', texts: 0, inputTokens: 0, usd: 0 });
+  assert.deepEqual([after.index?.texts, after.index?.inputTokens, after.index?.usd], [0, 0, 0]);
   assert.equal(after.usd, 0);
+
+  // The index gone but the embedding cache kept, and one new file: every old chunk is cached, only the new file's are sent.
+  rmSync(path.join(folder, '.rag-inspector', 'index'), { recursive: true, force: true });
+  writeFileSync(path.join(folder, 'docs', 'added.md'), '# Added\n\nThe lighthouse keeper logs the fog horn every night at nine, and the tide tables each Sunday.\n');
+  const requested = server.requests.length;
+  const rebuilt = await estimateCost(spec, undefined, new AbortController().signal);
+  assert.equal(server.requests.length, requested, 'pricing sends nothing');
+  assert.ok(rebuilt.index);
+  assert.ok(rebuilt.index.texts >= 1 && rebuilt.index.texts < plan.index.texts, `only the new file's chunks are priced: ${JSON.stringify(rebuilt.index)}`);
+  assert.ok(rebuilt.index.inputTokens < plan.index.inputTokens, 'only the new file is priced');
+  assert.equal(rebuilt.index.cached, plan.index.texts, 'every chunk the build embedded is in the cache');
+  assert.equal(rebuilt.index.chunks, rebuilt.index.cached + rebuilt.index.texts);
+  assert.equal(rebuilt.index.usd, (rebuilt.index.inputTokens * 20) / 1_000_000);
+  assert.match(describeIndexEstimate(rebuilt.index), new RegExp(`^Indexing first: ${rebuilt.index.texts} chunks? to embed with openai-compatible:fixture-embedding \\(${plan.index.texts} of ${rebuilt.index.chunks} chunks cached\\)`));
 });

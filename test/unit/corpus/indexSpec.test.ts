@@ -82,6 +82,7 @@ test('store keys of another type and a missing connection variable or url are na
   assert.ok((await loadProblems(evalFile('index:\n  folder: docs\n  store: { type: pgvector }'))).some((m) => /a pgvector store needs urlEnv/.test(m)));
   const existing = await loadProblems(evalFile('index:\n  folder: docs\n  store: { type: pgvector, urlEnv: DATABASE_URL, existing: true }'));
   assert.match(existing.join('\n'), /:5:\d+: search: bm25 needs this folder's chunks, but existing: true searches your own table as it is/);
+  assert.doesNotMatch(existing.join('\n'), /rag-inspector index/, 'a hint every surface can show: no CLI command');
 });
 
 test('--contain keeps the index folder inside the workspace', async () => {

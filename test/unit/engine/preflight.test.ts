@@ -37,6 +37,21 @@ test('an embeddings model on a llama.cpp started without --embeddings stops the 
   assert.ok(chat.requests.filter((r) => r.api === 'openai-chat').length <= 4, 'no case beyond the first wave was sent');
 });
 
+test('a server that is down stops the run in words every surface can show; the reason tells the CLI to offer --no-preflight', async (t) => {
+  const down = await server({});
+  const baseUrl = down.openaiBaseUrl;
+  await down.close();
+  const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => fixtureEvalYaml(baseUrl) });
+  t.after(() => ws.cleanup());
+  await assert.rejects(runEvaluation(ws.evalFile, options), (error: unknown) => {
+    assert.ok(error instanceof PreflightError);
+    assert.match(error.message, /^connection refused at .* — is the server running\? \(.*start the server, or correct baseUrl in the eval file\)$/);
+    assert.doesNotMatch(error.message, /--/, 'no CLI flag in the message VS Code shows');
+    assert.equal(error.reason, 'unreachable');
+    return true;
+  });
+});
+
 test('the check runs alongside the first wave: cases go out while it waits, never more than one wave, and a failed check leaves no log', async (t) => {
   // llama.cpp lists its model file, not the name asked for, so the check sends its one-word probe, which never gets an
   // answer: the check fails at the timeout, while the cases sent alongside it are answered at once.

@@ -120,7 +120,7 @@ export class SearchEngineStore implements VectorStore {
     try {
       this.exists = await this.calls.exists();
       if (!this.exists) {
-        if (this.spec.existing) throw new StoreError('index.store.index', `${this.calls.name} at ${displayUrl(this.spec.url)} has no index ${index}`, 'set index: to the name of your index, or existing: false to let rag-inspector index create it');
+        if (this.spec.existing) throw new StoreError('index.store.index', `${this.calls.name} at ${displayUrl(this.spec.url)} has no index ${index}`, 'set index: to the name of your index, or existing: false to let the index build create it');
         return;
       }
       const properties = await this.calls.properties();

@@ -42,7 +42,7 @@ export class QdrantStore implements VectorStore {
     try {
       this.exists = (await this.client.collectionExists(collection)).exists;
       if (!this.exists) {
-        if (this.spec.existing) throw new StoreError('index.store.collection', `Qdrant at ${displayUrl(this.spec.url)} has no collection ${collection}`, 'set collection: to the name of your collection, or existing: false to let rag-inspector index create it');
+        if (this.spec.existing) throw new StoreError('index.store.collection', `Qdrant at ${displayUrl(this.spec.url)} has no collection ${collection}`, 'set collection: to the name of your collection, or existing: false to let the index build create it');
         this.using = columns.vector;
         return;
       }

@@ -29,7 +29,7 @@ export function replacementDimension(files: readonly string[], chunks: readonly 
 
 /** A team's own table, collection or index (`existing: true`) is never written. */
 export function refuseWrites(existing: boolean, what: string): void {
-  if (existing) throw new StoreError('index.store.existing', `${what} is your own (existing: true), so rag-inspector only reads it`, 'build it with your own pipeline, or set existing: false and one of its own for rag-inspector index to write');
+  if (existing) throw new StoreError('index.store.existing', `${what} is your own (existing: true), so RAG Inspector only reads it`, 'build it with your own pipeline, or set existing: false and one of its own for the index build to write');
 }
 
 /** The one dimension of `chunks`' vectors; throws naming the first chunk that differs or holds a non-number. */

@@ -8,6 +8,7 @@ import type { RowRef } from '../../model.js';
 import type { RowLabels } from '../../retrieval/qrels.js';
 import type { EvalSpec, SuiteSpec } from '../../spec/types.js';
 import { suiteFor } from '../../suites/registry.js';
+import { droppedInReview, readAppliedReview, reviewNote } from '../questions/appliedReview.js';
 
 export interface SweepQuestion {
   /** The row's key (its id, else its position). */
@@ -26,6 +27,8 @@ export interface SweepQuestions {
   problems: InputError[];
   /** Rows without any relevance label: nothing can be measured on them. */
   unlabelled: number;
+  /** How many questions a person dropped in review were left out (the same rule as a run's), when any were. */
+  reviewNote?: string;
 }
 
 /** The suites whose method reads retrieval questions (the rag method's hook). */
@@ -52,6 +55,7 @@ export async function readSweepQuestions(spec: Pick<EvalSpec, 'file' | 'suites' 
   const questions: SweepQuestion[] = [];
   const problems: InputError[] = [];
   let unlabelled = 0;
+  const review = method.reviewedQuestion ? await readAppliedReview(suite.dataset) : undefined;
   for await (const item of readDataset(suite.dataset, { signal })) {
     if (!item.ok) {
       problems.push(item.error);
@@ -60,6 +64,7 @@ export async function readSweepQuestions(spec: Pick<EvalSpec, 'file' | 'suites' 
     problems.push(...(item.problems ?? []));
     try {
       const { question, labels } = reader.read(item.row, params);
+      if (review && droppedInReview(review, rowKey(item.row), method.reviewedQuestion!(item.row, params), item.row.ref.line)) continue;
       if (!labels) {
         unlabelled++;
         continue;
@@ -71,5 +76,6 @@ export async function readSweepQuestions(spec: Pick<EvalSpec, 'file' | 'suites' 
     }
     if (suite.limit !== undefined && questions.length >= suite.limit) break;
   }
-  return { suite, k: reader.k(params), questions, problems, unlabelled };
+  const note = reviewNote(review, 'this sweep');
+  return { suite, k: reader.k(params), questions, problems, unlabelled, ...(note ? { reviewNote: note } : {}) };
 }

@@ -6,7 +6,7 @@ import { exactPairedInterval, mcnemarExact, pairedBootstrap } from '../../paired
 import { forEachConcurrent } from '../../pool.js';
 import type { ReportCell } from '../../reportTable.js';
 import type { Retriever, RetrievalRecord, RetrievedItem } from '../../retrieval/contract.js';
-import { isLabelled, qrelsOf, questionMetrics, rankedIds } from '../../retrieval/metrics.js';
+import { isLabelled, recordMetrics } from '../../retrieval/metrics.js';
 import { createRetrievalMetricsAggregator } from '../../retrieval/metricsAggregator.js';
 import type { RetrievalMetricsAggregator } from '../../retrieval/metricsAggregator.js';
 import { labelledRetrieval, passagePosition } from '../../retrieval/qrels.js';
@@ -161,7 +161,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
         const work = perCell.get(cell) as CellWork;
         work.aggregator.add(record);
         if (!isLabelled(record)) continue;
-        const measured = questionMetrics(rankedIds(record), qrelsOf(record), [k]);
+        const measured = recordMetrics(record, [k]);
         if (!measured) {
           noRelevant.add(question.id);
           continue;
@@ -219,7 +219,7 @@ interface CellWork {
   firstError?: string;
 }
 
-function metricValue(measured: NonNullable<ReturnType<typeof questionMetrics>>, metric: SweepMetric): number {
+function metricValue(measured: NonNullable<ReturnType<typeof recordMetrics>>, metric: SweepMetric): number {
   switch (metric) {
     case 'recall': return measured.recall[0] as number;
     case 'precision': return measured.precision[0] as number;

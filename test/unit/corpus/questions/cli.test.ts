@@ -10,6 +10,8 @@ import { after, describe, it } from 'node:test';
 import type { FixtureServer } from '../../../fixtures/llmServer.js';
 import { useFixtureServer } from '../../../fixtures/useFixtureServer.js';
 import { runGenerateQuestions } from '../../../../src/cli/generateQuestions.js';
+import { questionSetupProblem } from '../../../../src/core/engine/questionRun.js';
+import { loadEvalSpec } from '../../../../src/core/spec/load.js';
 import { acceptingDefaults, DOCS, onPrompt, promptKind, scriptSingleHop, SINGLE_HOP_QUESTIONS, verdict } from './fixtureCorpus.js';
 
 let server: FixtureServer;
@@ -65,6 +67,17 @@ describe('rag-inspector generate-questions', () => {
     assert.match(run.err(), /Questions to generate: 4 \(2 single-hop, 2 unanswerable\)/);
     assert.match(run.err(), /Calls, at most: 6 to openai-compatible:fixture-generator, 6 to the judge openai-compatible:fixture-judge, 4 embedding\(s\)/);
     assert.equal(server.requests.filter((r) => r.api === 'openai-chat').length, 0);
+  });
+
+  it('without a model to write the questions: core says what to add to the eval file, in words with no CLI flag', async () => {
+    const ws = workspace();
+    const file = path.join(ws, 'q.eval.yaml');
+    // A loaded file always has a model; a host that hands over a spec with none (and no model of its own) is told this.
+    const problem = questionSetupProblem({ ...await loadEvalSpec(file), models: [] }, undefined);
+    assert.equal(problem?.missing, 'model');
+    assert.match(problem.message, /^no model writes the questions: add a model to .*q\.eval\.yaml's models$/);
+    assert.doesNotMatch(problem.message, /--/, 'no flag in words VS Code shows too');
+    assert.equal(questionSetupProblem({ ...await loadEvalSpec(file), models: [] }, { provider: 'openai-compatible', model: 'm', parameters: {} }), undefined);
   });
 
   it('cancelled after the first question, then run again: the rest are made, none generated twice', async () => {

@@ -48,5 +48,5 @@ test('a key variable that is not set, a collection that is not there, a server t
   await assert.rejects(openStore(teamSpec('http://127.0.0.1:9'), '/unused', { QDRANT_KEY: 'k' }), (error: unknown) => error instanceof StoreError && error.setting === 'index.store.url' && /cannot reach Qdrant at http:\/\/127.0.0.1:9/.test(error.message));
   const server = await startReplayServer([{ source: 'https://api.qdrant.tech/api-reference/collections/collection-exists', request: { method: 'GET', path: '/collections/team_docs/exists' }, response: { status: 200, body: { result: { exists: false }, status: 'ok', time: 0.0001 } } }]);
   t.after(() => server.stop());
-  await assert.rejects(openStore(teamSpec(server.url), '/unused', { QDRANT_KEY: 'k' }), (error: unknown) => error instanceof StoreError && error.setting === 'index.store.collection' && /has no collection team_docs/.test(error.message));
+  await assert.rejects(openStore(teamSpec(server.url), '/unused', { QDRANT_KEY: 'k' }), (error: unknown) => error instanceof StoreError && error.setting === 'index.store.collection' && /has no collection team_docs — .*existing: false to let the index build create it$/.test(error.message));
 });

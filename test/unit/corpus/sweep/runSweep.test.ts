@@ -15,6 +15,7 @@ import { createCommandRetriever } from '../../../../src/core/retrieval/command.j
 import type { Retriever } from '../../../../src/core/retrieval/contract.js';
 import { qrelsOf, questionMetrics, rankedIds } from '../../../../src/core/retrieval/metrics.js';
 import { labelledRetrieval } from '../../../../src/core/retrieval/qrels.js';
+import { createRetrievalMetricsAggregator } from '../../../../src/core/retrieval/metricsAggregator.js';
 import { mcnemarExact } from '../../../../src/core/pairedStats.js';
 import { loadEvalSpec } from '../../../../src/core/spec/load.js';
 
@@ -122,6 +123,31 @@ describe('runSweep', () => {
       assert.equal(fixed.best?.vsCurrent?.p, mcnemarExact(0, 20));
       assert.equal(fixed.best?.vsCurrent?.difference, 1);
       assert.equal(fixed.best?.vsCurrent?.significant, true);
+    } finally {
+      await script.close!();
+    }
+  });
+
+  it('measures a chunk holding two relevant spans as the rag method does: both spans found', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sweep-two-spans-'));
+    writeFileSync(path.join(dir, 'plan.json'), JSON.stringify({ 100: { 'q?': 1 } }));
+    writeFileSync(path.join(dir, 'calls.txt'), '');
+    // Both spans lie in the relevant chunk (990-1020); the third is in a file nothing returns.
+    const labels = { source: 'span' as const, spans: [{ file: 'doc.md', start: 1000, end: 1005, grade: 1 }, { file: 'doc.md', start: 1010, end: 1015, grade: 1 }, { file: 'c.md', start: 0, end: 9, grade: 1 }] };
+    const questions: SweepQuestion[] = [{ id: 'q1', question: 'q?', labels, row: { file: 'questions.jsonl', line: 1, index: 0 } }];
+    const script = createCommandRetriever({ type: 'command', command: [process.execPath, path.join(FIXTURES, 'plantedSweep.mjs'), path.join(dir, 'plan.json'), path.join(dir, 'calls.txt')], cwd: dir, mode: 'persistent', timeoutMs: 30_000 }, { env: process.env });
+    try {
+      const result = await runSweep({ grid: expandGrid({ chunkSize: [100], k: [2] }, { chunkSize: 100, k: 2 }), questions, retrieverForCell: paramsPerCell(script), seed: 3, signal: never, resamples: 50 });
+      const cell = result.cells[0]!;
+      assert.equal(cell.metrics.recall.value, 2 / 3);
+      // The rag method's report of the same ranking gives the same numbers.
+      const items = (await script.retrieve({ question: 'q?', k: 2, params: { chunkSize: 100 } }, never)).items;
+      const rag = createRetrievalMetricsAggregator({ suiteId: 'rag', ks: [2], seed: 3, resamples: 50 });
+      rag.add({ retriever: script.identity, k: 2, ...labelledRetrieval(items, 2, labels) });
+      const table = rag.finish().tables.find((t) => t.id === 'rag-retrieval')!;
+      for (const [row, name] of (['recall', 'precision', 'hit_rate', 'ndcg', 'mrr', 'r_precision'] as const).entries()) {
+        assert.equal(table.rows[row]!.cells[0]!.value, cell.metrics[name].value, name);
+      }
     } finally {
       await script.close!();
     }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RetrievedItem } from '../../../../src/core/retrieval/contract.js';
-import { qrelsOf, questionMetrics, rankedIds } from '../../../../src/core/retrieval/metrics.js';
+import { qrelsOf, questionMetrics, rankedIds, recordMetrics } from '../../../../src/core/retrieval/metrics.js';
 import { labelledRetrieval, spansOfRow } from '../../../../src/core/retrieval/qrels.js';
 import type { RowSpans } from '../../../../src/core/retrieval/qrels.js';
 
@@ -47,6 +47,37 @@ describe('relevant_spans', () => {
     // Three chunks of one span are one relevant document: precision@3 is 1/3, not 3/3.
     assert.equal(measure(cut).precision[1], 1 / 3);
     assert.equal(measure(cut).relevant, 1);
+  });
+
+  it('counts a passage holding two spans as finding both: recall over spans, nDCG as two passages in a row', () => {
+    // A multi-hop question: two evidence spans in doc.md, a third in c.md that nothing retrieves.
+    const spans = labels([['doc.md', 100, 150], ['doc.md', 300, 350], ['c.md', 0, 10]]);
+    const big = labelledRetrieval([at('other.md', 0, 40), at('doc.md', 0, 400)], 2, spans);
+    // The passage is named once per span it holds.
+    assert.deepEqual(big.relevant, [{ id: 'doc.md#0-400', grade: 1 }, { id: 'doc.md#0-400', grade: 1 }, { id: 'span:c.md#0-10', grade: 1 }]);
+    const m = recordMetrics({ retriever: 'r', k: 2, ...big }, [1, 2])!;
+    assert.equal(m.relevant, 3);
+    assert.deepEqual(m.recall, [0, 2 / 3]);
+    // Of the two passages sent, one was useful.
+    assert.deepEqual(m.precision, [0, 1 / 2]);
+    assert.deepEqual(m.hitRate, [0, 1]);
+    assert.equal(m.reciprocalRank, 1 / 2);
+    // Two spans found in the first R = 3 passages.
+    assert.equal(m.rPrecision, 2 / 3);
+    // The two spans take ranks 2 and 3; the ideal is taken over those three ranks.
+    const dcg = 1 / Math.log2(3) + 1 / Math.log2(4);
+    const idcg = 1 + 1 / Math.log2(3) + 1 / Math.log2(4);
+    assert.ok(Math.abs(m.ndcg[1]! - dcg / idcg) < 1e-12);
+
+    // The same evidence cut into two chunks one after the other: the same recall and nDCG.
+    const cut = labelledRetrieval([at('other.md', 0, 40), at('doc.md', 0, 200), at('doc.md', 200, 400)], 3, spans);
+    const n = recordMetrics({ retriever: 'r', k: 3, ...cut }, [3])!;
+    assert.equal(n.recall[0], 2 / 3);
+    assert.ok(Math.abs(n.ndcg[0]! - m.ndcg[1]!) < 1e-12);
+
+    // Every span in the first passage is a perfect retrieval: nothing above 1, nothing below.
+    const whole = recordMetrics({ retriever: 'r', k: 1, ...labelledRetrieval([at('doc.md', 0, 400)], 1, labels([['doc.md', 100, 150, 2], ['doc.md', 300, 350]])) }, [1])!;
+    assert.deepEqual([whole.recall[0], whole.precision[0], whole.ndcg[0], whole.rPrecision], [1, 1, 1, 1]);
   });
 
   it('ends a span where it says: touching ranges do not overlap, other files never do', () => {
