@@ -52,11 +52,26 @@ builds.push({
 builds.push({
   ...common,
   external: ['*.node', '@lancedb/lancedb-*'],
-  entryPoints: Object.fromEntries(readdirSync('src/core/vendor').filter((file) => file !== 'load.ts').map((file) => [`vendor/${file.replace(/\.ts$/, '')}`, `src/core/vendor/${file}`])),
+  entryPoints: Object.fromEntries(readdirSync('src/core/vendor').filter((file) => file !== 'load.ts' && file !== 'pdf.ts').map((file) => [`vendor/${file.replace(/\.ts$/, '')}`, `src/core/vendor/${file}`])),
   outdir,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
+});
+// pdf.js (through unpdf) sets browser globals when it loads, `globalThis.navigator ??= {}` among them; VS Code's
+// extension host makes `navigator` a getter that reports an error when read and throws when written, so the PDF
+// reader would fail to load there. This bundle gets a navigator of its own instead of the global one (pdf.js reads
+// only its platform, user agent and language, which matter to drawing, not to text).
+builds.push({
+  ...common,
+  entryPoints: { 'vendor/pdf': 'src/core/vendor/pdf.ts' },
+  outdir,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  define: { 'globalThis.navigator': 'pdfNavigator', navigator: 'pdfNavigator' },
+  // unpdf's build of pdf.js carries no licence comment of its own: the bundle says whose code it holds.
+  banner: { js: "/*! Contains Mozilla's pdf.js (https://github.com/mozilla/pdf.js), Copyright Mozilla Foundation, licensed under the Apache License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0), through unpdf (MIT). */\nvar pdfNavigator = { platform: '', userAgent: '', language: 'en-US' };" },
 });
 if (existsSync('src/extension/extension.ts')) {
   builds.push({

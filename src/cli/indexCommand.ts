@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeBuild } from '../core/corpus/build.js';
 import type { IndexBuildSummary } from '../core/corpus/contract.js';
+import type { InputError } from '../core/errors.js';
 import { indexRetrieverOf } from '../core/engine/retriever.js';
 import type { RunOptions } from '../core/engine/runEvaluation.js';
 import { envCredentials } from '../core/providers/registry.js';
@@ -55,7 +56,7 @@ const EXIT_OK = 0;
 const EXIT_ERROR = 2;
 const EXIT_CANCELLED = 130;
 
-/** Exit 0 when the index is built, 2 on an error (its cause on stderr), 130 when cancelled. */
+/** Exit 0 when the index is built, 2 on an error or a file left out (its cause on stderr), 130 when cancelled. */
 export async function runIndexCommand(argv: string[], host: IndexCommandHost): Promise<number> {
   const command = parseIndexCommand(argv);
   const specFile = path.resolve(command.specFile);
@@ -69,6 +70,7 @@ export async function runIndexCommand(argv: string[], host: IndexCommandHost): P
   const controller = new AbortController();
   const onSigint = host.cancelOnSigint(controller, (line) => print(process.stderr, `${line}\n`));
   let summary: IndexBuildSummary | undefined;
+  let problems: InputError[] = [];
   const retriever = indexRetrieverOf(spec.index, spec, process.env, {
     stateDir: path.join(workspaceDir, '.rag-inspector'),
     credentials: envCredentials(process.env),
@@ -76,12 +78,17 @@ export async function runIndexCommand(argv: string[], host: IndexCommandHost): P
     onProgress: (progress) => lines.show(progress),
     onBuilt: (built) => {
       summary = built.summary;
+      problems = built.problems;
     },
   });
   try {
     await retriever.version(controller.signal);
     print(process.stdout, `${describeBuild(summary!)}\n`);
-    return EXIT_OK;
+    if (problems.length === 0) return EXIT_OK;
+    // The index holds every other file; the ones left out are an error to fix, not a pass.
+    for (const problem of problems) print(process.stderr, `error: ${problem.format()}\n`);
+    print(process.stderr, `rag-inspector index: ${problems.length} problem${problems.length === 1 ? '' : 's'} above: those files (or lines, or pages) are not in the index; the rest is\n`);
+    return EXIT_ERROR;
   } catch (error) {
     if (controller.signal.aborted) {
       print(process.stderr, `cancelled: run the same command again to finish the index (what was embedded is cached)\n`);

@@ -10,6 +10,7 @@ import { sweepRetrieval } from '../core/engine/sweepRetrieval.js';
 import { bestLine } from '../core/corpus/sweep/sweepText.js';
 import { indexRetrieverOf } from '../core/engine/retriever.js';
 import { describeError } from '../core/errors.js';
+import type { InputError } from '../core/errors.js';
 import { formatCostPlan } from '../core/corpus/questions/costPlan.js';
 import { DEFAULT_DUPLICATE_THRESHOLD, QUESTION_DEFAULTS, questionSetupProblem, runQuestionGeneration } from '../core/engine/questionRun.js';
 import type { GenerationSummary } from '../core/corpus/questions/generate.js';
@@ -166,6 +167,7 @@ export async function buildIndexCommand(deps: CorpusDeps, arg: unknown): Promise
       void vscode.window.showErrorMessage(`RAG Inspector: ${path.basename(spec.file)} has no index: block. Add one, e.g. index: { folder: docs, search: bm25 } (README, "Index a folder").`);
       return { status: 'failed' };
     }
+    let problems: InputError[] = [];
     const summary = await withCancellableProgress(`${title} — ${path.basename(spec.file)}`, cancellation, async (report, signal) => {
       aborted = signal;
       let built: IndexBuildSummary | undefined;
@@ -173,7 +175,10 @@ export async function buildIndexCommand(deps: CorpusDeps, arg: unknown): Promise
         stateDir: path.join(path.dirname(spec.file), '.rag-inspector'),
         credentials: deps.credentials,
         onProgress: (p) => report(indexMessage(p), p.done === p.total),
-        onBuilt: (result) => { built = result.summary; },
+        onBuilt: (result) => {
+          built = result.summary;
+          problems = result.problems;
+        },
       });
       try {
         await retriever.version(signal);
@@ -185,7 +190,9 @@ export async function buildIndexCommand(deps: CorpusDeps, arg: unknown): Promise
     });
     const line = describeBuild(summary);
     deps.logger.info(`${title}: ${line}`);
-    void vscode.window.showInformationMessage(`RAG Inspector: ${line}`);
+    for (const problem of problems) deps.logger.warn(`${title}: ${problem.format()}`);
+    if (problems.length === 0) void vscode.window.showInformationMessage(`RAG Inspector: ${line}`);
+    else void vscode.window.showWarningMessage(`RAG Inspector: ${line}; ${problems.length} file(s), line(s) or page(s) could not be read and are not in the index (first: ${problems[0]!.format()}); see the RAG Inspector output.`);
     return { status: 'built', summary };
   } catch (error) {
     if (aborted?.aborted) {

@@ -23,6 +23,7 @@ import { activateOutputChannel } from './outputChannel.js';
 import type { RedactingLogger } from './outputChannel.js';
 import { activateInspectorPanel } from './panel.js';
 import type { InspectorPanels } from './panel.js';
+import { openSourceAt, registerPdfTextDocuments } from './sourceDocuments.js';
 import { activateRerunOnSave } from './rerunOnSave.js';
 import type { RerunOnSave } from './rerunOnSave.js';
 import { activateResultsIndex } from './resultsIndex.js';
@@ -61,6 +62,8 @@ export interface TestingApi {
   explainer: Explainer;
   agentTools: AgentToolsApi;
   questionReviews: QuestionReviewPanels;
+  /** What the inspector's "open this file at this line" does (a PDF: its text), in the extension's own bundle. */
+  openSourceAt: typeof openSourceAt;
 }
 
 export function activate(context: vscode.ExtensionContext): { testing: TestingApi } | undefined {
@@ -76,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   const evalFiles = activateEvalFiles(context);
   const statusBar = activateStatusBar(context, controller.onEvent);
   const panels = activateInspectorPanel(context, { controller, logger, explanation: (runId) => storedExplanation(store, runId) }, sessions, store);
+  context.subscriptions.push(registerPdfTextDocuments());
   const diagnostics = activateDiagnostics(context, index);
   activateCodeLens(context, index, evalFiles);
   activateHover(context, index);
@@ -103,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests, evalFiles, untrusted, explainer, agentTools, questionReviews } };
+  return { testing: { logger, secrets, panels, sessions, store, index, diagnostics, rerunOnSave, statusBar, controller, logUri: context.logUri, tests, evalFiles, untrusted, explainer, agentTools, questionReviews, openSourceAt } };
 }
 
 export function deactivate(): void {

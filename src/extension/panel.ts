@@ -17,6 +17,7 @@ import { caseKey } from '../core/model.js';
 import { WebviewDispatcher, onCommand, onRequest } from './webviewDispatch.js';
 import type { Handler } from './webviewDispatch.js';
 import { VerdictService } from './verdicts.js';
+import { openSourceAt } from './sourceDocuments.js';
 import { BatchTally } from '../core/engine/batchProgress.js';
 
 export const INSPECTOR_VIEW_TYPE = 'ragInspector.inspector';
@@ -169,7 +170,7 @@ export class InspectorPanel implements vscode.Disposable {
       onRequest(CompareRuns, ({ before, after }) => data.compare(before, after)),
       onRequest(GetVerdicts, ({ runId }) => this.verdicts.view(runId)),
       onRequest(SetVerdicts, ({ runId, change }) => this.verdicts.set(runId, change)),
-      onCommand(OpenDatasetRow, ({ file, line }) => openAtLine(file, line)),
+      onCommand(OpenDatasetRow, ({ file, line }) => openSourceAt(file, line)),
       onCommand(OpenTemplate, ({ file }) => vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true })),
       onCommand(RerunCase, ({ runId, key }) => vscode.commands.executeCommand('ragInspector.rerunCase', { runId, key })),
       onCommand(CancelRun, () => { controller.cancel(); }),
@@ -288,12 +289,6 @@ export function activateInspectorPanel(
     }),
   );
   return panels;
-}
-
-/** Opens a file (a dataset row, a question's source chunk) with the cursor on a 1-based line. */
-export function openAtLine(file: string, line: number): Thenable<vscode.TextEditor> {
-  const position = new vscode.Position(Math.max(0, line - 1), 0);
-  return vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), preview: true });
 }
 
 /** Saves a chart the inspector exported (SVG or PNG as a data: URL) where the user chooses. */

@@ -9,7 +9,8 @@ import type { QuestionReviewView, ReviewChange } from '../core/corpus/questions/
 import { REPORT_DATA_ELEMENT_ID } from '../core/report/html.js';
 import { GetQuestionReview, OpenDatasetRow, SetQuestionReview } from '../protocol.js';
 import type { Logger } from './outputChannel.js';
-import { inspectorHtml, makeNonce, openAtLine, panelOptions } from './panel.js';
+import { inspectorHtml, makeNonce, panelOptions } from './panel.js';
+import { openSourceAt } from './sourceDocuments.js';
 import { RequestFailure, WebviewDispatcher, onCommand, onRequest } from './webviewDispatch.js';
 
 export const REVIEW_QUESTIONS_COMMAND = 'ragInspector.reviewQuestions';
@@ -70,7 +71,7 @@ export class QuestionReviewPanels implements vscode.Disposable {
     const dispatcher = new WebviewDispatcher([
       onRequest(GetQuestionReview, () => service.view()),
       onRequest(SetQuestionReview, ({ change }) => service.set(change)),
-      onCommand(OpenDatasetRow, ({ file: source, line }) => openAtLine(source, line)),
+      onCommand(OpenDatasetRow, ({ file: source, line }) => openSourceAt(source, line)),
     ], {
       post: (message) => void panel.webview.postMessage(message),
       logger: this.logger,

@@ -133,13 +133,13 @@ async function main() {
   const shippedDist = readdirSync(path.join(extensionDir, 'dist'), { recursive: true, encoding: 'utf8' })
     .filter((entry) => statSync(path.join(extensionDir, 'dist', entry)).isFile()).sort();
   const expectedDist = ['extension.js', 'webview.js', 'encodings/cl100k_base.js', 'encodings/o200k_base.js',
-    ...['anthropic', 'elastic', 'lancedb', 'openai', 'opensearch', 'otel', 'pg', 'qdrant'].map((vendor) => `vendor/${vendor}.js`),
+    ...['anthropic', 'elastic', 'lancedb', 'openai', 'opensearch', 'otel', 'pdf', 'pg', 'qdrant'].map((vendor) => `vendor/${vendor}.js`),
     'THIRD_PARTY_NOTICES.txt',
     ...(LANCE_BINARY ? [`vendor/${lanceFile(LANCE_BINARY)}`, 'vendor/lancedb.RUST_THIRD_PARTY_LICENSES.html'] : [])].sort();
   if (JSON.stringify(shippedDist) !== JSON.stringify(expectedDist)) throw new Error(`the .vsix's dist/ holds ${shippedDist.join(', ')}; expected ${expectedDist.join(', ')}`);
   // The notices name what the bundles hold and what ships unbundled (LanceDB's native package), each with its licence.
   const notices = readFileSync(path.join(extensionDir, 'dist', 'THIRD_PARTY_NOTICES.txt'), 'utf8');
-  for (const bundled of ['openai', 'lit', 'apache-arrow', '@lancedb/lancedb', ...(LANCE_BINARY ? [`@lancedb/lancedb-${LANCE_BINARY}`] : [])]) {
+  for (const bundled of ['openai', 'lit', 'apache-arrow', 'unpdf', '@lancedb/lancedb', ...(LANCE_BINARY ? [`@lancedb/lancedb-${LANCE_BINARY}`] : [])]) {
     if (!notices.includes(`\n${bundled} `)) throw new Error(`dist/THIRD_PARTY_NOTICES.txt does not name ${bundled}`);
   }
   const megabytes = (statSync(VSIX).size / 2 ** 20).toFixed(1);

@@ -22,8 +22,9 @@ export const PASSING_CASE = `${RAG_SUITE}/0`;
 export const MALFORMED_CASE = `${RAG_SUITE}/4`;
 /** A candidate id that is markup: drawn as text. */
 export const MARKUP_ID = '<img src=x onerror="window.__xss = 3">';
-/** The passage of rank 2 in the ranked-out case comes from a file; rank 3 from a URL. */
+/** The passage of rank 2 in the ranked-out case comes from a file; rank 3 from a URL; rank 4 from pages 3–4 of a PDF. */
 export const SOURCE_FILE = '/workspace/corpus/handbook.md';
+export const SOURCE_PDF = '/workspace/corpus/report.pdf';
 export const SOURCE_URL = 'https://docs.example.com/handbook#vacation';
 export const METRIC_KS = ['1', '3', '5', '10'] as const;
 
@@ -70,6 +71,7 @@ function candidate(id: string, rank: number, plan: Plan): RankedPassage {
   if (grade !== undefined) { passage.relevance = grade; passage.labelSource = 'relevant_ids'; }
   if (rank === 2) passage.source = { file: SOURCE_FILE, startLine: 40, endLine: 52 };
   if (rank === 3) passage.source = { url: SOURCE_URL };
+  if (rank === 4) passage.source = { file: SOURCE_PDF, startLine: 12, endLine: 19, startPage: 3, endPage: 4 };
   return passage;
 }
 

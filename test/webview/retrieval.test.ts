@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import {
-  MALFORMED_CASE, MARKUP_ID, METRIC_KS, NOT_RETRIEVED_CASE, NOT_RETRIEVED_WORDS, RAG_K, RAG_MODEL, RANKED_OUT_CASE, RANKED_OUT_WORDS, SOURCE_FILE, SOURCE_URL, ragRun,
+  MALFORMED_CASE, MARKUP_ID, METRIC_KS, NOT_RETRIEVED_CASE, NOT_RETRIEVED_WORDS, RAG_K, RAG_MODEL, RANKED_OUT_CASE, RANKED_OUT_WORDS, SOURCE_FILE, SOURCE_PDF, SOURCE_URL, ragRun,
 } from './ragBuilders.js';
 import { collectPageErrors, cspViolations, screenshotPath, seedViewState, useBrowser, waitFor, webviewBundle } from './harness.js';
 import { renderHtmlReport } from '../../src/core/report/html.js';
@@ -61,6 +61,8 @@ test('a ranked-out case: the cause with its evidence, the cut-off line between r
   // Sources: a file as text (no commands in the report), a URL as text, never a link.
   assert.match(await view.locator('tr[data-rank="2"]').innerText(), new RegExp(`${SOURCE_FILE.replaceAll('/', '\\/')}:40–52`));
   assert.equal(await view.locator('tr[data-rank="3"] .url').innerText(), SOURCE_URL);
+  // A PDF's passage is placed by its pages.
+  assert.match(await view.locator('tr[data-rank="4"]').innerText(), new RegExp(`${SOURCE_PDF.replaceAll('/', '\\/').replaceAll('.', '\\.')} pp\\. 3–4`));
   assert.equal(await view.locator('a').count(), 0);
   // Markup in an id is text.
   assert.equal(await view.locator('tr[data-rank="10"]').getAttribute('data-id'), MARKUP_ID);

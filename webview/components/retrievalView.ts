@@ -2,7 +2,7 @@
 // document cards), each one's relevance and label source, where it came from, and the failure cause with its evidence.
 import { LitElement, css, html, nothing } from 'lit';
 import type { CauseFinding, RankedPassage, RetrievalRecord } from '../../src/core/retrieval/contract.js';
-import { CAUSE_WORDS, LABEL_SOURCE_WORDS, RANKED_PREVIEW, relevanceOf, visibleCandidates } from '../state/retrieval.js';
+import { CAUSE_WORDS, LABEL_SOURCE_WORDS, RANKED_PREVIEW, placeInFile, relevanceOf, visibleCandidates } from '../state/retrieval.js';
 import type { RetrievalReading } from '../state/retrieval.js';
 import type { RevealSourceDetail } from './explanationView.js';
 import type { OpenRowDetail } from './caseView.js';
@@ -122,11 +122,13 @@ export class RetrievalView extends LitElement {
     const source = passage.source;
     if (!source) return html`<span class="muted">—</span>`;
     if (source.file) {
-      const lines = source.startLine ? `:${source.startLine}${source.endLine && source.endLine !== source.startLine ? `–${source.endLine}` : ''}` : '';
-      const where = `${basename(source.file)}${lines}`;
+      const place = placeInFile(source);
+      const where = `${basename(source.file)}${place}`;
+      // A PDF opens as the text the index read from it, at the passage's line.
+      const opens = source.startPage !== undefined ? `Open the text of ${source.file} at${place}` : `Open ${source.file}${place}`;
       return this.canRunCommands
-        ? html`<button class="link mono" title=${`Open ${source.file}${lines}`} @click=${() => this.open(source.file!, source.startLine ?? 1)}>${where}</button>`
-        : html`<span class="mono" title=${source.file}>${source.file}${lines}</span>`;
+        ? html`<button class="link mono" title=${opens} @click=${() => this.open(source.file!, source.startLine ?? 1)}>${where}</button>`
+        : html`<span class="mono" title=${source.file}>${source.file}${place}</span>`;
     }
     // A URL is shown as text to copy, never followed from the webview.
     return html`<span class="mono url">${source.url}</span>`;

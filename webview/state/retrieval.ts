@@ -92,8 +92,20 @@ function readSource(raw: unknown): PassageSource | undefined {
   if (isString(raw.file) && raw.file) source.file = raw.file;
   if (isCount(raw.startLine) && raw.startLine >= 1) source.startLine = raw.startLine;
   if (isCount(raw.endLine) && raw.endLine >= 1) source.endLine = raw.endLine;
+  if (isCount(raw.startPage) && raw.startPage >= 1) source.startPage = raw.startPage;
+  if (isCount(raw.endPage) && raw.endPage >= 1) source.endPage = raw.endPage;
   if (isString(raw.url) && raw.url) source.url = raw.url;
   return source.file || source.url ? source : undefined;
+}
+
+/**
+ * Where in its file a passage is, as the source column says it after the file's name: a PDF's pages (" p. 3",
+ * " pp. 3–4"), else its lines (":12", ":12–18"), else nothing.
+ */
+export function placeInFile(source: PassageSource): string {
+  const range = (start: number, end: number | undefined) => (end !== undefined && end !== start ? `${start}–${end}` : `${start}`);
+  if (source.startPage !== undefined) return source.endPage !== undefined && source.endPage !== source.startPage ? ` pp. ${range(source.startPage, source.endPage)}` : ` p. ${source.startPage}`;
+  return source.startLine !== undefined ? `:${range(source.startLine, source.endLine)}` : '';
 }
 
 /** Relevant, not relevant, or unknown (no label says), for a ranked passage. */

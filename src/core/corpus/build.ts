@@ -12,6 +12,7 @@ import { chunkDocument } from './chunker.js';
 import type { Chunk, CorpusDocument, IndexBuildSummary, IndexProgress, StoredChunk, VectorStore } from './contract.js';
 import { readCorpus } from './documents.js';
 import { indexDirOf } from './indexDir.js';
+import { PdfTextCache, pdfTextCacheDir } from './pdfTextCache.js';
 import { diffManifest, manifestOf, readManifest, writeManifest } from './manifest.js';
 
 /** The index's manifest (manifest.ts): which files, with which bytes, gave which chunks. Written last. */
@@ -68,7 +69,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuiltIndex> {
     return { indexDir, chunks: [], problems: [], store, summary: { folder: spec.folder, indexDir, files: { changed: 0, unchanged: 0, removed: 0 }, chunks: count, embedded: { texts: 0, cached: 0, inputTokens: 0 } } };
   }
 
-  const { documents, problems, previousChunks, diff, fresh } = await changedChunks(spec, indexDir, signal, progress);
+  const { documents, problems, previousChunks, diff, fresh } = await changedChunks(spec, options.stateDir, indexDir, signal, progress);
   const changed = new Set(diff.changed.map((document) => document.file));
   const removed = new Set(diff.removed);
 
@@ -117,8 +118,9 @@ export async function buildIndex(options: BuildOptions): Promise<BuiltIndex> {
 }
 
 /** The documents, the previous build's chunks, what changed since, and the changed files' new chunks. */
-async function changedChunks(spec: IndexSpec, indexDir: string, signal: AbortSignal, progress: (progress: IndexProgress) => void) {
-  const { documents, problems } = await readCorpus(spec, { signal, onProgress: progress });
+async function changedChunks(spec: IndexSpec, stateDir: string, indexDir: string, signal: AbortSignal, progress: (progress: IndexProgress) => void) {
+  const pdfCache = new PdfTextCache(pdfTextCacheDir(stateDir));
+  const { documents, problems } = await readCorpus(spec, { signal, onProgress: progress, pdfCache });
   signal.throwIfAborted();
   // A damaged chunk file (or none) means the manifest cannot be trusted: every file is chunked again.
   const previousChunks = await readChunks(path.join(indexDir, CHUNKS_FILE));
@@ -153,7 +155,7 @@ export interface BuildPlan {
 export async function planBuild(spec: IndexSpec, stateDir: string, signal: AbortSignal, cachedOf?: (texts: string[]) => Promise<Set<string>>): Promise<BuildPlan> {
   const none = { chunks: 0, cached: 0, texts: 0, inputTokens: 0 };
   if (spec.store.type !== 'embedded' && spec.store.existing) return { files: { changed: 0, unchanged: 0, removed: 0 }, ...none };
-  const { diff, fresh } = await changedChunks(spec, indexDirOf(spec, stateDir), signal, () => undefined);
+  const { diff, fresh } = await changedChunks(spec, stateDir, indexDirOf(spec, stateDir), signal, () => undefined);
   const files = { changed: diff.changed.length, unchanged: diff.unchanged.length, removed: diff.removed.length };
   if (spec.search === 'bm25') return { files, ...none };
   const cached = cachedOf ? await cachedOf(fresh.map((chunk) => chunk.text)) : new Set<string>();

@@ -4,7 +4,7 @@ import type { ChunkingSpec } from '../retrieval/indexSpec.js';
 import type { Tokenizer } from '../prompt/tokens.js';
 import type { Chunk, CorpusDocument, ExtractedText } from './contract.js';
 import { HEADING_SEPARATOR, markdownSections } from './markdownSections.js';
-import { sourceLineLocator } from './sourceLines.js';
+import { pageLocator, sourceLineLocator } from './sourceLines.js';
 import { tokenOffsets } from './tokenOffsets.js';
 import { cutClass } from './cutPoints.js';
 import type { CutClass } from './cutPoints.js';
@@ -41,6 +41,7 @@ export function checkChunking(chunking: ChunkingSpec): void {
 export function chunkDocument(document: CorpusDocument, chunking: ChunkingSpec, tokenizer: Tokenizer): Chunk[] {
   checkChunking(chunking);
   const lineOf = sourceLineLocator(document);
+  const pageOf = pageLocator(document);
   const chunks: Chunk[] = [];
   for (const region of regionsOf(document, chunking)) {
     cutRegion(document.text, region, chunking, tokenizer, (start, end, tokens) => {
@@ -55,6 +56,7 @@ export function chunkDocument(document: CorpusDocument, chunking: ChunkingSpec, 
         endLine: lineOf(end - 1),
         ...(region.heading === undefined ? {} : { heading: region.heading }),
         tokens,
+        ...(pageOf ? { startPage: pageOf(start), endPage: pageOf(end - 1) } : {}),
       });
     });
   }

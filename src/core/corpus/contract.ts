@@ -9,24 +9,28 @@ export interface CorpusDocument {
   text: string;
   /** sha256 of the file's bytes: what the incremental re-index compares. */
   contentHash: string;
-  /** For text the reader extracted from another format (HTML, JSONL): where each part came from. */
+  /** For text the reader extracted from another format (HTML, JSONL, PDF): where each part came from. */
   extracted?: ExtractedText;
 }
 
 /**
  * How extracted text maps back to its source file. `lines` holds `[offset, line]` pairs, offsets ascending from 0:
- * the text from `offset` up to the next pair's came from source line `line` (1-based). `records` (JSONL) are the
- * documents the text joins, in order: a chunk never crosses one, and takes its `title` (else `id`) as its heading.
+ * the text from `offset` up to the next pair's came from source line `line` (1-based); a PDF has no source lines, so
+ * its are the lines of the extracted text itself (what the inspector shows for it). `pages` (PDF) holds
+ * `[offset, page]` pairs the same way, one per page with text. `records` (JSONL) are the documents the text joins,
+ * in order: a chunk never crosses one, and takes its `title` (else `id`) as its heading.
  */
 export interface ExtractedText {
   lines: Array<[offset: number, line: number]>;
+  pages?: Array<[offset: number, page: number]>;
   records?: Array<{ start: number; end: number; line: number; id?: string; title?: string }>;
 }
 
 /**
  * A piece of one document. `text === document.text.slice(startChar, endChar)` always (chunk ranges map back to the
- * exact source text); lines are 1-based and inclusive. For HTML/JSONL documents the offsets are into the text the
- * reader extracted, and `startLine`/`endLine` are the source file's lines that text came from.
+ * exact source text); lines are 1-based and inclusive. For HTML/JSONL/PDF documents the offsets are into the text the
+ * reader extracted, and `startLine`/`endLine` are the source file's lines that text came from (for a PDF, lines of
+ * the extracted text).
  */
 export interface Chunk {
   /** Stable for the same file, settings and range: `<file>#<startChar>-<endChar>`. */
@@ -40,6 +44,9 @@ export interface Chunk {
   /** The Markdown heading path ("Install › Linux") when chunked by heading; a JSONL record's title (or id) leads it. */
   heading?: string;
   tokens: number;
+  /** A PDF's pages the chunk's first and last characters are on (1-based): "report.pdf p. 3". */
+  startPage?: number;
+  endPage?: number;
 }
 
 /** A chunk as a store keeps it. */

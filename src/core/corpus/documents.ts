@@ -1,7 +1,7 @@
 // Reads a corpus folder into documents: the files its include/exclude globs select (Markdown and text as they are,
-// HTML and JSONL as extracted text with a map back to their lines), in path order, each with the sha256 of its bytes.
-// A file that cannot be read, a bad JSONL line or a link leaving the folder is said (file:line, how to fix it) and
-// the other files are still read.
+// HTML and JSONL as extracted text with a map back to their lines, PDF as the text of its pages with a map to them),
+// in path order, each with the sha256 of its bytes. A file that cannot be read, a bad JSONL line, a PDF without text
+// or a link leaving the folder is said (file:line, how to fix it) and the other files are still read.
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
@@ -14,8 +14,10 @@ import { globMatcher } from '../suites/needle/haystack.js';
 import type { CorpusDocument, IndexProgress } from './contract.js';
 import { htmlText } from './html.js';
 import { jsonlText } from './jsonlDocuments.js';
+import { pdfText } from './pdf.js';
+import type { PdfTextCache } from './pdfTextCache.js';
 
-export const DEFAULT_CORPUS_INCLUDE: readonly string[] = ['**/*.md', '**/*.markdown', '**/*.txt', '**/*.html', '**/*.htm', '**/*.jsonl'];
+export const DEFAULT_CORPUS_INCLUDE: readonly string[] = ['**/*.md', '**/*.markdown', '**/*.txt', '**/*.html', '**/*.htm', '**/*.jsonl', '**/*.pdf'];
 /** Folders never walked, besides those whose name starts with ".": installed packages, not the team's documents. */
 const NEVER_WALKED = new Set(['node_modules']);
 
@@ -36,8 +38,13 @@ export interface CorpusRead {
   problems: InputError[];
 }
 
-export interface ReadOptions {
+/** How one document is read: the signal (honoured between a PDF's pages) and where PDFs' texts are kept. */
+export interface DocumentOptions {
   signal?: AbortSignal;
+  pdfCache?: PdfTextCache;
+}
+
+export interface ReadOptions extends DocumentOptions {
   onProgress?: (progress: IndexProgress) => void;
 }
 
@@ -139,11 +146,16 @@ export async function listCorpusFiles(selection: CorpusSelection): Promise<{ fil
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** The document a format gives, or the problems that kept it (or some of its lines) out. */
-function documentOf(relative: string, absolute: string, bytes: Buffer): { document?: CorpusDocument; problems: InputError[] } {
+/** The document a format gives, or the problems that kept it (or some of its lines or pages) out. */
+async function documentOf(relative: string, absolute: string, bytes: Buffer, options: DocumentOptions): Promise<{ document?: CorpusDocument; problems: InputError[] }> {
   const contentHash = sha256(bytes);
-  const source = decodeUtf8(absolute, bytes);
   const extension = path.extname(relative).toLowerCase();
+  if (extension === '.pdf') {
+    const read = () => pdfText(bytes, absolute, options.signal ? { signal: options.signal } : {});
+    const { text, extracted, problems } = options.pdfCache ? await options.pdfCache.text(contentHash, absolute, read) : await read();
+    return { document: { file: relative, text, contentHash, extracted }, problems };
+  }
+  const source = decodeUtf8(absolute, bytes);
   if (extension === '.html' || extension === '.htm') {
     const { text, extracted } = htmlText(source);
     return { document: { file: relative, text, contentHash, extracted }, problems: [] };
@@ -166,12 +178,12 @@ async function readCorpusBytes(absolute: string): Promise<Buffer | InputError> {
 }
 
 /** One file of the corpus read as a document (through regularFile.ts: never a pipe or device, never over the size limit). */
-export async function readCorpusDocument(folder: string, relative: string): Promise<{ document?: CorpusDocument; problems: InputError[] }> {
+export async function readCorpusDocument(folder: string, relative: string, options: DocumentOptions = {}): Promise<{ document?: CorpusDocument; problems: InputError[] }> {
   const absolute = path.join(path.resolve(folder), relative);
   const bytes = await readCorpusBytes(absolute);
   if (bytes instanceof InputError) return { problems: [bytes] };
   try {
-    return documentOf(relative, absolute, bytes);
+    return await documentOf(relative, absolute, bytes, options);
   } catch (error) {
     if (error instanceof InputError) return { problems: [error] };
     throw error;
@@ -220,7 +232,7 @@ export async function readCorpus(selection: CorpusSelection, options: ReadOption
   for (const [done, file] of files.entries()) {
     options.signal?.throwIfAborted();
     options.onProgress?.({ stage: 'read', done, total: files.length, file });
-    const read = await readCorpusDocument(selection.folder, file);
+    const read = await readCorpusDocument(selection.folder, file, options);
     if (read.document) documents.push(read.document);
     problems.push(...read.problems);
   }

@@ -1,6 +1,6 @@
 // The `index` retriever: the eval file's `index:` searched as the rag method's retriever. Built (or brought up to date)
 // on the first question, once for every question of the run; each passage says where it came from (file, lines,
-// characters, heading) so the inspector opens it at its place.
+// characters, heading, a PDF's pages) so the inspector opens it at its place.
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -106,6 +106,7 @@ function itemOf(hit: SearchHit, folder: string): RetrievedItem {
       startChar: chunk.startChar,
       endChar: chunk.endChar,
       ...(chunk.heading ? { heading: chunk.heading } : {}),
+      ...(chunk.startPage === undefined ? {} : { startPage: chunk.startPage, endPage: chunk.endPage }),
       path: path.join(folder, chunk.file),
     },
   };

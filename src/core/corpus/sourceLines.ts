@@ -1,5 +1,6 @@
 // Which line of the source file a character of a document's text came from: counted in the text itself for Markdown
-// and plain text (their text is the file's), looked up in the reader's map for text extracted from HTML or JSONL.
+// and plain text (their text is the file's), looked up in the reader's map for text extracted from HTML, JSONL or
+// PDF; and for a PDF, which page.
 import type { CorpusDocument } from './contract.js';
 
 /** The 1-based source line of the character at `offset` (0 ≤ offset < text length). */
@@ -7,7 +8,17 @@ export type LineOf = (offset: number) => number;
 
 /** A lookup for one document, built once (a binary search per call). */
 export function sourceLineLocator(document: CorpusDocument): LineOf {
-  const anchors = document.extracted?.lines ?? lineStarts(document.text).map((offset, i): [number, number] => [offset, i + 1]);
+  return anchorLocator(document.extracted?.lines ?? lineStarts(document.text).map((offset, i): [number, number] => [offset, i + 1]));
+}
+
+/** The page of a PDF's character at `offset`; undefined for a document without pages. */
+export function pageLocator(document: CorpusDocument): LineOf | undefined {
+  const pages = document.extracted?.pages;
+  return pages && pages.length > 0 ? anchorLocator(pages) : undefined;
+}
+
+/** The value of the last `[offset, value]` anchor at or before an offset; the first anchor is at 0. */
+function anchorLocator(anchors: ReadonlyArray<[number, number]>): LineOf {
   return (offset) => {
     let low = 0;
     let high = anchors.length - 1;

@@ -10,6 +10,7 @@ import type { Credentials } from '../providers/registry.js';
 import type { ModelSpec } from '../providers/contract.js';
 import type { EvalSpec } from '../spec/types.js';
 import { corpusChunks } from '../corpus/questions/corpusChunks.js';
+import { PdfTextCache, pdfTextCacheDir } from '../corpus/pdfTextCache.js';
 import { planCost } from '../corpus/questions/costPlan.js';
 import type { CostModels, QuestionCostPlan } from '../corpus/questions/costPlan.js';
 import { generateQuestions } from '../corpus/questions/generate.js';
@@ -82,7 +83,7 @@ export async function runQuestionGeneration(spec: EvalSpec, options: QuestionRun
   const { out, signal, onNote } = options;
   const rejectedFile = rejectedFileFor(out);
   const stateDir = path.join(path.dirname(spec.file), '.rag-inspector');
-  const corpus = await corpusChunks(index, signal);
+  const corpus = await corpusChunks(index, signal, new PdfTextCache(pdfTextCacheDir(stateDir)));
   for (const warning of corpus.problems) onNote(`warning: ${warning.format()}`);
   if (corpus.chunks.length === 0) {
     if (corpus.problems.length > 0) throw new InputErrors(corpus.problems);

@@ -121,7 +121,11 @@ export async function runEvaluation(source: string | EvalSpec, options: RunOptio
   // Started on its first question (nothing runs for a plan only counted), closed whenever the run ends.
   const retriever = runRetriever(spec, options.noCache ? undefined : path.join(stateDir, 'cache', 'retrieval'), options.refreshCache === true, options.retrieverEnv ?? process.env, {
     stateDir, credentials: options.credentials, noCache: options.noCache === true,
-    onBuilt: ({ summary }) => emit({ type: 'index-built', summary }),
+    onBuilt: ({ summary, problems }) => {
+      // A document left out of the index (unreadable, a PDF without text) is said; the run searches the others.
+      for (const problem of problems) emit({ type: 'warning', message: `index: ${problem.format()}` });
+      emit({ type: 'index-built', summary });
+    },
     onProgress: (progress) => emit({ type: 'index-progress', progress }),
   });
   try {

@@ -111,6 +111,9 @@ export interface PassageSource {
   /** 1-based, inclusive. */
   startLine?: number;
   endLine?: number;
+  /** A PDF's pages (1-based, inclusive); its lines are then those of its extracted text, which the editor opens. */
+  startPage?: number;
+  endPage?: number;
   url?: string;
 }
 

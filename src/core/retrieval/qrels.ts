@@ -54,7 +54,8 @@ export function rankedCandidates(items: readonly RetrievedItem[], k: number, lab
 
 /**
  * Where a passage came from, when its metadata says: an absolute file (`path`, as the index gives it, else an
- * absolute `file`) with its 1-based lines, or a `url`. The inspector opens the file at the line; a URL is shown.
+ * absolute `file`) with its 1-based lines (and a PDF's pages), or a `url`. The inspector opens the file at the line;
+ * a URL is shown.
  */
 export function sourceOf(metadata: Record<string, unknown> | undefined): { source?: PassageSource } {
   if (!metadata) return {};
@@ -62,9 +63,20 @@ export function sourceOf(metadata: Record<string, unknown> | undefined): { sourc
   const line = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined);
   const startLine = line(metadata.startLine);
   const endLine = line(metadata.endLine);
+  const startPage = line(metadata.startPage);
+  const endPage = line(metadata.endPage);
   const url = typeof metadata.url === 'string' && /^https?:\/\//.test(metadata.url) ? metadata.url : undefined;
   if (!file && !url) return {};
-  return { source: { ...(file ? { file } : {}), ...(file && startLine ? { startLine } : {}), ...(file && endLine ? { endLine } : {}), ...(url ? { url } : {}) } };
+  return {
+    source: {
+      ...(file ? { file } : {}),
+      ...(file && startLine ? { startLine } : {}),
+      ...(file && endLine ? { endLine } : {}),
+      ...(file && startPage ? { startPage } : {}),
+      ...(file && endPage ? { endPage } : {}),
+      ...(url ? { url } : {}),
+    },
+  };
 }
 
 /** Every id the row's qrels call relevant (grade > 0), retrieved or not: recall's denominator. */

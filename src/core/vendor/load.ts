@@ -16,6 +16,7 @@ import type * as QdrantVendor from './qdrant.js';
 import type * as ElasticVendor from './elastic.js';
 import type * as OpenSearchVendor from './opensearch.js';
 import type * as LanceDbVendor from './lancedb.js';
+import type * as PdfVendor from './pdf.js';
 
 interface Vendors {
   openai: typeof OpenAIVendor;
@@ -27,6 +28,7 @@ interface Vendors {
   elastic: typeof ElasticVendor;
   opensearch: typeof OpenSearchVendor;
   lancedb: typeof LanceDbVendor;
+  pdf: typeof PdfVendor;
 }
 
 export type VendorName = keyof Vendors;

@@ -11,6 +11,13 @@ test('the index\'s metadata places a passage at its file and lines', () => {
   assert.deepEqual(passage!.source, { file, startLine: 3, endLine: 5 });
 });
 
+test('a PDF\'s passage from the index keeps its pages beside its lines', () => {
+  const file = path.resolve('docs', 'report.pdf');
+  const [passage] = rankedCandidates([{ id: 'report.pdf#0-10', text: 'x', metadata: { file: 'report.pdf', startLine: 12, endLine: 19, startPage: 3, endPage: 4, startChar: 0, endChar: 10, path: file } }], 1, undefined);
+  assert.deepEqual(passage!.source, { file, startLine: 12, endLine: 19, startPage: 3, endPage: 4 });
+  assert.deepEqual(sourceOf({ url: 'https://docs.example/r.pdf', startPage: 2 }), { source: { url: 'https://docs.example/r.pdf' } }, 'pages place a file, not a URL');
+});
+
 test('an absolute file or a web URL from a retriever is a source; a relative file, a bad line or another scheme is not', () => {
   const absolute = path.resolve('notes.md');
   assert.deepEqual(sourceOf({ file: absolute, startLine: 2 }), { source: { file: absolute, startLine: 2 } });

@@ -5,7 +5,7 @@ import { it } from 'node:test';
 import type { CaseResult, Score } from '../../../src/core/model.js';
 import type { SuiteReport } from '../../../src/core/suites/contract.js';
 import { caseListItem } from '../../../src/core/report/caseItems.js';
-import { causeFindingOf, readRetrieval, relevanceOf, visibleCandidates } from '../../../webview/state/retrieval.js';
+import { causeFindingOf, placeInFile, readRetrieval, relevanceOf, visibleCandidates } from '../../../webview/state/retrieval.js';
 import { reportChartsOf } from '../../../webview/state/reportCharts.js';
 import { EMPTY_FILTERS, filterOptions, queryCases } from '../../../webview/state/caseQuery.js';
 import { restoreViewState } from '../../../webview/state/viewState.js';
@@ -50,6 +50,23 @@ it('keeps only usable source fields: a file with its lines, a URL; drops the res
   assert.equal(reading.kind, 'record');
   if (reading.kind !== 'record') return;
   assert.deepEqual(reading.record.candidates.map((c) => c.source), [{ file: '/c/a.md', startLine: 3, endLine: 9 }, { url: 'https://x.example/b' }, undefined]);
+});
+
+it('a PDF\'s passage keeps its pages and is placed by them: p. 3, pp. 3–4; other files by their lines', () => {
+  const reading = readRetrieval({ retrieval: { ...record, candidates: [
+    { rank: 1, id: 'a', sent: true, source: { file: '/c/r.pdf', startLine: 12, endLine: 19, startPage: 3, endPage: 4 } },
+    { rank: 2, id: 'b', sent: true, source: { file: '/c/r.pdf', startLine: 2, endLine: 2, startPage: 0, endPage: 'two' } },
+  ] } });
+  assert.equal(reading.kind, 'record');
+  if (reading.kind !== 'record') return;
+  const [pdf, bad] = reading.record.candidates.map((c) => c.source!);
+  assert.deepEqual(pdf, { file: '/c/r.pdf', startLine: 12, endLine: 19, startPage: 3, endPage: 4 });
+  assert.deepEqual(bad, { file: '/c/r.pdf', startLine: 2, endLine: 2 }, 'pages that are not page numbers are dropped');
+  assert.equal(placeInFile(pdf!), ' pp. 3–4');
+  assert.equal(placeInFile({ file: '/c/r.pdf', startLine: 4, endLine: 6, startPage: 3, endPage: 3 }), ' p. 3');
+  assert.equal(placeInFile(bad!), ':2');
+  assert.equal(placeInFile({ file: '/c/a.md', startLine: 3, endLine: 9 }), ':3–9');
+  assert.equal(placeInFile({ file: '/c/a.md' }), '');
 });
 
 it('relevance: graded > 0 relevant, 0 not relevant, no label unknown', () => {

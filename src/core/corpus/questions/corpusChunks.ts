@@ -6,6 +6,7 @@ import { chunkTokenizer } from '../build.js';
 import { chunkDocument } from '../chunker.js';
 import type { Chunk, CorpusDocument } from '../contract.js';
 import { readCorpus } from '../documents.js';
+import type { PdfTextCache } from '../pdfTextCache.js';
 
 export interface CorpusChunks {
   documents: CorpusDocument[];
@@ -14,8 +15,9 @@ export interface CorpusChunks {
   problems: InputError[];
 }
 
-export async function corpusChunks(index: IndexSpec, signal: AbortSignal): Promise<CorpusChunks> {
-  const { documents, problems } = await readCorpus({ folder: index.folder, include: index.include, exclude: index.exclude }, { signal });
+/** `pdfCache`: where PDFs' texts are kept (the index's, so a PDF the index read is not read again). */
+export async function corpusChunks(index: IndexSpec, signal: AbortSignal, pdfCache?: PdfTextCache): Promise<CorpusChunks> {
+  const { documents, problems } = await readCorpus({ folder: index.folder, include: index.include, exclude: index.exclude }, { signal, ...(pdfCache ? { pdfCache } : {}) });
   const tokenizer = chunkTokenizer(index);
   const chunks = documents.flatMap((document) => chunkDocument(document, index.chunking, tokenizer));
   return { documents, chunks, problems };
