@@ -6,6 +6,11 @@ import * as path from 'node:path';
 
 export const NOTICES_FILE = 'THIRD_PARTY_NOTICES.txt';
 
+/** Code a package carries from another project without that project's licence file: named in the package's notice. */
+const CARRIED = {
+  unpdf: "It carries a build of Mozilla's pdf.js (https://github.com/mozilla/pdf.js), Copyright Mozilla Foundation, licensed under the Apache License, Version 2.0 (the text is given above for the Apache-2.0 packages; also http://www.apache.org/licenses/LICENSE-2.0).",
+};
+
 /** Licence-like files a package ships at its root (LICENSE, LICENCE.md, COPYING, NOTICE …). */
 const LICENCE_FILE = /^(licen[cs]e|copying|notice)(\.(md|txt|markdown))?$/i;
 
@@ -40,7 +45,8 @@ export function packageNotice(dir) {
   const files = readdirSync(dir).filter((file) => LICENCE_FILE.test(file)).sort();
   const texts = files.map((file) => readFileSync(path.join(dir, file), 'utf8').trim());
   const body = texts.length > 0 ? texts.join('\n\n') : `(the package ships no licence file; its package.json declares ${licence})`;
-  return `${manifest.name} ${manifest.version} — ${licence}\n\n${body}`;
+  const carried = CARRIED[manifest.name] ? `\n\n${CARRIED[manifest.name]}` : '';
+  return `${manifest.name} ${manifest.version} — ${licence}\n\n${body}${carried}`;
 }
 
 /**
