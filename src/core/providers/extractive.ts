@@ -222,8 +222,7 @@ export function approximateTokens(text: string): number {
   let count = 0;
   for (let start = 0; start < text.length; ) {
     const end = pieceEnd(text, start);
-    const piece = text.slice(start, end);
-    count += asciiSegmentCount(piece) ?? segmenterCount(piece);
+    count += segmentCount(text, start, end);
     start = end;
   }
   return count;
@@ -238,22 +237,21 @@ function segmenterCount(text: string): number {
 }
 
 /**
- * What segmenterCount gives for ASCII text, counted without Intl.Segmenter (which costs most of a case's CPU on the
- * extractive path); undefined for any other text. In ASCII the word rules never join across whitespace, keep a run of
- * letters and digits whole, and make every other character a segment of its own — except ' , . : ; between two
- * letters or digits and _ anywhere, which may join: a run of non-whitespace holding those is left to the segmenter.
+ * What segmenterCount gives for text[start, end), mostly without Intl.Segmenter (which cost most of a case's CPU on
+ * the extractive path). The word rules never join across ASCII whitespace, and within a run of ASCII characters they
+ * keep letters and digits together and make every other character a segment of its own — except ' , . : ; between
+ * two letters or digits, and _, which may join: a run holding those, or anything not ASCII, is left to the segmenter.
  */
-function asciiSegmentCount(text: string): number | undefined {
+function segmentCount(text: string, start: number, end: number): number {
   let count = 0;
   let runStart = -1;
   let runCount = 0;
-  let joins = false;
+  let hard = false;
   let previousAlnum = false;
-  for (let i = 0; i <= text.length; i++) {
-    const code = i < text.length ? text.charCodeAt(i) : 0x20;
-    if (code > 0x7f) return undefined;
+  for (let i = start; i <= end; i++) {
+    const code = i < end ? text.charCodeAt(i) : 0x20;
     if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) {
-      if (runStart >= 0) count += joins ? segmenterCount(text.slice(runStart, i)) : runCount;
+      if (runStart >= 0) count += hard ? segmenterCount(text.slice(runStart, i)) : runCount;
       runStart = -1;
       previousAlnum = false;
       continue;
@@ -261,10 +259,10 @@ function asciiSegmentCount(text: string): number | undefined {
     if (runStart < 0) {
       runStart = i;
       runCount = 0;
-      joins = false;
+      hard = false;
     }
     const alnum = isAlnumCode(code);
-    if (code === 0x5f || (previousAlnum && MAY_JOIN.has(code) && isAlnumCode(text.charCodeAt(i + 1)))) joins = true;
+    if (code > 0x7f || code === 0x5f || (previousAlnum && MAY_JOIN.has(code) && i + 1 < end && isAlnumCode(text.charCodeAt(i + 1)))) hard = true;
     if (!alnum || !previousAlnum) runCount += 1;
     previousAlnum = alnum;
   }

@@ -68,8 +68,10 @@ describe('extractive baseline on long prompts', () => {
 
   it('counts the same tokens as the segmenter on any ASCII text (counted without it) and on text mixing in other scripts', () => {
     const random = mulberry32(29);
-    // Every ASCII character, letters, digits and spaces more often (the characters that may join a word: ' , . : ; _).
-    const alphabet = [...Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)), ...'aZ19  \n.,\':;_'.split(''), 'é', '文档'];
+    // Every ASCII character, letters, digits and spaces more often (and those that may join a word: ' , . : ; _), and
+    // characters the word rules treat specially: combining marks, joiners, other spaces, CJK, emoji, flags, Hebrew.
+    const others = ['é', 'e\u0301', '\u0301', '\u200d', '\u200b', '\u00a0', '\u3000', '’', '文档', 'カタカナ', '👍', '🇫🇷', 'ש', '"', '\u2028'];
+    const alphabet = [...Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)), ...'aZ19  \n.,\':;_'.split(''), ...others];
     for (let n = 0; n < 50_000; n++) {
       let text = '';
       const length = 1 + Math.floor(random() * 40);
