@@ -66,7 +66,7 @@ describe('extractive baseline on long prompts', () => {
     }
   });
 
-  it('counts the same tokens as the segmenter on any ASCII text (counted without it) and on text mixing in other scripts', () => {
+  it('counts the same tokens and terms as the segmenter on any ASCII text (read without it) and on text mixing in other scripts', () => {
     const random = mulberry32(29);
     // Every ASCII character, letters, digits and spaces more often (and those that may join a word: ' , . : ; _), and
     // characters the word rules treat specially: combining marks, joiners, other spaces, CJK, emoji, flags, Hebrew.
@@ -77,6 +77,7 @@ describe('extractive baseline on long prompts', () => {
       const length = 1 + Math.floor(random() * 40);
       for (let i = 0; i < length; i++) text += alphabet[Math.floor(random() * alphabet.length)];
       assert.equal(approximateTokens(text), wholeTextTokens(text), JSON.stringify(text));
+      assert.deepEqual(termsOf(text), wholeTextTerms(text).filter((term) => termsOf(term).length > 0), JSON.stringify(text));
     }
   });
 
