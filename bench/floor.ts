@@ -2,7 +2,8 @@
 // server in its own process (100 ms per call, 16 in flight): our whole `rag-inspector run` process, the floor
 // (cases × latency ÷ in flight), and a bare HTTP client — a Node process that only POSTs the same number of chat
 // completions with 16 in flight through fetch — as the practical floor on this machine, so the gap that is ours shows.
-// With --before <dir>, the same run of another built checkout, interleaved run by run.
+// With --before <dir>, the same run of another built checkout, interleaved run by run. --cpu-prof <dir>: each of our
+// runs also writes a V8 CPU profile there (the profiler adds its own CPU: read the profiles, not the table, then).
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createWorkspace, rgbRows } from '../test/unit/engine/workspace.js';
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
   const repeats = numberArg('repeats', 3);
   const sizes = (stringArg('cases') ?? '300,3000').split(',').map(Number);
   const before = stringArg('before');
+  const profileDir = stringArg('cpu-prof');
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
   const trees: [string, string][] = [...(before ? [['before', path.resolve(before)] as [string, string]] : []), ['this tree', path.resolve(__dirname, '..')]];
   for (const [, root] of trees) if (!existsSync(path.join(root, 'dist', 'cli.js'))) throw new Error(`${root}/dist/cli.js is missing: run "npm run build" there`);
 
@@ -69,7 +72,7 @@ async function main(): Promise<void> {
       const commands: [string, string[]][] = [
         ['bare client (fetch)', [process.execPath, bareFetch, server.openaiBaseUrl, String(cases), String(IN_FLIGHT)]],
         ['bare client (node:http)', [process.execPath, bareHttp, server.openaiBaseUrl, String(cases), String(IN_FLIGHT)]],
-        ...trees.map(([label, root]): [string, string[]] => [`rag-inspector (${label})`, [process.execPath, path.join(root, 'dist', 'cli.js'), 'run', workspace.evalFile, '--no-cache', '--quiet']]),
+        ...trees.map(([label, root]): [string, string[]] => [`rag-inspector (${label})`, [process.execPath, ...profile, path.join(root, 'dist', 'cli.js'), 'run', workspace.evalFile, '--no-cache', '--quiet']]),
       ];
       // A warm-up of each (disk cache, the server's JIT), then the repeats interleaved command by command.
       for (let repeat = -1; repeat < repeats; repeat++) {

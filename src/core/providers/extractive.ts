@@ -170,20 +170,6 @@ const WORDS = new Intl.Segmenter(undefined, { granularity: 'word' });
  */
 const SEGMENT_PIECE = 1024;
 
-/**
- * Word segments of `text`, the same as `WORDS.segment(text)` gives on ordinary text. Pieces are cut where the word
- * rules (Unicode UAX #29) always break — at a line break, before a space that follows a non-space, after 。！？ — so
- * the cut changes nothing; text with no such place in a piece's second half (a very long line without spaces) is
- * cut at the piece's length, which may shift a word boundary there.
- */
-function* wordSegments(text: string): Generator<Pick<Intl.SegmentData, 'segment' | 'isWordLike'>> {
-  for (let start = 0; start < text.length; ) {
-    const end = pieceEnd(text, start);
-    yield* WORDS.segment(text.slice(start, end));
-    start = end;
-  }
-}
-
 function pieceEnd(text: string, start: number): number {
   const limit = start + SEGMENT_PIECE;
   if (limit >= text.length) return text.length;
@@ -211,17 +197,86 @@ function alwaysBreaksBefore(text: string, at: number): boolean {
 /** Lower-cased word segments minus stop words; Intl.Segmenter's dictionaries split Chinese and Japanese into words. */
 export function termsOf(text: string): string[] {
   const terms: string[] = [];
-  for (const segment of wordSegments(text.normalize('NFKC').toLowerCase())) {
-    if (segment.isWordLike && !STOP_WORDS.has(segment.segment)) terms.push(segment.segment);
-  }
+  const add = (term: string) => {
+    if (!STOP_WORDS.has(term)) terms.push(term);
+  };
+  const folded = text.normalize('NFKC').toLowerCase();
+  forEachRun(folded, (from, to) => {
+    // Word-like in a plain ASCII run: its letters and digits (the rest are punctuation segments).
+    for (let i = from; i < to; ) {
+      if (!isAlnumCode(folded.charCodeAt(i))) {
+        i += 1;
+        continue;
+      }
+      const wordStart = i;
+      while (i < to && isAlnumCode(folded.charCodeAt(i))) i += 1;
+      add(folded.slice(wordStart, i));
+    }
+  }, (run) => {
+    for (const segment of WORDS.segment(run)) if (segment.isWordLike) add(segment.segment);
+  });
   return terms;
 }
 
 /** Approximate token count: word and punctuation segments. Good enough for usage columns; not a model tokenizer. */
 export function approximateTokens(text: string): number {
   let count = 0;
-  for (const segment of wordSegments(text)) {
-    if (segment.segment.trim() !== '') count += 1;
-  }
+  forEachRun(text, (from, to) => {
+    // Segments of a plain ASCII run: each run of letters and digits, and each other character.
+    let previousAlnum = false;
+    for (let i = from; i < to; i++) {
+      const alnum = isAlnumCode(text.charCodeAt(i));
+      if (!alnum || !previousAlnum) count += 1;
+      previousAlnum = alnum;
+    }
+  }, (run) => {
+    for (const segment of WORDS.segment(run)) if (segment.segment.trim() !== '') count += 1;
+  });
   return count;
+}
+
+/**
+ * The word segments of `text` as Intl.Segmenter finds them, mostly without it (it cost most of a case's CPU on the
+ * extractive path). Long texts are cut into pieces where the word rules (Unicode UAX #29) always break — at a line
+ * break, before a space that follows a non-space, after 。！？ — so the cut changes nothing; text with no such place
+ * in a piece's second half (a very long line without spaces) is cut at the piece's length, which may shift a word
+ * boundary there. Within a piece, the rules never join across ASCII whitespace, and within a run of ASCII characters
+ * they keep letters and digits together and make every other character a segment of its own — except ' , . : ;
+ * between two letters or digits, and _, which may join. So each run between ASCII whitespace is either plain (ASCII,
+ * nothing that joins: `plain` reads text[from, to) by those rules) or handed to `segmented` for the segmenter.
+ */
+function forEachRun(text: string, plain: (from: number, to: number) => void, segmented: (run: string) => void): void {
+  for (let start = 0; start < text.length; ) {
+    const end = pieceEnd(text, start);
+    let runStart = -1;
+    let hard = false;
+    let previousAlnum = false;
+    for (let i = start; i <= end; i++) {
+      const code = i < end ? text.charCodeAt(i) : 0x20;
+      if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) {
+        if (runStart >= 0) {
+          if (hard) segmented(text.slice(runStart, i));
+          else plain(runStart, i);
+        }
+        runStart = -1;
+        previousAlnum = false;
+        continue;
+      }
+      if (runStart < 0) {
+        runStart = i;
+        hard = false;
+      }
+      const alnum = isAlnumCode(code);
+      if (code > 0x7f || code === 0x5f || (previousAlnum && MAY_JOIN.has(code) && i + 1 < end && isAlnumCode(text.charCodeAt(i + 1)))) hard = true;
+      previousAlnum = alnum;
+    }
+    start = end;
+  }
+}
+
+/** ' , . : ; */
+const MAY_JOIN = new Set([0x27, 0x2c, 0x2e, 0x3a, 0x3b]);
+
+function isAlnumCode(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a);
 }

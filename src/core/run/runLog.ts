@@ -244,7 +244,7 @@ export class RunLogWriter {
     const full: RunHeader = { ...header, type: 'header', format: RUN_LOG_FORMAT, status: 'started' };
     const text = stringifyRedacted(full);
     const writer = new RunLogWriter(file, fd, lock, options, parseHeader(file, text));
-    writer.appendText(text);
+    writer.appendTexts([text]);
     return writer;
   }
 
@@ -276,29 +276,29 @@ export class RunLogWriter {
     }
   }
 
-  /** On disk (in the OS's hands) when this returns, after the texts it refers to that the log did not hold yet. */
+  /**
+   * On disk (in the OS's hands) when this returns, after the texts and shared lines it refers to that the log did not
+   * hold yet — all of them in one write (one system call a case, not one a line).
+   */
   appendCase(line: Omit<CaseLine, 'type'> & { type?: 'case' }): void {
     if (!this.texts) {
       this.appendLine({ type: 'case', case: line.case, result: line.result } satisfies CaseLine);
       return;
     }
     const { stored, texts } = this.texts.encode(line.case);
-    for (const text of texts) {
-      this.appendLine(text);
-      this.texts.markWritten([text]);
-    }
     if (!this.shared) {
-      this.appendLine({ type: 'case', case: stored, result: line.result } satisfies StoredCaseLine);
+      this.appendTexts([...texts, { type: 'case', case: stored, result: line.result } satisfies StoredCaseLine].map((each) => stringifyRedacted(each)));
+      this.texts.markWritten(texts);
       return;
     }
     const packed = packCaseLine(this.shared, stored, line.result);
     try {
-      for (const shared of packed.defined) this.appendLine(shared);
+      this.appendTexts([...texts, ...packed.defined, packed.line].map((each) => stringifyRedacted(each)));
     } catch (error) {
       this.shared.forget(packed.defined);
       throw error;
     }
-    this.appendLine(packed.line as unknown as RunLogLine);
+    this.texts.markWritten(texts);
   }
 
   /** Synced to disk before it returns: the batch exists at the vendor, and a crash must not lose where it is. */
@@ -329,12 +329,13 @@ export class RunLogWriter {
   }
 
   private appendLine(line: RunLogLine): void {
-    this.appendText(stringifyRedacted(line));
+    this.appendTexts([stringifyRedacted(line)]);
   }
 
-  private appendText(text: string): void {
+  /** Lines written with one write; a failed write leaves none of them (what landed is cut off again). */
+  private appendTexts(lines: readonly string[]): void {
     const fd = this.openFd();
-    const bytes = Buffer.from(`${text}\n`, 'utf8');
+    const bytes = Buffer.from(lines.length === 1 ? `${lines[0]!}\n` : `${lines.join('\n')}\n`, 'utf8');
     try {
       writeFully(fd, bytes);
     } catch (error) {
@@ -346,10 +347,15 @@ export class RunLogWriter {
       }
       throw error;
     }
-    const offset = this.size;
+    let offset = this.size;
     this.size += bytes.length;
     if (this.options.syncEachLine) fdatasyncSync(fd);
-    this.tail?.written(text, offset, bytes.length - 1);
+    if (!this.tail) return;
+    for (const text of lines) {
+      const length = lines.length === 1 ? bytes.length - 1 : Buffer.byteLength(text, 'utf8');
+      this.tail.written(text, offset, length);
+      offset += length + 1;
+    }
   }
 
   private openFd(): number {

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { approximateTokens, termsOf } from '../../../src/core/providers/extractive.js';
+import { mulberry32 } from '../../../src/core/random.js';
 import { describeExit, runBoundedChild } from '../boundedChild.js';
 import { PG_HAYSTACK, RGB_DATA } from '../testData.js';
 
@@ -62,6 +63,21 @@ describe('extractive baseline on long prompts', () => {
       assert.equal(approximateTokens(text), wholeTextTokens(text), name);
       // The stop words are dropped the same way on both sides: a segment alone is a term unless it is one.
       assert.deepEqual(termsOf(text), wholeTextTerms(text).filter(termAlone), name);
+    }
+  });
+
+  it('counts the same tokens and terms as the segmenter on any ASCII text (read without it) and on text mixing in other scripts', () => {
+    const random = mulberry32(29);
+    // Every ASCII character, letters, digits and spaces more often (and those that may join a word: ' , . : ; _), and
+    // characters the word rules treat specially: combining marks, joiners, other spaces, CJK, emoji, flags, Hebrew.
+    const others = ['é', 'e\u0301', '\u0301', '\u200d', '\u200b', '\u00a0', '\u3000', '’', '文档', 'カタカナ', '👍', '🇫🇷', 'ש', '"', '\u2028'];
+    const alphabet = [...Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)), ...'aZ19  \n.,\':;_'.split(''), ...others];
+    for (let n = 0; n < 50_000; n++) {
+      let text = '';
+      const length = 1 + Math.floor(random() * 40);
+      for (let i = 0; i < length; i++) text += alphabet[Math.floor(random() * alphabet.length)];
+      assert.equal(approximateTokens(text), wholeTextTokens(text), JSON.stringify(text));
+      assert.deepEqual(termsOf(text), wholeTextTerms(text).filter((term) => termsOf(term).length > 0), JSON.stringify(text));
     }
   });
 

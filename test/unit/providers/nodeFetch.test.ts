@@ -19,6 +19,13 @@ describe('nodeFetch', () => {
         seen.push({ method: request.method, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
         if (request.url === '/no-content') return void response.writeHead(204).end();
         if (request.url === '/two-cookies') return void response.writeHead(200, [['set-cookie', 'a=1'], ['set-cookie', 'b=2'], ['x-request-id', 'req-7']]).end('ok');
+        if (request.url === '/cut-json') {
+          // A JSON answer whose connection drops before its declared length.
+          response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+          response.write('{"choices":[');
+          setTimeout(() => response.socket?.destroy(), 20);
+          return;
+        }
         if (request.url === '/slow-body') {
           // Headers at once, the body never finished: only an abort ends the read.
           response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -50,6 +57,13 @@ describe('nodeFetch', () => {
     assert.deepEqual(response.headers.getSetCookie(), ['a=1', 'b=2']);
     assert.equal(response.headers.get('x-request-id'), 'req-7');
     assert.equal(await response.text(), 'ok');
+  });
+
+  it('reports a JSON answer cut short by a dropped connection as a failure, never as a shorter body', async () => {
+    await assert.rejects(
+      nodeFetch(`${base}/cut-json`).then((response) => response.text()),
+      (error: unknown) => error instanceof Error,
+    );
   });
 
   it('gives a body-less status a null body instead of throwing', async () => {
