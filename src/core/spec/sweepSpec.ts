@@ -4,6 +4,7 @@ import { InputError } from '../errors.js';
 import type { SweepCellRef, SweepSpec } from '../retrieval/indexSpec.js';
 import type { ModelSpec } from '../providers/contract.js';
 import { asRecord } from './checks.js';
+import { retrievalQuestionMethods } from '../suites/registry.js';
 import type { YamlLocator } from './yamlPositions.js';
 
 type Raw = Record<string, unknown>;
@@ -64,7 +65,7 @@ export function sweepProblems(data: Raw, locator: YamlLocator): InputError[] {
     }
   });
   if (raw.suite !== undefined && Array.isArray(data.suites) && !(data.suites as unknown[]).some((suite) => asRecord(suite)?.id === raw.suite)) {
-    problems.push(new InputError(locator.valueAt(['sweep', 'suite']), `sweep.suite: no suite "${String(raw.suite)}" in this file`, 'name a suite with method: rag, or leave suite out for the first'));
+    problems.push(new InputError(locator.valueAt(['sweep', 'suite']), `sweep.suite: no suite "${String(raw.suite)}" in this file`, `name a suite with method: ${retrievalQuestionMethods().join(' or ')}, or leave suite out for the first`));
   }
   return problems;
 }

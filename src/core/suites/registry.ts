@@ -43,6 +43,11 @@ export function knownMethods(): string[] {
   return [...SUITES.keys()];
 }
 
+/** The methods whose rows are retrieval questions a sweep can measure (the `retrievalQuestions` hook). */
+export function retrievalQuestionMethods(): string[] {
+  return knownMethods().filter((method) => SUITES.get(method)?.retrievalQuestions !== undefined);
+}
+
 export function suiteFor(method: string): Suite<unknown> | undefined {
   return SUITES.get(method);
 }

@@ -7,7 +7,7 @@ import { rowKey } from '../../data/rowIds.js';
 import type { RowRef } from '../../model.js';
 import type { RowLabels } from '../../retrieval/qrels.js';
 import type { EvalSpec, SuiteSpec } from '../../spec/types.js';
-import { suiteFor } from '../../suites/registry.js';
+import { retrievalQuestionMethods, suiteFor } from '../../suites/registry.js';
 import { droppedInReview, readAppliedReview, reviewNote } from '../questions/appliedReview.js';
 
 export interface SweepQuestion {
@@ -31,18 +31,19 @@ export interface SweepQuestions {
   reviewNote?: string;
 }
 
-/** The suites whose method reads retrieval questions (the rag method's hook). */
+/** The suites whose method reads retrieval questions (the `retrievalQuestions` hook). */
 const measurable = (suite: SuiteSpec) => suiteFor(suite.method)?.retrievalQuestions !== undefined;
 
-/** The rag suite a sweep measures: the one named, else the file's first. */
+/** The suite a sweep measures: the one named, else the file's first whose method reads retrieval questions. */
 export function sweepSuite(spec: Pick<EvalSpec, 'file' | 'suites'>, suiteId?: string): SuiteSpec {
-  const rag = spec.suites.filter(measurable);
-  const suite = suiteId === undefined ? rag[0] : rag.find((s) => s.id === suiteId);
+  const measured = spec.suites.filter(measurable);
+  const suite = suiteId === undefined ? measured[0] : measured.find((s) => s.id === suiteId);
   if (suite) return suite;
-  const hint = rag.length > 0
-    ? `the rag suites are ${rag.map((s) => s.id).join(', ')}`
-    : `add a suite with method: rag and a dataset of questions with relevant_spans or relevant_ids`;
-  throw new InputError({ file: spec.file }, suiteId === undefined ? 'a sweep measures the questions of a rag suite, and this file has none' : `no rag suite "${suiteId}"`, hint);
+  const methods = retrievalQuestionMethods().join(' or ');
+  const hint = measured.length > 0
+    ? `the suites a sweep can measure are ${measured.map((s) => s.id).join(', ')}`
+    : `add a suite with method: ${methods} and a dataset of questions with relevant_spans or relevant_ids`;
+  throw new InputError({ file: spec.file }, suiteId === undefined ? `a sweep measures the questions of a suite with method: ${methods}, and this file has none` : `no suite "${suiteId}" with method: ${methods}`, hint);
 }
 
 /** Reads the suite's rows (at most `suite.limit` labelled ones); labels: relevant_spans first, else ids or grades. */

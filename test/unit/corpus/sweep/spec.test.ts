@@ -53,3 +53,17 @@ describe('sweep: in the eval file', () => {
     assert.deepEqual(await problems(head('retriever: { type: command, command: [node, r.mjs] }\nsweep: {}')), ['4: the sweep lists no setting to try']);
   });
 });
+
+describe('the suite a sweep measures', () => {
+  it('is named by the methods that read retrieval questions (from the registry), with the suites there are', async () => {
+    const { sweepSuite } = await import('../../../../src/core/corpus/sweep/questions.js');
+    const { retrievalQuestionMethods } = await import('../../../../src/core/suites/registry.js');
+    assert.deepEqual(retrievalQuestionMethods(), ['rag']);
+    const file = path.join(dir, 'nosuite.eval.yaml');
+    const spec = { file, suites: [{ id: 'facts', method: 'rgb' }, { id: 'lab', method: 'rag' }] } as Parameters<typeof sweepSuite>[0];
+    assert.equal(sweepSuite(spec).id, 'lab');
+    assert.throws(() => sweepSuite({ file, suites: [spec.suites[0]!] }), (error: Error & { format(): string }) =>
+      error.format() === `${file}: a sweep measures the questions of a suite with method: rag, and this file has none — add a suite with method: rag and a dataset of questions with relevant_spans or relevant_ids`);
+    assert.throws(() => sweepSuite(spec, 'facts'), (error: Error & { format(): string }) => error.format() === `${file}: no suite "facts" with method: rag — the suites a sweep can measure are lab`);
+  });
+});
