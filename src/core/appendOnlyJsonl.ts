@@ -14,7 +14,7 @@ export class AppendOnlyJsonl<T> {
 
   constructor(readonly file: string, private readonly isLine: (value: unknown) => value is T, private readonly maxBytes = MAX_APPEND_ONLY_BYTES) {}
 
-  /** Appends the lines in order; resolves when they are on disk. */
+  /** Appends the lines in order; resolves when they are on disk. A path that is no regular file rejects with a FileProblem. */
   append(lines: readonly T[]): Promise<void> {
     const write = this.queue.then(async () => {
       await mkdir(path.dirname(this.file), { recursive: true });
@@ -52,13 +52,17 @@ export class AppendOnlyJsonl<T> {
   }
 }
 
-/** Whether the file's last byte is not a newline (a line cut short); a missing or empty file is not. */
+/**
+ * Whether the file's last byte is not a newline (a line cut short); a missing or empty file is not. Anything but a
+ * regular file is a FileProblem: appending to a named pipe would block until something reads it.
+ */
 async function endsTorn(file: string): Promise<boolean> {
   let handle;
   try {
     handle = await openRegularFile(file);
-  } catch {
-    return false;
+  } catch (error) {
+    if ((error as FileProblem).kind === 'missing') return false;
+    throw error;
   }
   try {
     const { size } = await handle.stat();

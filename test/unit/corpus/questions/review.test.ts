@@ -2,7 +2,7 @@
 // skipped, stale once the question's text is edited), and a real CLI run of the rag method on a questions file with a
 // review: the dropped questions are left out and the output says how many and why.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -58,6 +58,14 @@ describe('question review file', () => {
     assert.equal(index.lookup('q1', 'How long are films lent for?')?.stale, false);
     assert.equal(index.lookup('q1', 'For how long are films lent?')?.stale, true);
     assert.equal(index.lookup('q2', 'anything'), undefined);
+  });
+
+  it('a review file that is a named pipe refuses the keep/drop, naming it, instead of blocking on the write', async () => {
+    const questions = path.join(tempFolder(), 'questions.jsonl');
+    const store = new QuestionReviewStore(questions);
+    execFileSync('mkfifo', [store.file]);
+    await assert.rejects(store.append(reviewLines([{ id: 'q1', question: 'How long are films lent for?' }], { decision: 'keep' })),
+      (error: Error) => error.message === `${store.file} is a named pipe, not a file`);
   });
 
   it('the review view reads every good line, names a bad one at file:line, lists the rejected ones and counts the states', async (t) => {
