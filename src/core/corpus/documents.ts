@@ -16,8 +16,8 @@ import { htmlText } from './html.js';
 import { jsonlText } from './jsonlDocuments.js';
 import { pdfText } from './pdf.js';
 import type { PdfTextCache } from './pdfTextCache.js';
+import { DEFAULT_CORPUS_INCLUDE } from '../retrieval/indexSpec.js';
 
-export const DEFAULT_CORPUS_INCLUDE: readonly string[] = ['**/*.md', '**/*.markdown', '**/*.txt', '**/*.html', '**/*.htm', '**/*.jsonl', '**/*.pdf'];
 /** Folders never walked, besides those whose name starts with ".": installed packages, not the team's documents. */
 const NEVER_WALKED = new Set(['node_modules']);
 

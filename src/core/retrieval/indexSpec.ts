@@ -78,6 +78,9 @@ export interface SweepSpec {
 }
 
 /** The measures a sweep reports per cell, each at the cell's own k (MRR and R-precision over its first k passages). */
+/** The files an index reads when its `include:` names none (also the eval file schema's documentation of it). */
+export const DEFAULT_CORPUS_INCLUDE: readonly string[] = ['**/*.md', '**/*.markdown', '**/*.txt', '**/*.html', '**/*.htm', '**/*.jsonl', '**/*.pdf'];
+
 export const SWEEP_METRICS = ['recall', 'precision', 'hit_rate', 'ndcg', 'mrr', 'r_precision'] as const;
 export type SweepMetric = (typeof SWEEP_METRICS)[number];
 

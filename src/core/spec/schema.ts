@@ -1,6 +1,6 @@
 // The JSON Schema of `*.eval.yaml`: validates eval files on load and, emitted to media/eval.schema.json, drives editor completion.
 import { knownMethods, suiteFor } from '../suites/registry.js';
-import { SWEEP_METRICS } from '../retrieval/indexSpec.js';
+import { DEFAULT_CORPUS_INCLUDE, SWEEP_METRICS } from '../retrieval/indexSpec.js';
 
 /** "rgb (RGB benchmark), …, or stress (…)": each registered method with its own summary (Suite.summary). */
 function methodSummaries(): string {
@@ -274,8 +274,8 @@ const indexSource: JsonSchema = {
   type: 'object',
   description: 'A folder of documents the product indexes itself (chunked, searched by BM25, dense embeddings or both, optionally reranked) and uses as the rag method\'s retriever. Built incrementally under .rag-inspector/index/ (a changed file re-chunks and re-embeds only itself); `rag-inspector index <eval file>` builds it ahead of a run. Use index: or retriever:, not both.',
   properties: {
-    folder: { type: 'string', minLength: 1, description: 'The folder of documents, relative to this file: Markdown, text, HTML and JSONL files ({ id?, text } per line).' },
-    include: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, description: 'Globs relative to the folder of the files to index (default: **/*.md, **/*.markdown, **/*.txt, **/*.html, **/*.htm, **/*.jsonl).' },
+    folder: { type: 'string', minLength: 1, description: 'The folder of documents, relative to this file: Markdown, text, HTML, PDF (its text layer) and JSONL files ({ id?, text } per line).' },
+    include: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, description: `Globs relative to the folder of the files to index (default: ${DEFAULT_CORPUS_INCLUDE.join(', ')}).` },
     exclude: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'Globs relative to the folder of files to leave out, e.g. [drafts/**].' },
     chunking: {
       type: 'object',
