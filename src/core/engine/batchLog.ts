@@ -10,12 +10,18 @@ export class BatchLog {
   /** What createRunClients is given: the signal, where a batch is recorded, and the earlier process's batches. */
   readonly options: RunBatchOptions;
   private writer: RunLogWriter | undefined;
+  /** Waves being submitted: each removes itself once its batches are recorded (or its create failed). */
+  private readonly submissions = new Set<Promise<void>>();
 
   /** `earlier`: the log's batch lines when it is resumed; `onEvent`: each batch submitted, and each poll of it. */
   constructor(signal: AbortSignal, earlier: readonly BatchLine[], onEvent: (event: BatchEvent) => void = () => undefined) {
     this.options = {
       runSignal: signal,
       onSubmitted: (modelKey, batch) => this.record(modelKey, batch, onEvent),
+      onSubmitting: (submission) => {
+        this.submissions.add(submission);
+        void submission.finally(() => this.submissions.delete(submission)).catch(() => undefined);
+      },
       resumed: earlier.map((line) => ({ modelKey: line.modelKey, batch: { batchId: line.batchId, inputFileId: line.inputFileId, customIds: line.requests } })),
       onProgress: (modelKey, progress) => onEvent({ type: 'batch', modelKey, ...progress }),
     };
@@ -24,6 +30,15 @@ export class BatchLog {
   /** Batches are submitted only once cases run, after the log is open: from here on they are written to it. */
   writeTo(writer: RunLogWriter): void {
     this.writer = writer;
+  }
+
+  /**
+   * Resolves once no wave is being submitted. The run awaits it before its summary and close: a cancel that arrives
+   * while a batch is being created would otherwise close the log first, and the batch the vendor then creates could
+   * be neither recorded nor cancelled. (A create is bounded by its own time limit, so this cannot wait forever.)
+   */
+  async submissionsSettled(): Promise<void> {
+    while (this.submissions.size > 0) await Promise.allSettled([...this.submissions]);
   }
 
   private record(modelKey: string, batch: SubmittedBatch, onEvent: (event: BatchEvent) => void): void {

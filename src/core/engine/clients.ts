@@ -48,6 +48,8 @@ const BATCH_WINDOW_MS = 25 * 60 * 60_000;
 export interface RunBatchOptions {
   runSignal: AbortSignal;
   onSubmitted: (modelKey: string, batch: SubmittedBatch) => void;
+  /** Each wave's submission while under way (BatchingProviderOptions.onSubmitting). */
+  onSubmitting?: (submission: Promise<void>) => void;
   resumed: readonly { modelKey: string; batch: SubmittedBatch }[];
   /** Each poll of a batch, for progress lines. */
   onProgress?: (modelKey: string, progress: BatchProgress) => void;
@@ -146,6 +148,7 @@ export async function createRunClients(
       interactive: async (request, signal) => (await retries.schedule((attemptSignal) => interactive.complete(request, { signal: attemptSignal }), { signal, estimatedTokens: estimateTokens(request.messages) + (request.maxTokens ?? 0) })).value,
       onProgress: (progress) => options.onProgress?.(key, progress),
       onSubmitted: (submitted) => options.onSubmitted(key, submitted),
+      ...(options.onSubmitting ? { onSubmitting: options.onSubmitting } : {}),
       resumed: options.resumed.filter((entry) => entry.modelKey === key).map((entry) => entry.batch),
     });
 

@@ -292,6 +292,8 @@ async function runWithClients(setup: RunSetup): Promise<RunOutcome> {
     });
     // A failed check ends the run here with its own error, whatever the first wave did.
     writer = await opened;
+    // A batch being created when the run was cancelled is recorded (and cancelled) before the log is summed up.
+    await batchLog.submissionsSettled();
     await following!.flush();
   } catch (error) {
     const log = await opened.catch(() => undefined);
@@ -299,6 +301,7 @@ async function runWithClients(setup: RunSetup): Promise<RunOutcome> {
     if (!log) throw alongside.signal.aborted ? alongside.signal.reason : error;
     // Closed (and so unlocked) whatever happens here: a log left locked could not be resumed by this process.
     try {
+      await batchLog.submissionsSettled();
       if (isDetached(options.signal)) detach(log, options.signal);
       const { totals } = await tablesFromLog(log.file, [], callCounts(clients, previous?.calls));
       log.appendSummary(summaryLine('error', withJudgeUsage(totals, preparation), [], [], plan.problems));

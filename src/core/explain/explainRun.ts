@@ -99,6 +99,8 @@ export async function explainRun(runLog: string, options: ExplainRunOptions): Pr
       emit({ type: 'case-explained', explanation: explanationOf(item.target) });
     });
   } finally {
+    // A batch being created when the explanation was cancelled is recorded before the log closes (batchLog.ts).
+    await session.batchLog.submissionsSettled();
     writer.close();
   }
 

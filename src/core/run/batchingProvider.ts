@@ -35,6 +35,11 @@ export interface BatchingProviderOptions {
   interactive?: (request: CompletionRequest, signal: AbortSignal) => Promise<ResponseRecord>;
   /** Called the moment a batch exists, before any wait: the run log records it so --resume collects, never resubmits. */
   onSubmitted?: (batch: SubmittedBatch) => void;
+  /**
+   * Each wave's submission while it is under way. A run cancelled meanwhile waits for it before closing its log: a
+   * batch the vendor creates after the cancel is still recorded (and then cancelled), never left running unknown.
+   */
+  onSubmitting?: (submission: Promise<void>) => void;
   /** Batches an earlier process of this run submitted: their requests are collected from them. */
   resumed?: readonly SubmittedBatch[];
 }
@@ -153,7 +158,13 @@ export class BatchingProvider implements Provider {
     }, idle);
   }
 
-  private async flush(): Promise<void> {
+  private flush(): Promise<void> {
+    const submission = this.submitWave();
+    this.options.onSubmitting?.(submission);
+    return submission;
+  }
+
+  private async submitWave(): Promise<void> {
     const wave = this.queue;
     this.queue = new Map();
     if (wave.size === 0) return;

@@ -143,11 +143,15 @@ for (const vendor of VENDORS) {
     const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => vendor.yaml(true) });
     t.after(() => ws.cleanup());
     server.setBatchProcessingMs(60 * 60_000);
+    const release = server.holdBatchCreates();
+    t.after(release);
     const controller = new AbortController();
     const running = runEvaluation(ws.evalFile, { ...options(), signal: controller.signal });
-    // Cancelled while the batch is being created: it is still recorded, then cancelled, never left running unknown.
+    // Cancelled while the vendor is creating the batch (its id not yet known to the run): it is still recorded, then
+    // cancelled, never left running unknown. The create is answered only after the cancel has had time to end the run.
     await waitFor(() => (posts(vendor.batchPath) > 0 ? true : undefined), 'the batch submitted');
     controller.abort();
+    setTimeout(release, 300);
     const outcome = await running;
     assert.equal(outcome.status, 'cancelled');
     const log = await readRunLog(outcome.logFile);
