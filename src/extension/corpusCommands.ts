@@ -43,6 +43,7 @@ export interface CorpusDeps {
   untrusted: UntrustedWorkspaceGate;
   /** Every run on disk: the sweep panel finds its cells' end-to-end runs there. */
   runs: SweepPanelDeps['runs'];
+  controller: SweepPanelDeps['controller'];
 }
 
 /** What the commands hand back to executeCommand callers (tests, other commands). */

@@ -101,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): { testing: TestingAp
   const agentTools = activateLanguageModelTools(context, { launcher, explainer, store, untrusted, logger });
   activateGenerateCounterfactual(context, secrets.credentials, logger);
   activateImportTraces(context, logger);
-  activateCorpusCommands(context, { credentials: secrets.credentials, logger, untrusted, runs: store });
+  activateCorpusCommands(context, { credentials: secrets.credentials, logger, untrusted, runs: store, controller });
   const questionReviews = activateQuestionReview(context, logger);
   activateWalkthrough(context, logger);
   logger.info(`RAG Inspector ${String(context.extension.packageJSON.version)} activated (VS Code ${vscode.version}).`);

@@ -35,6 +35,11 @@ export interface RunController {
    * cancelled); rejects on engine errors and when a run is already going.
    */
   start(spec: EvalSpec, options?: StartOptions): Promise<RunSummary>;
+  /**
+   * Runs work that starts engine runs of its own (a sweep's cells, one after another) as the one run going: refused
+   * like `start` while another is, cancelled by Cancel Run, detached when the window goes away.
+   */
+  hold<T>(specFile: string, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** Aborts the active run; false when nothing was running. */
   cancel(): boolean;
 }
@@ -67,24 +72,33 @@ export class EngineRunController implements RunController, vscode.Disposable {
     return this.current ? { ...this.current.run } : undefined;
   }
 
-  async start(spec: EvalSpec, options: StartOptions = {}): Promise<RunSummary> {
+  start(spec: EvalSpec, options: StartOptions = {}): Promise<RunSummary> {
+    return this.occupy(spec.file, (signal, current) => this.engine(spec, {
+      ...options,
+      signal,
+      credentials: this.credentials,
+      providers: this.providers,
+      onEvent: (event) => {
+        if (event.type === 'run-started') Object.assign(current, { runId: event.runId, total: event.total });
+        if (event.type === 'case-finished') Object.assign(current, { done: event.done, total: event.total });
+        this.emitter.fire(event);
+      },
+    }));
+  }
+
+  hold<T>(specFile: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return this.occupy(specFile, work);
+  }
+
+  /** The one slot: taken for `work`'s whole life (refused while taken), with the abort Cancel Run and dispose use. */
+  private async occupy<T>(specFile: string, work: (signal: AbortSignal, run: ActiveRun) => Promise<T>): Promise<T> {
     if (this.current) throw new RunInProgressError(this.current.run.specFile);
     const abort = new AbortController();
-    const current = { run: { specFile: spec.file, done: 0, total: 0 } as ActiveRun, abort };
+    const current = { run: { specFile, done: 0, total: 0 } as ActiveRun, abort };
     this.current = current;
     this.setContext(true);
     try {
-      return await this.engine(spec, {
-        ...options,
-        signal: abort.signal,
-        credentials: this.credentials,
-        providers: this.providers,
-        onEvent: (event) => {
-          if (event.type === 'run-started') Object.assign(current.run, { runId: event.runId, total: event.total });
-          if (event.type === 'case-finished') Object.assign(current.run, { done: event.done, total: event.total });
-          this.emitter.fire(event);
-        },
-      });
+      return await work(abort.signal, current.run);
     } finally {
       if (this.current === current) this.current = undefined;
       this.setContext(false);

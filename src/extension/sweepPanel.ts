@@ -20,6 +20,8 @@ import { CancelSweepCells, OpenSweepCellRun, PROTOCOL_VERSION, Ready, RunSweepCe
 import { withCancellableProgress } from './cancellableProgress.js';
 import { confirmSweepCost } from './costGuard.js';
 import { maxCostWithoutConfirm } from './launch.js';
+import { RunInProgressError } from './runController.js';
+import type { RunController } from './runController.js';
 import type { Logger } from './outputChannel.js';
 import { answerWebview, inspectorHtml, makeNonce, panelOptions } from './panel.js';
 import type { InspectorData } from './sessionRuns.js';
@@ -41,6 +43,8 @@ export interface SweepPanelDeps {
   credentials: Credentials;
   /** Every run on disk: a cell's earlier end-to-end run (the CLI's too) is found there by the name its eval file gives it. */
   runs: Pick<InspectorData, 'listRuns' | 'getRun'>;
+  /** The one run at a time: the cells hold it while they run, so no other run starts meanwhile and Cancel Run stops them. */
+  controller: Pick<RunController, 'active' | 'hold'>;
 }
 
 /** What the panel shows and runs from: the sweep's eval file as loaded, its grid and the retrieval part's report. */
@@ -145,6 +149,13 @@ export class SweepPanel implements vscode.Disposable {
       void vscode.window.showWarningMessage('RAG Inspector: cells of this sweep are already running end to end; cancel them or wait for them to finish.');
       return;
     }
+    // Another run (or another sweep's cells) going: said before anything is priced.
+    const active = this.deps.controller.active;
+    if (active) {
+      this.message = `Not started: ${new RunInProgressError(active.specFile).message}.`;
+      this.post();
+      return;
+    }
     const { spec, grid, report } = this.source;
     const cells = keys.map((key) => {
       const cell = grid.cells.find((c) => c.key === key);
@@ -167,8 +178,10 @@ export class SweepPanel implements vscode.Disposable {
       // Below the limit nothing is asked, so the plan is shown in the panel while the cells run.
       this.message = `${line}.`;
       this.post();
-      const cancelled = await withCancellableProgress(`${TITLE} — ${path.basename(spec.file)}`, undefined, async (report, signal) => {
-        signal.addEventListener('abort', () => controller.abort(signal.reason));
+      const cancelled = await this.deps.controller.hold(spec.file, async (held) => await withCancellableProgress(`${TITLE} — ${path.basename(spec.file)}`, undefined, async (report, signal) => {
+        // The notification's Cancel, Cancel Run (the held slot) and the panel's Cancel stop the same cells.
+        for (const stop of [signal, held]) stop.addEventListener('abort', () => controller.abort(stop.reason), { once: true });
+        if (held.aborted) controller.abort(held.reason);
         for (const [index, cell] of cells.entries()) {
           if (controller.signal.aborted) return true;
           const at = `cell ${index + 1}/${cells.length} (${cell.key})`;
@@ -176,7 +189,7 @@ export class SweepPanel implements vscode.Disposable {
           await this.runCell(cell.key, controller.signal, (done, total) => report(`${at}: ${done}/${total} cases`, done === total));
         }
         return controller.signal.aborted;
-      });
+      }));
       this.message = cancelled ? 'Cancelled: the finished cells are kept, and the stopped cell shows its finished cases.' : `Ran ${cells.length} cell${cells.length === 1 ? '' : 's'} end to end (${plan.text}).`;
     } catch (error) {
       this.message = `The cells could not be run: ${describeError(error)}`;

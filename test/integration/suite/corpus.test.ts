@@ -332,5 +332,31 @@ suite('Corpus lab: sweep and index', () => {
     assert.notEqual(stopped!.status, 'success');
     assert.match(stopped!.problem ?? '', /cancelled/);
   });
+
+  test('Sweep cells running hold the one run at a time: another run is refused naming the sweep, and Cancel Run stops the cells', async function () {
+    this.timeout(60_000);
+    const file = endToEndEval('e2e-guard', []);
+    const other = endToEndEval('e2e-other', []);
+    server.addRule({ match: (req) => req.api === 'openai-chat', fault: { kind: 'hang' } });
+    const errors: string[] = [];
+    restore = answerPrompts({ showErrorMessage: ((message: string) => { errors.push(message); return Promise.resolve(undefined); }) as typeof vscode.window.showErrorMessage });
+    const { webview, outcome } = await openSweep(file);
+    const keys = cellKeys(outcome);
+    const before = server.requests.length;
+    await webview.send(RunSweepCells.create({ cells: [keys[0]!, keys[1]!] }));
+    await eventually('a model call at the server', () => server.requests.slice(before).some((req) => req.api === 'openai-chat'), 30_000);
+
+    const { testing } = await activatedExtension();
+    assert.equal(testing.controller.active?.specFile, file);
+    const refused = await vscode.commands.executeCommand('ragInspector.runEvaluation', vscode.Uri.file(other));
+    assert.equal(refused, 'failed');
+    assert.match(errors.join('\n'), /a run of .*e2e-guard\.eval\.yaml is still in progress/);
+
+    await vscode.commands.executeCommand('ragInspector.cancelRun');
+    const ended = await eventually('the cells ended', () => states(webview.posted).find((s) => !s.running && /Cancelled/.test(s.message ?? '')), 30_000, () => states(webview.posted).at(-1));
+    assert.deepEqual(ended.runs.map((run) => run.cellKey), [keys[0]], 'the second cell never started');
+    assert.match(ended.runs[0]!.problem ?? '', /cancelled/);
+    assert.equal(testing.controller.active, undefined, 'the slot is free again');
+  });
 });
 
