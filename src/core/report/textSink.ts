@@ -5,6 +5,11 @@ import { replaceFileAtomically } from '../atomicFile.js';
 
 export interface TextSink {
   write(text: string): Promise<void>;
+  /**
+   * UTF-8 bytes of text, written as they are (a spool moved to a file copies its bytes without decoding them and
+   * encoding them again); a sink without it is given the text.
+   */
+  writeBytes?(bytes: Buffer): Promise<void>;
 }
 
 /** Collects the text; for tests and small runs. */
@@ -35,6 +40,10 @@ async function streamTo(file: string, produce: (sink: TextSink) => Promise<void>
   const sink: TextSink = {
     async write(text: string) {
       if (text === '' || stream.write(text)) return;
+      await Promise.race([once(stream, 'drain'), failed]);
+    },
+    async writeBytes(bytes: Buffer) {
+      if (bytes.length === 0 || stream.write(bytes)) return;
       await Promise.race([once(stream, 'drain'), failed]);
     },
   };
