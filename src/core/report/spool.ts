@@ -36,7 +36,7 @@ export class Spool implements TextSink {
       for await (const text of this.chunks()) await sink.write(text);
       return;
     }
-    for await (const bytes of this.fileChunks(true)) await sink.writeBytes(bytes);
+    for await (const bytes of this.fileChunks()) await sink.writeBytes(bytes);
     for (const text of this.parts) await sink.write(text);
   }
 
@@ -67,22 +67,18 @@ export class Spool implements TextSink {
 
   private async *chunks(): AsyncGenerator<string> {
     const decoder = new StringDecoder('utf8');
-    for await (const bytes of this.fileChunks(false)) yield decoder.write(bytes);
+    for await (const bytes of this.fileChunks()) yield decoder.write(bytes);
     const rest = decoder.end();
     if (rest) yield rest;
     yield* this.parts;
   }
 
-  /**
-   * The file's bytes in order; `fresh`: each chunk a buffer of its own, for a sink that may keep it until it is
-   * written (else one buffer read into again, for a reader done with each chunk before the next).
-   */
-  private async *fileChunks(fresh: boolean): AsyncGenerator<Buffer> {
+  /** The file's bytes in order, read into one buffer: each chunk is to be used before the next is asked for. */
+  private async *fileChunks(): AsyncGenerator<Buffer> {
     if (!this.file) return;
     const { handle } = this.file;
-    let buffer = Buffer.allocUnsafe(READ_CHUNK);
+    const buffer = Buffer.allocUnsafe(READ_CHUNK);
     for (let position = 0; ;) {
-      if (fresh && position > 0) buffer = Buffer.allocUnsafe(READ_CHUNK);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
       if (bytesRead === 0) break;
       position += bytesRead;

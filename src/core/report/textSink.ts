@@ -7,7 +7,7 @@ export interface TextSink {
   write(text: string): Promise<void>;
   /**
    * UTF-8 bytes of text, written as they are (a spool moved to a file copies its bytes without decoding them and
-   * encoding them again); a sink without it is given the text.
+   * encoding them again); done with `bytes` when it resolves. A sink without it is given the text.
    */
   writeBytes?(bytes: Buffer): Promise<void>;
 }
@@ -43,8 +43,9 @@ async function streamTo(file: string, produce: (sink: TextSink) => Promise<void>
       await Promise.race([once(stream, 'drain'), failed]);
     },
     async writeBytes(bytes: Buffer) {
-      if (bytes.length === 0 || stream.write(bytes)) return;
-      await Promise.race([once(stream, 'drain'), failed]);
+      if (bytes.length === 0) return;
+      // Resolved once these bytes are in the file, so the caller may fill the same buffer again.
+      await Promise.race([new Promise<void>((resolve, reject) => stream.write(bytes, (error) => (error ? reject(error) : resolve()))), failed]);
     },
   };
   try {
