@@ -18,6 +18,9 @@ const PACK_OVERHEAD = 9;
 const SHARE_MIN = 12;
 /** ... and once it was in this many earlier lines (see `seen`). */
 const SHARE_AFTER = 1;
+/** A string's line and count of lines seen in, as one number: `line * SEEN_LINES + lines` (lines ≤ SHARE_AFTER). */
+const SEEN_LINES = 8;
+const seenEntry = (line: number, lines: number): number => line * SEEN_LINES + lines;
 /** Bounds of the packer's memory; what it forgets is written inline or defined again, never misread. */
 const MAX_SHARED = 100_000;
 const MAX_SEEN = 50_000;
@@ -40,17 +43,17 @@ export class SharedPacker {
   private shapeNodes = 0;
   private readonly strings = new Map<string, number>();
   /**
-   * Strings seen, with the last line they were in and in how many lines: shared once seen in SHARE_AFTER earlier
-   * lines. A string that never comes back costs nothing, and one repeated within its own line only is not worth a
+   * Strings seen, with the last line they were in and in how many lines (one number, `seenEntry`: no object per
+   * string): shared once seen in SHARE_AFTER earlier lines. A string that never comes back costs nothing, and one repeated within its own line only is not worth a
    * shared line. (Waiting for a second earlier line was measured: fewer wasted definitions, more bytes overall.)
    */
-  private seen = new Map<string, { line: number; lines: number }>();
+  private seen = new Map<string, number>();
   /**
    * The generation before `seen`, dropped whole when `seen` fills: what has not come back for longest is forgotten
    * without deleting the oldest entry of one map each time (V8 walks a map's deleted slots from its start to find it,
    * which made that one line the run log writer's largest cost at 100,000 cases).
    */
-  private older = new Map<string, { line: number; lines: number }>();
+  private older = new Map<string, number>();
   private lines = 0;
   private nextId = 0;
 
@@ -157,16 +160,19 @@ export class SharedPacker {
     if (id === undefined) {
       const current = this.seen.get(text);
       // Seen again in the older generation: it moves to the current one, so it is kept as long as it comes back.
-      const older = current ? undefined : this.older.get(text);
-      if (older) this.older.delete(text);
-      const seen = current ?? older ?? { line: 0, lines: 0 };
-      if (seen.line !== this.lines) {
-        seen.line = this.lines;
-        seen.lines++;
+      const older = current === undefined ? this.older.get(text) : undefined;
+      if (older !== undefined) this.older.delete(text);
+      const entry = current ?? older;
+      let line = entry === undefined ? 0 : Math.floor(entry / SEEN_LINES);
+      let lines = entry === undefined ? 0 : entry % SEEN_LINES;
+      if (line !== this.lines) {
+        line = this.lines;
+        lines++;
       }
-      if (seen.lines <= SHARE_AFTER) {
-        if (current) return text;
-        this.seen.set(text, seen);
+      if (lines <= SHARE_AFTER) {
+        const next = seenEntry(line, lines);
+        if (next === current) return text;
+        this.seen.set(text, next);
         if (this.seen.size >= MAX_SEEN / 2) {
           this.older = this.seen;
           this.seen = new Map();
@@ -174,7 +180,7 @@ export class SharedPacker {
         return text;
       }
       // Shared from now on: kept in neither generation (it was taken out of the older one above).
-      if (current) this.seen.delete(text);
+      if (current !== undefined) this.seen.delete(text);
       id = this.nextId++;
       this.strings.set(text, id);
       defined.push({ type: 'shared', id, text });
