@@ -1,8 +1,9 @@
 // Benchmark: the engine's own CPU per case on the extractive path (`model: extractive:bm25`: no HTTP, no server), as a
 // whole `rag-inspector run --no-cache --quiet` process over 300, 3,000 (and with --cases, more) RGB rows, the four
 // reports written. CPU per case is counted beyond the smallest run, so start-up is left out. With --before <dir>, the
-// same runs of another built checkout, interleaved run by run (each tree in a workspace of its own). --cpu-prof <dir>:
-// one more run of the largest size per tree writes a V8 CPU profile there, summarized by step (lib/cpuProfileSummary.ts).
+// same runs of another built checkout, interleaved run by run (each tree in a workspace of its own). --cpu-prof
+// <dir>: one more run of the largest size per tree writes a V8 CPU profile there, summarized by step
+// (lib/cpuProfileSummary.ts).
 import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { createWorkspace, rgbRows } from '../test/unit/engine/workspace.js';

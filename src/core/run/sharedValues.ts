@@ -44,8 +44,9 @@ export class SharedPacker {
   private readonly strings = new Map<string, number>();
   /**
    * Strings seen, with the last line they were in and in how many lines (one number, `seenEntry`: no object per
-   * string): shared once seen in SHARE_AFTER earlier lines. A string that never comes back costs nothing, and one repeated within its own line only is not worth a
-   * shared line. (Waiting for a second earlier line was measured: fewer wasted definitions, more bytes overall.)
+   * string): shared once seen in SHARE_AFTER earlier lines. A string that never comes back costs nothing, and one
+   * repeated within its own line only is not worth a shared line. (Waiting for a second earlier line was measured:
+   * fewer wasted definitions, more bytes overall.)
    */
   private seen = new Map<string, number>();
   /**
