@@ -213,7 +213,7 @@ export function termsOf(text: string): string[] {
       add(folded.slice(wordStart, i));
     }
   }, (run) => {
-    for (const segment of WORDS.segment(run)) if (segment.isWordLike) add(segment.segment);
+    for (const term of segmentsOf(run).words) add(term);
   });
   return terms;
 }
@@ -230,10 +230,36 @@ export function approximateTokens(text: string): number {
       previousAlnum = alnum;
     }
   }, (run) => {
-    for (const segment of WORDS.segment(run)) if (segment.segment.trim() !== '') count += 1;
+    count += segmentsOf(run).count;
   });
   return count;
 }
+
+/**
+ * A run's word segments and its count of non-blank segments, as Intl.Segmenter finds them, remembered: the same
+ * runs come back in every case (a system prompt's curly quotes), and asking the segmenter costs more than a case's
+ * other reading. Bounded: forgotten all at once when full.
+ */
+function segmentsOf(run: string): { words: readonly string[]; count: number } {
+  let known = SEGMENTED.get(run);
+  if (known === undefined) {
+    const words: string[] = [];
+    let count = 0;
+    for (const segment of WORDS.segment(run)) {
+      if (segment.isWordLike) words.push(segment.segment);
+      if (segment.segment.trim() !== '') count += 1;
+    }
+    known = { words, count };
+    if (SEGMENTED.size >= MAX_SEGMENTED) SEGMENTED.clear();
+    if (run.length <= MAX_SEGMENTED_RUN) SEGMENTED.set(run, known);
+  }
+  return known;
+}
+
+const SEGMENTED = new Map<string, { words: readonly string[]; count: number }>();
+const MAX_SEGMENTED = 10_000;
+/** Longer runs (a line of CJK text) rarely come back whole: not remembered. */
+const MAX_SEGMENTED_RUN = 64;
 
 /**
  * The word segments of `text` as Intl.Segmenter finds them, mostly without it (it cost most of a case's CPU on the

@@ -10,7 +10,11 @@ export function renderJsonReport(run: RunData): Promise<string> {
   return renderToString((sink) => writeJsonReport(run, sink));
 }
 
-/** The same text JSON.stringify(report, …, 2) gives, written one case at a time. */
+/**
+ * The same text JSON.stringify(report, …, 2) gives, written one case at a time. JSON has no NaN or Infinity:
+ * JSON.stringify writes them as null, so a reader never mistakes "undetermined" for a number (and without a replacer
+ * it keeps its fast path).
+ */
 export function writeJsonReport(run: RunData, sink: TextSink): Promise<void> {
   return writeInOnePass(run, [jsonReportWriter(run, sink)]);
 }
@@ -41,14 +45,14 @@ export function jsonReportWriter(run: RunData, sink: TextSink, newSpool?: SpoolF
       problems: run.problems,
       reports: run.reports,
       cases: [],
-    }, jsonNumbers, 2);
+    }, null, 2);
     await sink.write(head.slice(0, head.length - emptyTail.length));
   };
   return {
     async add(entry) {
       if (!cases) await writeHead();
       // An element of an array two levels deep: JSON.stringify indents its lines by four more spaces.
-      const text = JSON.stringify(caseJson(entry), jsonNumbers, 2).replace(/\n/g, '\n    ');
+      const text = JSON.stringify(caseJson(entry), null, 2).replace(/\n/g, '\n    ');
       await (cases ?? sink).write(`${first ? '[\n' : ',\n'}    ${text}`);
       first = false;
     },
@@ -85,9 +89,4 @@ function caseJson({ evalCase, result }: RunEntry) {
     truncated: result.response ? isTruncated(result.response) : undefined,
     params: evalCase?.params,
   };
-}
-
-/** JSON has no NaN or Infinity; write null so a reader never mistakes "undetermined" for a number. */
-function jsonNumbers(_key: string, value: unknown): unknown {
-  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
 }

@@ -30,9 +30,14 @@ export class Spool implements TextSink {
     if (this.chars >= MEMORY_CHARS) await this.flush();
   }
 
-  /** Everything written, in order, to `sink`. */
+  /** Everything written, in order, to `sink`: what is in the file as its bytes, when the sink takes bytes. */
   async copyTo(sink: TextSink): Promise<void> {
-    for await (const text of this.chunks()) await sink.write(text);
+    if (!this.file || !sink.writeBytes) {
+      for await (const text of this.chunks()) await sink.write(text);
+      return;
+    }
+    for await (const bytes of this.fileChunks()) await sink.writeBytes(bytes);
+    for (const text of this.parts) await sink.write(text);
   }
 
   /** The text written, split at newlines (the last fragment too, if it has none). */
@@ -61,20 +66,24 @@ export class Spool implements TextSink {
   }
 
   private async *chunks(): AsyncGenerator<string> {
-    if (this.file) {
-      const { handle } = this.file;
-      const decoder = new StringDecoder('utf8');
-      const buffer = Buffer.allocUnsafe(READ_CHUNK);
-      for (let position = 0; ;) {
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-        if (bytesRead === 0) break;
-        position += bytesRead;
-        yield decoder.write(buffer.subarray(0, bytesRead));
-      }
-      const rest = decoder.end();
-      if (rest) yield rest;
-    }
+    const decoder = new StringDecoder('utf8');
+    for await (const bytes of this.fileChunks()) yield decoder.write(bytes);
+    const rest = decoder.end();
+    if (rest) yield rest;
     yield* this.parts;
+  }
+
+  /** The file's bytes in order, read into one buffer: each chunk is to be used before the next is asked for. */
+  private async *fileChunks(): AsyncGenerator<Buffer> {
+    if (!this.file) return;
+    const { handle } = this.file;
+    const buffer = Buffer.allocUnsafe(READ_CHUNK);
+    for (let position = 0; ;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
   }
 
   private async flush(): Promise<void> {

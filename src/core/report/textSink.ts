@@ -5,6 +5,11 @@ import { replaceFileAtomically } from '../atomicFile.js';
 
 export interface TextSink {
   write(text: string): Promise<void>;
+  /**
+   * UTF-8 bytes of text, written as they are (a spool moved to a file copies its bytes without decoding them and
+   * encoding them again); done with `bytes` when it resolves. A sink without it is given the text.
+   */
+  writeBytes?(bytes: Buffer): Promise<void>;
 }
 
 /** Collects the text; for tests and small runs. */
@@ -36,6 +41,11 @@ async function streamTo(file: string, produce: (sink: TextSink) => Promise<void>
     async write(text: string) {
       if (text === '' || stream.write(text)) return;
       await Promise.race([once(stream, 'drain'), failed]);
+    },
+    async writeBytes(bytes: Buffer) {
+      if (bytes.length === 0) return;
+      // Resolved once these bytes are in the file, so the caller may fill the same buffer again.
+      await Promise.race([new Promise<void>((resolve, reject) => stream.write(bytes, (error) => (error ? reject(error) : resolve()))), failed]);
     },
   };
   try {

@@ -4,6 +4,7 @@
 // text is its reference `{$d: i}`; the case reads back equal (a list that does not match exactly is kept as it is).
 import type { CaseResult } from '../model.js';
 import type { StoredCase, StoredDocument } from './caseText.js';
+import { setMember } from './sharedValues.js';
 
 /**
  * `{$v: [keys]}`: one object per document with these fields, in this order ("text" is the document's text);
@@ -32,12 +33,18 @@ export function underiveCase(stored: StoredCase): StoredCase {
 }
 
 function mapMembers(object: Record<string, unknown>, map: (member: unknown) => unknown): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(object).map(([key, member]) => [key, map(member)]));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(object)) setMember(out, key, map(object[key]));
+  return out;
 }
 
 function derive({ $v }: Derived, documents: readonly StoredDocument[]): unknown[] {
   if (typeof $v === 'string') return documents.map((document, i) => field(document, i, $v));
-  return documents.map((document, i) => Object.fromEntries($v.map((key) => [key, field(document, i, key)])));
+  return documents.map((document, i) => {
+    const out: Record<string, unknown> = {};
+    for (const key of $v) setMember(out, key, field(document, i, key));
+    return out;
+  });
 }
 
 /** A document's field as the stored case refers to it: its text as `{$d: i}`, as caseText refers to it. */
@@ -62,11 +69,29 @@ function derivation(member: unknown, documents: readonly StoredDocument[]): Deri
   return key === undefined ? undefined : { $v: key };
 }
 
-/** Equal as JSON writes them; primitives (most members) compared without writing them. */
+/**
+ * Equal as JSON writes them; primitives (most members) and document references (`{$d: i}`, what a document's text
+ * is compared with) compared without writing them.
+ */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const refA = docIndex(a);
+  if (refA !== undefined) return refA === docIndex(b);
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** i of an object that is exactly `{$d: i}` with i an integer (written as JSON writes it); else undefined. */
+function docIndex(value: object): number | undefined {
+  if (Array.isArray(value)) return undefined;
+  let index: number | undefined;
+  for (const key in value) {
+    if (key !== '$d' || index !== undefined) return undefined;
+    const member = (value as { $d: unknown }).$d;
+    if (!Number.isInteger(member)) return undefined;
+    index = member as number;
+  }
+  return index;
 }
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {

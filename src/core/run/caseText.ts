@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { CaseDocument, ChatMessage, EvalCase } from '../model.js';
 import { mayHoldKey, redact } from '../redact.js';
 import { layoutOf } from '../textLayout.js';
+import { setMember } from './sharedValues.js';
 
 /**
  * A text as stored: inline, a whole stored text `{$t}`, a range of one `{$t, s, e}`, a document's text `{$d}` (its
@@ -173,7 +174,7 @@ function encodeValue(value: unknown, docTexts: readonly string[], plain: (text: 
   // What JSON.stringify would write (a Date's string), so the log holds what format 1 held.
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return encodeValue((value as { toJSON(): unknown }).toJSON(), docTexts, plain);
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) out[key] = encodeValue(member, docTexts, plain);
+  for (const [key, member] of Object.entries(value)) setMember(out, key, encodeValue(member, docTexts, plain));
   // An object of the dataset's own that looks like a marker is escaped, so it reads back as itself.
   return Object.keys(out).some((key) => MARKERS.includes(key)) ? { $o: out } : out;
 }
@@ -239,6 +240,6 @@ function decodeValue(value: unknown, text: (ref: TextRef) => string, docTexts: r
 
 function decodeMembers(object: Record<string, unknown>, text: (ref: TextRef) => string, docTexts: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(object)) out[key] = decodeValue(member, text, docTexts);
+  for (const [key, member] of Object.entries(object)) setMember(out, key, decodeValue(member, text, docTexts));
   return out;
 }

@@ -10,10 +10,13 @@ import { RUN_STATUSES } from '../model.js';
 /** The JSON Schema a check stands for: the run log's published schema is built from the checks (logLineSchema.ts). */
 export type JsonSchema = Record<string, unknown>;
 
-/** What is wrong with a value at `at` (a dotted path), or undefined when it fits; `schema` says the same as JSON Schema. */
-type Check = ((value: unknown, at: string) => string | undefined) & { schema: JsonSchema };
+/**
+ * What is wrong with a value at `at` (a dotted path), or undefined when it fits; `schema` says the same as JSON Schema.
+ * `at` undefined: only whether it fits matters (what a failure says is not read), so no path is built on the way.
+ */
+type Check = ((value: unknown, at: string | undefined) => string | undefined) & { schema: JsonSchema };
 
-function check(test: (value: unknown, at: string) => string | undefined, schema: JsonSchema): Check {
+function check(test: (value: unknown, at: string | undefined) => string | undefined, schema: JsonSchema): Check {
   return Object.assign(test, { schema });
 }
 
@@ -63,7 +66,7 @@ function listOf(item: Check): Check {
   return check((value, at) => {
     if (!Array.isArray(value)) return `${at} is not a list`;
     for (let i = 0; i < value.length; i++) {
-      const problem = item(value[i], `${at}[${i}]`);
+      const problem = item(value[i], at === undefined ? undefined : `${at}[${i}]`);
       if (problem !== undefined) return problem;
     }
     return undefined;
@@ -82,7 +85,7 @@ function object(members: Record<string, Check>): Check {
     if (!isObject(value)) return `${at || 'the line'} is not an object`;
     for (const { name, optional, check: member } of entries) {
       const found = value[name];
-      const path = at ? `${at}.${name}` : name;
+      const path = at === undefined ? undefined : at ? `${at}.${name}` : name;
       if (found === undefined) {
         if (optional) continue;
         return `${path} is missing`;
@@ -188,5 +191,6 @@ export function lineSchemas(): Record<LogLineType, JsonSchema> & { sentCase: Jso
 
 /** What is wrong with a line of this type ("result.scores is not a list"), or undefined when it has the shape readers rely on. */
 export function lineShapeProblem(type: LogLineType, value: unknown): string | undefined {
-  return checks[type](value, '');
+  // Checked without building paths first (most lines fit), and again to say what is wrong with one that does not.
+  return checks[type](value, undefined) === undefined ? undefined : checks[type](value, '');
 }

@@ -18,32 +18,49 @@ const PACK_OVERHEAD = 9;
 const SHARE_MIN = 12;
 /** ... and once it was in this many earlier lines (see `seen`). */
 const SHARE_AFTER = 1;
+/** A string's line and count of lines seen in, as one number: `line * SEEN_LINES + lines` (lines ≤ SHARE_AFTER). */
+const SEEN_LINES = 8;
+const seenEntry = (line: number, lines: number): number => line * SEEN_LINES + lines;
 /** Bounds of the packer's memory; what it forgets is written inline or defined again, never misread. */
 const MAX_SHARED = 100_000;
 const MAX_SEEN = 50_000;
 
+/**
+ * The shapes defined, as a tree of key lists: an object's keys are looked up one by one as they are read, so finding
+ * the shape of every object of every line builds no string (it was a JSON text of the keys per object).
+ */
+interface ShapeNode {
+  /** The shape's id, when the key list that ends here is defined; with its reference key `@<id>`, made once. */
+  id?: number;
+  refKey?: string;
+  next?: Map<string, ShapeNode>;
+}
+
 /** Packs case lines for one log, remembering what it has defined. */
 export class SharedPacker {
-  private readonly shapes = new Map<string, number>();
+  private shapes: ShapeNode = {};
+  /** Nodes of `shapes`: what bounds its memory (a dataset's own keys make key lists of their own). */
+  private shapeNodes = 0;
   private readonly strings = new Map<string, number>();
   /**
-   * Strings seen, with the last line they were in and in how many lines: shared once seen in SHARE_AFTER earlier
-   * lines. A string that never comes back costs nothing, and one repeated within its own line only is not worth a
-   * shared line. (Waiting for a second earlier line was measured: fewer wasted definitions, more bytes overall.)
+   * Strings seen, with the last line they were in and in how many lines (one number, `seenEntry`: no object per
+   * string): shared once seen in SHARE_AFTER earlier lines. A string that never comes back costs nothing, and one
+   * repeated within its own line only is not worth a shared line. (Waiting for a second earlier line was measured:
+   * fewer wasted definitions, more bytes overall.)
    */
-  private seen = new Map<string, { line: number; lines: number }>();
+  private seen = new Map<string, number>();
   /**
    * The generation before `seen`, dropped whole when `seen` fills: what has not come back for longest is forgotten
    * without deleting the oldest entry of one map each time (V8 walks a map's deleted slots from its start to find it,
    * which made that one line the run log writer's largest cost at 100,000 cases).
    */
-  private older = new Map<string, { line: number; lines: number }>();
+  private older = new Map<string, number>();
   private lines = 0;
   private nextId = 0;
 
   /** Rebuilds what a log already defines (a resumed log), so ids stay unique and nothing is defined twice. */
   learn(line: SharedLine): void {
-    if ('keys' in line) this.shapes.set(JSON.stringify(line.keys), line.id);
+    if ('keys' in line) this.defineShape(line.keys, line.id);
     else this.strings.set(line.text, line.id);
     this.nextId = Math.max(this.nextId, line.id + 1);
   }
@@ -55,10 +72,12 @@ export class SharedPacker {
   pack<K extends string>(members: Record<K, unknown>): { packed: Record<K, unknown>; defined: SharedLine[] } {
     const defined: SharedLine[] = [];
     this.lines++;
-    const packed = Object.fromEntries(Object.entries(members).map(([key, member]) => [key, this.packValue(member, defined)])) as Record<K, unknown>;
-    if (this.shapes.size + this.strings.size > MAX_SHARED) {
+    const packed = {} as Record<K, unknown>;
+    for (const key of Object.keys(members) as K[]) packed[key] = this.packValue(members[key], defined);
+    if (this.shapeNodes + this.strings.size > MAX_SHARED) {
       // Forget all at once (ids are never reused, so older lines still read); a long run redefines what it uses.
-      this.shapes.clear();
+      this.shapes = {};
+      this.shapeNodes = 0;
       this.strings.clear();
     }
     return { packed, defined };
@@ -67,8 +86,10 @@ export class SharedPacker {
   /** Definitions whose lines could not be written (a failed write): defined again when next needed. */
   forget(defined: readonly SharedLine[]): void {
     for (const line of defined) {
-      if ('keys' in line) this.shapes.delete(JSON.stringify(line.keys));
-      else this.strings.delete(line.text);
+      if ('keys' in line) {
+        const node = this.shapeOf(line.keys);
+        if (node.id === line.id) node.id = node.refKey = undefined;
+      } else this.strings.delete(line.text);
     }
   }
 
@@ -89,52 +110,78 @@ export class SharedPacker {
     const keys: string[] = [];
     const values: unknown[] = [];
     let keyBytes = 0;
+    let node = this.shapes;
     for (const key of Object.keys(object)) {
       const member = object[key];
       if (member === undefined || typeof member === 'function') continue;
       keys.push(key);
       values.push(this.packValue(member, defined));
       keyBytes += key.length + 4;
+      node = this.child(node, key);
     }
     if (keyBytes <= PACK_OVERHEAD && !(keys.length === 1 && REF_KEY.test(keys[0]!))) {
       const out: Record<string, unknown> = {};
       for (let i = 0; i < keys.length; i++) setMember(out, keys[i]!, values[i]);
       return out;
     }
-    const shape = JSON.stringify(keys);
-    let id = this.shapes.get(shape);
-    if (id === undefined) {
-      id = this.nextId++;
-      this.shapes.set(shape, id);
+    if (node.id === undefined) {
+      const id = this.nextId++;
+      this.defineShape(keys, id);
       defined.push({ type: 'shared', id, keys });
     }
-    return { [`@${id}`]: values };
+    return { [node.refKey!]: values };
+  }
+
+  private child(node: ShapeNode, key: string): ShapeNode {
+    node.next ??= new Map();
+    let child = node.next.get(key);
+    if (child === undefined) {
+      child = {};
+      node.next.set(key, child);
+      this.shapeNodes++;
+    }
+    return child;
+  }
+
+  private shapeOf(keys: readonly string[]): ShapeNode {
+    let node = this.shapes;
+    for (const key of keys) node = this.child(node, key);
+    return node;
+  }
+
+  private defineShape(keys: readonly string[], id: number): void {
+    const node = this.shapeOf(keys);
+    node.id = id;
+    node.refKey = `@${id}`;
   }
 
   private packString(text: string, defined: SharedLine[]): unknown {
     if (text.length < SHARE_MIN) return text;
     let id = this.strings.get(text);
     if (id === undefined) {
-      let seen = this.seen.get(text);
-      if (!seen) {
-        // Seen again in the older generation: it moves to the current one, so it is kept as long as it comes back.
-        seen = this.older.get(text) ?? { line: 0, lines: 0 };
-        this.older.delete(text);
+      const current = this.seen.get(text);
+      // Seen again in the older generation: it moves to the current one, so it is kept as long as it comes back.
+      const older = current === undefined ? this.older.get(text) : undefined;
+      if (older !== undefined) this.older.delete(text);
+      const entry = current ?? older;
+      let line = entry === undefined ? 0 : Math.floor(entry / SEEN_LINES);
+      let lines = entry === undefined ? 0 : entry % SEEN_LINES;
+      if (line !== this.lines) {
+        line = this.lines;
+        lines++;
       }
-      if (seen.line !== this.lines) {
-        seen.line = this.lines;
-        seen.lines++;
-      }
-      if (seen.lines <= SHARE_AFTER) {
-        this.seen.set(text, seen);
+      if (lines <= SHARE_AFTER) {
+        const next = seenEntry(line, lines);
+        if (next === current) return text;
+        this.seen.set(text, next);
         if (this.seen.size >= MAX_SEEN / 2) {
           this.older = this.seen;
           this.seen = new Map();
         }
         return text;
       }
-      this.seen.delete(text);
-      this.older.delete(text);
+      // Shared from now on: kept in neither generation (it was taken out of the older one above).
+      if (current !== undefined) this.seen.delete(text);
       id = this.nextId++;
       this.strings.set(text, id);
       defined.push({ type: 'shared', id, text });
@@ -212,7 +259,7 @@ export class SharedTable {
 }
 
 /** `object[key] = value`, also for a dataset's own "__proto__" key (an assignment would set the prototype). */
-function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
+export function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
   else object[key] = value;
 }

@@ -3,11 +3,11 @@
 // boundaries included) and leaves nothing behind once disposed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Spool } from '../../../src/core/report/spool.js';
-import { StringSink } from '../../../src/core/report/textSink.js';
+import { StringSink, writeFileStreaming } from '../../../src/core/report/textSink.js';
 
 test('a spool larger than its memory bound goes to a file beside the reports and reads back the same text', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'rag-spool-'));
@@ -24,6 +24,17 @@ test('a spool larger than its memory bound goes to a file beside the reports and
     const sink = new StringSink();
     await spool.copyTo(sink);
     assert.equal(sink.toString(), `${lines.join('\n')}\n`);
+    // Into a report file, the spooled file's bytes copied as they are (reads of 1 MB split the 3-byte characters), then
+    // what is still in memory.
+    await spool.write('the last part, in memory: é€\n');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'rag-spool-out-')), 'report.txt');
+    await writeFileStreaming(file, async (out) => {
+      await out.write('before ');
+      await spool.copyTo(out);
+      await out.write('after');
+    });
+    assert.equal(readFileSync(file, 'utf8'), `before ${lines.join('\n')}\nthe last part, in memory: é€\nafter`);
+    rmSync(path.dirname(file), { recursive: true, force: true });
     await spool.dispose();
     assert.deepEqual(readdirSync(dir), [], 'nothing left once disposed');
   } finally {

@@ -64,6 +64,19 @@ test('JSON: undetermined values stay null, never 0', async () => {
   assert.equal(json.thresholds[0].passed, false);
 });
 
+test('JSON: a number JSON cannot hold (NaN, Infinity) is written as null, in a case and in the run\'s fields', async () => {
+  const data = run();
+  const odd = runDataInMemory({ ...data, totals: { ...data.totals, costUsd: Number.NaN } }, new Map([['a', evalCase('a', 'Q')]]), [
+    result('a', { response: { text: 'x', usage: { inputTokens: 1, outputTokens: 2 }, latencyMs: Number.POSITIVE_INFINITY, cached: false }, scores: [{ metric: 'f1', value: Number.NaN }] }),
+  ]);
+  const text = await renderJsonReport(odd);
+  const json = JSON.parse(text);
+  assert.equal(json.cases[0].scores[0].value, null);
+  assert.equal(json.cases[0].latencyMs, null);
+  assert.equal(json.totals.costUsd, null);
+  assert.doesNotMatch(text, /NaN|Infinity/);
+});
+
 test('a report interrupted while it is written leaves the previous report whole under its name, and no partial file', async () => {
   const out = mkdtempSync(path.join(tmpdir(), 'rag-atomic-report-'));
   try {

@@ -139,6 +139,15 @@ describe('run log format 3', () => {
     await assertRoundTrip([tricky, { ...tricky, id: 'tricky-2' }, { ...tricky, id: 'tricky-3' }]);
   });
 
+  it('a variable or param named "__proto__" (a dataset\'s own key) reads back as a member', async () => {
+    const [base] = await casesOf(path.join(EXAMPLES, 'rgb', 'rgb-example.eval.yaml'));
+    // JSON.parse makes "__proto__" an own member, as a dataset row read from a file has it.
+    const withProto = (object: Record<string, unknown>, value: unknown) => JSON.parse(JSON.stringify(object).replace(/^\{/, `{"__proto__":${JSON.stringify(value)},`)) as Record<string, unknown>;
+    const odd: EvalCase = { ...base!, id: 'proto', variables: withProto(base!.variables, { polluted: true }), params: withProto(base!.params, 7) };
+    assert.ok(Object.hasOwn(odd.variables, '__proto__') && Object.hasOwn(odd.params, '__proto__'));
+    await assertRoundTrip([odd, { ...odd, id: 'proto-2' }]);
+  });
+
   it('the bundled RGB example run offline: case lines under 1.5 KB on average (issue 20)', async () => {
     const dir = mkdtempSync(path.join(root, 'example-'));
     cpSync(path.join(EXAMPLES, 'rgb'), dir, { recursive: true });

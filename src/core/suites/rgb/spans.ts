@@ -9,8 +9,11 @@ import type { AnswerParts } from './rows.js';
  */
 interface NormalisedText {
   text: string;
-  /** `startOf[i]`: the original offset of the character that unit `i` of `text` came from. */
-  startOf: Int32Array;
+  /**
+   * `startOf[i]`: the original offset of the character that unit `i` of `text` came from; undefined when that is `i`
+   * itself (every character lowered to one unit, none dropped: most texts), so no map is allocated for them.
+   */
+  startOf: Int32Array | undefined;
   original: string;
 }
 
@@ -26,13 +29,19 @@ const NEEDS_CHARACTERS = /[\ud800-\udfff\u03a3]/;
 
 function normalise(original: string, dropSpaces: boolean): NormalisedText {
   // Lowercasing one character gives at most a few units; the map grows in the rare case it outruns the original.
-  let startOf = new Int32Array(original.length + 1);
+  // No map while it is the identity: made, with the identity so far, at the first unit that is not.
+  let startOf: Int32Array | undefined;
   let length = 0;
-  const room = (units: number): void => {
-    if (length + units <= startOf.length) return;
-    const grown = new Int32Array(Math.max(startOf.length * 2, length + units));
-    grown.set(startOf);
-    startOf = grown;
+  const room = (units: number): Int32Array => {
+    if (startOf === undefined) {
+      startOf = new Int32Array(Math.max(original.length + 1, length + units));
+      for (let k = 0; k < length; k++) startOf[k] = k;
+    } else if (length + units > startOf.length) {
+      const grown = new Int32Array(Math.max(startOf.length * 2, length + units));
+      grown.set(startOf);
+      startOf = grown;
+    }
+    return startOf;
   };
   const pieces: string[] = [];
   for (let from = 0; from < original.length; ) {
@@ -43,9 +52,13 @@ function normalise(original: string, dropSpaces: boolean): NormalisedText {
     const lowered = NEEDS_CHARACTERS.test(piece) ? undefined : piece.toLowerCase();
     if (lowered !== undefined && lowered.length === piece.length) {
       // Every character lowered to one unit, as it would one at a time: the map is the identity, minus dropped spaces.
-      room(piece.length);
-      for (let k = 0; k < piece.length; k++) {
-        if (!(dropSpaces && piece.charCodeAt(k) === 0x20)) startOf[length++] = from + k;
+      if (startOf === undefined && !(dropSpaces && piece.includes(' '))) {
+        length += piece.length;
+      } else {
+        const map = room(piece.length);
+        for (let k = 0; k < piece.length; k++) {
+          if (!(dropSpaces && piece.charCodeAt(k) === 0x20)) map[length++] = from + k;
+        }
       }
       pieces.push(dropSpaces ? lowered.replaceAll(' ', '') : lowered);
     } else {
@@ -57,20 +70,25 @@ function normalise(original: string, dropSpaces: boolean): NormalisedText {
         if (dropSpaces && char === ' ') continue;
         // Character by character, as the scorer compares.
         const lowered = char.toLowerCase();
-        room(lowered.length);
-        for (let k = 0; k < lowered.length; k++) startOf[length++] = start;
+        const map = room(lowered.length);
+        for (let k = 0; k < lowered.length; k++) map[length++] = start;
         chars.push(lowered);
       }
       pieces.push(chars.join(''));
     }
     from = to;
   }
-  return { text: pieces.join(''), startOf: startOf.subarray(0, length), original };
+  return { text: pieces.length === 1 ? pieces[0]! : pieces.join(''), startOf: (startOf as Int32Array | undefined)?.subarray(0, length), original };
+}
+
+/** Where in the original the character that unit `unit` of the normalised text came from starts. */
+function startOfUnit(haystack: NormalisedText, unit: number): number {
+  return haystack.startOf === undefined ? unit : (haystack.startOf[unit] as number);
 }
 
 /** Where the original character that unit `unit` of the normalised text came from ends. */
 function endOf(haystack: NormalisedText, unit: number): number {
-  const start = haystack.startOf[unit] as number;
+  const start = startOfUnit(haystack, unit);
   return start + ((haystack.original.codePointAt(start) as number) > 0xffff ? 2 : 1);
 }
 
@@ -79,7 +97,7 @@ function occurrences(haystack: NormalisedText, needle: string): [number, number]
   if (needle.length === 0) return [];
   const found: [number, number][] = [];
   for (let at = haystack.text.indexOf(needle); at !== -1; at = haystack.text.indexOf(needle, at + needle.length)) {
-    found.push([haystack.startOf[at] as number, endOf(haystack, at + needle.length - 1)]);
+    found.push([startOfUnit(haystack, at), endOf(haystack, at + needle.length - 1)]);
   }
   return found;
 }
