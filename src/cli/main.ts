@@ -400,6 +400,10 @@ function exitCodeFor(run: RunData): number {
   return EXIT_OK;
 }
 
-if (require.main === module) {
+/** Runs the command this process was started with; its exit code is set once it is done. */
+export function start(): void {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 }
+
+// Run as a file of its own (from sources, or the bundle started directly); the command line's entry is bin.ts.
+if (require.main === module) start();
