@@ -6,8 +6,11 @@ import type * as Cli from './main.js';
 
 const BUNDLE = path.join(__dirname, 'cliMain.js');
 
-/** The CLI's module: through Node's own compile cache where there is one (Node 22), else through ours (codeCache.ts). */
-function loadCli(): typeof Cli {
+/**
+ * Node 22 caches compiled code itself (its compile cache, for every module required after it is turned on); on Node
+ * 20 the bundle and the vendor bundles it loads on first use go through ours (codeCache.ts).
+ */
+function startCli(): void {
   const enableCompileCache = (Module as { enableCompileCache?: () => unknown }).enableCompileCache;
   if (typeof enableCompileCache === 'function') {
     try {
@@ -17,13 +20,19 @@ function loadCli(): typeof Cli {
       // compiled as without a cache
     }
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(BUNDLE) as typeof Cli;
+    (require(BUNDLE) as typeof Cli).start();
+    return;
   }
+  const cacheDir = codeCacheDir();
   // One cache per command (`run`, `report`…): each compiles a different part of the bundle.
-  const loaded = loadWithCodeCache(BUNDLE, codeCacheDir(), process.argv[2]);
-  // At exit, so the cached code holds every function this command compiled, not only the bundle's top level.
-  process.once('exit', () => loaded.save());
-  return loaded.exports as typeof Cli;
+  const command = process.argv[2];
+  const loadBundle = (file: string): unknown => {
+    const loaded = loadWithCodeCache(file, cacheDir, command);
+    // At exit, so the cached code holds every function this command compiled, not only the bundle's top level.
+    process.once('exit', () => loaded.save());
+    return loaded.exports;
+  };
+  (loadBundle(BUNDLE) as typeof Cli).start({ loadBundle });
 }
 
-loadCli().start();
+startCli();

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { codeCacheDir, loadWithCodeCache } from '../../../src/cli/codeCache.js';
+import { startFixtureServer } from '../../fixtures/llmServer.js';
 import { createWorkspace, rgbRows } from '../engine/workspace.js';
 
 const REPO = path.resolve(__dirname, '../../..');
@@ -176,4 +177,21 @@ test('the built CLI prints and exits the same with its cache missing, written, u
   writeFileSync(runCache, damaged);
   assert.deepEqual(await run(commands[1]!, { TMPDIR: temporary }), expected[1], 'damaged');
   assert.notDeepEqual(readFileSync(runCache), damaged, 'the damaged cache was rewritten');
+});
+
+test('the vendor bundle a run loads on first use (the OpenAI SDK) is cached beside the CLI\'s own', async (t) => {
+  const server = await startFixtureServer();
+  t.after(() => server.close());
+  const ws = createWorkspace({
+    rows: rgbRows(1),
+    evalYaml: () => `version: 1\nname: code cache\nmodels:\n  - { provider: openai-compatible, model: fixture-model, baseUrl: ${server.openaiBaseUrl} }\nmaxRetries: 0\nsuites:\n  - id: noise\n    method: rgb\n    dataset: data.jsonl\n    params: { testbed: noise_robustness, noiseRates: [0], passageNum: 3 }\n`,
+  });
+  t.after(() => ws.cleanup());
+  const temporary = path.join(dir, 'vendor-tmp');
+  mkdirSync(temporary);
+  const env = { PATH: process.env.PATH ?? '', HOME: ws.dir, CI: 'true', TMPDIR: temporary };
+  // Asynchronously: the fixture server answering the CLI runs in this process. Rejects unless the run exits 0.
+  for (let i = 0; i < 2; i++) await promisify(execFile)(process.execPath, [CLI, 'run', ws.evalFile, '--no-cache', '--quiet'], { cwd: ws.dir, env, timeout: 60_000 });
+  const names = readdirSync(codeCacheDir({}, temporary)!).map((name) => name.replace(/-[0-9a-f]{16}-/, '-')).sort();
+  assert.deepEqual(names, ['cliMain-run.cache', 'openai-run.cache']);
 });
