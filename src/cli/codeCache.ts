@@ -4,7 +4,7 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, rea
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { Script, constants as vmConstants } from 'node:vm';
+import { Script } from 'node:vm';
 
 /**
  * Node 20 has no `module.enableCompileCache` (Node 22 does): the bundle is compiled here with `vm.Script`, given the
@@ -18,8 +18,13 @@ export type CacheOutcome =
   | 'missing'
   /** V8 refused the cached code (another Node version, other V8 flags, a damaged file): compiled afresh, rewritten by `save()`. */
   | 'rejected'
-  /** No usable cache folder (turned off, cannot be made, or not safely ours): compiled as without a cache. */
-  | 'off';
+  /** No usable cache folder (turned off, cannot be made, or not safely ours): loaded by Node, as without a cache. */
+  | 'off'
+  /**
+   * The source may call `import()`, which a script compiled by `vm.Script` cannot run on Node 20 (with a cache or
+   * without, unless an experimental flag is on): loaded by Node, never cached.
+   */
+  | 'imports';
 
 export interface CachedLoad {
   exports: unknown;
@@ -28,8 +33,12 @@ export interface CachedLoad {
   save(): void;
 }
 
-/** The cache file starts with the SHA-256 of the source it was made from; V8 itself checks little more than its length. */
+/**
+ * The cache file starts with the SHA-256 of this format's tag and the source it was made from: V8 itself checks little
+ * more than the source's length, and a cache written under other rules (the tag changes with them) is not trusted.
+ */
 const HASH_BYTES = 32;
+const FORMAT = 'rag-inspector code cache 1\n';
 
 /**
  * Runs `file` as a CommonJS module (its `require`, `module`, `exports`, `__filename`, `__dirname` as Node gives them)
@@ -38,23 +47,24 @@ const HASH_BYTES = 32;
  * cache written by `--help` would leave a run compiling nearly everything itself (measured: no faster than none).
  */
 export function loadWithCodeCache(file: string, cacheDir: string | undefined, variant = 'default'): CachedLoad {
+  const requireFromFile = createRequire(file);
+  const byNode = (outcome: CacheOutcome): CachedLoad => ({ exports: requireFromFile(file), outcome, save: () => undefined });
+  if (cacheDir === undefined) return byNode('off');
   const bytes = readFileSync(file);
-  const hash = createHash('sha256').update(bytes).digest();
-  const cacheFile = cacheDir === undefined ? undefined : path.join(cacheDir, cacheFileName(file, variant));
-  const cached = cacheFile === undefined ? undefined : readCache(cacheFile, hash);
-  const script = new Script(wrapped(bytes.toString('utf8')), {
-    filename: file,
-    ...(cached ? { cachedData: cached } : {}),
-    // An `import()` in the bundle resolves as it would in a file Node loaded itself.
-    importModuleDynamically: vmConstants?.USE_MAIN_CONTEXT_DEFAULT_LOADER as never,
-  });
-  const outcome: CacheOutcome = cacheFile === undefined ? 'off' : cached === undefined ? 'missing' : script.cachedDataRejected === true ? 'rejected' : 'used';
-  const exports = runAsModule(script, file);
+  const hash = createHash('sha256').update(FORMAT).update(bytes).digest();
+  const cacheFile = path.join(cacheDir, cacheFileName(file, variant));
+  // A cache of this very source was written only for a source without import(): the check is made once, before that.
+  const cached = readCache(cacheFile, hash);
+  const source = bytes.toString('utf8');
+  if (cached === undefined && mayImportDynamically(source)) return byNode('imports');
+  const script = new Script(wrapped(source), { filename: file, ...(cached ? { cachedData: cached } : {}) });
+  const outcome: CacheOutcome = cached === undefined ? 'missing' : script.cachedDataRejected === true ? 'rejected' : 'used';
+  const exports = runAsModule(script, file, requireFromFile);
   return {
     exports,
     outcome,
     save: () => {
-      if (cacheFile === undefined || outcome === 'used') return;
+      if (outcome === 'used') return;
       try {
         writeAtomically(cacheFile, [hash, script.createCachedData()]);
       } catch {
@@ -62,6 +72,27 @@ export function loadWithCodeCache(file: string, cacheDir: string | undefined, va
       }
     },
   };
+}
+
+/**
+ * Whether the source has an `import(` (`import (`, `import /* … *\/ (`) that is not part of a name (`x.import(`,
+ * `_import(`) or quoted in a template's text (`` `import('node:buffer')` `` in the SDKs' messages). Other quoted ones
+ * count: a source left uncached is slower, one that cannot import is broken.
+ */
+export function mayImportDynamically(source: string): boolean {
+  for (let at = source.indexOf('import'); at !== -1; at = source.indexOf('import', at + 6)) {
+    if (at > 0 && /[`\w$.]/.test(source[at - 1]!)) continue;
+    let next = at + 6;
+    for (;;) {
+      while (/\s/.test(source[next] ?? '')) next += 1;
+      if (!source.startsWith('/*', next)) break;
+      const end = source.indexOf('*/', next + 2);
+      if (end === -1) return false;
+      next = end + 2;
+    }
+    if (source[next] === '(') return true;
+  }
+  return false;
 }
 
 /**
@@ -147,10 +178,9 @@ function wrapped(source: string): string {
 }
 
 /** Calls the compiled wrapper as Node's loader does, with the module registered in require.cache under its path. */
-function runAsModule(script: Script, file: string): unknown {
+function runAsModule(script: Script, file: string, requireFromFile: NodeJS.Require): unknown {
   const mod = new Module(file);
   mod.filename = file;
-  const requireFromFile = createRequire(file);
   // The folders a bare name is looked up in, as Node gives a module it loaded itself.
   mod.paths = requireFromFile.resolve.paths('rag-inspector') ?? [];
   requireFromFile.cache[file] = mod;

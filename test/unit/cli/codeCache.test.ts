@@ -9,7 +9,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { codeCacheDir, loadWithCodeCache } from '../../../src/cli/codeCache.js';
+import { codeCacheDir, loadWithCodeCache, mayImportDynamically } from '../../../src/cli/codeCache.js';
 import { startFixtureServer } from '../../fixtures/llmServer.js';
 import { createWorkspace, rgbRows } from '../engine/workspace.js';
 
@@ -116,6 +116,24 @@ test('no cache folder, or one gone before the save: the module loads and nothing
   rmSync(cacheDir, { recursive: true });
   loaded.save();
   assert.equal(existsSync(cacheDir), false);
+});
+
+test('a module that may call import() is loaded by Node, never cached, and its import works', async () => {
+  const { file, cacheDir } = fixtureModule('imports', "exports.platform = () => import('node:os').then((os) => os.platform());\n");
+  const loaded = loadWithCodeCache(file, cacheDir);
+  assert.equal(loaded.outcome, 'imports');
+  assert.equal(await (loaded.exports as { platform(): Promise<string> }).platform(), process.platform);
+  loaded.save();
+  assert.deepEqual(cacheFiles(cacheDir), []);
+});
+
+test('what counts as a dynamic import: import( with spaces or a comment before the parenthesis, not a name or quoted text', () => {
+  for (const source of ['import("x")', 'const m = await import ("x")', 'f(import(\n"x"))', 'import /* why */ ("x")', '"import(x)"']) {
+    assert.equal(mayImportDynamically(source), true, source);
+  }
+  for (const source of ['const import_fs = require("fs")', 'x.import(1)', '_import(1)', 'reimport(1)', 'throw new Error("set `globalThis.File` to `import(\'node:buffer\').File`")', 'import x from "y"', '// important()']) {
+    assert.equal(mayImportDynamically(source), false, source);
+  }
 });
 
 test('the cache folder: per user and Node version, private; none when turned off, impossible to make, or writable by others', (t) => {
