@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { cachedDataVersionTag } from 'node:v8';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
 
@@ -120,12 +121,13 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env, temporary: st
 }
 
 /**
- * One file per installed bundle (its path's hash) and variant, so two installs do not overwrite each other's cache at
- * every start; a variant that is no plain name is the default one.
+ * One file per installed bundle (its path's hash), variant, and V8 flags (V8's tag for them: a cache made under
+ * `--max-old-space-size` is refused without it), so neither two installs nor two ways of starting Node overwrite each
+ * other's cache at every start; a variant that is no plain name is the default one.
  */
 function cacheFileName(file: string, variant: string): string {
   const kind = /^[a-z][a-z-]{0,23}$/.test(variant) ? variant : 'default';
-  return `${path.basename(file, '.js')}-${createHash('sha256').update(file).digest('hex').slice(0, 16)}-${kind}.cache`;
+  return `${path.basename(file, '.js')}-${createHash('sha256').update(file).digest('hex').slice(0, 16)}-${kind}-${cachedDataVersionTag().toString(16)}.cache`;
 }
 
 /** The cached code, when the file holds one made from this very source; anything else reads as no cache. */

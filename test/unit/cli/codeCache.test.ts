@@ -63,7 +63,7 @@ test('the first load writes the cache, the next one uses it; a module whose sour
   assert.deepEqual(cacheFiles(cacheDir), [], 'nothing is written before save()');
   first.save();
   const [cacheFile] = cacheFiles(cacheDir);
-  assert.match(path.basename(cacheFile!), /^bundle-[0-9a-f]{16}-run\.cache$/);
+  assert.match(path.basename(cacheFile!), /^bundle-[0-9a-f]{16}-run-[0-9a-f]+\.cache$/);
 
   const second = loadWithCodeCache(file, cacheDir, 'run');
   assert.equal(second.outcome, 'used');
@@ -187,7 +187,13 @@ test('the built CLI prints and exits the same with its cache missing, written, u
   }
   const cacheDir = codeCacheDir({}, temporary)!;
   const caches = readdirSync(cacheDir).sort();
-  assert.deepEqual(caches.map((name) => name.replace(/-[0-9a-f]{16}-/, '-')), ['cliMain-default.cache', 'cliMain-run.cache']);
+  assert.deepEqual(caches.map((name) => name.replace(/-[0-9a-f]{16}-(\w+)-[0-9a-f]+\./, '-$1.')), ['cliMain-default.cache', 'cliMain-run.cache']);
+
+  // Other V8 flags: a cache of their own (V8 would refuse the other one), the same output.
+  const run512 = await promisify(execFile)(process.execPath, ['--max-old-space-size=512', CLI, ...commands[1]!], { cwd: ws.dir, env: { PATH: process.env.PATH ?? '', HOME: ws.dir, CI: 'true', TMPDIR: temporary }, timeout: 60_000 });
+  assert.equal(run512.stdout.replace(/\d{4}-\d\d-\d\dT[\w-]+/g, '<id>'), expected[1]!.stdout);
+  assert.equal(readdirSync(cacheDir).length, 3);
+  assert.deepEqual(readdirSync(cacheDir).filter((name) => caches.includes(name)), caches, 'the others left as they were');
 
   const runCache = path.join(cacheDir, caches[1]!);
   const damaged = readFileSync(runCache);
@@ -210,6 +216,6 @@ test('the vendor bundle a run loads on first use (the OpenAI SDK) is cached besi
   const env = { PATH: process.env.PATH ?? '', HOME: ws.dir, CI: 'true', TMPDIR: temporary };
   // Asynchronously: the fixture server answering the CLI runs in this process. Rejects unless the run exits 0.
   for (let i = 0; i < 2; i++) await promisify(execFile)(process.execPath, [CLI, 'run', ws.evalFile, '--no-cache', '--quiet'], { cwd: ws.dir, env, timeout: 60_000 });
-  const names = readdirSync(codeCacheDir({}, temporary)!).map((name) => name.replace(/-[0-9a-f]{16}-/, '-')).sort();
+  const names = readdirSync(codeCacheDir({}, temporary)!).map((name) => name.replace(/-[0-9a-f]{16}-(\w+)-[0-9a-f]+\./, '-$1.')).sort();
   assert.deepEqual(names, ['cliMain-run.cache', 'openai-run.cache']);
 });
