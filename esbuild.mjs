@@ -20,14 +20,24 @@ const common = {
 };
 
 const builds = [
+  // The command line: dist/cli.js (the bin) only starts dist/cliMain.js with its compiled code cached between starts
+  // (src/cli/codeCache.ts); the bundle itself is no command of its own.
   {
     ...common,
-    entryPoints: { cli: 'src/cli/main.ts' },
+    entryPoints: { cli: 'src/cli/bin.ts' },
     outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    entryPoints: { cliMain: 'src/cli/main.ts' },
+    outdir,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
 ];
 // The tokenizer encodings go in files of their own, loaded on first use (src/core/prompt/encodings.ts).

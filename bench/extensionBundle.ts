@@ -35,7 +35,7 @@ function main(): void {
   try {
     buildProduction(outdir);
     const loadedOnFirstUse = ['encodings', 'vendor'].flatMap((folder) => readdirSync(path.join(outdir, folder)).map((file) => `${folder}/${file}`));
-    for (const name of ['extension.js', 'webview.js', 'cli.js', ...loadedOnFirstUse]) {
+    for (const name of ['extension.js', 'webview.js', 'cliMain.js', 'cli.js', ...loadedOnFirstUse]) {
       const file = path.join(outdir, name);
       const raw = statSync(file).size;
       const gzip = gzipSync(readFileSync(file)).length;

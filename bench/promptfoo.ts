@@ -309,7 +309,8 @@ async function main(): Promise<void> {
       const run = await runTool(ctx, 'rag-inspector', { name: 'profile', latencyMs }, setting, { cases, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
       const profileFile = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
       if (!profileFile) throw new Error(`no .cpuprofile in ${profileDir}`);
-      const summary = summariseProfile(path.join(profileDir, profileFile), `${cliBundle}.map`);
+      // dist/cli.js only starts the bundle (src/cli/bin.ts): the profile's frames are in cliMain.js.
+      const summary = summariseProfile(path.join(profileDir, profileFile), path.join(path.dirname(cliBundle), 'cliMain.js.map'));
       const share = (ms: number) => `${((ms / summary.busyMs) * 100).toFixed(0)}%`;
       console.log(`
 RAG Inspector CPU profile (--cpu-prof, ${setting.name}, latency scenario; this run: ${(run.wallMs / 1000).toFixed(2)} s wall, ${(run.cpuMs / 1000).toFixed(2)} s CPU, load ${run.loadAtStart.toFixed(2)}): ${summary.busyMs.toFixed(0)} ms sampled busy, ${summary.idleMs.toFixed(0)} ms idle`);

@@ -63,7 +63,7 @@ export function summariseProfile(profileFile: string, bundleMapFile: string): Pr
     if (cached !== undefined) return cached;
     const cf = node.callFrame;
     let text: string;
-    if (cf.url.endsWith('cli.js')) {
+    if (cf.url.endsWith('cliMain.js')) {
       const entry = map.findEntry(cf.lineNumber, cf.columnNumber) as { originalSource?: string; originalLine?: number };
       const source = (entry.originalSource ?? '?').replace(/^(\.\.\/)+/, '').replace(/.*node_modules\//, 'nm:');
       text = source.startsWith('nm:') ? `${source.split('/').slice(0, source.startsWith('nm:@') ? 2 : 1).join('/')}` : `${source}:${(entry.originalLine ?? 0) + 1} ${cf.functionName || '(anonymous)'}`;

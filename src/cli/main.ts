@@ -45,6 +45,7 @@ import { BatchProgressLines } from '../core/engine/batchProgress.js';
 import { formatCauses, formatProblem, formatReports, formatThresholds, formatTotals } from '../core/report/summaryText.js';
 import { print } from './terminal.js';
 import { describeBuild } from '../core/corpus/build.js';
+import { loadBundlesWith } from '../core/vendor/load.js';
 
 const EXIT_OK = 0;
 const EXIT_THRESHOLD_FAILED = 1;
@@ -400,6 +401,14 @@ function exitCodeFor(run: RunData): number {
   return EXIT_OK;
 }
 
-if (require.main === module) {
+/**
+ * Runs the command this process was started with; its exit code is set once it is done. `loadBundle`: how to load
+ * the vendor bundles (bin.ts gives its code-cached loader).
+ */
+export function start(options: { loadBundle?: (file: string) => unknown } = {}): void {
+  if (options.loadBundle) loadBundlesWith(options.loadBundle);
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 }
+
+// Run as a file of its own (from sources, or the bundle started directly); the command line's entry is bin.ts.
+if (require.main === module) start();

@@ -1,4 +1,5 @@
 // Turns an eval spec into its cases: suites prepared and rows checked up front, prompts rendered as the run pulls each case.
+import { stat } from 'node:fs/promises';
 import { InputError, InputErrors } from '../errors.js';
 import type { DatasetRow, EvalCase, InputProblem } from '../model.js';
 import { readDataset } from '../data/readDataset.js';
@@ -34,6 +35,11 @@ export interface SuitePlan {
   reportedRows: Set<number | string>;
   /** The questions file's review, for a method that runs reviewed questions (Suite.reviewedQuestion) when it has one. */
   review?: AppliedReview;
+  /**
+   * The cases the count pass built, as it yielded them, when the plan is small (KEEP_COUNTED): the passes after it
+   * (the pre-run check's cache scan, the run) take them instead of reading and expanding the rows again.
+   */
+  counted?: EvalCase[];
 }
 
 /** The suites ready to produce cases lazily; the count pass has read every row once and reported its problems. */
@@ -53,6 +59,15 @@ export interface Plan extends LazyPlan {
 const MAX_PROBLEMS_PER_KIND = 20;
 
 /**
+ * A small plan's rows are read and expanded once: the count pass keeps the cases it built (up to `cases` in the whole
+ * plan, of datasets up to `datasetBytes` each, so what is kept stays a few MB) and the run takes them; it cost a
+ * 300-case run ~20 ms of CPU to expand its rows again (BENCHMARKS.md, "The 300-case run's fixed cost"). A larger plan
+ * reads its rows again one at a time, so a 100,000-case run never holds its cases; and a method that prepares its rows
+ * (Suite.prepareRow) expands them again in the run, with the judge and the retriever the count pass did not have.
+ */
+const KEEP_COUNTED = { cases: 1_000, datasetBytes: 1_000_000 };
+
+/**
  * Loads each suite's params and template and reads its dataset once to report bad rows and rows missing a template
  * variable (with file:line) before the run starts; no prompt is rendered. Cases come later from `expandedCases`, one
  * row at a time; `onCase` sees the ones that will be rendered.
@@ -60,15 +75,24 @@ const MAX_PROBLEMS_PER_KIND = 20;
 export async function planSuites(spec: EvalSpec, signal: AbortSignal, onCase?: (suitePlan: SuitePlan, evalCase: EvalCase) => void): Promise<LazyPlan> {
   const models = spec.models.map((m) => `${m.provider}:${m.model}`);
   const plan: LazyPlan = { suites: [], problems: [], inputs: [] };
+  let keptCases = 0;
   for (const suiteSpec of spec.suites) {
     if (signal.aborted) break;
     const suitePlan = await prepareSuite(spec, suiteSpec, models);
     const reporter = problemReporter(plan.problems, suiteSpec.id);
     let items = 0;
+    let kept = await mayKeepCounted(suitePlan) ? [] as EvalCase[] : undefined;
     for await (const evalCase of expandedCases(suitePlan, signal, { reporter, onItem: () => { items += 1; } })) {
+      if (kept && keptCases + kept.length < KEEP_COUNTED.cases) kept.push(evalCase);
+      else kept = undefined;
       const missing = variablesProblem(suitePlan, evalCase);
       if (missing) reporter.add('render', missing);
       else onCase?.(suitePlan, evalCase);
+    }
+    // Not when cancelled part way: the cases kept would be only some.
+    if (kept && !signal.aborted) {
+      suitePlan.counted = kept;
+      keptCases += kept.length;
     }
     // Otherwise an empty (or blank) dataset runs nothing and passes, and CI stays green on a file cut to nothing.
     if (suitePlan.dataset && items === 0) reporter.add('row', new InputError({ file: suitePlan.dataset, line: 1 }, 'the dataset has no rows', 'add rows (one JSON object per line in JSONL, a header and rows in CSV, a list in YAML) or point the suite at another dataset'));
@@ -172,6 +196,11 @@ export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, 
     for (const evalCase of suitePlan.generated ?? []) yield evalCase;
     return;
   }
+  // What the count pass built and reported: the same cases, in the same order, with no problem left to tell.
+  if (suitePlan.counted) {
+    yield* suitePlan.counted;
+    return;
+  }
   const report = (line: number | undefined, error: InputError) => {
     const key = line ?? error.message;
     if (suitePlan.reportedRows.has(key)) return;
@@ -206,6 +235,13 @@ export async function* expandedCases(suitePlan: SuitePlan, signal: AbortSignal, 
     }
     yield* cases;
   }
+}
+
+/** Whether the count pass may keep a suite's cases for the run (KEEP_COUNTED): a dataset of plain rows, and small. */
+async function mayKeepCounted(suitePlan: SuitePlan): Promise<boolean> {
+  if (!suitePlan.dataset || suitePlan.suite.prepareRow) return false;
+  const size = await stat(suitePlan.dataset).then((info) => info.size, () => undefined);
+  return size !== undefined && size <= KEEP_COUNTED.datasetBytes;
 }
 
 /** Whether a person dropped this row in review (a drop on an edited question is stale: counted, not applied). */

@@ -42,9 +42,28 @@ export function createEngine(folder: string): Liquid {
     renderLimit: RENDER_LIMIT_MS,
     parseLimit: PARSE_LIMIT_CHARS,
     memoryLimit: TEMPLATE_MEMORY_LIMIT,
+    // Replaced at once by the system locale found on first use (deferredLocale): a placeholder LiquidJS never reads.
+    locale: 'und',
   });
+  deferredLocale(engine);
   chargeOutput(engine);
   return engine;
+}
+
+/**
+ * LiquidJS looks up the system's locale (for the `date` filter's month and day names) when an engine is made, with an
+ * `Intl.DateTimeFormat`: the process's first use of ICU, 15–25 ms before a run's first call (BENCHMARKS.md, "The
+ * 300-case run's fixed cost"). The same value is looked up the first time a template reads it instead, which is
+ * never for most prompts. The `date` filter reads `options.locale` of the engine's options (each render's context
+ * holds that object).
+ */
+function deferredLocale(engine: Liquid): void {
+  let locale: string | undefined;
+  Object.defineProperty(engine.options, 'locale', {
+    get: () => (locale ??= Intl.DateTimeFormat().resolvedOptions().locale ?? 'en-US'),
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 /**

@@ -162,7 +162,9 @@ const STOP_WORDS = new Set([
   ...'の は が を に へ と で も や か です ます した さ れ ま いつ どこ 誰 何'.split(' '),
 ]);
 
-const WORDS = new Intl.Segmenter(undefined, { granularity: 'word' });
+/** Made on first use: the first Intl object a process makes starts ICU (~10 ms), and plain ASCII text never needs it. */
+let wordSegmenter: Intl.Segmenter | undefined;
+const WORDS = { segment: (text: string) => (wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' })).segment(text) };
 
 /**
  * The longest piece handed to Intl.Segmenter at once. Its word iterator slows down with the length of its input

@@ -85,7 +85,8 @@ test('cancelled while the check is still out: the run ends cancelled with the fi
 });
 
 test('a server still loading its model is a warning; the run goes on and its 503s are retried', async (t) => {
-  const loading = await server({ flavour: 'llama.cpp', listedModels: ['/models/qwen.gguf'], rules: [{ fault: { kind: 'loading' }, times: 1 }] });
+  // Its first three chat requests, whichever of the check's 1-token call and the first wave's two cases comes first.
+  const loading = await server({ flavour: 'llama.cpp', listedModels: ['/models/qwen.gguf'], rules: [{ fault: { kind: 'loading' }, times: 3 }] });
   answerLandmarks(loading, 2);
   const ws = createWorkspace({ rows: rgbRows(2), evalYaml: () => fixtureEvalYaml(loading.openaiBaseUrl) });
   t.after(() => ws.cleanup());

@@ -2,7 +2,7 @@
 // by the outcome, reports streamed from the run log equal to the same reports built in memory, one entry per (case, model).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { packageRoot } from '../../../src/core/assets.js';
@@ -68,6 +68,37 @@ test('cases are rendered as the pool pulls them: never more rendered and unfinis
   assert.equal(rendered, 300);
   assert.ok(mostAhead <= width, `at most ${width} rendered ahead of the finished ones, saw ${mostAhead}`);
   assert.ok(mostAhead >= 2, 'the lanes did run side by side');
+});
+
+/** The ids expandedCases yields for each suite of the plan. */
+async function idsOf(plan: Awaited<ReturnType<typeof planSuites>>, signal: AbortSignal): Promise<string[]> {
+  const ids: string[] = [];
+  for (const suitePlan of plan.suites) for await (const evalCase of expandedCases(suitePlan, signal)) ids.push(evalCase.id);
+  return ids;
+}
+
+test('a small plan reads its rows once: the passes after the count pass take the cases it built', async (t) => {
+  const ws = createWorkspace({ rows: rgbRows(40), evalYaml: () => extractiveEval(40) });
+  t.after(() => ws.cleanup());
+  const signal = new AbortController().signal;
+  const counted: string[] = [];
+  const plan = await planSuites(await loadEvalSpec(ws.evalFile), signal, (_suitePlan, evalCase) => counted.push(evalCase.id));
+  // Rows the dataset no longer has: were it read again, the run would build other cases than the ones counted.
+  writeFileSync(ws.datasetFile, rgbRows(3, 500).map((row) => JSON.stringify(row)).join('\n') + '\n');
+  assert.equal(counted.length, 80);
+  assert.deepEqual(await idsOf(plan, signal), counted);
+  assert.deepEqual(await idsOf(plan, signal), counted, 'and again for the run after the cache scan');
+});
+
+test('a larger plan holds none of its cases: the run reads its rows again, one at a time', async (t) => {
+  // 600 rows of two cases each: above the cases a plan keeps.
+  const ws = createWorkspace({ rows: rgbRows(600), evalYaml: () => extractiveEval(600) });
+  t.after(() => ws.cleanup());
+  const signal = new AbortController().signal;
+  const plan = await planSuites(await loadEvalSpec(ws.evalFile), signal);
+  assert.equal(plan.suites[0]!.counted, undefined);
+  writeFileSync(ws.datasetFile, rgbRows(3, 500).map((row) => JSON.stringify(row)).join('\n') + '\n');
+  assert.equal((await idsOf(plan, signal)).length, 6, 'the rows as they are now');
 });
 
 test('the count pass renders nothing and the run reports the same total it finishes', async (t) => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { Liquid } from 'liquidjs';
 import { InputError } from '../../../src/core/errors.js';
 import { checkVariables, loadTemplate, missingVariables, parseTemplate, renderTemplate, renderTemplateSync, templateVariables } from '../../../src/core/prompt/template.js';
 import { tempDir, tempFile } from '../data/tempFiles.js';
@@ -236,4 +237,25 @@ test('a missing template file is one clear error', async () => {
   const file = path.join(tempDir(), 'missing.prompt');
   const error = await rejection(loadTemplate(file));
   assert.equal(error.format(), `${file}: template file not found — check the path (in an eval file it is relative to the eval file's folder)`);
+});
+
+test('making an engine looks up no locale (the first use of ICU, ~15–25 ms); a date filter still gets the system locale', async () => {
+  const lookups: unknown[][] = [];
+  const original = Intl.DateTimeFormat;
+  // Counted wherever it is called from: LiquidJS reads the global at each use.
+  Intl.DateTimeFormat = new Proxy(original, {
+    apply: (target, self, args: unknown[]) => (lookups.push(args), Reflect.apply(target, self, args)),
+    construct: (target, args: unknown[]) => (lookups.push(args), Reflect.construct(target, args)),
+  });
+  try {
+    const template = parseTemplate('/virtual/dates.prompt', 'user:\n{{ day | date: "%A %d %B %Y" }}');
+    assert.deepEqual(lookups, [], 'nothing looked up when the engine was made');
+    const messages = renderTemplateSync(template, { day: '2024-03-05T12:00:00Z' });
+    assert.ok(lookups.length > 0, 'looked up when a date is formatted');
+    const plain = new Liquid();
+    assert.equal(template.engine.options.locale, plain.options.locale);
+    assert.equal(messages[0]!.content, plain.parseAndRenderSync('{{ day | date: "%A %d %B %Y" }}', { day: '2024-03-05T12:00:00Z' }));
+  } finally {
+    Intl.DateTimeFormat = original;
+  }
 });
