@@ -128,12 +128,12 @@ async function main() {
   for (const leftOut of ['src', 'test', 'node_modules', 'webview']) {
     if (existsSync(path.join(extensionDir, leftOut))) throw new Error(`the .vsix ships ${leftOut}`);
   }
-  // dist/ is exactly the allowlist of .vscodeignore: the two bundles, the encodings, the extension's vendors (never the
-  // CLI or its MCP server, never a source map) and this platform's LanceDB module — no other platform's.
+  // dist/ is exactly the allowlist of .vscodeignore: the two bundles, the CLI the MCP server runs, the encodings, the
+  // vendors (never a source map) and this platform's LanceDB module — no other platform's.
   const shippedDist = readdirSync(path.join(extensionDir, 'dist'), { recursive: true, encoding: 'utf8' })
     .filter((entry) => statSync(path.join(extensionDir, 'dist', entry)).isFile()).sort();
-  const expectedDist = ['extension.js', 'webview.js', 'encodings/cl100k_base.js', 'encodings/o200k_base.js',
-    ...['anthropic', 'elastic', 'lancedb', 'openai', 'opensearch', 'otel', 'pdf', 'pg', 'qdrant'].map((vendor) => `vendor/${vendor}.js`),
+  const expectedDist = ['extension.js', 'webview.js', 'cli.js', 'cliMain.js', 'encodings/cl100k_base.js', 'encodings/o200k_base.js',
+    ...['anthropic', 'elastic', 'lancedb', 'mcp', 'openai', 'opensearch', 'otel', 'pdf', 'pg', 'qdrant'].map((vendor) => `vendor/${vendor}.js`),
     'THIRD_PARTY_NOTICES.txt',
     ...(LANCE_BINARY ? [`vendor/${lanceFile(LANCE_BINARY)}`, 'vendor/lancedb.RUST_THIRD_PARTY_LICENSES.html'] : [])].sort();
   if (JSON.stringify(shippedDist) !== JSON.stringify(expectedDist)) throw new Error(`the .vsix's dist/ holds ${shippedDist.join(', ')}; expected ${expectedDist.join(', ')}`);
@@ -142,6 +142,19 @@ async function main() {
   for (const bundled of ['openai', 'lit', 'apache-arrow', 'unpdf', '@lancedb/lancedb', ...(LANCE_BINARY ? [`@lancedb/lancedb-${LANCE_BINARY}`] : [])]) {
     if (!notices.includes(`\n${bundled} `)) throw new Error(`dist/THIRD_PARTY_NOTICES.txt does not name ${bundled}`);
   }
+  // The MCP server the extension offers an editor's agent runs from the installed files: it answers initialize and
+  // lists its tools (JSON-RPC lines over stdio, as VS Code speaks to it).
+  const requests = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'packaging-test', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+  ];
+  const mcp = spawnSync(process.execPath, [path.join(extensionDir, 'dist', 'cli.js'), 'mcp', '--root', extensionDir], { input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n', encoding: 'utf8', timeout: 60_000 });
+  const answers = mcp.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+  const tools = answers.find((a) => a.id === 2)?.result?.tools ?? [];
+  if (!answers.some((a) => a.id === 1 && a.result?.serverInfo) || tools.length === 0) throw new Error(`the installed extension's MCP server (dist/cli.js mcp) did not answer: exit ${mcp.status}, stdout ${mcp.stdout.slice(0, 500)}, stderr ${mcp.stderr.slice(0, 500)}`);
+  pass(`the installed extension's MCP server (dist/cli.js mcp) answers initialize and lists ${tools.length} tools`);
+
   const megabytes = (statSync(VSIX).size / 2 ** 20).toFixed(1);
   pass(`${path.basename(VSIX)} (${megabytes} MB) installs into an empty extensions dir with code-server --install-extension (${EXTENSION_ID}@${version}); it ships media, prompts, examples and in dist/ exactly ${expectedDist.length} files — the bundles, the vendors and ${LANCE_BINARY ? `LanceDB's ${lanceFile(LANCE_BINARY)}` : 'no LanceDB module (none published for this platform)'} — and nothing of src/test/node_modules`);
 
