@@ -4,6 +4,7 @@
 // (the batch APIs' multipart uploads, streamed bodies) and URLs other than http(s) go to the global fetch unchanged.
 // A JSON answer is read whole here and handed over as bytes: the SDKs read it whole anyway, and a web stream made of a
 // Node stream (Readable.toWeb) cost more CPU per call than the rest of this function; other bodies (SSE) stream.
+// `nodeRequest` is the request itself, also used without a Response by the OpenAI chat call (openaiChat.ts).
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { Readable } from 'node:stream';
