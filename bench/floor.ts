@@ -4,7 +4,9 @@
 // completions with 16 in flight through fetch — as the practical floor on this machine, so the gap that is ours shows.
 // With --before <dir>, the same run of another built checkout, interleaved run by run. --cpu-prof <dir>: each of our
 // runs also writes a V8 CPU profile there (the profiler adds its own CPU: read the profiles, not the table, then).
-import { existsSync, writeFileSync } from 'node:fs';
+// --cache: our runs with the response cache on, as a user runs by default; the cache is removed before each run
+// (outside its timing), so every call is a first-time call that is sent and stored.
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createWorkspace, rgbRows } from '../test/unit/engine/workspace.js';
 import { startFixtureProcess } from './lib/fixtureProcess.js';
@@ -52,6 +54,7 @@ async function main(): Promise<void> {
   const before = stringArg('before');
   const profileDir = stringArg('cpu-prof');
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  const cacheOn = process.argv.includes('--cache');
   const trees: [string, string][] = [...(before ? [['before', path.resolve(before)] as [string, string]] : []), ['this tree', path.resolve(__dirname, '..')]];
   for (const [, root] of trees) if (!existsSync(path.join(root, 'dist', 'cli.js'))) throw new Error(`${root}/dist/cli.js is missing: run "npm run build" there`);
 
@@ -72,11 +75,12 @@ async function main(): Promise<void> {
       const commands: [string, string[]][] = [
         ['bare client (fetch)', [process.execPath, bareFetch, server.openaiBaseUrl, String(cases), String(IN_FLIGHT)]],
         ['bare client (node:http)', [process.execPath, bareHttp, server.openaiBaseUrl, String(cases), String(IN_FLIGHT)]],
-        ...trees.map(([label, root]): [string, string[]] => [`rag-inspector (${label})`, [process.execPath, ...profile, path.join(root, 'dist', 'cli.js'), 'run', workspace.evalFile, '--no-cache', '--quiet']]),
+        ...trees.map(([label, root]): [string, string[]] => [`rag-inspector (${label})`, [process.execPath, ...profile, path.join(root, 'dist', 'cli.js'), 'run', workspace.evalFile, ...(cacheOn ? [] : ['--no-cache']), '--quiet']]),
       ];
       // A warm-up of each (disk cache, the server's JIT), then the repeats interleaved command by command.
       for (let repeat = -1; repeat < repeats; repeat++) {
         for (const [name, argv] of commands) {
+          if (cacheOn) rmSync(path.join(workspace.dir, '.rag-inspector', 'cache'), { recursive: true, force: true });
           const timing = timed(argv, workspace.dir);
           if (repeat >= 0) results.set(name, [...(results.get(name) ?? []), timing]);
         }
@@ -88,7 +92,7 @@ async function main(): Promise<void> {
       }
     }
     console.log(machineLine());
-    console.log(`${repeats} repeats after a warm-up; ${LATENCY_MS} ms per call, ${IN_FLIGHT} in flight; medians`);
+    console.log(`${repeats} repeats after a warm-up; ${LATENCY_MS} ms per call, ${IN_FLIGHT} in flight; the cache ${cacheOn ? 'on (emptied before each run)' : 'off'}; medians`);
     console.log(table(['cases', 'process', 'wall ms', 'min–max', 'floor ms', 'of floor', 'cpu ms', 'cpu ms / case'], rows));
   } finally {
     for (const { workspace } of workspaces) workspace.cleanup();

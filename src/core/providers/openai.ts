@@ -6,6 +6,8 @@ import { ProviderError } from './contract.js';
 import type { CallOptions, CompletionRequest, Provider, ServerSlots } from './contract.js';
 import { fetchServerSlots } from './serverSlots.js';
 import { nodeFetch } from './nodeFetch.js';
+import { chatEndpointOf, postChatCompletion } from './openaiChat.js';
+import type { ChatEndpoint } from './openaiChat.js';
 import { abortError } from './errors.js';
 import { timedCompletion, vendorCall } from './timedCompletion.js';
 import type { CompletionOutcome, VendorContext } from './timedCompletion.js';
@@ -57,6 +59,8 @@ export class OpenAIProvider implements Provider {
   readonly label: string;
   readonly endpoint: string;
   private readonly client: () => OpenAI;
+  /** Where a chat completion that is not streamed is POSTed, and with which headers: built by the SDK on the first. */
+  private chatRequest: Promise<ChatEndpoint> | undefined;
   private readonly apiKey: string | undefined;
   private readonly baseURL: string;
   private readonly defaultHeaders: Record<string, string>;
@@ -92,9 +96,18 @@ export class OpenAIProvider implements Provider {
     return fetchServerSlots({ baseURL: this.baseURL, headers, signal: options.signal });
   }
 
+  /** Without the SDK's per-call work (openaiChat.ts); its answer and its errors are the SDK's. */
   private async completeOnce(body: ChatCompletionCreateParamsNonStreaming, signal: AbortSignal): Promise<Outcome> {
-    const completion: unknown = await this.client().chat.completions.create(body, { signal });
+    const completion = await postChatCompletion(await this.chatEndpoint(), body, signal);
     return outcomeOfCompletion(completion, this.label);
+  }
+
+  private chatEndpoint(): Promise<ChatEndpoint> {
+    this.chatRequest ??= chatEndpointOf(this.client()).catch((error: unknown) => {
+      this.chatRequest = undefined; // asked again by the next call, as the SDK would build each request anew
+      throw error;
+    });
+    return this.chatRequest;
   }
 
   private async completeStreaming(body: ChatCompletionCreateParamsNonStreaming, signal: AbortSignal): Promise<Outcome> {

@@ -1,5 +1,5 @@
 // Content-addressed on-disk cache of successful model responses, so an unchanged rerun makes no model calls.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -89,8 +89,16 @@ export function endpointIdentity(endpoint: string): string {
 
 /** sha256 hex of everything that determines a response: provider, endpoint (no secrets), the full request. */
 export function cacheKey(input: CacheKeyInput): string {
-  const identity = { format: CACHE_FORMAT, providerId: input.providerId, endpoint: endpointIdentity(input.endpoint), request: input.request };
-  return createHash('sha256').update(canonicalJson(identity)).digest('hex');
+  const identity = { format: CACHE_FORMAT, providerId: input.providerId, endpoint: lastEndpointIdentity(input.endpoint), request: input.request };
+  return hash('sha256', canonicalJson(identity), 'hex');
+}
+
+/** The last endpoint asked about and its identity: every call of a run asks for the same one, and parsing it is a URL parse. */
+let lastEndpoint = { endpoint: '', identity: endpointIdentity('') };
+
+function lastEndpointIdentity(endpoint: string): string {
+  if (lastEndpoint.endpoint !== endpoint) lastEndpoint = { endpoint, identity: endpointIdentity(endpoint) };
+  return lastEndpoint.identity;
 }
 
 interface CacheEntry {
