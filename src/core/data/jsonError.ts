@@ -35,3 +35,12 @@ function offsetFromSnippet(source: string, char: string, snippet: string, cutBef
   } else offset = source.indexOf(char);
   return offset !== undefined && source[offset] === char ? offset : undefined;
 }
+
+/** The value of a JSON text, or undefined when it is not JSON (the caller says what that means where it stands). */
+export function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

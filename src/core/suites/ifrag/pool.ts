@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseYaml } from 'yaml';
 import { cellValue } from '../../data/csv.js';
+import { jsonOrUndefined } from '../../data/jsonError.js';
 import { decodeUtf8 } from '../../data/lines.js';
 import { isRecord } from '../../data/reader.js';
 
@@ -55,20 +56,12 @@ export function poolFromRows(rows: Iterable<PoolRow>): PassagePool {
 /** JSON Lines: every non-blank line is a row index, even one that does not parse (readDataset reports it there). */
 function jsonlRows(text: string): PoolRow[] {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
-  return lines.map((line, index) => ({ index, data: parseOrUndefined(line) }));
-}
-
-function parseOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  return lines.map((line, index) => ({ index, data: jsonOrUndefined(line) }));
 }
 
 function firstLineIsObject(text: string): boolean {
   const first = text.split('\n').find((line) => line.trim() !== '');
-  return first !== undefined && first.trimStart().startsWith('{') && isRecord(parseOrUndefined(first));
+  return first !== undefined && first.trimStart().startsWith('{') && isRecord(jsonOrUndefined(first));
 }
 
 function arrayRows(value: unknown): PoolRow[] {
@@ -93,7 +86,7 @@ export function rowsOfFile(file: string): PoolRow[] {
     case '.ndjson':
       return jsonlRows(text);
     case '.json':
-      return firstLineIsObject(text) ? jsonlRows(text) : arrayRows(parseOrUndefined(text));
+      return firstLineIsObject(text) ? jsonlRows(text) : arrayRows(jsonOrUndefined(text));
     case '.yaml':
     case '.yml':
       return arrayRows(parseYaml(text));
