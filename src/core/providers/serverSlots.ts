@@ -4,6 +4,8 @@
 // KV cache. GET /v1/models: each entry's `meta` (server-context.cpp model_meta()) has n_ctx_train, and builds that
 // report the loaded context add n_ctx (the whole -c).
 import type { ServerSlots } from './contract.js';
+import { jsonOrUndefined } from '../data/jsonError.js';
+import { nodeRequest } from './nodeFetch.js';
 
 export interface ServerSlotsRequest {
   /** The OpenAI-compatible base URL (…/v1); /props is beside it, at the server's root. */
@@ -30,11 +32,16 @@ export function serverSlotsOf(props: unknown, models: unknown): ServerSlots | un
   return { slots, ...(isCount(slotContext) ? { slotContext } : {}), ...(context !== undefined ? { context } : {}) };
 }
 
+/**
+ * Over node:http like the chat calls (nodeFetch.ts), not the global fetch: its first call alone costs ~25 ms of CPU
+ * (undici's HTTP client and parser), spent while the first cases are waiting to be sent.
+ */
 async function getJson(url: string, request: ServerSlotsRequest): Promise<unknown> {
   try {
-    const response = await fetch(url, { headers: request.headers, signal: request.signal });
-    if (!response.ok) return undefined;
-    return (await response.json()) as unknown;
+    const { incoming, body } = await nodeRequest(url, { method: 'GET', headers: request.headers, signal: request.signal }, () => true);
+    const status = incoming.statusCode ?? 0;
+    if (status < 200 || status > 299 || body === undefined) return undefined;
+    return jsonOrUndefined(body.toString('utf8'));
   } catch {
     return undefined;
   }
