@@ -65,11 +65,24 @@ async function openPalette(page) {
 
 /** Ctrl+P, the file's name, Enter: the file opens in an editor tab. */
 async function quickOpen(page, fileName) {
-  await page.keyboard.press('Control+P');
+  // A file written a moment ago may not be in Quick Open's file list yet (it searches a cached listing that the file
+  // watcher refreshes): asked again until it is, within a minute.
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(fileName);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first();
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    await page.keyboard.press('Control+P');
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill(fileName);
+    try {
+      await row.waitFor({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(1_000);
+    }
+  }
   await page.keyboard.press('Enter');
   await page.locator('.tabs-container .tab.active', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
 }
