@@ -1,6 +1,7 @@
 // Where a V8 CPU profile (`node --cpu-prof`) spent its samples: self time per source file, per function, and per step
 // of a case, each frame of the bundle mapped to its source through the bundle's source map (the development build,
-// `node esbuild.mjs`, keeps the names). `node --import tsx bench/lib/cpuProfileSummary.ts <file.cpuprofile> [top]`.
+// `node esbuild.mjs`, keeps the names). `node --import tsx bench/lib/cpuProfileSummary.ts <file.cpuprofile> [top] [--from ms] [--to ms]` (a window of
+// the profile, in ms from its start: what ran before the first request, or after the last answer).
 import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 
@@ -14,6 +15,12 @@ interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+}
+
+/** A window of the profile, in ms from its start: only the samples taken in it count. */
+export interface ProfileWindow {
+  fromMs?: number;
+  toMs?: number;
 }
 
 /** The steps of a case, by the source file a sample's function is in; the first that matches counts. */
@@ -37,13 +44,19 @@ export interface ProfileSummary {
   steps: [string, number][];
 }
 
-export function summarizeCpuProfile(file: string): ProfileSummary {
+export function summarizeCpuProfile(file: string, window: ProfileWindow = {}): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const from = (window.fromMs ?? -Infinity) * 1000;
+  const to = (window.toMs ?? Infinity) * 1000;
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at >= from && at < to) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
 
   const maps = new Map<string, SourceMap | undefined>();
   const sourceMap = (url: string): SourceMap | undefined => {
@@ -89,10 +102,14 @@ export function formatSummary(summary: ProfileSummary, top = 25): string {
 }
 
 if (require.main === module) {
-  const [file, top] = process.argv.slice(2);
+  const option = (name: string): number | undefined => {
+    const at = process.argv.indexOf(`--${name}`);
+    return at === -1 ? undefined : Number(process.argv[at + 1]);
+  };
+  const [file, top] = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && !all[i - 1]?.startsWith('--'));
   if (!file) {
-    console.error('usage: node --import tsx bench/lib/cpuProfileSummary.ts <file.cpuprofile> [top]');
+    console.error('usage: node --import tsx bench/lib/cpuProfileSummary.ts <file.cpuprofile> [top] [--from ms] [--to ms]');
     process.exit(2);
   }
-  console.log(formatSummary(summarizeCpuProfile(file), Number(top ?? 25)));
+  console.log(formatSummary(summarizeCpuProfile(file, { fromMs: option('from'), toMs: option('to') }), Number(top ?? 25)));
 }

@@ -9,10 +9,13 @@ export interface Timing {
   peakMiB: number;
 }
 
-/** Runs `command` in `cwd` with a fixture key set; an exit code outside `okCodes` throws with the end of its stderr. */
-export function timedProcess(command: string[], cwd: string, okCodes: readonly number[] = [0]): Timing {
+/**
+ * Runs `command` in `cwd` with a fixture key set (and `env`); an exit code outside `okCodes` throws with the end of its
+ * stderr.
+ */
+export function timedProcess(command: string[], cwd: string, okCodes: readonly number[] = [0], env: Record<string, string> = {}): Timing {
   const started = performance.now();
-  const child = spawnSync('/usr/bin/time', ['-f', '%U %S %M', ...command], { cwd, encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: 'sk-fixture-key-for-the-bench-0000' } });
+  const child = spawnSync('/usr/bin/time', ['-f', '%U %S %M', ...command], { cwd, encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: 'sk-fixture-key-for-the-bench-0000', ...env } });
   const wallMs = performance.now() - started;
   const last = child.stderr.trim().split('\n').pop() ?? '';
   const [user, system, peakKiB] = last.split(' ').map(Number);

@@ -2,6 +2,7 @@
 // --export-otlp or the eval file's `export.otlp`. Never changes the exit code: a failed export is a warning.
 import type { RunData } from '../core/report/runData.js';
 import { otlpHeaderValues, otlpSettingsOf, sendRunTraces } from '../core/report/runTraces.js';
+import type { OtlpExportSpec } from '../core/spec/types.js';
 import type { OtlpTarget } from '../core/traces/otlpExport.js';
 import { print } from './terminal.js';
 
@@ -15,10 +16,11 @@ export interface ExportIo {
  * `flagEndpoint` (--export-otlp) wins over the eval file's endpoint. Without either nothing is sent. Standard
  * OTEL_EXPORTER_OTLP_HEADERS are added by the OTLP exporter itself. Under --contain (`contained`) the eval file is not
  * trusted: its endpoint is used only when listed with --allow-endpoint, and its headers (environment variables it
- * names, possibly keys) go nowhere else.
+ * names, possibly keys) go nowhere else. `loaded`: the eval file's `export` as the run loaded it (a run just made);
+ * without it (`report` on an older log) the eval file is read again.
  */
-export async function exportRunTraces(run: RunData, flagEndpoint: string | undefined, contained?: { allowEndpoints: string[] }, io: ExportIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<void> {
-  const configured = await otlpSettingsOf(run.specFile);
+export async function exportRunTraces(run: RunData, flagEndpoint: string | undefined, contained?: { allowEndpoints: string[] }, loaded?: { otlp?: OtlpExportSpec }, io: ExportIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<void> {
+  const configured = loaded ? loaded.otlp : await otlpSettingsOf(run.specFile);
   const endpoint = flagEndpoint ?? configured?.endpoint;
   if (!endpoint) return;
   const fileChoseIt = flagEndpoint === undefined;

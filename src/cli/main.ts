@@ -278,7 +278,7 @@ async function runCommand(command: RunCommand): Promise<number> {
     if (run.baseline) print(process.stdout, `\nCompared with ${run.baseline.runId}:\n${formatComparison(run.baseline.comparison)}\n`);
     const regression = command.failOnRegression && run.baseline !== undefined && hasRegression(run.baseline.comparison);
     if (regression) print(process.stderr, `regression: the case verdicts got significantly worse than in ${run.baseline?.runId} (--fail-on regression)\n`);
-    await exportRunTraces(run, command.exportOtlp, command.contain);
+    await exportRunTraces(run, command.exportOtlp, command.contain, { otlp: outcome.spec.export?.otlp });
     const hint = { specFile: command.specFile, runId: run.runId, command: invocation() };
     if (outcome.status === 'cancelled') {
       print(process.stderr, `${resumeHint(hint)}\n`);

@@ -36,6 +36,14 @@ export interface FollowedLog {
 /** Lines written before they are read back and fed: a few dozen cases. */
 const READ_BACK_LINES = 256;
 
+/**
+ * At most this long between a line being written and its being fed. A run waiting on a server writes a case every few
+ * ms and is idle in between: the lines are fed in those pauses, a few cases at a time, instead of in bursts of
+ * hundreds that hold up the answers arriving meanwhile and leave the last ones' feeding until after the last answer.
+ * A run kept busy by its own work (the extractive reader) still feeds hundreds together.
+ */
+const FEED_WITHIN_MS = 20;
+
 /** Forgets a case once as many of its lines as there are models were fed: one model keeps nothing. */
 class FirstLineOfCase {
   private readonly seen = new Map<string, number>();
@@ -81,7 +89,10 @@ export async function followLog(writer: RunLogWriter, suites: readonly SuitePlan
     for await (const line of readCaseLines(scan)) if (finished.has(caseKey(line.result.caseId, line.result.modelKey))) await feed(line);
   }
   let chain: Promise<void> = Promise.resolve();
+  let feedSoon: NodeJS.Timeout | undefined;
   const flush = (): Promise<void> => {
+    clearTimeout(feedSoon);
+    feedSoon = undefined;
     chain = chain.then(async () => {
       for (const line of await tail.take()) {
         logged += 1;
@@ -97,7 +108,12 @@ export async function followLog(writer: RunLogWriter, suites: readonly SuitePlan
      * Feeds the cases logged since it last fed, in order, once enough lines wait (read back together, the decoding
      * stays in a tight loop instead of between each case's other work); the run waits for that feeding.
      */
-    fed: (): Promise<void> => (tail.unread >= READ_BACK_LINES ? flush() : chain),
+    fed: (): Promise<void> => {
+      if (tail.unread >= READ_BACK_LINES) return flush();
+      // A failure of this feeding stays in the chain: the run meets it at its next `fed` or `flush`.
+      if (tail.unread > 0 && !feedSoon) feedSoon = setTimeout(() => void flush().catch(() => undefined), FEED_WITHIN_MS).unref();
+      return chain;
+    },
     /** Feeds every case logged: before the tables are finished. */
     flush,
     exact: () => tail.exact && rerun.size === 0,
@@ -105,6 +121,9 @@ export async function followLog(writer: RunLogWriter, suites: readonly SuitePlan
     end(): FollowedLog {
       return { header: writer.header, summary: tail.summary, problems, cases: earlier + logged - retried, exact: tail.exact && rerun.size === 0 };
     },
-    close: () => tail.close(),
+    close: () => {
+      clearTimeout(feedSoon);
+      return tail.close();
+    },
   };
 }

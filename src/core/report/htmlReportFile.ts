@@ -50,6 +50,11 @@ export function htmlReportWriter(run: RunData, sink: TextSink, webviewBundleJs: 
   // Read once, before the first case, so each listed case shows Explain's cause when it was explained.
   // The run's tables are read only when it was explained: a run being written live has none until its end.
   const explaining = explanationOfRunLog(run.logFile, run.runId).then((explained) => ({ ...explained, items: new ExplainedItems(explained.explanation, explained.explanation ? run.reports : []) }));
+  // The page's head and the inspector bundle depend on nothing the cases hold: written at once, so a run written live
+  // does it while it waits on its first calls instead of after its last case.
+  const { before, after } = htmlReportFrame(run.name, webviewBundleJs, options.css);
+  const head = sink.write(before);
+  head.catch(() => undefined);
   return {
     async add({ evalCase, result }) {
       if (result.status === 'error') causes.add(result);
@@ -58,9 +63,11 @@ export function htmlReportWriter(run: RunData, sink: TextSink, webviewBundleJs: 
       await items.write(`${sizes.length === 0 ? '' : ','}${escapeJsonForHtml(JSON.stringify(item))}`);
       const caseDetail: CaseDetail = { runId: run.runId, evalCase, result };
       const json = JSON.stringify(caseDetail);
+      // One line per listed case, escaped for the page (JSON holds no raw newline), each after a newline but the first:
+      // when every detail fits, the spool is copied as it is with its newlines as commas. One that cannot fit any budget
+      // is left empty.
+      await details.write(`${sizes.length === 0 ? '' : '\n'}${json.length <= budget ? escapeJsonForHtml(json) : ''}`);
       sizes.push(isFailure(result) ? -json.length : json.length);
-      // One line per listed case (JSON holds no raw newline); one that cannot fit any budget is left empty.
-      await details.write(`${json.length <= budget ? json : ''}\n`);
     },
     async finish() {
       const { embedded, listed } = chooseEmbedded(sizes, budget);
@@ -68,20 +75,23 @@ export function htmlReportWriter(run: RunData, sink: TextSink, webviewBundleJs: 
       const explained = await explaining;
       if (explained.problem) notes.push(explained.problem);
       const detail: Omit<RunDetail, 'cases'> = { ...runDetailOf(run), reports: explained.explanation ? explained.items.reports() : run.reports, errorCauses: causes.list() };
-      const { before, after } = htmlReportFrame(run.name, webviewBundleJs, options.css);
-      await sink.write(before);
+      await head;
       await sink.write(escapeJsonForHtml(reportDataOpening({ ...detail, problems: [...notes, ...detail.problems] })));
       await sink.write('[');
       await items.copyTo(sink);
       await items.dispose();
       await sink.write(']},"cases":[');
-      let first = true;
-      let index = -1;
-      for await (const json of details.lines()) {
-        index += 1;
-        if (!embedded.has(index)) continue;
-        await sink.write(`${first ? '' : ','}${escapeJsonForHtml(json)}`);
-        first = false;
+      if (embedded.size === listed) {
+        await details.copyTo(sink, ',');
+      } else {
+        let first = true;
+        let index = -1;
+        for await (const json of details.lines()) {
+          index += 1;
+          if (!embedded.has(index)) continue;
+          await sink.write(`${first ? '' : ','}${json}`);
+          first = false;
+        }
       }
       await details.dispose();
       // The run's explanation goes after the cases (StaticRun.explanation), so explained cases show their attribution.

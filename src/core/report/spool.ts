@@ -14,6 +14,7 @@ import type { TextSink } from './textSink.js';
  */
 const MEMORY_CHARS = 256 * 1024;
 const READ_CHUNK = 1024 * 1024;
+const NEWLINE = 0x0a;
 
 export class Spool implements TextSink {
   private parts: string[] = [];
@@ -30,14 +31,23 @@ export class Spool implements TextSink {
     if (this.chars >= MEMORY_CHARS) await this.flush();
   }
 
-  /** Everything written, in order, to `sink`: what is in the file as its bytes, when the sink takes bytes. */
-  async copyTo(sink: TextSink): Promise<void> {
+  /**
+   * Everything written, in order, to `sink`: what is in the file as its bytes, when the sink takes bytes.
+   * `newlinesAs`: an ASCII character each newline is written as (the lines of a spool joined by it), byte for byte:
+   * no UTF-8 sequence holds the byte of an ASCII character.
+   */
+  async copyTo(sink: TextSink, newlinesAs?: string): Promise<void> {
+    const text = (part: string) => (newlinesAs === undefined ? part : part.replaceAll('\n', newlinesAs));
     if (!this.file || !sink.writeBytes) {
-      for await (const text of this.chunks()) await sink.write(text);
+      for await (const part of this.chunks()) await sink.write(text(part));
       return;
     }
-    for await (const bytes of this.fileChunks()) await sink.writeBytes(bytes);
-    for (const text of this.parts) await sink.write(text);
+    const replacement = newlinesAs?.charCodeAt(0);
+    for await (const bytes of this.fileChunks()) {
+      if (replacement !== undefined) for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) bytes[at] = replacement;
+      await sink.writeBytes(bytes);
+    }
+    for (const part of this.parts) await sink.write(text(part));
   }
 
   /** The text written, split at newlines (the last fragment too, if it has none). */

@@ -23,7 +23,8 @@ export type JudgeOutcome<T> =
   | { ok: true; value: T; raw: string; attempts: number }
   | { ok: false; error: string; raw: string; attempts: number };
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+/** Made on the first judge answer to check: a run without a judge does not pay for it at start (~5 ms). */
+let ajv: Ajv | undefined;
 const validators = new Map<string, ValidateFunction>();
 
 /**
@@ -34,6 +35,7 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction {
   const text = JSON.stringify(schema);
   let validate = validators.get(text);
   if (!validate) {
+    ajv ??= new Ajv({ allErrors: true, strict: false });
     validate = ajv.compile(schema);
     validators.set(text, validate);
   }

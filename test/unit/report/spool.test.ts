@@ -34,6 +34,12 @@ test('a spool larger than its memory bound goes to a file beside the reports and
       await out.write('after');
     });
     assert.equal(readFileSync(file, 'utf8'), `before ${lines.join('\n')}\nthe last part, in memory: é€\nafter`);
+    // Its lines joined by another character (the HTML report's case details, joined by commas), in a file and in memory.
+    await writeFileStreaming(file, (out) => spool.copyTo(out, ','));
+    assert.equal(readFileSync(file, 'utf8'), `${lines.join(',')},the last part, in memory: é€,`);
+    const joined = new StringSink();
+    await spool.copyTo(joined, ',');
+    assert.equal(joined.toString(), `${lines.join(',')},the last part, in memory: é€,`);
     rmSync(path.dirname(file), { recursive: true, force: true });
     await spool.dispose();
     assert.deepEqual(readdirSync(dir), [], 'nothing left once disposed');

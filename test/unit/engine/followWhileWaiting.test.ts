@@ -1,0 +1,62 @@
+// A case logged while the run waits on its model is fed to the tables and the follower (the CLI's live reports) in
+// that pause, not only once hundreds of lines wait or the run ends (engine/followLog.ts): the reports of a run that
+// waits on a server keep up with it, and its last cases' feeding is not left until after the last answer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runEvaluation } from '../../../src/core/engine/runEvaluation.js';
+import type { CompletionRequest, Provider } from '../../../src/core/providers/contract.js';
+import { envCredentials } from '../../../src/core/providers/registry.js';
+import type { CaseLine } from '../../../src/core/run/runLog.js';
+import { createWorkspace, rgbRows } from './workspace.js';
+
+test('a case is fed to the follower while the run waits on the next answer', { timeout: 60_000 }, async () => {
+  const workspace = createWorkspace({
+    rows: rgbRows(3),
+    evalYaml: ({ dataset }) => `version: 1
+name: fed while waiting
+models:
+  - vscode-lm:held
+concurrency: 1
+suites:
+  - id: noise
+    method: rgb
+    dataset: ${dataset}
+    params: { testbed: noise_robustness, noiseRates: [0], passageNum: 3 }
+`,
+  });
+  try {
+    let firstFed!: () => void;
+    const fed = new Promise<void>((resolve) => { firstFed = resolve; });
+    let calls = 0;
+    // The host's model: the second call is answered only once the follower was given the first case. Were the first
+    // case fed only after hundreds of lines or at the run's end, this run would never end.
+    const held: Provider = {
+      id: 'vscode-lm', label: 'held', endpoint: 'vscode-lm',
+      async complete(_request: CompletionRequest) {
+        calls += 1;
+        if (calls === 2) await fed;
+        return { text: 'an answer', usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 0, cached: false };
+      },
+    };
+    const given: CaseLine[] = [];
+    const outcome = await runEvaluation(workspace.evalFile, {
+      signal: new AbortController().signal,
+      credentials: envCredentials({}),
+      noCache: true,
+      providers: { 'vscode-lm': async () => held },
+      follower: {
+        start: () => undefined,
+        add: async (line) => {
+          given.push(line);
+          if (given.length === 1) firstFed();
+        },
+      },
+    });
+    assert.equal(outcome.status, 'success');
+    assert.equal(calls, 3);
+    assert.equal(given.length, 3, 'every case was fed');
+    assert.equal(outcome.followed?.exact, true);
+  } finally {
+    workspace.cleanup();
+  }
+});
