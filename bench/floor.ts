@@ -14,39 +14,12 @@ import { timedProcess } from './lib/timedProcess.js';
 import type { Timing } from './lib/timedProcess.js';
 import { machineLine, median, numberArg, stringArg, table } from './lib/report.js';
 import { rgbNoiseEval } from './lib/rgbNoiseEval.js';
+import { BARE_CLIENT, FETCH_POST, HTTP_POST } from './lib/bareClient.js';
 
 const LATENCY_MS = 100;
 const IN_FLIGHT = 16;
 
 const timed = (command: string[], cwd: string): Timing => timedProcess(command, cwd);
-
-/**
- * The bare clients: N chat completions, IN_FLIGHT at a time, each a fresh small body, nothing else — through Node's
- * fetch (undici), and through node:http with the global keep-alive agent (what the SDKs are given, nodeFetch.ts).
- */
-const BARE_CLIENT = (post: string) => `
-const http = require('node:http');
-const [baseUrl, total, inFlight] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4])];
-const post = ${post};
-let next = 0;
-async function worker() {
-  while (next < total) {
-    const i = next++;
-    await post(baseUrl + '/chat/completions', JSON.stringify({ model: 'fixture-model', messages: [{ role: 'user', content: 'Question ' + i + '? Passages: ' + 'x'.repeat(600) }] }));
-  }
-}
-Promise.all(Array.from({ length: inFlight }, worker)).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
-`;
-const FETCH_POST = `async (url, body) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-fixture' }, body })).json()`;
-const HTTP_POST = `(url, body) => new Promise((resolve, reject) => {
-  const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-fixture' } }, (response) => {
-    const chunks = [];
-    response.on('data', (chunk) => chunks.push(chunk));
-    response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-  });
-  request.on('error', reject);
-  request.end(body);
-})`;
 
 async function main(): Promise<void> {
   const repeats = numberArg('repeats', 3);

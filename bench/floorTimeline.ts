@@ -4,13 +4,15 @@
 // (lib/timelinePreload.cjs): the time to the first request (start-up, the eval file, the count pass, the first call
 // built), the time from there to the last answer (the calls, and whatever the run does between them), and the time
 // after it (the last cases' feeding, the tables, the summary, the reports' end, exit), each with the CPU spent. With
-// --before <dir>, the same runs of another built checkout, interleaved run by run.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+// --before <dir>, the same runs of another built checkout, interleaved run by run. The bare node:http client of
+// `floor` (lib/bareClient.ts) is timed the same way, as what this machine needs at the least.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createWorkspace, rgbRows } from '../test/unit/engine/workspace.js';
 import { startFixtureProcess } from './lib/fixtureProcess.js';
 import { machineLine, median, numberArg, stringArg, table } from './lib/report.js';
 import { rgbNoiseEval } from './lib/rgbNoiseEval.js';
+import { BARE_CLIENT, HTTP_POST } from './lib/bareClient.js';
 import { timedProcess } from './lib/timedProcess.js';
 
 const LATENCY_MS = 100;
@@ -36,13 +38,19 @@ async function main(): Promise<void> {
   const server = await startFixtureProcess({ latencyMs: LATENCY_MS });
   const workspace = createWorkspace({ rows: rgbRows(cases), evalYaml: () => rgbNoiseEval({ name: 'floor timeline', model: `{ provider: openai-compatible, model: fixture-model, baseUrl: ${server.openaiBaseUrl} }`, concurrency: IN_FLIGHT, maxRetries: 0 }) });
   const marksFile = path.join(workspace.dir, 'timeline.jsonl');
+  const bareClient = path.join(workspace.dir, 'bare-http.js');
+  writeFileSync(bareClient, BARE_CLIENT(HTTP_POST));
+  const commands: [string, string[]][] = [
+    ['bare node:http client', [bareClient, server.openaiBaseUrl, String(cases), String(IN_FLIGHT)]],
+    ...trees.map(([label, root]): [string, string[]] => [label, [path.join(root, 'dist', 'cli.js'), 'run', workspace.evalFile, '--quiet']]),
+  ];
   try {
     const runs = new Map<string, (Marks & { wallMs: number })[]>();
     for (let repeat = -1; repeat < repeats; repeat++) {
-      for (const [label, root] of trees) {
+      for (const [label, argv] of commands) {
         rmSync(path.join(workspace.dir, '.rag-inspector', 'cache'), { recursive: true, force: true });
         rmSync(marksFile, { force: true });
-        const timing = timedProcess([process.execPath, '--require', PRELOAD, path.join(root, 'dist', 'cli.js'), 'run', workspace.evalFile, '--quiet'], workspace.dir, [0], { TIMELINE_OUT: marksFile });
+        const timing = timedProcess([process.execPath, '--require', PRELOAD, ...argv], workspace.dir, [0], { TIMELINE_OUT: marksFile });
         const marks = JSON.parse(readFileSync(marksFile, 'utf8')) as Marks;
         if (repeat >= 0) runs.set(label, [...(runs.get(label) ?? []), { ...marks, wallMs: timing.wallMs }]);
       }

@@ -54,6 +54,8 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
     };
   }
 
+  await afterPendingIo();
+
   if (run.truncated === 'error' && isTruncated(response)) {
     return {
       caseId: run.evalCase.id, modelKey: run.modelKey, status: 'error', response: withoutAttempts(response), scores: [],
@@ -111,6 +113,16 @@ export function completionCall(evalCase: EvalCase, templateParameters: Record<st
     temperature: numberParam(templateParameters, 'temperature'),
     maxTokens: numberParam(templateParameters, 'maxTokens'),
   };
+}
+
+/**
+ * Resolves once the event loop has gone round: the next call, which the answer's slot was just given to, has written
+ * its request (a request is written on a later tick than it is made), and answers that arrived meanwhile have been read
+ * and their slots given on, before this case's scoring and logging take the thread. A run waiting on a server keeps
+ * its slots busy; the case's own work is the same, done a moment later.
+ */
+function afterPendingIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The dataset's own answer, scored as it is: no call, no tokens, no cost. */
