@@ -44,9 +44,14 @@ export async function executeCase(run: CaseRun): Promise<CaseResult> {
 
   let response: ClientResponse;
   try {
-    response = run.evalCase.givenResponse !== undefined
-      ? givenResponse(run.evalCase.givenResponse)
-      : await run.client.complete(completionCall(run.evalCase, run.templateParameters), run.signal);
+    if (run.evalCase.givenResponse !== undefined) {
+      response = givenResponse(run.evalCase.givenResponse);
+    } else {
+      // Cases started together (a run's first wave) make their calls one turn apart, each request written before
+      // the next is built, rather than every request waiting until the last one is made.
+      await afterPendingIo();
+      response = await run.client.complete(completionCall(run.evalCase, run.templateParameters), run.signal);
+    }
   } catch (error) {
     return {
       caseId: run.evalCase.id, modelKey: run.modelKey, status: 'error', scores: [],
@@ -116,10 +121,13 @@ export function completionCall(evalCase: EvalCase, templateParameters: Record<st
 }
 
 /**
- * Resolves once the event loop has gone round: the next call, which the answer's slot was just given to, has written
- * its request (a request is written on a later tick than it is made), and answers that arrived meanwhile have been read
- * and their slots given on, before this case's scoring and logging take the thread. A run waiting on a server keeps
- * its slots busy; the case's own work is the same, done a moment later.
+ * Resolves once the event loop has gone round. A request is written to its socket on a later tick than it is made
+ * (http.request assigns the socket with process.nextTick), and Node runs ticks only once the promise jobs queued
+ * before them are done: without a turn of the loop, a call's request waits for whatever else the same turn does — the
+ * next calls being built, the answered case being scored and logged. After an answer, this lets the next call (given
+ * the answer's slot by the scheduler) write its request, and answers that arrived meanwhile be read and their slots
+ * given on, before the case's own work takes the thread. A run waiting on a server keeps its slots busy; the work is the
+ * same, done a moment later.
  */
 function afterPendingIo(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
