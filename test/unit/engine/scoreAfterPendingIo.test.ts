@@ -1,6 +1,7 @@
-// A case is scored (and then logged) only after the event loop went round once its answer came: the next call, which
-// the scheduler gave the answer's slot, writes its request on a later tick (http.request assigns a kept-alive socket
-// with process.nextTick), and that write must not wait for this case's own work (engine/executeCase.ts).
+// A request is written on a later tick than it is made (http.request assigns the socket with process.nextTick), and
+// Node runs ticks only once the promise jobs before them are done (engine/executeCase.ts): cases started together make
+// their calls a turn of the event loop apart, each request written before the next is made, and a case is scored (and
+// then logged) only after the loop went round once its answer came, so the next call given its slot is written first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { executeCase } from '../../../src/core/engine/executeCase.js';
@@ -30,4 +31,26 @@ test('a case is scored after the ticks its answer queued, such as the next reque
 
   assert.equal(result.status, 'success');
   assert.equal(writtenWhenScored, true, 'the tick queued with the answer ran before the case was scored');
+});
+
+test('cases started together make their calls a turn apart: each request is written before the next is made', async () => {
+  const order: string[] = [];
+  const client: ModelClient = {
+    key: 'test:model',
+    async complete(request) {
+      const question = String(request.messages[0]!.content);
+      order.push(`made ${question}`);
+      process.nextTick(() => order.push(`written ${question}`));
+      return { text: 'an answer', usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 0, cached: false, attempts: 1 };
+    },
+  };
+  const suite = { score: async () => [] } as unknown as Suite<unknown>;
+  const run = (question: string) => executeCase({
+    evalCase: { id: question, suiteId: 'suite', messages: [{ role: 'user', content: question }] } as unknown as EvalCase,
+    suite, params: {}, modelKey: 'test:model', client, templateParameters: {}, signal: new AbortController().signal,
+  });
+
+  await Promise.all([run('first'), run('second'), run('third')]);
+
+  assert.deepEqual(order, ['made first', 'written first', 'made second', 'written second', 'made third', 'written third']);
 });
