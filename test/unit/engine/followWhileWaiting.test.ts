@@ -60,3 +60,55 @@ suites:
     workspace.cleanup();
   }
 });
+
+test('a follower that fails while the run waits fails the run with its error, once', { timeout: 60_000 }, async () => {
+  const workspace = createWorkspace({
+    rows: rgbRows(3),
+    evalYaml: ({ dataset }) => `version: 1
+name: follower fails
+models:
+  - vscode-lm:slow
+concurrency: 1
+suites:
+  - id: noise
+    method: rgb
+    dataset: ${dataset}
+    params: { testbed: noise_robustness, noiseRates: [0], passageNum: 3 }
+`,
+  });
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    let failed!: () => void;
+    const followerFailed = new Promise<void>((resolve) => { failed = resolve; });
+    let calls = 0;
+    // The second call is answered only once the follower has failed, so the failure comes from a feeding in the pause.
+    const slow: Provider = {
+      id: 'vscode-lm', label: 'slow', endpoint: 'vscode-lm',
+      async complete() {
+        calls += 1;
+        if (calls === 2) await followerFailed;
+        return { text: 'an answer', usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 0, cached: false };
+      },
+    };
+    await assert.rejects(runEvaluation(workspace.evalFile, {
+      signal: new AbortController().signal,
+      credentials: envCredentials({}),
+      noCache: true,
+      providers: { 'vscode-lm': async () => slow },
+      follower: {
+        start: () => undefined,
+        add: async () => {
+          failed();
+          throw new Error('the disk is full');
+        },
+      },
+    }), /the disk is full/);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(unhandled, [], 'no rejection left unhandled');
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+    workspace.cleanup();
+  }
+});
