@@ -4,12 +4,14 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeError } from '../core/errors.js';
+import { loadEvalSpec } from '../core/spec/load.js';
+import { templateOf } from './evalFiles.js';
 import type { Logger } from './outputChannel.js';
 
 export const OPEN_EXAMPLE_COMMAND = 'ragInspector.openExample';
 export const EXAMPLE_FOLDER = 'rag-inspector-example';
 export const EXAMPLE_EVAL_FILE = 'rgb-example.eval.yaml';
-/** The built-in English RGB prompt, copied beside the example so the walkthrough's last step has a template to edit. */
+/** The built-in template the example's first suite renders with, copied beside it so the walkthrough's last step has one to edit. */
 export const EXAMPLE_PROMPT_FILE = 'my-rgb-prompt.prompt';
 /** Set before a window reload into a new folder, so the next activation opens the example's eval file. */
 const OPEN_AFTER_RELOAD_KEY = 'ragInspector.openAfterReload';
@@ -26,7 +28,10 @@ export async function copyExample(extensionPath: string, target: string): Promis
   await mkdir(folder, { recursive: true });
   const source = path.join(extensionPath, 'examples', 'rgb');
   await cp(source, folder, { recursive: true, filter: (file) => !file.split(path.sep).includes('.rag-inspector') });
-  await cp(path.join(extensionPath, 'prompts', 'rgb', 'en.prompt'), path.join(folder, EXAMPLE_PROMPT_FILE));
+  // Which template that is, its method says (Suite.defaultTemplate), not this file.
+  const spec = await loadEvalSpec(path.join(folder, EXAMPLE_EVAL_FILE));
+  const template = spec.suites.map((suite) => templateOf(suite, spec.file)).find((file) => file !== undefined);
+  if (template) await cp(template, path.join(folder, EXAMPLE_PROMPT_FILE));
   return { folder, copied: true };
 }
 

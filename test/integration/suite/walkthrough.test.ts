@@ -1,6 +1,6 @@
 // The Get Started walkthrough: its steps, media and command links are real, and Open Example copies the bundled example that then runs.
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { OpenExampleOutcome } from '../../../src/extension/walkthrough.js';
@@ -40,6 +40,9 @@ suite('Get Started walkthrough', () => {
     assert.equal(copied, true);
     assert.equal(path.dirname(folder), vscode.workspace.workspaceFolders![0]!.uri.fsPath);
     for (const file of ['rgb-example.eval.yaml', 'en.jsonl', 'en_int.jsonl', 'en_fact.jsonl', 'zh.jsonl', 'my-rgb-prompt.prompt']) assert.ok(existsSync(path.join(folder, file)), file);
+    // The template the example's suites render with (its method's built-in English RGB prompt), to edit in the last step.
+    const { extensionPath } = (await activatedExtension()).extension;
+    assert.equal(readFileSync(path.join(folder, 'my-rgb-prompt.prompt'), 'utf8'), readFileSync(path.join(extensionPath, 'prompts', 'rgb', 'en.prompt'), 'utf8'));
     assert.ok(!existsSync(path.join(folder, '.rag-inspector')), 'local run logs of the source must not be copied');
     assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, evalFile);
 
